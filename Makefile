@@ -1,0 +1,39 @@
+# gamelab: `make run` plays the quickstart experiment and writes its report; `make test` runs
+# the test suite. Both build in the release profile, so dependencies are built once for both.
+
+CARGO ?= cargo
+GAMELAB = $(CARGO) run --release --quiet --
+EXPERIMENT ?= experiments/quickstart.toml
+
+.PHONY: run test check-experiments bench deps perft clean-results
+
+run: deps
+	$(GAMELAB) run $(EXPERIMENT)
+	$(GAMELAB) report $(EXPERIMENT)
+
+test: deps
+	$(CARGO) test --release
+	$(MAKE) --no-print-directory check-experiments
+
+# Every experiment file must parse, validate and expand (nothing is run or written).
+check-experiments: deps
+	@$(CARGO) build --release --quiet
+	@for f in experiments/*.toml; do \
+		$(GAMELAB) run "$$f" --dry-run > /dev/null || { echo "invalid experiment file: $$f"; exit 1; }; \
+		echo "ok: $$f"; \
+	done
+
+bench: deps
+	$(CARGO) bench
+
+perft: deps
+	$(GAMELAB) perft --game othello --stage standard8 --depth 11
+
+# The toolchain is the machine's (rustup); crates that build C (zstd) need a C compiler.
+deps:
+	@command -v $(CARGO) > /dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and retry"; exit 1; }
+	@command -v cc > /dev/null || { echo "no C compiler: installing gcc"; apt-get update -qq && apt-get install -y -qq gcc; }
+
+clean-results:
+	rm -rf results/* figures/*
+	touch results/.gitkeep figures/.gitkeep

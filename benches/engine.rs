@@ -1,0 +1,47 @@
+//! Engine hot paths: Othello perft (bulk-counted last ply) and random playouts.
+//! Targets (issue 2): perft >= 150 M leaves/s on one core; uniform playouts >= 150 k games/s and
+//! weighted-random >= 100 k games/s per core, on standard8.
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use gamelab::agent::rollout::{RolloutPolicy, Uniform, Weighted, playout};
+use gamelab::agent::TableRef;
+use gamelab::game::othello::{Othello, perft};
+use gamelab::rng::rng_from_seed;
+use std::hint::black_box;
+
+fn bench_perft(c: &mut Criterion) {
+    let start = Othello::from_stage_id("standard8");
+    let mut g = c.benchmark_group("perft");
+    g.sample_size(10);
+    let depth = 9;
+    g.throughput(Throughput::Elements(perft(&start, depth, true)));
+    g.bench_function("standard8 depth 9 (leaves)", |b| b.iter(|| perft(black_box(&start), depth, true)));
+    g.finish();
+}
+
+fn bench_playouts<P: RolloutPolicy<Othello>>(c: &mut Criterion, name: &str, policy: P) {
+    let start = Othello::from_stage_id("standard8");
+    let mut g = c.benchmark_group("playouts");
+    const GAMES: u64 = 1000;
+    g.throughput(Throughput::Elements(GAMES));
+    g.bench_function(format!("standard8 {name} (games)"), |b| {
+        let mut rng = rng_from_seed(1);
+        let mut buf = Vec::new();
+        b.iter(|| {
+            for _ in 0..GAMES {
+                let mut game = start;
+                black_box(playout(&mut game, &policy, &mut rng, &mut buf));
+            }
+        })
+    });
+    g.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    bench_playouts(c, "uniform", Uniform);
+    let table = TableRef::Name("handcrafted".into()).table_for(8).expect("built-in table");
+    bench_playouts(c, "weighted-random", Weighted::new(table).expect("non-negative table"));
+}
+
+criterion_group!(benches, bench_perft, playouts);
+criterion_main!(benches);

@@ -1,0 +1,76 @@
+//! Rollout (simulation) policies: how a playout picks moves until the game ends.
+//!
+//! Policies are generic parameters of the searching agents, so a playout is monomorphised for
+//! its game and policy: no dynamic dispatch and no allocation per move (the caller lends a
+//! buffer).
+
+use super::WeightTable;
+use crate::game::{CellGame, Game, Outcome};
+use crate::rng::{GameRng, below, unit_f64};
+
+pub trait RolloutPolicy<G: Game>: Send + Sync + Clone + 'static {
+    /// A move for the side to move, or `None` when the game is over.
+    fn pick(&self, game: &G, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> Option<G::Move>;
+}
+
+/// Uniformly random moves (the game's own fast `random_move`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Uniform;
+
+impl<G: Game> RolloutPolicy<G> for Uniform {
+    #[inline]
+    fn pick(&self, game: &G, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> Option<G::Move> {
+        game.random_move(rng, buf)
+    }
+}
+
+/// Random moves with probability proportional to their cell's weight (the Othello report's
+/// weighted-random rollouts). A pass, or a position whose moves all weigh 0, is uniform.
+#[derive(Clone, Debug)]
+pub struct Weighted {
+    table: WeightTable,
+}
+
+impl Weighted {
+    pub fn new(table: WeightTable) -> Result<Weighted, String> {
+        if table.values.iter().any(|&v| v < 0.0) {
+            return Err("weighted-random selection needs weights >= 0 (the table has a negative value)".into());
+        }
+        Ok(Weighted { table })
+    }
+}
+
+impl<G: CellGame> RolloutPolicy<G> for Weighted {
+    #[inline]
+    fn pick(&self, game: &G, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> Option<G::Move> {
+        buf.clear();
+        game.legal_moves(buf);
+        match buf.len() {
+            0 => return None,
+            1 => return Some(buf[0]),
+            _ => {}
+        }
+        let weight = |m: G::Move| game.move_cell(m).map_or(1.0, |(r, c)| self.table.get(r, c));
+        let total: f64 = buf.iter().map(|&m| weight(m)).sum();
+        if total <= 0.0 {
+            return Some(buf[below(rng, buf.len())]);
+        }
+        let mut x = unit_f64(rng) * total;
+        for &m in buf.iter() {
+            x -= weight(m);
+            if x < 0.0 {
+                return Some(m);
+            }
+        }
+        buf.last().copied()
+    }
+}
+
+/// Plays `game` to the end with `policy` and returns how it ended.
+#[inline]
+pub fn playout<G: Game, P: RolloutPolicy<G>>(game: &mut G, policy: &P, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> Outcome {
+    while let Some(mv) = policy.pick(game, rng, buf) {
+        game.play(mv);
+    }
+    game.outcome().expect("a game with no legal move is over")
+}

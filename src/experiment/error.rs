@@ -1,0 +1,144 @@
+//! Errors in what a user gave us (experiment files, command-line values), with the place.
+//!
+//! Such an error is printed as one line, `FILE:LINE:COL: KEY: what was expected`, and the
+//! command exits with code 2 before anything is written. Errors of the machine (I/O) are not
+//! `InputError`s and exit with code 1.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct InputError {
+    pub file: Option<PathBuf>,
+    pub line_col: Option<(usize, usize)>,
+    pub key: Option<String>,
+    pub message: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(file) = &self.file {
+            write!(f, "{}", file.display())?;
+            if let Some((l, c)) = self.line_col {
+                write!(f, ":{l}:{c}")?;
+            }
+            write!(f, ": ")?;
+        }
+        if let Some(key) = &self.key {
+            write!(f, "key `{key}`: ")?;
+        }
+        // One line: fold any newline a library put in its message.
+        write!(f, "{}", self.message.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+}
+
+impl std::error::Error for InputError {}
+
+impl InputError {
+    pub fn plain(message: impl Into<String>) -> InputError {
+        InputError { file: None, line_col: None, key: None, message: message.into() }
+    }
+
+    /// An error about `key` in `file`, located in `text` when the key can be found there.
+    pub fn at_key(file: &Path, text: &str, key: &str, message: impl Into<String>) -> InputError {
+        InputError { file: Some(file.to_path_buf()), line_col: locate_key(text, key), key: Some(key.to_string()), message: message.into() }
+    }
+
+    /// Converts a TOML parse or type error, locating it and naming the key it sits on.
+    pub fn from_toml(file: &Path, text: &str, err: &toml::de::Error) -> InputError {
+        let (line_col, key) = match err.span() {
+            Some(span) => {
+                let lc = line_col(text, span.start);
+                (Some(lc), key_at(text, lc.0))
+            }
+            None => (None, None),
+        };
+        InputError { file: Some(file.to_path_buf()), line_col, key, message: err.message().to_string() }
+    }
+}
+
+/// 1-based line and column of a byte offset.
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rfind('\n').map_or(before.len(), |i| before.len() - i - 1) + 1;
+    (line, col)
+}
+
+fn header_of(line: &str) -> Option<String> {
+    let t = line.trim();
+    let inner = t.strip_prefix("[[").and_then(|s| s.strip_suffix("]]")).or_else(|| t.strip_prefix('[').and_then(|s| s.strip_suffix(']')))?;
+    Some(inner.trim().replace([' ', '"'], ""))
+}
+
+fn key_of(line: &str) -> Option<String> {
+    let t = line.trim();
+    if t.starts_with('#') || t.starts_with('[') {
+        return None;
+    }
+    let k = t.split('=').next()?.trim();
+    if t.contains('=') && !k.is_empty() { Some(k.trim_matches('"').to_string()) } else { None }
+}
+
+/// The dotted key written on 1-based `line` (with the table header above it), if any.
+fn key_at(text: &str, line: usize) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let this = lines.get(line.checked_sub(1)?)?;
+    if let Some(h) = header_of(this) {
+        return Some(h);
+    }
+    let key = key_of(this);
+    let header = lines[..line - 1].iter().rev().find_map(|l| header_of(l));
+    match (header, key) {
+        (Some(h), Some(k)) => Some(format!("{h}.{k}")),
+        (None, Some(k)) => Some(k),
+        (Some(h), None) => Some(h),
+        (None, None) => None,
+    }
+}
+
+/// Where a dotted key (`agents.mcts.rollouts`, `stage`) is written, if it is.
+pub fn locate_key(text: &str, key: &str) -> Option<(usize, usize)> {
+    let mut header = String::new();
+    let mut header_line = None;
+    for (i, line) in text.lines().enumerate() {
+        if let Some(h) = header_of(line) {
+            header = h;
+            if header == key {
+                header_line = Some((i + 1, 1));
+            }
+            continue;
+        }
+        if let Some(k) = key_of(line) {
+            let full = if header.is_empty() { k.clone() } else { format!("{header}.{k}") };
+            if full == key {
+                let col = line.len() - line.trim_start().len() + 1;
+                return Some((i + 1, col));
+            }
+        }
+    }
+    header_line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "name = \"x\"\n\n[agents.a]\nkind = \"random\"\n  rollouts = 3\n[grid]\n\"agents.a.rollouts\" = [1]\n";
+
+    #[test]
+    fn keys_are_located_under_their_headers() {
+        assert_eq!(locate_key(TEXT, "name"), Some((1, 1)));
+        assert_eq!(locate_key(TEXT, "agents.a.rollouts"), Some((5, 3)));
+        assert_eq!(locate_key(TEXT, "agents.a"), Some((3, 1)));
+        assert_eq!(locate_key(TEXT, "grid.agents.a.rollouts"), Some((7, 1)));
+        assert_eq!(locate_key(TEXT, "nothing"), None);
+        assert_eq!(key_at(TEXT, 5).as_deref(), Some("agents.a.rollouts"));
+    }
+
+    #[test]
+    fn line_and_column_are_one_based() {
+        assert_eq!(line_col("ab\ncd", 0), (1, 1));
+        assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+}

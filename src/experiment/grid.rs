@@ -1,0 +1,220 @@
+//! Expansion of an experiment into jobs: the `[grid]` axes x `repeats`, each job's canonical
+//! resolved config, its hash and its seed.
+//!
+//! The job hash is a hash of the job's fully resolved config (stage written out, tables
+//! replaced by their numbers, participants listed, repeat and experiment seed included), as
+//! canonical JSON: struct fields in declaration order and maps sorted by key. The seed is
+//! derived from (experiment seed, job hash, repeat), never from a position in a queue, so the
+//! same file and seed give the same jobs and rows however they are scheduled or sharded.
+
+use super::error::InputError;
+use super::spec::{Experiment, ExperimentFile, GameName, JobKind, MatchSpec, TournamentSpec};
+use crate::agent::{AgentSpec, Arena};
+use crate::game::othello::{Othello, StageDef};
+use crate::rng::derive_seed;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Everything that determines a job's rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobConfig {
+    pub experiment: String,
+    pub kind: JobKind,
+    pub game: GameName,
+    pub stage: StageDef,
+    pub seed: u64,
+    pub repeat: u32,
+    /// The agents that play, by label, with tables resolved.
+    pub agents: BTreeMap<String, AgentSpec>,
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    pub match_: Option<MatchSpec>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentSpec>,
+}
+
+/// One unit of work: a grid point and a repeat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    pub hash: String,
+    pub seed: u64,
+    /// The grid values of this job, in grid-key order.
+    pub swept: Vec<(String, toml::Value)>,
+    pub config: JobConfig,
+}
+
+impl Job {
+    pub fn hash_u64(&self) -> u64 {
+        u64::from_str_radix(&self.hash, 16).expect("job hashes are 16 hex digits")
+    }
+
+    /// The games of this job as (first label, second label), in game-index order.
+    pub fn pairings(&self) -> Vec<(String, String)> {
+        match (&self.config.match_, &self.config.tournament) {
+            (Some(m), _) => (0..m.games as usize).map(|g| (m.players[g % 2].clone(), m.players[1 - g % 2].clone())).collect(),
+            (None, Some(t)) => {
+                let p = t.participants.as_ref().expect("participants are resolved");
+                let mut games = Vec::new();
+                for _ in 0..t.rounds {
+                    for a in p {
+                        for b in p {
+                            if a != b {
+                                games.push((a.clone(), b.clone()));
+                            }
+                        }
+                    }
+                }
+                games
+            }
+            (None, None) => unreachable!("validated: a job has a match or a tournament"),
+        }
+    }
+}
+
+/// Keys that cannot be grid axes: they do not describe a job.
+const UNSWEEPABLE: [&str; 5] = ["grid", "report", "name", "description", "repeats"];
+
+/// Expands an experiment into its jobs, validating every grid point.
+pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
+    let axes: Vec<(&String, &Vec<toml::Value>)> = exp.file.grid.iter().collect();
+    for (key, values) in &axes {
+        let gkey = format!("grid.{key}");
+        if values.is_empty() {
+            return Err(exp.error(&gkey, "the axis is empty; give at least one value"));
+        }
+        let parts: Vec<&str> = key.split('.').collect();
+        if parts.iter().any(|p| p.is_empty()) || UNSWEEPABLE.contains(&parts[0]) {
+            return Err(exp.error(&gkey, format!("'{key}' cannot be swept (expected a dotted path to a job setting, e.g. agents.NAME.rollouts)")));
+        }
+        let mut table = &exp.raw;
+        for (i, part) in parts[..parts.len() - 1].iter().enumerate() {
+            match table.get(*part) {
+                Some(toml::Value::Table(t)) => table = t,
+                _ => {
+                    let prefix = parts[..=i].join(".");
+                    return Err(exp.error(&gkey, format!("the grid path names nothing: the file has no table `{prefix}`")));
+                }
+            }
+        }
+    }
+    let mut jobs = Vec::new();
+    let mut index = vec![0usize; axes.len()];
+    loop {
+        let swept: Vec<(String, toml::Value)> = axes.iter().zip(&index).map(|((k, v), &i)| ((*k).clone(), v[i].clone())).collect();
+        let config = point_config(exp, &swept)?;
+        for repeat in 0..exp.file.repeats {
+            let mut config = config.clone();
+            config.repeat = repeat;
+            let json = serde_json::to_string(&config).expect("job configs serialise");
+            let h = xxhash_rust::xxh3::xxh3_64(json.as_bytes());
+            let seed = derive_seed(exp.file.seed, &[h, repeat as u64]);
+            jobs.push(Job { hash: format!("{h:016x}"), seed, swept: swept.clone(), config });
+        }
+        // Odometer over the axes.
+        let mut d = axes.len();
+        loop {
+            if d == 0 {
+                return Ok(jobs);
+            }
+            d -= 1;
+            index[d] += 1;
+            if index[d] < axes[d].1.len() {
+                break;
+            }
+            index[d] = 0;
+        }
+    }
+}
+
+fn describe_point(swept: &[(String, toml::Value)]) -> String {
+    swept.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+}
+
+/// The validated config of one grid point (repeat 0).
+fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<JobConfig, InputError> {
+    let file: ExperimentFile = if swept.is_empty() {
+        exp.file.clone()
+    } else {
+        let mut raw = exp.raw.clone();
+        for (key, value) in swept {
+            let parts: Vec<&str> = key.split('.').collect();
+            let mut table = &mut raw;
+            for part in &parts[..parts.len() - 1] {
+                table = table.get_mut(*part).and_then(toml::Value::as_table_mut).expect("grid paths were checked");
+            }
+            table.insert(parts[parts.len() - 1].to_string(), value.clone());
+        }
+        toml::Value::Table(raw).try_into().map_err(|e: toml::de::Error| {
+            let key = if swept.len() == 1 { format!("grid.{}", swept[0].0) } else { "grid".to_string() };
+            exp.error(&key, format!("with {}: {}", describe_point(swept), e.message()))
+        })?
+    };
+    // Errors of a grid point name the key it sits on; with a grid, they also say the point.
+    let err = |key: &str, msg: String| {
+        if swept.is_empty() { exp.error(key, msg) } else { exp.error(key, format!("with {}: {msg}", describe_point(swept))) }
+    };
+    let stage = file.stage.resolve().map_err(|e| err("stage", e))?;
+    let start = match file.game {
+        GameName::Othello => Othello::new(&stage).map_err(|e| err("stage", e))?,
+    };
+    if file.repeats == 0 {
+        return Err(err("repeats", "must be at least 1".into()));
+    }
+    let labels: Vec<String> = match (file.kind, &file.match_, &file.tournament) {
+        (JobKind::Match, Some(m), None) => {
+            if m.players.len() != 2 {
+                return Err(err("match.players", format!("a match needs exactly 2 players, got {}", m.players.len())));
+            }
+            if m.players[0] == m.players[1] {
+                return Err(err("match.players", "the two players must be different agents (copy the agent under a second label for self-play)".into()));
+            }
+            if m.games == 0 {
+                return Err(err("match.games", "must be at least 1".into()));
+            }
+            m.players.clone()
+        }
+        (JobKind::Tournament, None, Some(t)) => {
+            if t.rounds == 0 {
+                return Err(err("tournament.rounds", "must be at least 1".into()));
+            }
+            let p = t.participants.clone().unwrap_or_else(|| file.agents.keys().cloned().collect());
+            if p.len() < 2 {
+                return Err(err("tournament.participants", format!("a tournament needs at least 2 participants, got {}", p.len())));
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for l in &p {
+                if !seen.insert(l) {
+                    return Err(err("tournament.participants", format!("'{l}' is listed twice")));
+                }
+            }
+            p
+        }
+        (JobKind::Match, _, _) => return Err(err("match", "kind = \"match\" needs a [match] table (players, games) and no [tournament]".into())),
+        (JobKind::Tournament, _, _) => return Err(err("tournament", "kind = \"tournament\" needs a [tournament] table and no [match]".into())),
+    };
+    let mut agents = BTreeMap::new();
+    for label in &labels {
+        let key = format!("agents.{label}");
+        let mut spec = file.agents.get(label).cloned().ok_or_else(|| {
+            let known: Vec<&str> = file.agents.keys().map(String::as_str).collect();
+            let where_ = if file.kind == JobKind::Match { "match.players" } else { "tournament.participants" };
+            err(where_, format!("no agent labelled '{label}' (agents: {})", known.join(", ")))
+        })?;
+        spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
+        spec.budget().map_err(|e| err(&key, e))?;
+        match file.game {
+            GameName::Othello => Othello::build_agent(&spec, &start).map(|_| ()).map_err(|e| err(&key, e))?,
+        }
+        agents.insert(label.clone(), spec);
+    }
+    Ok(JobConfig {
+        experiment: exp.name.clone(),
+        kind: file.kind,
+        game: file.game,
+        stage,
+        seed: file.seed,
+        repeat: 0,
+        agents,
+        match_: file.match_.clone(),
+        tournament: file.tournament.as_ref().map(|t| TournamentSpec { rounds: t.rounds, participants: Some(labels.clone()) }),
+    })
+}

@@ -1,0 +1,11 @@
+//! Experiments: the file format, its expansion into jobs, the runner and the rows it writes.
+
+pub mod error;
+pub mod grid;
+pub mod record;
+pub mod runner;
+pub mod spec;
+
+pub use error::InputError;
+pub use grid::{Job, JobConfig, expand};
+pub use spec::Experiment;

@@ -1,0 +1,189 @@
+//! Row types and their writers: one row per game, written as a Parquet (default) or CSV part
+//! file per job.
+//!
+//! Every row carries the experiment name, the job hash, the repeat and the job's swept values
+//! (one column per grid key, named by the key), so a report can group without a join. A part
+//! file is written to a temporary name in the same folder and renamed, so a reader never sees
+//! half a file and a killed run leaves none.
+
+use anyhow::{Context, Result};
+use polars::prelude::{Column, CsvReadOptions, CsvWriter, DataFrame, ParquetReader, ParquetWriter, PlSmallStr, SerReader, SerWriter};
+use std::path::{Path, PathBuf};
+
+/// Output format of rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, Default)]
+pub enum Format {
+    #[default]
+    Parquet,
+    Csv,
+}
+
+impl Format {
+    pub fn ext(self) -> &'static str {
+        match self {
+            Format::Parquet => "parquet",
+            Format::Csv => "csv",
+        }
+    }
+}
+
+/// One game, from the point of view of the seat that moved first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub game: u32,
+    pub stage: String,
+    pub first_agent: String,
+    pub second_agent: String,
+    /// "first", "second" or "draw".
+    pub winner: &'static str,
+    pub first_score: i32,
+    pub second_score: i32,
+    /// Moves played, passes included.
+    pub plies: u32,
+    pub wall_ms: f64,
+    pub first_simulations: u64,
+    pub second_simulations: u64,
+    pub first_nodes: u64,
+    pub second_nodes: u64,
+    pub first_budget: String,
+    pub second_budget: String,
+    /// The moves in the game's notation, concatenated (passes left out, as in Othello
+    /// transcripts).
+    pub transcript: String,
+}
+
+/// A swept value as a typed cell; an axis's values share one type (see `SweptKind::of`).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SweptKind {
+    Int,
+    Float,
+    Bool,
+    Text,
+}
+
+impl SweptKind {
+    /// The column type of a grid axis: integers, numbers (integers and floats mixed), booleans,
+    /// or text for anything else (strings as written, other values as TOML).
+    pub fn of(values: &[toml::Value]) -> SweptKind {
+        use toml::Value::*;
+        if values.iter().all(|v| matches!(v, Integer(_))) {
+            SweptKind::Int
+        } else if values.iter().all(|v| matches!(v, Integer(_) | Float(_))) {
+            SweptKind::Float
+        } else if values.iter().all(|v| matches!(v, Boolean(_))) {
+            SweptKind::Bool
+        } else {
+            SweptKind::Text
+        }
+    }
+}
+
+/// A swept value as text (strings without quotes).
+pub fn swept_text(v: &toml::Value) -> String {
+    match v {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn swept_column(name: &str, kind: &SweptKind, value: &toml::Value, n: usize) -> Column {
+    let name: PlSmallStr = name.into();
+    match kind {
+        SweptKind::Int => Column::new(name, vec![value.as_integer().unwrap_or_default(); n]),
+        SweptKind::Float => Column::new(name, vec![value.as_float().or(value.as_integer().map(|i| i as f64)).unwrap_or_default(); n]),
+        SweptKind::Bool => Column::new(name, vec![value.as_bool().unwrap_or_default(); n]),
+        SweptKind::Text => Column::new(name, vec![swept_text(value); n]),
+    }
+}
+
+/// What identifies a job's rows.
+pub struct JobColumns<'a> {
+    pub experiment: &'a str,
+    pub job: &'a str,
+    pub repeat: u32,
+    /// (grid key, axis kind, this job's value)
+    pub swept: Vec<(&'a str, SweptKind, &'a toml::Value)>,
+}
+
+/// The rows of one job as a DataFrame.
+pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let s = |f: &dyn Fn(&GameRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
+    let i = |f: &dyn Fn(&GameRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
+    let mut cols = vec![
+        Column::new("experiment".into(), vec![id.experiment.to_string(); n]),
+        Column::new("job".into(), vec![id.job.to_string(); n]),
+        Column::new("repeat".into(), vec![id.repeat as i64; n]),
+    ];
+    for (name, kind, value) in &id.swept {
+        cols.push(swept_column(name, kind, value, n));
+    }
+    cols.extend([
+        Column::new("game".into(), i(&|r| r.game as i64)),
+        Column::new("stage".into(), s(&|r| r.stage.clone())),
+        Column::new("first_agent".into(), s(&|r| r.first_agent.clone())),
+        Column::new("second_agent".into(), s(&|r| r.second_agent.clone())),
+        Column::new("winner".into(), s(&|r| r.winner.to_string())),
+        Column::new("first_score".into(), i(&|r| r.first_score as i64)),
+        Column::new("second_score".into(), i(&|r| r.second_score as i64)),
+        Column::new("plies".into(), i(&|r| r.plies as i64)),
+        Column::new("wall_ms".into(), rows.iter().map(|r| r.wall_ms).collect::<Vec<f64>>()),
+        Column::new("first_simulations".into(), i(&|r| r.first_simulations as i64)),
+        Column::new("second_simulations".into(), i(&|r| r.second_simulations as i64)),
+        Column::new("first_nodes".into(), i(&|r| r.first_nodes as i64)),
+        Column::new("second_nodes".into(), i(&|r| r.second_nodes as i64)),
+        Column::new("first_budget".into(), s(&|r| r.first_budget.clone())),
+        Column::new("second_budget".into(), s(&|r| r.second_budget.clone())),
+        Column::new("transcript".into(), s(&|r| r.transcript.clone())),
+    ]);
+    Ok(DataFrame::new(n, cols)?)
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
+pub fn write_atomic(path: &Path, write: impl FnOnce(&mut std::fs::File) -> Result<()>) -> Result<()> {
+    let dir = path.parent().context("a part file has a folder")?;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let tmp = dir.join(format!(".{}.tmp-{}", path.file_name().unwrap().to_string_lossy(), std::process::id()));
+    let mut f = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    write(&mut f)?;
+    f.sync_all().ok();
+    drop(f);
+    std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
+    Ok(())
+}
+
+/// Writes a frame as a part file in `format`.
+pub fn write_frame(path: &Path, df: &mut DataFrame, format: Format) -> Result<()> {
+    write_atomic(path, |f| {
+        match format {
+            Format::Parquet => {
+                ParquetWriter::new(f).finish(df)?;
+            }
+            Format::Csv => CsvWriter::new(f).include_header(true).finish(df)?,
+        }
+        Ok(())
+    })
+}
+
+/// The part file of a job in `dir`, if one exists in either format.
+pub fn existing_part(dir: &Path, hash: &str) -> Option<PathBuf> {
+    [Format::Parquet, Format::Csv].iter().map(|f| dir.join(format!("part-{hash}.{}", f.ext()))).find(|p| p.exists())
+}
+
+/// Reads a part file (Parquet or CSV, by extension).
+pub fn read_part(path: &Path) -> Result<DataFrame> {
+    let ctx = || format!("reading {}", path.display());
+    if path.extension().is_some_and(|e| e == "csv") {
+        let df = CsvReadOptions::default()
+            .with_has_header(true)
+            .with_infer_schema_length(None)
+            .try_into_reader_with_file_path(Some(path.to_path_buf()))
+            .with_context(ctx)?
+            .finish()
+            .with_context(ctx)?;
+        Ok(df)
+    } else {
+        let f = std::fs::File::open(path).with_context(ctx)?;
+        Ok(ParquetReader::new(f).finish().with_context(ctx)?)
+    }
+}

@@ -1,0 +1,212 @@
+//! Parallel, deterministic, resumable execution of jobs.
+//!
+//! Jobs run on a rayon pool of `--threads` workers; inside a job the games run in parallel too,
+//! so one big job still uses every core. Each game draws from its own generator seeded from
+//! (job seed, game index), so rows do not depend on scheduling or thread count (with iteration
+//! budgets; time budgets depend on the machine by nature). A finished job has its part file,
+//! written atomically once all its games are done; a rerun skips it, so a killed run resumes
+//! without losing or duplicating a row. `--shard I/N` keeps the jobs whose hash falls in shard I.
+
+use super::error::InputError;
+use super::grid::Job;
+use super::record::{Format, GameRow, JobColumns, SweptKind, existing_part, games_frame, write_atomic, write_frame};
+use super::spec::{Experiment, GameName};
+use crate::agent::{Agent, Arena};
+use crate::game::othello::Othello;
+use crate::game::{Outcome, Player};
+use crate::rng::{derive_seed, rng_from_seed};
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::time::Instant;
+
+/// `--shard I/N`: shard I (1-based) of N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    pub index: u64,
+    pub count: u64,
+}
+
+impl FromStr for Shard {
+    type Err = InputError;
+    fn from_str(s: &str) -> Result<Shard, InputError> {
+        let bad = || InputError::plain(format!("--shard '{s}': expected I/N with 1 <= I <= N, e.g. 1/4"));
+        let (i, n) = s.split_once('/').ok_or_else(bad)?;
+        let (index, count) = (i.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
+        if count == 0 || index == 0 || index > count {
+            return Err(bad());
+        }
+        Ok(Shard { index, count })
+    }
+}
+
+impl Shard {
+    pub fn contains(&self, job: &Job) -> bool {
+        job.hash_u64() % self.count == self.index - 1
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RunOptions {
+    /// Root folder: rows go to `<out>/results/<experiment>/`.
+    pub out: PathBuf,
+    pub threads: Option<usize>,
+    pub shard: Option<Shard>,
+    pub format: Format,
+    /// Draw a progress bar (only on a terminal).
+    pub progress: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSummary {
+    pub jobs_total: usize,
+    pub jobs_in_shard: usize,
+    pub jobs_skipped: usize,
+    pub jobs_run: usize,
+    pub games: usize,
+    pub seconds: f64,
+    pub results_dir: PathBuf,
+}
+
+pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
+    out.join("results").join(experiment)
+}
+
+/// Plays one game between two agent specs from `start`; `seed` fixes every random choice.
+pub fn play_game<G: Arena>(start: &G, first: (&str, &crate::agent::AgentSpec), second: (&str, &crate::agent::AgentSpec), seed: u64, index: u32, stage: &str) -> Result<GameRow> {
+    let mut agents: [Box<dyn Agent<G>>; 2] = [
+        G::build_agent(first.1, start).map_err(|e| anyhow::anyhow!(e))?,
+        G::build_agent(second.1, start).map_err(|e| anyhow::anyhow!(e))?,
+    ];
+    let budgets = [first.1.budget().map_err(|e| anyhow::anyhow!(e))?, second.1.budget().map_err(|e| anyhow::anyhow!(e))?];
+    let mut rng = rng_from_seed(seed);
+    let mut game = start.clone();
+    let mut transcript = String::new();
+    let mut plies = 0u32;
+    let t0 = Instant::now();
+    let mut legal = Vec::new();
+    let outcome = loop {
+        if let Some(o) = game.outcome() {
+            break o;
+        }
+        let side = game.to_move().index();
+        let mv = agents[side].choose(&game, &mut rng, budgets[side]);
+        legal.clear();
+        game.legal_moves(&mut legal);
+        anyhow::ensure!(legal.contains(&mv), "agent '{}' chose an illegal move {mv:?}", [first.0, second.0][side]);
+        let name = game.move_name(mv);
+        if name != "pass" {
+            transcript.push_str(&name);
+        }
+        game.play(mv);
+        for a in agents.iter_mut() {
+            a.observe(mv);
+        }
+        plies += 1;
+    };
+    let scores = game.scores();
+    let effort = [agents[0].effort(), agents[1].effort()];
+    Ok(GameRow {
+        game: index,
+        stage: stage.to_string(),
+        first_agent: first.0.to_string(),
+        second_agent: second.0.to_string(),
+        winner: match outcome {
+            Outcome::Win(Player::First) => "first",
+            Outcome::Win(Player::Second) => "second",
+            Outcome::Draw => "draw",
+        },
+        first_score: scores[0],
+        second_score: scores[1],
+        plies,
+        wall_ms: t0.elapsed().as_secs_f64() * 1e3,
+        first_simulations: effort[0].simulations,
+        second_simulations: effort[1].simulations,
+        first_nodes: effort[0].nodes,
+        second_nodes: effort[1].nodes,
+        first_budget: budgets[0].describe(),
+        second_budget: budgets[1].describe(),
+        transcript,
+    })
+}
+
+/// Plays every game of a job, in parallel, returning rows in game order.
+pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> {
+    let cfg = &job.config;
+    let start = match cfg.game {
+        GameName::Othello => Othello::new(&cfg.stage).map_err(|e| anyhow::anyhow!(e))?,
+    };
+    job.pairings()
+        .par_iter()
+        .enumerate()
+        .map(|(i, (a, b))| {
+            let seed = derive_seed(job.seed, &[i as u64]);
+            let row = play_game(&start, (a, &cfg.agents[a]), (b, &cfg.agents[b]), seed, i as u32, &cfg.stage.id);
+            on_game();
+            row
+        })
+        .collect()
+}
+
+/// Runs the jobs of an experiment that have no part file yet (in this shard).
+pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
+    let t0 = Instant::now();
+    let dir = results_dir(&opts.out, &exp.name);
+    let games_dir = dir.join("games");
+    let jobs_dir = dir.join("jobs");
+    let in_shard: Vec<&Job> = jobs.iter().filter(|j| opts.shard.is_none_or(|s| s.contains(j))).collect();
+    let pending: Vec<&Job> = in_shard.iter().copied().filter(|j| existing_part(&games_dir, &j.hash).is_none()).collect();
+    let kinds: Vec<SweptKind> = exp.file.grid.values().map(|v| SweptKind::of(v)).collect();
+    let total_games: usize = pending.iter().map(|j| j.pairings().len()).sum();
+
+    let bar = if opts.progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        ProgressBar::with_draw_target(Some(total_games as u64), ProgressDrawTarget::stderr())
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta} | {msg}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let jobs_done = std::sync::atomic::AtomicUsize::new(0);
+    bar.set_message(format!("jobs 0/{}", pending.len()));
+
+    let work = || -> Result<()> {
+        pending.par_iter().try_for_each(|job| -> Result<()> {
+            let rows = play_job(job, &|| bar.inc(1))?;
+            let id = JobColumns {
+                experiment: &exp.name,
+                job: &job.hash,
+                repeat: job.config.repeat,
+                swept: job.swept.iter().zip(&kinds).map(|((k, v), kind)| (k.as_str(), kind.clone(), v)).collect(),
+            };
+            let record = serde_json::json!({ "hash": job.hash, "seed": job.seed, "swept": job.swept.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(), "config": job.config });
+            write_atomic(&jobs_dir.join(format!("{}.json", job.hash)), |f| {
+                serde_json::to_writer_pretty(f, &record)?;
+                Ok(())
+            })?;
+            let mut df = games_frame(&id, &rows)?;
+            write_frame(&games_dir.join(format!("part-{}.{}", job.hash, opts.format.ext())), &mut df, opts.format)?;
+            let done = jobs_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            bar.set_message(format!("jobs {done}/{}", pending.len()));
+            Ok(())
+        })
+    };
+    match opts.threads {
+        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build().context("starting the thread pool")?.install(work)?,
+        None => work()?,
+    }
+    bar.finish_and_clear();
+    Ok(RunSummary {
+        jobs_total: jobs.len(),
+        jobs_in_shard: in_shard.len(),
+        jobs_skipped: in_shard.len() - pending.len(),
+        jobs_run: pending.len(),
+        games: total_games,
+        seconds: t0.elapsed().as_secs_f64(),
+        results_dir: dir,
+    })
+}

@@ -1,0 +1,154 @@
+//! The experiment file: its TOML schema, parsing and validation.
+//!
+//! Every table denies unknown keys. Parsing happens in two steps so that every error can name
+//! its place: the file as written is parsed into `ExperimentFile` (toml gives line and column),
+//! and then each grid point, the file with the grid's values substituted, is parsed again and
+//! checked (`grid.rs`); errors found there name the grid key. Nothing here runs or writes.
+
+use super::error::InputError;
+use crate::agent::AgentSpec;
+use crate::game::othello::StageRef;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// What a job does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum JobKind {
+    /// Two agents play `games` games, colours alternating.
+    Match,
+    /// Every ordered pair of participants plays `rounds` games (the Othello arena's tournament).
+    Tournament,
+}
+
+/// Games an experiment can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum GameName {
+    Othello,
+}
+
+pub const GAMES: [&str; 1] = ["othello"];
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MatchSpec {
+    /// The two agent labels; game i has `players[i % 2]` moving first.
+    pub players: Vec<String>,
+    pub games: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentSpec {
+    /// Games each ordered pair plays (so each unordered pair plays 2 x rounds, colours swapped).
+    #[serde(default = "one")]
+    pub rounds: u32,
+    /// Agent labels taking part; all agents when left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub participants: Option<Vec<String>>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// Proportion interval used in the report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum IntervalKind {
+    #[default]
+    Wilson,
+}
+
+/// The `[report]` section: how `gamelab report` groups and draws the rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSpec {
+    /// Columns to group by: `agent`, `opponent`, `seat` (first or second), `stage`, or a grid
+    /// key. Default: `agent` and every grid key.
+    #[serde(default)]
+    pub group_by: Option<Vec<String>>,
+    /// Confidence level of the intervals (default 0.95).
+    #[serde(default)]
+    pub level: Option<f64>,
+    #[serde(default)]
+    pub interval: IntervalKind,
+    #[serde(default)]
+    pub title: Option<String>,
+}
+
+/// An experiment file as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExperimentFile {
+    /// Defaults to the file's stem.
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub kind: JobKind,
+    pub game: GameName,
+    pub stage: StageRef,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default = "one")]
+    pub repeats: u32,
+    pub agents: BTreeMap<String, AgentSpec>,
+    #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
+    pub match_: Option<MatchSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<TournamentSpec>,
+    /// Dotted key -> values to sweep. Jobs = product of the axes x repeats.
+    #[serde(default)]
+    pub grid: BTreeMap<String, Vec<toml::Value>>,
+    #[serde(default)]
+    pub report: ReportSpec,
+}
+
+/// A parsed experiment file with its source, ready to expand.
+#[derive(Clone, Debug)]
+pub struct Experiment {
+    pub path: PathBuf,
+    pub text: String,
+    pub file: ExperimentFile,
+    /// The file as a TOML table (grid points are substituted into a copy of this).
+    pub raw: toml::Table,
+    pub name: String,
+}
+
+impl Experiment {
+    /// Reads and parses an experiment file (the grid is checked by `grid::expand`).
+    pub fn load(path: &Path) -> Result<Experiment, InputError> {
+        let text = std::fs::read_to_string(path).map_err(|e| InputError {
+            file: Some(path.to_path_buf()),
+            line_col: None,
+            key: None,
+            message: format!("cannot read the experiment file: {e}"),
+        })?;
+        Experiment::from_text(path, text)
+    }
+
+    pub fn from_text(path: &Path, text: String) -> Result<Experiment, InputError> {
+        let file: ExperimentFile = toml::from_str(&text).map_err(|e| InputError::from_toml(path, &text, &e))?;
+        let raw: toml::Table = toml::from_str(&text).map_err(|e| InputError::from_toml(path, &text, &e))?;
+        let name = match &file.name {
+            Some(n) => n.clone(),
+            None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "experiment".into()),
+        };
+        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) || name.starts_with('.') {
+            return Err(InputError::at_key(path, &text, "name", format!("'{name}' must be letters, digits, '-', '_' or '.' (it names a folder)")));
+        }
+        Ok(Experiment { path: path.to_path_buf(), text, file, raw, name })
+    }
+
+    pub fn error(&self, key: &str, message: impl Into<String>) -> InputError {
+        InputError::at_key(&self.path, &self.text, key, message)
+    }
+
+    /// The folder relative paths (table files) are taken from.
+    pub fn base_dir(&self) -> PathBuf {
+        self.path.parent().map(Path::to_path_buf).unwrap_or_default()
+    }
+}

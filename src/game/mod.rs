@@ -1,0 +1,85 @@
+//! The `Game` trait every game implements, and the small types around it.
+//!
+//! A game value is a position together with the side to move. Agents, the match runner and the
+//! tuners are written once against this trait; a game folder holds only its rules, notation and
+//! its own heuristics. Hot paths (move generation, playouts) are monomorphised: agents are
+//! generic over `G: Game`, and nothing here allocates per move when the caller reuses buffers.
+//!
+//! A side that cannot move but whose game is not over has exactly one legal move, the game's
+//! pass move; so `legal_moves` is empty exactly when `outcome` is `Some`.
+
+pub mod othello;
+
+use crate::rng::{GameRng, below};
+use std::fmt::Debug;
+
+/// The two sides. `First` moves first (Black in Othello).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Player {
+    First,
+    Second,
+}
+
+impl Player {
+    pub fn other(self) -> Player {
+        match self {
+            Player::First => Player::Second,
+            Player::Second => Player::First,
+        }
+    }
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    Win(Player),
+    Draw,
+}
+
+impl Outcome {
+    /// The game's value for `p`: 1 for a win, 0.5 for a draw, 0 for a loss.
+    pub fn value_for(self, p: Player) -> f64 {
+        match self {
+            Outcome::Win(w) if w == p => 1.0,
+            Outcome::Win(_) => 0.0,
+            Outcome::Draw => 0.5,
+        }
+    }
+}
+
+/// A two-player, perfect-information, turn-based game position.
+pub trait Game: Clone + Send + Sync + 'static {
+    type Move: Copy + Eq + Debug + Send + Sync + 'static;
+
+    /// The side to move.
+    fn to_move(&self) -> Player;
+    /// Appends the legal moves to `out` (which the caller clears). Empty iff the game is over.
+    fn legal_moves(&self, out: &mut Vec<Self::Move>);
+    /// Plays a legal move. Playing an illegal move is a logic error (debug builds check it).
+    fn play(&mut self, mv: Self::Move);
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The final (or current) score of each side, in the game's own unit (discs in Othello).
+    fn scores(&self) -> [i32; 2];
+    /// A uniformly random legal move, or `None` when the game is over. Games may override this
+    /// with something faster than generating the whole list.
+    fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
+        buf.clear();
+        self.legal_moves(buf);
+        if buf.is_empty() { None } else { Some(buf[below(rng, buf.len())]) }
+    }
+    /// The move in the game's usual notation.
+    fn move_name(&self, mv: Self::Move) -> String;
+}
+
+/// Games whose moves occupy a board cell, so that a per-cell weight table can rate them
+/// (the Othello report's weighted-random rollouts and positional players).
+pub trait CellGame: Game {
+    /// Board side length (cells are `r * size + c` in the table's own indexing).
+    fn board_size(&self) -> usize;
+    /// The (row, column) a move is played on, or `None` for a pass.
+    fn move_cell(&self, mv: Self::Move) -> Option<(usize, usize)>;
+}

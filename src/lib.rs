@@ -1,0 +1,12 @@
+//! gamelab: reproducible game-AI experiments.
+//!
+//! Data flows one way (DESIGN.md): an experiment file is parsed and validated (`experiment::spec`),
+//! expanded into jobs (`experiment::grid`), played in parallel (`experiment::runner`) into rows
+//! (`experiment::record`), and the rows are turned into tables and figures (`report`). Games
+//! (`game`) and agents (`agent`) know nothing of experiments; the report reads only rows.
+
+pub mod agent;
+pub mod experiment;
+pub mod game;
+pub mod report;
+pub mod rng;

@@ -1,0 +1,166 @@
+//! The gamelab command line: parses arguments, calls the library, maps errors to exit codes
+//! (2 for bad input such as a malformed experiment file, 1 for anything else).
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use gamelab::experiment::record::Format;
+use gamelab::experiment::runner::{RunOptions, Shard};
+use gamelab::experiment::{Experiment, InputError, expand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(name = "gamelab", version, about = "Reproducible game-AI experiments: run an experiment file, then report on its rows.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Expand an experiment file into jobs and play the ones not yet done.
+    Run {
+        /// The experiment file (TOML).
+        file: PathBuf,
+        /// Root folder for outputs: rows go to OUT/results/<experiment>/.
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+        /// Worker threads (default: one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Run only shard I of N (1-based), chosen by job hash, e.g. --shard 2/4.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<Shard>,
+        /// Row format.
+        #[arg(long, value_enum, default_value_t = Format::Parquet)]
+        format: Format,
+        /// Validate the file and print the job grid without running anything.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Compute the statistics and figures of an experiment from its rows.
+    Report {
+        file: PathBuf,
+        /// Root folder the run wrote to: reads OUT/results/<experiment>/, writes the report
+        /// there and figures to OUT/figures/<experiment>/.
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+    },
+    /// Count the leaves of the game tree from a stage's start, for each depth 1..=D.
+    Perft {
+        #[arg(long, default_value = "othello")]
+        game: String,
+        #[arg(long, default_value = "standard8")]
+        stage: String,
+        #[arg(long)]
+        depth: u32,
+        /// A pass uses no ply (default: a pass counts as a ply).
+        #[arg(long)]
+        pass_no_ply: bool,
+    },
+    /// List games, stages, agent kinds and experiment files.
+    List {
+        /// Folder of experiment files.
+        #[arg(long, default_value = "experiments")]
+        experiments: PathBuf,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match dispatch(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            if let Some(input) = e.downcast_ref::<InputError>() {
+                eprintln!("error: {input}");
+                ExitCode::from(2)
+            } else {
+                eprintln!("error: {e:#}");
+                ExitCode::from(1)
+            }
+        }
+    }
+}
+
+fn load(file: &PathBuf) -> Result<(Experiment, Vec<gamelab::experiment::Job>)> {
+    let exp = Experiment::load(file)?;
+    let jobs = expand(&exp)?;
+    gamelab::report::plan(&exp)?;
+    Ok((exp, jobs))
+}
+
+fn dispatch(command: Command) -> Result<()> {
+    match command {
+        Command::Run { file, out, threads, shard, format, dry_run } => {
+            if threads == Some(0) {
+                return Err(InputError::plain("--threads must be at least 1").into());
+            }
+            let (exp, jobs) = load(&file)?;
+            if dry_run {
+                let games: usize = jobs.iter().map(|j| j.pairings().len()).sum();
+                println!("{}: {} jobs, {} games", exp.name, jobs.len(), games);
+                for j in &jobs {
+                    let swept: Vec<String> = j.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    let in_shard = shard.is_none_or(|s| s.contains(j));
+                    println!("{} repeat={} games={} {}{}", j.hash, j.config.repeat, j.pairings().len(), swept.join(" "), if in_shard { "" } else { " (other shard)" });
+                }
+                return Ok(());
+            }
+            let s = gamelab::experiment::runner::run(&exp, &jobs, &RunOptions { out, threads, shard, format, progress: true })?;
+            println!(
+                "{}: ran {} jobs ({} games) in {:.1} s; {} already done; {} of {} jobs in this shard",
+                exp.name, s.jobs_run, s.games, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
+            );
+            println!("rows: {}", s.results_dir.join("games").display());
+            Ok(())
+        }
+        Command::Report { file, out } => {
+            let (exp, jobs) = load(&file)?;
+            let r = gamelab::report::report(&exp, &jobs, &out)?;
+            println!("{}: report from {} rows ({} of {} jobs)", exp.name, r.rows, r.jobs_with_rows, r.jobs_total);
+            println!("report: {}", r.report.display());
+            println!("table: {}", r.table_csv.display());
+            for f in &r.figures {
+                println!("figure: {}", f.display());
+            }
+            Ok(())
+        }
+        Command::Perft { game, stage, depth, pass_no_ply } => {
+            if game != "othello" {
+                return Err(InputError::plain(format!("--game '{game}': unknown game (expected one of {})", gamelab::experiment::spec::GAMES.join(", "))).into());
+            }
+            let def = gamelab::game::othello::StageRef::Id(stage).resolve().map_err(|e| InputError::plain(format!("--stage: {e}")))?;
+            let start = gamelab::game::othello::Othello::new(&def).map_err(InputError::plain)?;
+            for d in 1..=depth {
+                println!("{d} {}", gamelab::game::othello::perft(&start, d, !pass_no_ply));
+            }
+            Ok(())
+        }
+        Command::List { experiments } => {
+            println!("games:\n  othello");
+            println!("stages (othello):");
+            for id in gamelab::game::othello::BUILTIN_STAGES {
+                let s = gamelab::game::othello::builtin_stage(id).expect("listed stages exist");
+                println!("  {id:<18} {}", s.name);
+            }
+            println!("agent kinds:");
+            for (kind, params) in gamelab::agent::AGENT_KINDS {
+                println!("  {kind:<16} {params}");
+            }
+            println!("tables: {}", gamelab::agent::table::BUILTIN_TABLES.join(", "));
+            println!("experiment files ({}):", experiments.display());
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&experiments)
+                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
+                .unwrap_or_default();
+            files.sort();
+            for f in files {
+                let summary = match Experiment::load(&f) {
+                    Ok(e) => e.file.description.as_deref().unwrap_or("").lines().next().unwrap_or("").to_string(),
+                    Err(e) => format!("(invalid: {e})"),
+                };
+                println!("  {:<40} {summary}", f.display());
+            }
+            Ok(())
+        }
+    }
+}

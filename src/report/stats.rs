@@ -1,0 +1,68 @@
+//! Statistics for reports. Pure functions of numbers: nothing here knows of rows or plots.
+//!
+//! Quantiles come from statrs; nothing here writes its own quantile function.
+
+use statrs::distribution::{ContinuousCDF, Normal};
+
+/// The two-sided standard normal quantile for a confidence level (1.959964 for 0.95).
+pub fn z_for(level: f64) -> f64 {
+    Normal::standard().inverse_cdf(0.5 + level / 2.0)
+}
+
+/// Wilson score interval for a proportion with `successes` out of `n` trials at `level`.
+/// Successes may be fractional (a draw counts one half when the proportion is a game score;
+/// the binomial variance is then an upper bound of the trinomial one, so the interval is
+/// conservative). Returns (0, 1) when `n` is 0.
+pub fn wilson(successes: f64, n: f64, level: f64) -> (f64, f64) {
+    if n <= 0.0 {
+        return (0.0, 1.0);
+    }
+    let z = z_for(level);
+    let p = successes / n;
+    let z2 = z * z;
+    let denom = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denom;
+    let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() < tol
+    }
+
+    #[test]
+    fn normal_quantile() {
+        // scipy.stats.norm.ppf(0.975) = 1.959963984540054; norm.ppf(0.95) = 1.6448536269514722
+        assert!(close(z_for(0.95), 1.959963984540054, 1e-9));
+        assert!(close(z_for(0.90), 1.6448536269514722, 1e-9));
+    }
+
+    #[test]
+    fn wilson_matches_statsmodels() {
+        // statsmodels.stats.proportion.proportion_confint(8, 10, alpha=0.05, method="wilson")
+        //   = (0.49016247153664183, 0.9433178485456247)
+        let (lo, hi) = wilson(8.0, 10.0, 0.95);
+        assert!(close(lo, 0.49016247153664183, 1e-9), "{lo}");
+        assert!(close(hi, 0.9433178485456247, 1e-9), "{hi}");
+        // proportion_confint(0, 20, alpha=0.05, method="wilson") = (0.0, 0.1611251580528194)
+        let (lo, hi) = wilson(0.0, 20.0, 0.95);
+        assert!(close(lo, 0.0, 1e-12), "{lo}");
+        assert!(close(hi, 0.1611251580528194, 1e-9), "{hi}");
+        // proportion_confint(50, 100, alpha=0.10, method="wilson") = (0.4188477961125295, 0.5811522038874706)
+        let (lo, hi) = wilson(50.0, 100.0, 0.90);
+        assert!(close(lo, 0.4188477961125295, 1e-9) && close(hi, 0.5811522038874706, 1e-9), "{lo} {hi}");
+        // A fractional score, 17.5 of 46 (draws count one half):
+        // proportion_confint(17.5, 46, alpha=0.05, method="wilson") = (0.25455205618274046, 0.5247481436855507)
+        let (lo, hi) = wilson(17.5, 46.0, 0.95);
+        assert!(close(lo, 0.25455205618274046, 1e-9) && close(hi, 0.5247481436855507, 1e-9), "{lo} {hi}");
+    }
+
+    #[test]
+    fn wilson_of_nothing_is_everything() {
+        assert_eq!(wilson(0.0, 0.0, 0.95), (0.0, 1.0));
+    }
+}
