@@ -53,7 +53,15 @@ impl InputError {
             }
             None => (None, None),
         };
-        InputError { file: Some(file.to_path_buf()), line_col, key, message: err.message().to_string() }
+        let message = err.message().to_string();
+        // serde reports an unknown field at its table; point at the field itself when we can.
+        if let (Some(table), Some(field)) = (&key, message.strip_prefix("unknown field `").and_then(|m| m.split('`').next())) {
+            let full = format!("{table}.{field}");
+            if let Some(lc) = locate_key(text, &full) {
+                return InputError { file: Some(file.to_path_buf()), line_col: Some(lc), key: Some(full), message };
+            }
+        }
+        InputError { file: Some(file.to_path_buf()), line_col, key, message }
     }
 }
 
@@ -65,15 +73,20 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// The line without a trailing comment (keys and headers hold no `#`).
+fn code_of(line: &str) -> &str {
+    line.split('#').next().unwrap_or("")
+}
+
 fn header_of(line: &str) -> Option<String> {
-    let t = line.trim();
+    let t = code_of(line).trim();
     let inner = t.strip_prefix("[[").and_then(|s| s.strip_suffix("]]")).or_else(|| t.strip_prefix('[').and_then(|s| s.strip_suffix(']')))?;
     Some(inner.trim().replace([' ', '"'], ""))
 }
 
 fn key_of(line: &str) -> Option<String> {
-    let t = line.trim();
-    if t.starts_with('#') || t.starts_with('[') {
+    let t = code_of(line).trim();
+    if t.starts_with('[') {
         return None;
     }
     let k = t.split('=').next()?.trim();
@@ -124,14 +137,15 @@ pub fn locate_key(text: &str, key: &str) -> Option<(usize, usize)> {
 mod tests {
     use super::*;
 
-    const TEXT: &str = "name = \"x\"\n\n[agents.a]\nkind = \"random\"\n  rollouts = 3\n[grid]\n\"agents.a.rollouts\" = [1]\n";
+    const TEXT: &str = "name = \"x\"\n\n[agents.a]   # comment\nkind = \"random\"\n  rollouts = 3 # more\n# c = 1\n[grid]\n\"agents.a.rollouts\" = [1]\n";
 
     #[test]
     fn keys_are_located_under_their_headers() {
         assert_eq!(locate_key(TEXT, "name"), Some((1, 1)));
         assert_eq!(locate_key(TEXT, "agents.a.rollouts"), Some((5, 3)));
         assert_eq!(locate_key(TEXT, "agents.a"), Some((3, 1)));
-        assert_eq!(locate_key(TEXT, "grid.agents.a.rollouts"), Some((7, 1)));
+        assert_eq!(locate_key(TEXT, "grid.agents.a.rollouts"), Some((8, 1)));
+        assert_eq!(locate_key(TEXT, "agents.a.c"), None);
         assert_eq!(locate_key(TEXT, "nothing"), None);
         assert_eq!(key_at(TEXT, 5).as_deref(), Some("agents.a.rollouts"));
     }

@@ -98,43 +98,30 @@ fn fewer_pieces_continue_gives_the_move_to_the_side_behind() {
 
 #[test]
 fn a_side_without_moves_passes_and_a_full_stop_ends_the_game() {
-    // 3x3 board: black at (0,0) and (0,1), white at (0,2)... black to move has no capture;
-    // white cannot capture either: the game is over at once.
-    let stage = StageDef {
-        id: "t".into(),
-        name: String::new(),
-        size: 3,
-        blocked: vec![],
-        black: vec![[0, 0]],
-        white: vec![[2, 2]],
-        ignore_occlusion: false,
-        fewer_pieces_continue: false,
-    };
-    let g = Othello::new(&stage).unwrap();
-    assert_eq!(g.outcome(), Some(Outcome::Draw));
+    // White to move cannot capture anything; black can (c1): white's only move is the pass.
+    let pos = Othello::from_text("XO..\n....\n....\n....", Player::Second).unwrap();
     let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
+    pos.legal_moves(&mut moves);
+    assert_eq!(moves, vec![PASS]);
+    assert_eq!(pos.outcome(), None);
+    let mut after = pos;
+    after.play(PASS);
+    assert_eq!(after.to_move(), Player::First);
+    assert_eq!(after.move_name(after.move_mask().trailing_zeros() as Move), "c1");
+    after.play(2);
+    // Black took the last white disc: nobody can move, black wins 3-0.
+    assert_eq!(after.outcome(), Some(Outcome::Win(Player::First)));
+    assert_eq!(after.scores(), [3, 0]);
+    moves.clear();
+    after.legal_moves(&mut moves);
     assert!(moves.is_empty());
-    // Black X at a1, white O at b1, black cannot... white to move after black plays c1? Build a
-    // position where black must pass: black a1, white b1 c1 on a 3x3 board with black to move
-    // having no capture while white has one.
-    let stage = StageDef { black: vec![[0, 0]], white: vec![[1, 1], [2, 2]], ..stage };
-    let g = Othello::new(&stage).unwrap();
-    // Black a1 cannot bracket anything (the diagonal run ends at the edge); white cannot either.
-    assert!(g.is_over());
-    let stage = StageDef { black: vec![[1, 1]], white: vec![[0, 0], [2, 2], [0, 1]], ..stage };
-    let g = Othello::new(&stage).unwrap();
-    // Black b2 has no move (every white disc is on the edge side away from empty cells with
-    // black behind it)... check against the slow rule directly:
-    let mut moves = Vec::new();
-    g.legal_moves(&mut moves);
-    if g.move_mask() == 0 && !g.is_over() {
-        assert_eq!(moves, vec![PASS]);
-        let mut after = g;
-        after.play_move(PASS);
-        assert_eq!(after.to_move(), Player::Second);
-        assert_ne!(after.move_mask(), 0);
-    }
+    // Equal discs and no moves: a draw.
+    let drawn = Othello::from_text("X..\n...\n..O", Player::First).unwrap();
+    assert_eq!(drawn.outcome(), Some(Outcome::Draw));
+    // A transcript may leave passes out: they are played automatically.
+    let mut t = Othello::from_text("XO..\n....\n....\n....", Player::Second).unwrap();
+    t.play_transcript("c1").unwrap();
+    assert!(t.is_over());
 }
 
 #[test]
@@ -172,4 +159,86 @@ fn portable_perft_agrees_with_the_dispatched_one() {
     assert_eq!(perft_portable(&start, 7, true), 55092);
     let c8 = Othello::from_stage_id("partial-c8");
     assert_eq!(perft_portable(&c8, 6, true), perft(&c8, 6, true));
+}
+
+mod against_a_reference {
+    //! The bitboard move generator and flips against a cell-by-cell reading of the rules page.
+    use super::super::*;
+    use crate::game::Player;
+    use proptest::prelude::*;
+
+    const DIRS: [(i32, i32); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+
+    /// 0 empty, 1 own, 2 opponent, 3 blocked.
+    fn reference_flips(cells: &[u8], n: i32, r: i32, c: i32, transparent: bool) -> Vec<(i32, i32)> {
+        let mut flips = Vec::new();
+        if cells[(r * n + c) as usize] != 0 {
+            return flips;
+        }
+        for (dr, dc) in DIRS {
+            let mut run = Vec::new();
+            let (mut y, mut x) = (r + dr, c + dc);
+            loop {
+                if y < 0 || x < 0 || y >= n || x >= n {
+                    break;
+                }
+                match cells[(y * n + x) as usize] {
+                    2 => run.push((y, x)),
+                    3 if transparent => {}
+                    1 => {
+                        flips.extend(run.iter().copied());
+                        break;
+                    }
+                    _ => break,
+                }
+                y += dr;
+                x += dc;
+            }
+        }
+        flips
+    }
+
+    fn position() -> impl Strategy<Value = (u8, Vec<u8>, bool, bool)> {
+        (4u8..=8).prop_flat_map(|n| {
+            let cells = proptest::collection::vec(prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8)], (n * n) as usize);
+            (Just(n), cells, any::<bool>(), any::<bool>())
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn moves_and_flips_match_the_rules((n, cells, white_to_move, transparent) in position()) {
+            let mut def = StageDef { id: "p".into(), name: String::new(), size: n, blocked: vec![], black: vec![], white: vec![], ignore_occlusion: transparent, fewer_pieces_continue: false };
+            for r in 0..n {
+                for c in 0..n {
+                    match cells[(r * n + c) as usize] {
+                        1 => def.black.push([r, c]),
+                        2 => def.white.push([r, c]),
+                        3 => def.blocked.push([r, c]),
+                        _ => {}
+                    }
+                }
+            }
+            let side = if white_to_move { Player::Second } else { Player::First };
+            let pos = Othello::position(&def, side).unwrap();
+            // Cells from the mover's point of view: 1 own, 2 opponent.
+            let view: Vec<u8> = cells.iter().map(|&v| match (v, white_to_move) { (1, true) => 2, (2, true) => 1, (x, _) => x }).collect();
+            let mut expected_moves = 0u64;
+            for r in 0..n as i32 {
+                for c in 0..n as i32 {
+                    let f = reference_flips(&view, n as i32, r, c, transparent);
+                    if !f.is_empty() {
+                        expected_moves |= 1u64 << (r * 8 + c);
+                        let expected_flips = f.iter().fold(0u64, |m, &(y, x)| m | 1u64 << (y * 8 + x));
+                        prop_assert_eq!(pos.flips((r * 8 + c) as Move), expected_flips);
+                    }
+                }
+            }
+            if pos.is_over() {
+                prop_assert_eq!(expected_moves, 0);
+            } else {
+                prop_assert_eq!(pos.move_mask(), expected_moves);
+            }
+        }
+    }
 }

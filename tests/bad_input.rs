@@ -1,0 +1,121 @@
+//! Bad input: one clear line naming the file and the key, exit code 2, nothing written.
+
+mod common;
+use common::*;
+
+/// Runs `gamelab run` on `text` (or with `extra` arguments) and checks the error contract.
+fn rejected(text: &str, extra: &[&str], expected: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", text);
+    let out = dir.path().join("out");
+    let mut args = vec!["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend(extra);
+    let o = gamelab(&args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "exit code for {expected:?}; stderr: {err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "one line expected, got: {err}");
+    for e in expected {
+        assert!(err.contains(e), "expected {e:?} in: {err}");
+    }
+    assert!(!out.exists(), "nothing may be written, but {} exists", out.display());
+}
+
+fn with(replace: &str, by: &str) -> String {
+    assert!(SMALL.contains(replace), "test setup: {replace:?} not in SMALL");
+    SMALL.replacen(replace, by, 1)
+}
+
+#[test]
+fn the_small_experiment_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", SMALL);
+    let o = gamelab(&["run", file.to_str().unwrap(), "--dry-run"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    // 2 grid values x 2 repeats = 4 jobs; 3 participants x 2 ordered = 6 pairs x 2 rounds = 12 games each.
+    assert!(text.starts_with("small: 4 jobs, 48 games"), "{text}");
+}
+
+#[test]
+fn malformed_toml() {
+    rejected(&with("seed = 7", "seed = "), &[], &["exp.toml:6:", "key `seed`"]);
+}
+
+#[test]
+fn missing_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.toml");
+    let out = dir.path().join("out");
+    let o = gamelab(&["run", missing.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nope.toml: cannot read the experiment file"), "{}", stderr(&o));
+    assert!(!out.exists());
+}
+
+#[test]
+fn unknown_top_level_key() {
+    rejected(&with("seed = 7", "seed = 7\ncolour = \"black\""), &[], &["exp.toml:7:1", "key `colour`", "unknown field `colour`"]);
+}
+
+#[test]
+fn unknown_agent_parameter() {
+    rejected(&with("rollouts = 20", "rollouts = 20\nbudget = 3"), &[], &["exp.toml:", "agents.mcts", "unknown field `budget`"]);
+}
+
+#[test]
+fn wrong_type() {
+    rejected(&with("seed = 7", "seed = \"seven\""), &[], &["exp.toml:6:8", "key `seed`", "invalid type: string"]);
+}
+
+#[test]
+fn empty_grid_axis() {
+    rejected(&with("[10, 40]", "[]"), &[], &["exp.toml:", "grid.agents.mcts.rollouts", "empty"]);
+}
+
+#[test]
+fn grid_path_naming_nothing() {
+    rejected(&with("\"agents.mcts.rollouts\"", "\"agents.mtcs.rollouts\""), &[], &["grid.agents.mtcs.rollouts", "names nothing", "agents.mtcs"]);
+}
+
+#[test]
+fn grid_value_of_the_wrong_type() {
+    rejected(&with("[10, 40]", "[10, \"many\"]"), &[], &["grid.agents.mcts.rollouts", "agents.mcts.rollouts = \"many\""]);
+}
+
+#[test]
+fn grid_value_out_of_range() {
+    rejected(&with("[10, 40]", "[10, 0]"), &[], &["agents.mcts", "budget must be positive"]);
+}
+
+#[test]
+fn unknown_agent_kind() {
+    rejected(&with("kind = \"greedy\"", "kind = \"alphazero\""), &[], &["exp.toml:", "unknown variant `alphazero`", "simple_mcts"]);
+}
+
+#[test]
+fn unknown_stage() {
+    rejected(&with("stage = \"small6\"", "stage = \"huge9\""), &[], &["exp.toml:5:1", "key `stage`", "unknown stage 'huge9'", "standard8"]);
+}
+
+#[test]
+fn inline_stage_with_a_cell_off_the_board() {
+    let text = with("stage = \"small6\"", "stage = { id = \"mine\", size = 4, black = [[1, 2], [2, 1]], white = [[1, 1], [4, 4]] }");
+    rejected(&text, &[], &["key `stage`", "[4, 4] is off the 4x4 board"]);
+}
+
+#[test]
+fn unknown_participant() {
+    rejected(&with("rounds = 2", "rounds = 2\nparticipants = [\"random\", \"ghost\"]"), &[], &["tournament.participants", "no agent labelled 'ghost'"]);
+}
+
+#[test]
+fn unknown_report_column() {
+    rejected(&format!("{SMALL}\n[report]\ngroup_by = [\"colour\"]\n"), &[], &["report.group_by", "unknown column 'colour'"]);
+}
+
+#[test]
+fn bad_shard_specs() {
+    for shard in ["3/2", "0/2", "1", "a/b", "1/0"] {
+        rejected(SMALL, &["--shard", shard], &["--shard"]);
+    }
+}

@@ -1,0 +1,46 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A valid small experiment: a tournament with a grid over one agent's budget.
+pub const SMALL: &str = r#"
+name = "small"
+kind = "tournament"
+game = "othello"
+stage = "small6"
+seed = 7
+repeats = 2
+
+[tournament]
+rounds = 2
+
+[agents.random]
+kind = "random"
+
+[agents.greedy]
+kind = "greedy"
+
+[agents.mcts]
+kind = "simple_mcts"
+rollouts = 20
+
+[grid]
+"agents.mcts.rollouts" = [10, 40]
+"#;
+
+pub fn gamelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gamelab")).args(args).output().expect("the gamelab binary runs")
+}
+
+/// Writes `text` as `name` in `dir` and returns its path.
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write experiment file");
+    p
+}
+
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}

@@ -1,0 +1,167 @@
+//! Determinism and resumption: the same file and seed give the same rows on any thread count,
+//! under sharding, and across a killed and restarted run; the report reads them back.
+
+mod common;
+use common::*;
+use gamelab::experiment::record::read_part;
+use polars::prelude::DataFrame;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Every part file under `out` for experiment `name`, by file name, with `wall_ms` dropped.
+fn rows(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
+    let dir = out.join("results").join(name).join("games");
+    let mut parts = BTreeMap::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        if file.starts_with("part-") {
+            let df = read_part(&path).unwrap().drop("wall_ms").unwrap();
+            parts.insert(file, df);
+        }
+    }
+    parts
+}
+
+fn assert_same_rows(a: &BTreeMap<String, DataFrame>, b: &BTreeMap<String, DataFrame>) {
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "the same jobs");
+    for (k, df) in a {
+        assert!(df.equals(&b[k]), "rows of {k} differ:\n{df}\n{}", b[k]);
+    }
+}
+
+fn run_ok(args: &[&str]) {
+    let o = gamelab(args);
+    assert!(o.status.success(), "gamelab {args:?} failed: {}", stderr(&o));
+}
+
+#[test]
+fn one_and_two_threads_give_identical_rows_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", SMALL);
+    let f = file.to_str().unwrap();
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
+    run_ok(&["run", f, "--out", two.to_str().unwrap(), "--threads", "2"]);
+    let a = rows(&one, "small");
+    assert_eq!(a.len(), 4, "2 grid values x 2 repeats");
+    assert!(a.values().all(|df| df.height() == 12));
+    assert_same_rows(&a, &rows(&two, "small"));
+
+    let csv = dir.path().join("csv");
+    run_ok(&["run", f, "--out", csv.to_str().unwrap(), "--threads", "2", "--format", "csv"]);
+    let c = rows(&csv, "small");
+    for (k, df) in &a {
+        let csv_name = k.replace(".parquet", ".csv");
+        // CSV loses no information for these columns: the same values, the same types.
+        assert!(df.equals(&c[&csv_name]), "csv rows of {k} differ");
+    }
+}
+
+#[test]
+fn rows_carry_the_job_and_its_swept_values() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", SMALL);
+    let out = dir.path().join("out");
+    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    for (name, df) in rows(&out, "small") {
+        let hash = name.trim_start_matches("part-").trim_end_matches(".parquet");
+        let job = df.column("job").unwrap().str().unwrap().get(0).unwrap().to_string();
+        assert_eq!(job, hash);
+        let rollouts = df.column("agents.mcts.rollouts").unwrap().i64().unwrap().get(0).unwrap();
+        assert!(rollouts == 10 || rollouts == 40);
+        let config = std::fs::read_to_string(out.join("results/small/jobs").join(format!("{hash}.json"))).unwrap();
+        assert!(config.contains(&format!("\"rollouts\": {rollouts}")), "{config}");
+        // Every game has a winner column value from the fixed set, and scores that add up.
+        let winners = df.column("winner").unwrap().str().unwrap();
+        assert!(winners.iter().all(|w| matches!(w, Some("first" | "second" | "draw"))));
+    }
+}
+
+#[test]
+fn shards_together_give_the_whole_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", SMALL);
+    let f = file.to_str().unwrap();
+    let (whole, sharded) = (dir.path().join("whole"), dir.path().join("sharded"));
+    run_ok(&["run", f, "--out", whole.to_str().unwrap()]);
+    run_ok(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "1/3"]);
+    let first = rows(&sharded, "small").len();
+    run_ok(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "2/3"]);
+    run_ok(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "3/3"]);
+    assert!(first < 4, "shard 1 of 3 ran only its own jobs");
+    assert_same_rows(&rows(&whole, "small"), &rows(&sharded, "small"));
+}
+
+#[test]
+fn a_killed_run_resumes_with_every_row_exactly_once() {
+    // Slow enough (about a second per job) that the kill lands in the middle.
+    let text = SMALL.replace("stage = \"small6\"", "stage = \"standard8\"").replace("[10, 40]", "[200, 400, 600]").replace("repeats = 2", "repeats = 3");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", &text);
+    let f = file.to_str().unwrap();
+    let (clean, killed) = (dir.path().join("clean"), dir.path().join("killed"));
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    let reference = rows(&clean, "small");
+    assert_eq!(reference.len(), 9);
+
+    let games = killed.join("results/small/games");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", f, "--out", killed.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(60) {
+        let done = std::fs::read_dir(&games).map(|d| d.filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("part-")).count()).unwrap_or(0);
+        if done >= 1 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let partial = rows(&killed, "small").len();
+    assert!(partial < 9, "the kill came after the last job: make the jobs slower");
+    run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
+    let resumed = rows(&killed, "small");
+    assert_same_rows(&reference, &resumed);
+    eprintln!("killed after {partial} of 9 jobs");
+
+    // A third run has nothing left to do and changes nothing.
+    let o = gamelab(&["run", f, "--out", killed.to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ran 0 jobs (0 games)"));
+    assert_same_rows(&reference, &rows(&killed, "small"));
+}
+
+#[test]
+fn the_report_reads_the_rows_and_writes_table_and_figures() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", &format!("{SMALL}\n[report]\ngroup_by = [\"agent\"]\n"));
+    let f = file.to_str().unwrap();
+    let out = dir.path().join("out");
+    let o = gamelab(&["report", f, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "no rows yet");
+    assert!(stderr(&o).contains("run `gamelab run"), "{}", stderr(&o));
+    run_ok(&["run", f, "--out", out.to_str().unwrap()]);
+    run_ok(&["report", f, "--out", out.to_str().unwrap()]);
+    let md = std::fs::read_to_string(out.join("results/small/report.md")).unwrap();
+    assert!(md.contains("| agent | games | W | D | L | score % | 95% CI (Wilson) |"), "{md}");
+    assert!(md.contains("computed from 48 game rows of 4 of 4 jobs"), "{md}");
+    // Each of 3 agents plays 4 games per job (2 ordered pairings x 2 rounds) in 4 jobs... as
+    // each game counts for both its agents: 48 games x 2 seats / 3 agents = 32 games each.
+    let table: Vec<&str> = md.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| agent")).collect();
+    assert_eq!(table.len(), 3);
+    for line in &table {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        assert_eq!(cells[2], "32", "{line}");
+        let (w, d, l): (u32, u32, u32) = (cells[3].parse().unwrap(), cells[4].parse().unwrap(), cells[5].parse().unwrap());
+        assert_eq!(w + d + l, 32);
+    }
+    for ext in ["png", "svg"] {
+        let fig = out.join("figures/small").join(format!("scores.{ext}"));
+        assert!(std::fs::metadata(&fig).unwrap().len() > 1000, "{} is written", fig.display());
+    }
+    assert!(md.contains("![scores](../../figures/small/scores.png)"));
+}
