@@ -79,3 +79,26 @@ impl<G: Game, P: RolloutPolicy<G>> Agent<G> for SimpleMcts<P> {
         self.effort
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::rollout::Uniform;
+    use crate::game::othello::Othello;
+    use crate::rng::rng_from_seed;
+    use std::time::Duration;
+
+    #[test]
+    fn a_time_budget_plays_rollouts_until_the_time_is_spent() {
+        let start = Othello::from_stage_id("standard8");
+        let mut agent = SimpleMcts::new(Uniform);
+        let t0 = Instant::now();
+        let mv = agent.choose(&start, &mut rng_from_seed(1), Budget::Time(Duration::from_millis(40)));
+        assert!(t0.elapsed() >= Duration::from_millis(40));
+        let mut legal = Vec::new();
+        start.legal_moves(&mut legal);
+        assert!(legal.contains(&mv));
+        // At least one rollout per move.
+        assert!(Agent::<Othello>::effort(&agent).simulations >= 4);
+    }
+}

@@ -218,3 +218,77 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         tournament: file.tournament.as_ref().map(|t| TournamentSpec { rounds: t.rounds, participants: Some(labels.clone()) }),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    const MATCH: &str = r#"
+kind = "match"
+game = "othello"
+stage = "small6"
+seed = 3
+repeats = 2
+[match]
+players = ["m", "g"]
+games = 5
+[agents.m]
+kind = "uct"
+iterations = 50
+[agents.g]
+kind = "greedy"
+[grid]
+"agents.m.c" = [0.5, 1]
+stage = ["small6", "partial-c8"]
+"#;
+
+    fn jobs(text: &str) -> Vec<Job> {
+        expand(&Experiment::from_text(Path::new("t.toml"), text.to_string()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_grid_is_the_product_of_its_axes_times_repeats() {
+        let j = jobs(MATCH);
+        assert_eq!(j.len(), 2 * 2 * 2);
+        let hashes: std::collections::BTreeSet<&str> = j.iter().map(|j| j.hash.as_str()).collect();
+        assert_eq!(hashes.len(), 8, "every job has its own hash");
+        let seeds: std::collections::BTreeSet<u64> = j.iter().map(|j| j.seed).collect();
+        assert_eq!(seeds.len(), 8, "and its own seed");
+        let c8 = j.iter().find(|j| j.swept.iter().any(|(k, v)| k == "stage" && v.as_str() == Some("partial-c8"))).unwrap();
+        assert_eq!(c8.config.stage.blocked.len(), 4, "the stage is resolved in the config");
+    }
+
+    #[test]
+    fn hashes_depend_on_the_job_only() {
+        let base = jobs(MATCH);
+        // The report section and the description do not change what a job plays.
+        let with_report = jobs(&format!("description = \"x\"\n{MATCH}\n[report]\nlevel = 0.9\n"));
+        assert_eq!(base, with_report);
+        // The seed does.
+        let reseeded = jobs(&MATCH.replace("seed = 3", "seed = 4"));
+        assert!(base.iter().zip(&reseeded).all(|(a, b)| a.hash != b.hash && a.seed != b.seed));
+        // A grid value written out in the file gives the same job as the grid point.
+        let fixed = jobs(&MATCH.replace("[grid]\n\"agents.m.c\" = [0.5, 1]\n", "[grid]\n").replace("iterations = 50", "iterations = 50\nc = 0.5"));
+        let from_grid: Vec<&Job> = base.iter().filter(|j| j.swept[0].1.as_float() == Some(0.5)).collect();
+        for (a, b) in fixed.iter().zip(from_grid) {
+            assert_eq!(a.config, b.config);
+            assert_eq!(a.hash, b.hash);
+        }
+    }
+
+    #[test]
+    fn match_colours_alternate_and_tournaments_pair_every_ordered_pair() {
+        let j = &jobs(MATCH)[0];
+        let p = j.pairings();
+        assert_eq!(p.len(), 5);
+        assert_eq!(p[0], ("m".to_string(), "g".to_string()));
+        assert_eq!(p[1], ("g".to_string(), "m".to_string()));
+        assert_eq!(p[4], ("m".to_string(), "g".to_string()));
+        let t = &jobs(&MATCH.replace("kind = \"match\"", "kind = \"tournament\"").replace("[match]\nplayers = [\"m\", \"g\"]\ngames = 5", "[tournament]\nrounds = 3\n[agents.r]\nkind = \"random\""))[0];
+        let p = t.pairings();
+        assert_eq!(p.len(), 3 * 3 * 2);
+        assert!(p.iter().all(|(a, b)| a != b));
+        assert_eq!(p.iter().filter(|(a, b)| a == "g" && b == "r").count(), 3);
+    }
+}

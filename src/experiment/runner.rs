@@ -167,8 +167,11 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, ETA {eta} | {msg}")
+        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {rate} games/s, ETA {eta} | {msg}")
             .expect("valid template")
+            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.0}", s.per_sec());
+            })
             .progress_chars("=> "),
     );
     let jobs_done = std::sync::atomic::AtomicUsize::new(0);

@@ -329,8 +329,8 @@ fn perft_portable(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 fn perft_avx2(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
-    // SAFETY: only reached from perft_avx2 itself, whose features were detected by `perft`.
-    perft_node(pos, depth, pass_is_ply, |p, d, x| unsafe { perft_avx2(p, d, x) })
+    // The closure inherits perft_avx2's target features, so the recursive call is safe.
+    perft_node(pos, depth, pass_is_ply, |p, d, x| perft_avx2(p, d, x))
 }
 
 #[inline(always)]
