@@ -1,8 +1,6 @@
-//! Statistics for reports. Pure functions of numbers: nothing here knows of rows or plots.
-//!
-//! Quantiles come from statrs; nothing here writes its own quantile function.
+//! Intervals for a proportion: Wilson's score interval and the exact Clopper-Pearson interval.
 
-use statrs::distribution::{ContinuousCDF, Normal};
+use statrs::distribution::{Beta, ContinuousCDF, Normal};
 
 /// The two-sided standard normal quantile for a confidence level (1.959964 for 0.95).
 pub fn z_for(level: f64) -> f64 {
@@ -24,6 +22,19 @@ pub fn wilson(successes: f64, n: f64, level: f64) -> (f64, f64) {
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The exact (Clopper-Pearson) interval for `k` successes of `n` trials at `level`, from Beta
+/// quantiles. Returns (0, 1) when `n` is 0.
+pub fn clopper_pearson(k: u64, n: u64, level: f64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let alpha = 1.0 - level;
+    let (k, n) = (k.min(n) as f64, n as f64);
+    let lo = if k == 0.0 { 0.0 } else { Beta::new(k, n - k + 1.0).expect("positive shapes").inverse_cdf(alpha / 2.0) };
+    let hi = if k == n { 1.0 } else { Beta::new(k + 1.0, n - k).expect("positive shapes").inverse_cdf(1.0 - alpha / 2.0) };
+    (lo, hi)
 }
 
 #[cfg(test)]
@@ -59,6 +70,22 @@ mod tests {
         // proportion_confint(17.5, 46, alpha=0.05, method="wilson") = (0.25455205618274046, 0.5247481436855507)
         let (lo, hi) = wilson(17.5, 46.0, 0.95);
         assert!(close(lo, 0.25455205618274046, 1e-9) && close(hi, 0.5247481436855507, 1e-9), "{lo} {hi}");
+    }
+
+    #[test]
+    fn clopper_pearson_matches_statsmodels() {
+        // statsmodels.stats.proportion.proportion_confint(k, n, alpha, method="beta")
+        let cases = [
+            (8, 10, 0.95, 0.4439045376923585, 0.9747892736731666),
+            (0, 20, 0.95, 0.0, 0.16843347098308534),
+            (20, 20, 0.95, 0.8315665290169146, 1.0),
+            (37, 46, 0.95, 0.6608524004890015, 0.9064242655785913),
+            (3, 50, 0.90, 0.01655185918923134, 0.14783717636418123),
+        ];
+        for (k, n, level, lo, hi) in cases {
+            let (a, b) = clopper_pearson(k, n, level);
+            assert!(close(a, lo, 1e-7) && close(b, hi, 1e-7), "{k}/{n}: ({a}, {b}) vs ({lo}, {hi})");
+        }
     }
 
     #[test]
