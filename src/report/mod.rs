@@ -142,13 +142,17 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<ReportOutput
     let table = table::aggregate(records, plan.level, rank_key);
 
     let fig_dir = out.join("figures").join(&exp.name);
-    let bars: Vec<figure::Bar> = table
+    let bars: Vec<figure::ranked::Bar> = table
         .iter()
-        .map(|r| figure::Bar { label: r.keys.join(" · "), value: 100.0 * r.score, lo: 100.0 * r.lo, hi: 100.0 * r.hi })
+        .map(|r| figure::ranked::Bar { label: r.keys.join(" · "), value: 100.0 * r.score, lo: 100.0 * r.lo, hi: 100.0 * r.hi })
         .collect();
     let level_pct = (plan.level * 1000.0).round() / 10.0;
     let fig_title = format!("{}: score with {level_pct}% Wilson interval", plan.title);
-    let figures = figure::bar_chart(&fig_dir, "scores", &figure::BarChart { title: &fig_title, value_axis: "score (% of games, draw = 1/2)", bars: &bars, range: (0.0, 100.0) })?;
+    let figures = figure::write_figure(
+        &fig_dir,
+        "scores",
+        &figure::ranked::RankedBars { title: fig_title, value_axis: "score (% of games, draw = 1/2)".into(), bars, range: (0.0, 100.0) },
+    )?;
 
     let f = &exp.file;
     let mut md = format!("# {}\n\n", plan.title);

@@ -1,0 +1,90 @@
+//! A weight table on its board: one square per cell coloured by value, the value written in it,
+//! blocked cells grey and crossed; columns a.. and rows 1.. as in Othello notation.
+
+use super::{Figure, plot_err, sequential, text_on};
+use anyhow::Result;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+pub struct Heatmap {
+    pub title: String,
+    pub size: usize,
+    /// Row-major values; None marks a blocked cell.
+    pub values: Vec<Option<f64>>,
+}
+
+impl Figure for Heatmap {
+    fn size(&self) -> (u32, u32) {
+        (760, 680)
+    }
+
+    fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        let n = self.size.max(1);
+        let finite: Vec<f64> = self.values.iter().flatten().copied().filter(|v| v.is_finite()).collect();
+        let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let scale = |v: f64| if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
+        let (board, bar) = root.split_horizontally(640);
+        let mut c = ChartBuilder::on(&board)
+            .caption(&self.title, ("sans-serif", 20))
+            .margin(14)
+            .x_label_area_size(30)
+            .y_label_area_size(30)
+            .build_cartesian_2d(0f64..n as f64, 0f64..n as f64)
+            .map_err(plot_err)?;
+        c.configure_mesh()
+            .disable_mesh()
+            .x_labels(2 * n + 1)
+            .y_labels(2 * n + 1)
+            .x_label_formatter(&|x| cell_label(*x, n, |i| ((b'a' + i as u8) as char).to_string()))
+            .y_label_formatter(&|y| cell_label(*y, n, |i| (n - i).to_string()))
+            .label_style(("sans-serif", 15))
+            .draw()
+            .map_err(plot_err)?;
+        for r in 0..n {
+            for col in 0..n {
+                let (x, y) = (col as f64, (n - 1 - r) as f64);
+                match self.values.get(r * n + col).copied().flatten() {
+                    Some(v) => {
+                        let fill = sequential(scale(v));
+                        c.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], fill.filled()))).map_err(plot_err)?;
+                        let text = if v.fract() == 0.0 && v.abs() < 1e6 { format!("{v:.0}") } else { format!("{v:.2}") };
+                        let style = ("sans-serif", 16).into_font().color(&text_on(fill)).pos(Pos::new(HPos::Center, VPos::Center));
+                        c.draw_series(std::iter::once(Text::new(text, (x + 0.5, y + 0.5), style))).map_err(plot_err)?;
+                    }
+                    None => {
+                        let grey = RGBColor(150, 150, 150);
+                        c.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], grey.filled()))).map_err(plot_err)?;
+                        c.draw_series([PathElement::new(vec![(x + 0.2, y + 0.2), (x + 0.8, y + 0.8)], BLACK.stroke_width(2)), PathElement::new(vec![(x + 0.2, y + 0.8), (x + 0.8, y + 0.2)], BLACK.stroke_width(2))])
+                            .map_err(plot_err)?;
+                    }
+                }
+                c.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], WHITE.stroke_width(1)))).map_err(plot_err)?;
+            }
+        }
+        // Colour bar.
+        if !finite.is_empty() {
+            let mut cb = ChartBuilder::on(&bar).margin_top(60).margin_bottom(44).margin_right(10).y_label_area_size(56).build_cartesian_2d(0f64..1.0, lo..hi.max(lo + 1e-9)).map_err(plot_err)?;
+            cb.configure_mesh().disable_mesh().disable_x_axis().y_labels(6).label_style(("sans-serif", 13)).draw().map_err(plot_err)?;
+            let steps = 50;
+            let span = (hi - lo).max(1e-9);
+            cb.draw_series((0..steps).map(|i| {
+                let a = lo + span * i as f64 / steps as f64;
+                let b = lo + span * (i + 1) as f64 / steps as f64;
+                Rectangle::new([(0.0, a), (1.0, b)], sequential(i as f64 / (steps - 1) as f64).filled())
+            }))
+            .map_err(plot_err)?;
+        }
+        Ok(())
+    }
+}
+
+/// The label of the cell whose centre is at `v` (labels sit at half-integers).
+fn cell_label(v: f64, n: usize, name: impl Fn(usize) -> String) -> String {
+    let i = v.floor() as usize;
+    if (v - i as f64 - 0.5).abs() < 1e-6 && i < n { name(i) } else { String::new() }
+}

@@ -1,0 +1,96 @@
+//! Every figure kind renders to a non-empty PNG and SVG of its size, with data, with a single
+//! group and with no data at all.
+
+use super::bars::GroupedBars;
+use super::boxplot::BoxPlot;
+use super::curve::Curves;
+use super::heatmap::Heatmap;
+use super::matrix::Matrix;
+use super::profile::Profile;
+use super::ranked::{Bar, RankedBars};
+use super::{Figure, write_figure};
+
+/// Renders `fig`; set GAMELAB_KEEP_FIGURES=DIR to keep the files for a look.
+fn check(fig: &impl Figure, stem: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = std::env::var_os("GAMELAB_KEEP_FIGURES").map_or(tmp.path().to_path_buf(), std::path::PathBuf::from);
+    let paths = write_figure(&dir, stem, fig).unwrap();
+    let (w, h) = fig.size();
+    let png = std::fs::read(&paths[0]).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    // IHDR: width and height, big-endian, at bytes 16..24.
+    let dims = (u32::from_be_bytes(png[16..20].try_into().unwrap()), u32::from_be_bytes(png[20..24].try_into().unwrap()));
+    assert_eq!(dims, (w, h), "{stem}");
+    let svg = std::fs::read_to_string(&paths[1]).unwrap();
+    assert!(svg.contains(&format!("width=\"{w}\"")) && svg.contains(&format!("height=\"{h}\"")), "{stem}");
+    assert!(svg.contains("<text"), "{stem}: the SVG has its text");
+    assert!(png.len() > 1000, "{stem}: the PNG has content");
+}
+
+#[test]
+fn ranked_bars() {
+    let bar = |l: &str, v| Bar { label: l.into(), value: v, lo: v - 5.0, hi: v + 5.0 };
+    check(&RankedBars { title: "t".into(), value_axis: "score %".into(), bars: vec![bar("a", 60.0), bar("b", 40.0)], range: (0.0, 100.0) }, "ranked");
+    check(&RankedBars { title: "one".into(), value_axis: "x".into(), bars: vec![bar("a", 60.0)], range: (0.0, 100.0) }, "ranked1");
+    check(&RankedBars { title: "none".into(), value_axis: "x".into(), bars: vec![], range: (0.0, 100.0) }, "ranked0");
+}
+
+#[test]
+fn grouped_bars() {
+    let g = |cats: usize, sers: usize| GroupedBars {
+        title: "grouped".into(),
+        x_label: "rollouts".into(),
+        y_label: "score %".into(),
+        categories: (0..cats).map(|i| format!("c{i}")).collect(),
+        series: (0..sers).map(|i| format!("s{i}")).collect(),
+        values: (0..sers).map(|s| (0..cats).map(|c| if (s + c) % 3 == 2 { None } else { Some((50.0 + c as f64, 45.0, 55.0 + c as f64)) }).collect()).collect(),
+        y_range: None,
+    };
+    check(&g(3, 2), "bars");
+    check(&g(1, 1), "bars1");
+    check(&g(0, 0), "bars0");
+}
+
+#[test]
+fn box_plots() {
+    let b = |groups: Vec<(String, Vec<f64>)>| BoxPlot { title: "box".into(), x_label: "subset".into(), y_label: "score %".into(), groups };
+    check(&b(vec![("0.1".into(), vec![50.0, 43.5, 76.1, 60.9]), ("full".into(), vec![56.5, 51.1]), ("empty".into(), vec![])]), "box");
+    check(&b(vec![("only".into(), vec![1.0])]), "box1");
+    check(&b(vec![]), "box0");
+}
+
+#[test]
+fn learning_curves() {
+    let pts: Vec<(f64, f64, f64, f64)> = (0..10).map(|g| (g as f64, g as f64 * 2.0, g as f64 * 2.0 - 1.0, g as f64 * 2.0 + 1.0)).collect();
+    check(&Curves { title: "curve".into(), x_label: "generation".into(), y_label: "fitness".into(), series: vec![("a".into(), pts.clone()), ("b".into(), pts[..3].to_vec())], y_range: None }, "curve");
+    check(&Curves { title: "one".into(), x_label: "x".into(), y_label: "y".into(), series: vec![("".into(), vec![(1.0, 2.0, f64::NAN, f64::NAN)])], y_range: None }, "curve1");
+    check(&Curves { title: "none".into(), x_label: "x".into(), y_label: "y".into(), series: vec![], y_range: None }, "curve0");
+}
+
+#[test]
+fn profiles() {
+    let ratios: Vec<f64> = (0..200).map(|i| 60.0 + (i as f64 * 7.3) % 90.0).collect();
+    check(&Profile { title: "profile".into(), x_label: "leaves new / baseline (%)".into(), ratios, bins: 30 }, "profile");
+    check(&Profile { title: "one".into(), x_label: "x".into(), ratios: vec![100.0], bins: 30 }, "profile1");
+    check(&Profile { title: "none".into(), x_label: "x".into(), ratios: vec![], bins: 30 }, "profile0");
+}
+
+#[test]
+fn heatmaps() {
+    let mut values: Vec<Option<f64>> = (0..64).map(|i| Some(5.0 + i as f64)).collect();
+    for b in [1, 15, 62, 48] {
+        values[b] = None;
+    }
+    check(&Heatmap { title: "weights".into(), size: 8, values }, "heat");
+    check(&Heatmap { title: "flat".into(), size: 3, values: vec![Some(1.0); 9] }, "heat1");
+    check(&Heatmap { title: "blocked".into(), size: 3, values: vec![None; 9] }, "heat0");
+}
+
+#[test]
+fn win_rate_matrices() {
+    let labels: Vec<String> = ["random", "greedy", "mcts"].map(String::from).to_vec();
+    let values = vec![vec![None, Some(40.0), Some(5.0)], vec![Some(60.0), None, Some(10.0)], vec![Some(95.0), Some(90.0), None]];
+    check(&Matrix { title: "matrix".into(), labels, values }, "matrix");
+    check(&Matrix { title: "one".into(), labels: vec!["a".into()], values: vec![vec![None]] }, "matrix1");
+    check(&Matrix { title: "none".into(), labels: vec![], values: vec![] }, "matrix0");
+}
