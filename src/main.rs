@@ -131,7 +131,9 @@ fn dispatch(command: Command) -> Result<()> {
             let r = gamelab::report::report(&exp, &jobs, &out)?;
             println!("{}: report from {} rows ({} of {} jobs)", exp.name, r.rows, r.jobs_with_rows, r.jobs_total);
             println!("report: {}", r.report.display());
-            println!("table: {}", r.table_csv.display());
+            for t in &r.tables {
+                println!("table: {}", t.display());
+            }
             for f in &r.figures {
                 println!("figure: {}", f.display());
             }

@@ -47,18 +47,29 @@ impl Job {
         u64::from_str_radix(&self.hash, 16).expect("job hashes are 16 hex digits")
     }
 
-    /// The games of this job as (first label, second label), in game-index order.
-    pub fn pairings(&self) -> Vec<(String, String)> {
+    /// The games of this job in game-index order.
+    pub fn pairings(&self) -> Vec<Pairing> {
+        let game = |first: &String, second: &String, pair: Option<u32>| Pairing { first: first.clone(), second: second.clone(), pair };
         match (&self.config.match_, &self.config.tournament) {
-            (Some(m), _) => (0..m.games as usize).map(|g| (m.players[g % 2].clone(), m.players[1 - g % 2].clone())).collect(),
+            (Some(m), _) => (0..m.games)
+                .map(|g| {
+                    let i = (g % 2) as usize;
+                    // Games 2k and 2k+1 swap colours; an odd last game has no partner.
+                    let pair = (g / 2 * 2 + 1 < m.games).then_some(g / 2);
+                    game(&m.players[i], &m.players[1 - i], pair)
+                })
+                .collect(),
             (None, Some(t)) => {
                 let p = t.participants.as_ref().expect("participants are resolved");
+                let n = p.len() as u32;
                 let mut games = Vec::new();
-                for _ in 0..t.rounds {
-                    for a in p {
-                        for b in p {
-                            if a != b {
-                                games.push((a.clone(), b.clone()));
+                for round in 0..t.rounds {
+                    for (i, a) in p.iter().enumerate() {
+                        for (j, b) in p.iter().enumerate() {
+                            if i != j {
+                                // (a, b) and (b, a) of one round swap colours.
+                                let pair = round * n * n + (i.min(j) as u32) * n + i.max(j) as u32;
+                                games.push(game(a, b, Some(pair)));
                             }
                         }
                     }
@@ -68,6 +79,14 @@ impl Job {
             (None, None) => unreachable!("validated: a job has a match or a tournament"),
         }
     }
+}
+
+/// One game of a job: who moves first and second, and the colour-swapped pair it belongs to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    pub first: String,
+    pub second: String,
+    pub pair: Option<u32>,
 }
 
 /// Keys that cannot be grid axes: they do not describe a job.
@@ -282,13 +301,22 @@ stage = ["small6", "partial-c8"]
         let j = &jobs(MATCH)[0];
         let p = j.pairings();
         assert_eq!(p.len(), 5);
-        assert_eq!(p[0], ("m".to_string(), "g".to_string()));
-        assert_eq!(p[1], ("g".to_string(), "m".to_string()));
-        assert_eq!(p[4], ("m".to_string(), "g".to_string()));
+        let fs = |i: usize| (p[i].first.as_str(), p[i].second.as_str(), p[i].pair);
+        assert_eq!(fs(0), ("m", "g", Some(0)));
+        assert_eq!(fs(1), ("g", "m", Some(0)));
+        assert_eq!(fs(3), ("g", "m", Some(1)));
+        assert_eq!(fs(4), ("m", "g", None));
         let t = &jobs(&MATCH.replace("kind = \"match\"", "kind = \"tournament\"").replace("[match]\nplayers = [\"m\", \"g\"]\ngames = 5", "[tournament]\nrounds = 3\n[agents.r]\nkind = \"random\""))[0];
         let p = t.pairings();
         assert_eq!(p.len(), 3 * 3 * 2);
-        assert!(p.iter().all(|(a, b)| a != b));
-        assert_eq!(p.iter().filter(|(a, b)| a == "g" && b == "r").count(), 3);
+        assert!(p.iter().all(|g| g.first != g.second));
+        assert_eq!(p.iter().filter(|g| g.first == "g" && g.second == "r").count(), 3);
+        // Every pair id holds exactly two games, the same two agents with colours swapped.
+        let mut pairs: std::collections::BTreeMap<u32, Vec<&Pairing>> = Default::default();
+        for g in &p {
+            pairs.entry(g.pair.unwrap()).or_default().push(g);
+        }
+        assert_eq!(pairs.len(), 9);
+        assert!(pairs.values().all(|v| v.len() == 2 && v[0].first == v[1].second && v[0].second == v[1].first));
     }
 }

@@ -31,6 +31,8 @@ impl Format {
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameRow {
     pub game: u32,
+    /// The colour-swapped pair of games this one belongs to (None when it has no partner).
+    pub pair: Option<u32>,
     pub stage: String,
     pub first_agent: String,
     pub second_agent: String,
@@ -120,6 +122,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     }
     cols.extend([
         Column::new("game".into(), i(&|r| r.game as i64)),
+        Column::new("pair".into(), rows.iter().map(|r| r.pair.map(i64::from)).collect::<Vec<Option<i64>>>()),
         Column::new("stage".into(), s(&|r| r.stage.clone())),
         Column::new("first_agent".into(), s(&|r| r.first_agent.clone())),
         Column::new("second_agent".into(), s(&|r| r.second_agent.clone())),

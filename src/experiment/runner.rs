@@ -110,6 +110,7 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &crate::agent::AgentSpec), s
     let effort = [agents[0].effort(), agents[1].effort()];
     Ok(GameRow {
         game: index,
+        pair: None,
         stage: stage.to_string(),
         first_agent: first.0.to_string(),
         second_agent: second.0.to_string(),
@@ -141,9 +142,10 @@ pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> 
     job.pairings()
         .par_iter()
         .enumerate()
-        .map(|(i, (a, b))| {
+        .map(|(i, g)| {
             let seed = derive_seed(job.seed, &[i as u64]);
-            let row = play_game(&start, (a, &cfg.agents[a]), (b, &cfg.agents[b]), seed, i as u32, &cfg.stage.id);
+            let row = play_game(&start, (&g.first, &cfg.agents[&g.first]), (&g.second, &cfg.agents[&g.second]), seed, i as u32, &cfg.stage.id)
+                .map(|row| GameRow { pair: g.pair, ..row });
             on_game();
             row
         })

@@ -8,6 +8,7 @@
 use super::error::InputError;
 use crate::agent::AgentSpec;
 use crate::game::othello::StageRef;
+use crate::report::spec::ReportSpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -52,31 +53,6 @@ pub struct TournamentSpec {
 
 fn one() -> u32 {
     1
-}
-
-/// Proportion interval used in the report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-#[serde(rename_all = "snake_case")]
-pub enum IntervalKind {
-    #[default]
-    Wilson,
-}
-
-/// The `[report]` section: how `gamelab report` groups and draws the rows.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-pub struct ReportSpec {
-    /// Columns to group by: `agent`, `opponent`, `seat` (first or second), `stage`, or a grid
-    /// key. Default: `agent` and every grid key.
-    #[serde(default)]
-    pub group_by: Option<Vec<String>>,
-    /// Confidence level of the intervals (default 0.95).
-    #[serde(default)]
-    pub level: Option<f64>,
-    #[serde(default)]
-    pub interval: IntervalKind,
-    #[serde(default)]
-    pub title: Option<String>,
 }
 
 /// An experiment file as written.

@@ -1,113 +1,197 @@
-//! The report stage: reads the rows a run wrote (never the engines), computes the grouped
-//! statistics the experiment's `[report]` section asks for, and writes `report.md`, the table
-//! as CSV, and figures.
+//! The report stage: reads the rows a run wrote (never the engines) and the experiment's
+//! resolved jobs, computes the tables the `[report]` section asks for, compares them with the
+//! published numbers it carries, and writes `report.md`, one CSV per table, and figures.
 //!
 //! Only the part files of the experiment's current jobs are read, so rows left by an older
 //! version of the file (other job hashes) never leak into its report; the report says how many
-//! of the jobs had rows.
+//! of the jobs had rows. Layers as in criterion: `stats` (numbers only), `table` and `compare`
+//! (groups and verdicts), `figure` (drawing only), `draw` (figure data from tables), this file
+//! (files in, files out).
 
+pub mod compare;
+pub mod draw;
 pub mod figure;
+pub mod records;
+pub mod spec;
 pub mod stats;
 pub mod table;
 
 use crate::experiment::error::InputError;
 use crate::experiment::grid::Job;
-use crate::experiment::record::{existing_part, read_part};
+use crate::experiment::record::{SweptKind, existing_part, read_part};
 use crate::experiment::runner::results_dir;
 use crate::experiment::spec::Experiment;
 use anyhow::{Context, Result};
-use polars::prelude::{DataFrame, DataType};
+use records::{MEASURES, Records};
+use spec::{FigureKind, FigureSpec, Statistic, TableSpec};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// Group keys every game table has besides the grid keys.
-pub const BASE_KEYS: [&str; 4] = ["agent", "opponent", "seat", "stage"];
+/// Group keys every game record has besides the grid keys.
+pub const BASE_KEYS: [&str; 5] = ["agent", "opponent", "seat", "stage", "repeat"];
 
-/// What `[report]` asks for, with defaults filled in and checked against the experiment.
+/// The `[report]` section with defaults filled in, checked against the experiment.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReportPlan {
-    pub group_by: Vec<String>,
-    pub level: f64,
     pub title: String,
+    pub level: f64,
+    pub tables: Vec<TableSpec>,
+    pub figures: Vec<FigureSpec>,
 }
 
 /// Checks the `[report]` section (called before a run too, so a bad section stops the run
-/// before anything is written).
+/// before anything is written) and fills in the default table and figures.
 pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     let r = &exp.file.report;
-    let grid_keys: Vec<String> = exp.file.grid.keys().cloned().collect();
-    let group_by = match &r.group_by {
-        Some(g) => {
-            if g.is_empty() {
-                return Err(exp.error("report.group_by", "give at least one column"));
-            }
-            for k in g {
-                if !BASE_KEYS.contains(&k.as_str()) && !grid_keys.contains(k) {
-                    let mut known: Vec<String> = BASE_KEYS.iter().map(|s| s.to_string()).collect();
-                    known.extend(grid_keys.iter().cloned());
-                    return Err(exp.error("report.group_by", format!("unknown column '{k}' (expected one of {})", known.join(", "))));
-                }
-            }
-            g.clone()
+    let grid: Vec<String> = exp.file.grid.keys().cloned().collect();
+    let numeric_grid: Vec<String> = exp.file.grid.iter().filter(|(_, v)| matches!(SweptKind::of(v), SweptKind::Int | SweptKind::Float)).map(|(k, _)| k.clone()).collect();
+    let known_keys = || BASE_KEYS.iter().map(|s| s.to_string()).chain(grid.iter().cloned()).collect::<Vec<_>>().join(", ");
+    let default_group: Vec<String> = std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect();
+    let check_keys = |keys: &[String], at: &str| -> Result<(), InputError> {
+        if keys.is_empty() {
+            return Err(exp.error(at, "give at least one column"));
         }
-        None => std::iter::once("agent".to_string()).chain(grid_keys).collect(),
+        for k in keys {
+            if !BASE_KEYS.contains(&k.as_str()) && !grid.contains(k) {
+                return Err(exp.error(at, format!("unknown column '{k}' (expected one of {})", known_keys())));
+            }
+        }
+        Ok(())
     };
     let level = r.level.unwrap_or(0.95);
     if !(level > 0.0 && level < 1.0) {
         return Err(exp.error("report.level", format!("{level} is not a confidence level (expected a number strictly between 0 and 1, e.g. 0.95)")));
     }
-    Ok(ReportPlan { group_by, level, title: r.title.clone().unwrap_or_else(|| exp.name.clone()) })
+    if let Some(g) = &r.group_by {
+        check_keys(g, "report.group_by")?;
+    }
+    let mut tables = r.tables.clone();
+    if tables.is_empty() {
+        tables.push(TableSpec { name: "scores".into(), title: Some("Scores".into()), group_by: r.group_by.clone(), statistic: Statistic::Score, metric: None, elo: false });
+    } else if r.group_by.is_some() {
+        return Err(exp.error("report.group_by", "with [[report.tables]], give group_by in each table instead"));
+    }
+    let mut names = BTreeSet::new();
+    for t in &mut tables {
+        let at = "report.tables";
+        if t.name.is_empty() || !t.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !names.insert(t.name.clone()) {
+            return Err(exp.error(at, format!("table name '{}' must be unique and made of letters, digits, '-' or '_'", t.name)));
+        }
+        let g = t.group_by.get_or_insert_with(|| default_group.clone());
+        check_keys(g, at).map_err(|e| InputError { message: format!("table '{}': {}", t.name, e.message), ..e })?;
+        match t.statistic {
+            Statistic::Mean => {
+                let m = t.metric.as_deref().unwrap_or("");
+                if !MEASURES.contains(&m) && !numeric_grid.iter().any(|k| k == m) {
+                    return Err(exp.error(at, format!("table '{}': a mean needs `metric`, one of {} (got '{m}')", t.name, MEASURES.join(", "))));
+                }
+            }
+            Statistic::Rating => {
+                if !g.iter().any(|k| k == "agent") || g.iter().any(|k| k == "opponent" || k == "seat") {
+                    return Err(exp.error(at, format!("table '{}': ratings group by `agent` (and grid keys or stage), not by opponent or seat", t.name)));
+                }
+            }
+            Statistic::Score => {}
+        }
+        if t.metric.is_some() && t.statistic != Statistic::Mean {
+            return Err(exp.error(at, format!("table '{}': `metric` goes with statistic = \"mean\"", t.name)));
+        }
+        if t.elo && t.statistic != Statistic::Score {
+            return Err(exp.error(at, format!("table '{}': `elo` goes with statistic = \"score\"", t.name)));
+        }
+    }
+    let table_keys: BTreeMap<&str, &Vec<String>> = tables.iter().map(|t| (t.name.as_str(), t.group_by.as_ref().expect("filled"))).collect();
+    let mut figures = r.figures.clone();
+    if figures.is_empty() {
+        for t in &tables {
+            figures.push(FigureSpec { name: t.name.clone(), kind: FigureKind::Bars, table: Some(t.name.clone()), ..blank_figure() });
+        }
+        if exp.file.kind == crate::experiment::spec::JobKind::Tournament {
+            figures.push(FigureSpec { name: "matrix".into(), kind: FigureKind::Matrix, ..blank_figure() });
+        }
+    }
+    let mut fig_names = BTreeSet::new();
+    for f in &figures {
+        let at = "report.figures";
+        let err = |m: String| exp.error(at, format!("figure '{}': {m}", f.name));
+        if f.name.is_empty() || !f.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !fig_names.insert(f.name.clone()) {
+            return Err(err("the name must be unique and made of letters, digits, '-' or '_'".into()));
+        }
+        let keys = match &f.table {
+            Some(t) => Some(*table_keys.get(t.as_str()).ok_or_else(|| err(format!("no table '{t}' (tables: {})", table_keys.keys().copied().collect::<Vec<_>>().join(", "))))?),
+            None => None,
+        };
+        let needs_table = matches!(f.kind, FigureKind::Bars | FigureKind::Curve | FigureKind::Profile) || (f.kind == FigureKind::Box && f.metric.is_none());
+        if needs_table && keys.is_none() {
+            return Err(err("needs `table`".into()));
+        }
+        for (what, key) in [("x", &f.x), ("series", &f.series)] {
+            if let (Some(k), Some(keys)) = (key, keys)
+                && !keys.contains(k)
+            {
+                return Err(err(format!("{what} = '{k}' is not a key of its table ({})", keys.join(", "))));
+            }
+        }
+        match f.kind {
+            FigureKind::Curve | FigureKind::Profile | FigureKind::Box if f.x.is_none() => return Err(err("needs `x`".into())),
+            FigureKind::Curve if !numeric_grid.contains(f.x.as_ref().expect("checked")) && f.x.as_deref() != Some("repeat") => {
+                return Err(err("x must be a numeric grid key (or repeat)".into()));
+            }
+            FigureKind::Profile if f.new.is_none() || f.baseline.is_none() => return Err(err("needs `new` and `baseline`".into())),
+            FigureKind::Box if f.metric.as_deref().is_some_and(|m| !MEASURES.contains(&m)) => {
+                return Err(err(format!("metric must be one of {}", MEASURES.join(", "))));
+            }
+            FigureKind::Heatmap if f.agent.is_none() && f.weights.is_none() => return Err(err("needs `agent` or `weights`".into())),
+            FigureKind::Heatmap if f.agent.as_ref().is_some_and(|a| !exp.file.agents.contains_key(a)) => return Err(err("`agent` names no agent of the file".into())),
+            _ => {}
+        }
+    }
+    for (i, reference) in r.reference.iter().enumerate() {
+        let at = "report.reference";
+        let err = |m: String| exp.error(at, format!("reference {} (table '{}'): {m}", i + 1, reference.table));
+        let keys = table_keys.get(reference.table.as_str()).ok_or_else(|| err("no such table".into()))?;
+        for k in &reference.keys {
+            if !keys.contains(k) {
+                return Err(err(format!("key '{k}' is not a group key of the table ({})", keys.join(", "))));
+            }
+        }
+        for (j, row) in reference.rows.iter().enumerate() {
+            if row.len() != reference.keys.len() + 1 {
+                return Err(err(format!("row {} has {} values; expected the {} keys then the published value", j + 1, row.len(), reference.keys.len())));
+            }
+        }
+    }
+    Ok(ReportPlan { title: r.title.clone().unwrap_or_else(|| exp.name.clone()), level, tables, figures })
+}
+
+fn blank_figure() -> FigureSpec {
+    FigureSpec {
+        name: String::new(),
+        kind: FigureKind::Bars,
+        table: None,
+        x: None,
+        series: None,
+        metric: None,
+        agent: None,
+        weights: None,
+        stage: None,
+        new: None,
+        baseline: None,
+        title: None,
+        x_label: None,
+        y_label: None,
+    }
 }
 
 /// What a report wrote.
 #[derive(Clone, Debug)]
 pub struct ReportOutput {
     pub report: PathBuf,
-    pub table_csv: PathBuf,
+    pub tables: Vec<PathBuf>,
     pub figures: Vec<PathBuf>,
     pub rows: usize,
     pub jobs_with_rows: usize,
     pub jobs_total: usize,
-}
-
-fn str_column(df: &DataFrame, name: &str) -> Result<Vec<String>> {
-    let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?;
-    let c = c.cast(&DataType::String)?;
-    Ok(c.str()?.iter().map(|v| v.unwrap_or("").to_string()).collect())
-}
-
-/// Each game as two (group keys, result) records, one per seat.
-fn perspectives(df: &DataFrame, group_by: &[String]) -> Result<Vec<(Vec<String>, f64)>> {
-    let first = str_column(df, "first_agent")?;
-    let second = str_column(df, "second_agent")?;
-    let winner = str_column(df, "winner")?;
-    let mut other: std::collections::HashMap<&str, Vec<String>> = std::collections::HashMap::new();
-    for k in group_by {
-        if !["agent", "opponent", "seat"].contains(&k.as_str()) {
-            other.insert(k, str_column(df, k)?);
-        }
-    }
-    let mut out = Vec::with_capacity(2 * df.height());
-    for i in 0..df.height() {
-        for seat in ["first", "second"] {
-            let (me, them) = if seat == "first" { (&first[i], &second[i]) } else { (&second[i], &first[i]) };
-            let result = match winner[i].as_str() {
-                "draw" => 0.5,
-                w if w == seat => 1.0,
-                _ => 0.0,
-            };
-            let keys = group_by
-                .iter()
-                .map(|k| match k.as_str() {
-                    "agent" => me.clone(),
-                    "opponent" => them.clone(),
-                    "seat" => seat.to_string(),
-                    other_key => other[other_key][i].clone(),
-                })
-                .collect();
-            out.push((keys, result));
-        }
-    }
-    Ok(out)
 }
 
 fn git_commit() -> String {
@@ -120,39 +204,67 @@ fn git_commit() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// Reads the rows of `jobs` under `out` and writes the report and figures.
-pub fn report(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<ReportOutput> {
-    let plan = plan(exp)?;
-    let dir = results_dir(out, &exp.name);
-    let games_dir = dir.join("games");
-    let mut records = Vec::new();
-    let (mut rows, mut jobs_with_rows) = (0, 0);
+/// Reads the rows of `jobs` under `out` into records.
+pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Records, usize, usize)> {
+    let games_dir = results_dir(out, &exp.name).join("games");
+    let swept: Vec<String> = exp.file.grid.keys().cloned().collect();
+    let mut records = Records::default();
+    let (mut rows, mut with_rows) = (0, 0);
     for job in jobs {
         if let Some(part) = existing_part(&games_dir, &job.hash) {
             let df = read_part(&part)?;
             rows += df.height();
-            jobs_with_rows += 1;
-            records.extend(perspectives(&df, &plan.group_by)?);
+            with_rows += 1;
+            records.add_games(&df, &swept).with_context(|| format!("reading {}", part.display()))?;
         }
     }
-    if jobs_with_rows == 0 {
-        anyhow::bail!("no rows for {} under {}: run `gamelab run {}` first", exp.name, games_dir.display(), exp.path.display());
-    }
-    let rank_key = plan.group_by.iter().position(|k| k == "agent");
-    let table = table::aggregate(records, plan.level, rank_key);
+    Ok((records, rows, with_rows))
+}
 
-    let fig_dir = out.join("figures").join(&exp.name);
-    let bars: Vec<figure::ranked::Bar> = table
+/// Computes the tables of a plan from records.
+pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records) -> Vec<table::Table> {
+    plan.tables
         .iter()
-        .map(|r| figure::ranked::Bar { label: r.keys.join(" · "), value: 100.0 * r.score, lo: 100.0 * r.lo, hi: 100.0 * r.hi })
-        .collect();
-    let level_pct = (plan.level * 1000.0).round() / 10.0;
-    let fig_title = format!("{}: score with {level_pct}% Wilson interval", plan.title);
-    let figures = figure::write_figure(
-        &fig_dir,
-        "scores",
-        &figure::ranked::RankedBars { title: fig_title, value_axis: "score (% of games, draw = 1/2)".into(), bars, range: (0.0, 100.0) },
-    )?;
+        .map(|t| {
+            table::compute(
+                records,
+                &table::TableParams {
+                    name: &t.name,
+                    title: t.title.as_deref().unwrap_or(&t.name),
+                    group_by: t.group_by.as_deref().expect("plan fills group_by"),
+                    statistic: t.statistic,
+                    metric: t.metric.as_deref(),
+                    elo: t.elo,
+                    level: plan.level,
+                    interval: exp.file.report.interval,
+                    bootstrap: exp.file.report.bootstrap.unwrap_or(1000),
+                    seed: exp.file.seed,
+                },
+            )
+        })
+        .collect()
+}
+
+/// Reads the rows of `jobs` under `out` and writes the report, its tables and figures.
+pub fn report(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<ReportOutput> {
+    let plan = plan(exp)?;
+    let dir = results_dir(out, &exp.name);
+    let (records, rows, jobs_with_rows) = load_records(exp, jobs, out)?;
+    if jobs_with_rows == 0 {
+        anyhow::bail!("no rows for {} under {}: run `gamelab run {}` first", exp.name, dir.join("games").display(), exp.path.display());
+    }
+    let computed = tables(exp, &plan, &records);
+    let by_name: BTreeMap<String, table::Table> = computed.iter().map(|t| (t.name.clone(), t.clone())).collect();
+
+    std::fs::create_dir_all(&dir)?;
+    let fig_dir = out.join("figures").join(&exp.name);
+    let mut figures = Vec::new();
+    let mut figure_md = String::new();
+    for f in &plan.figures {
+        let written = draw::figure(f, &by_name, &records, jobs, &fig_dir, &plan.title).with_context(|| format!("figure '{}'", f.name))?;
+        figure_md += &format!("![{}](../../figures/{}/{}.png)\n\n", f.title.as_deref().unwrap_or(&f.name), exp.name, f.name);
+        figures.extend(written);
+    }
 
     let f = &exp.file;
     let mut md = format!("# {}\n\n", plan.title);
@@ -162,33 +274,50 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<ReportOutput
     md += "## Settings\n\n";
     md += &format!("- experiment file: `{}` (name `{}`)\n", exp.path.display(), exp.name);
     md += &format!("- kind: {:?}, game: {:?}, seed: {}, repeats: {}\n", f.kind, f.game, f.seed, f.repeats).to_lowercase();
-    let stages: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.config.stage.id.as_str()).collect();
+    let stages: BTreeSet<&str> = jobs.iter().map(|j| j.config.stage.id.as_str()).collect();
     md += &format!("- stage: {}\n", stages.into_iter().collect::<Vec<_>>().join(", "));
     for (label, spec) in &f.agents {
-        md += &format!("- agent `{label}`: {}\n", serde_json::to_string(spec)?);
+        md += &format!("- agent `{label}`: `{}`\n", serde_json::to_string(spec)?);
     }
     for (k, v) in &f.grid {
         md += &format!("- grid `{k}`: {}\n", v.iter().map(crate::experiment::record::swept_text).collect::<Vec<_>>().join(", "));
     }
     md += &format!(
-        "- computed from {rows} game rows of {jobs_with_rows} of {} jobs (`{}`)\n- gamelab {} (commit {})\n\n",
+        "- computed from {rows} game rows of {jobs_with_rows} of {} jobs (`{}`)\n- intervals at {}%; gamelab {} (commit {})\n\n",
         jobs.len(),
-        games_dir.display(),
+        dir.join("games").display(),
+        (plan.level * 1000.0).round() / 10.0,
         env!("CARGO_PKG_VERSION"),
         git_commit()
     );
     if jobs_with_rows < jobs.len() {
         md += &format!("**Incomplete:** {} jobs have no rows yet; run the experiment again to finish them.\n\n", jobs.len() - jobs_with_rows);
     }
-    md += "## Scores\n\nScore = (W + D/2) / G x 100, from each agent's point of view; the interval is Wilson's for the score as a proportion of G games.\n\n";
-    md += &table::markdown(&plan.group_by, &table, plan.level);
-    let rel = format!("../../figures/{}/scores.png", exp.name);
-    md += &format!("\n![scores]({rel})\n");
-
-    std::fs::create_dir_all(&dir)?;
+    let mut table_files = Vec::new();
+    for t in &computed {
+        md += &format!("## {}\n\n", t.title);
+        if t.value_name == "score %" {
+            md += "Score = (W + D/2) / G x 100 from each agent's point of view.\n\n";
+        }
+        md += &t.markdown();
+        let csv = dir.join(format!("{}.csv", t.name));
+        std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
+        md += &format!("\n(CSV: `{}`)\n\n", csv.file_name().expect("named").to_string_lossy());
+        table_files.push(csv);
+        for reference in f.report.reference.iter().filter(|r| r.table == t.name) {
+            md += &format!("### Published and measured{}\n\n", reference.source.as_deref().map(|s| format!(": {s}")).unwrap_or_default());
+            if let Some(note) = &reference.note {
+                md += &format!("{}\n\n", note.trim());
+            }
+            md += &compare::markdown(reference, t, &compare::compare(reference, t));
+            md += "\n";
+        }
+    }
+    if !figure_md.is_empty() {
+        md += "## Figures\n\n";
+        md += &figure_md;
+    }
     let report_path = dir.join("report.md");
     std::fs::write(&report_path, md).with_context(|| format!("writing {}", report_path.display()))?;
-    let csv_path = dir.join("scores.csv");
-    std::fs::write(&csv_path, table::csv(&plan.group_by, &table)).with_context(|| format!("writing {}", csv_path.display()))?;
-    Ok(ReportOutput { report: report_path, table_csv: csv_path, figures, rows, jobs_with_rows, jobs_total: jobs.len() })
+    Ok(ReportOutput { report: report_path, tables: table_files, figures, rows, jobs_with_rows, jobs_total: jobs.len() })
 }

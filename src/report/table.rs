@@ -1,23 +1,39 @@
-//! Grouped win/draw/loss tables: aggregation of per-agent game results by group keys, ranking,
-//! and their Markdown and CSV forms. Knows nothing of files or plots.
+//! Computed tables: records grouped by keys, one statistic per group, and their Markdown and
+//! CSV forms. A table row always has a main value with an interval (what figures draw and
+//! references are compared with) plus the columns its statistic adds.
 
-use super::stats::wilson;
+use super::records::Records;
+use super::spec::Statistic;
+use super::stats::elo::{Pentanomial, Wdl, elo_pentanomial, elo_trinomial, los};
+use super::stats::means::{mean, mean_interval, variance};
+use super::stats::rating::{Game, bradley_terry_bootstrap};
+use super::stats::{Estimate, Interval};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
-/// One group's results from its agents' point of view.
 #[derive(Clone, Debug, PartialEq)]
-pub struct GroupRow {
+pub struct TableRow {
     pub keys: Vec<String>,
-    pub games: u64,
-    pub wins: u64,
-    pub draws: u64,
-    pub losses: u64,
-    /// (W + D / 2) / G, in [0, 1].
-    pub score: f64,
-    /// Interval of the score at the table's level.
-    pub lo: f64,
-    pub hi: f64,
+    /// How many independent units the value comes from (games, values, games rated).
+    pub n: u64,
+    pub value: Estimate,
+    /// Cells shown before the value (W, D, L...).
+    pub before: Vec<String>,
+    /// Cells shown after the interval (Elo, LOS...).
+    pub after: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Table {
+    pub name: String,
+    pub title: String,
+    pub key_names: Vec<String>,
+    pub n_name: String,
+    pub before_names: Vec<String>,
+    pub value_name: String,
+    pub interval_name: String,
+    pub after_names: Vec<String>,
+    pub rows: Vec<TableRow>,
 }
 
 /// Compares two cell texts as numbers when both are numbers, else as text.
@@ -28,108 +44,249 @@ pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// Aggregates (group keys, result) pairs, where a result is 1 (win), 0.5 (draw) or 0 (loss).
-/// Rows are ranked within each set of equal non-`rank_key` keys by score, then wins; `rank_key`
-/// is the index of the key that names the ranked thing (the agent), if any.
-pub fn aggregate(results: impl IntoIterator<Item = (Vec<String>, f64)>, level: f64, rank_key: Option<usize>) -> Vec<GroupRow> {
-    let mut groups: BTreeMap<Vec<String>, [u64; 3]> = BTreeMap::new();
-    for (keys, r) in results {
-        let c = groups.entry(keys).or_default();
-        if r >= 1.0 {
-            c[0] += 1;
-        } else if r > 0.0 {
-            c[1] += 1;
-        } else {
-            c[2] += 1;
-        }
-    }
-    let mut rows: Vec<GroupRow> = groups
-        .into_iter()
-        .map(|(keys, [w, d, l])| {
-            let g = w + d + l;
-            let points = w as f64 + 0.5 * d as f64;
-            let (lo, hi) = wilson(points, g as f64, level);
-            GroupRow { keys, games: g, wins: w, draws: d, losses: l, score: points / g as f64, lo, hi }
-        })
-        .collect();
-    let context = |r: &GroupRow| -> Vec<String> {
-        r.keys.iter().enumerate().filter(|(i, _)| Some(*i) != rank_key).map(|(_, k)| k.clone()).collect()
-    };
+fn keys_cmp(a: &[String], b: &[String]) -> Ordering {
+    a.iter().zip(b).map(|(x, y)| natural_cmp(x, y)).find(|o| *o != Ordering::Equal).unwrap_or(Ordering::Equal)
+}
+
+/// Sorts rows by their keys other than `rank_key`, then (when ranking) by value, best first.
+fn sort_rows(rows: &mut [TableRow], rank_key: Option<usize>) {
+    let context = |r: &TableRow| -> Vec<String> { r.keys.iter().enumerate().filter(|(i, _)| Some(*i) != rank_key).map(|(_, k)| k.clone()).collect() };
     rows.sort_by(|a, b| {
-        let (ca, cb) = (context(a), context(b));
-        for (x, y) in ca.iter().zip(&cb) {
-            let o = natural_cmp(x, y);
-            if o != Ordering::Equal {
-                return o;
+        keys_cmp(&context(a), &context(b)).then_with(|| match rank_key {
+            Some(_) => b.value.value.partial_cmp(&a.value.value).unwrap_or(Ordering::Equal).then_with(|| keys_cmp(&a.keys, &b.keys)),
+            None => keys_cmp(&a.keys, &b.keys),
+        })
+    });
+}
+
+/// Record indices by group keys.
+fn groups(records: &Records, keys: &[String]) -> BTreeMap<Vec<String>, Vec<usize>> {
+    let mut g: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
+    for i in 0..records.len {
+        let k: Vec<String> = keys.iter().map(|c| records.key(c, i).unwrap_or_default()).collect();
+        g.entry(k).or_default().push(i);
+    }
+    g
+}
+
+fn num(x: f64) -> String {
+    if x.is_nan() {
+        "–".into()
+    } else if x == f64::INFINITY {
+        "+∞".into()
+    } else if x == f64::NEG_INFINITY {
+        "−∞".into()
+    } else if x.abs() >= 100.0 {
+        format!("{x:.0}")
+    } else {
+        format!("{x:.3}").trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
+/// An Elo value to one decimal, infinities as such.
+fn elo_text(x: f64) -> String {
+    if x.is_finite() { format!("{x:.1}") } else { num(x) }
+}
+
+fn level_text(level: f64) -> String {
+    format!("{}%", (level * 1000.0).round() / 10.0)
+}
+
+/// What a table needs besides the records.
+pub struct TableParams<'a> {
+    pub name: &'a str,
+    pub title: &'a str,
+    pub group_by: &'a [String],
+    pub statistic: Statistic,
+    pub metric: Option<&'a str>,
+    pub elo: bool,
+    pub level: f64,
+    pub interval: Interval,
+    pub bootstrap: usize,
+    pub seed: u64,
+}
+
+pub fn compute(records: &Records, p: &TableParams) -> Table {
+    match p.statistic {
+        Statistic::Score => score_table(records, p),
+        Statistic::Mean => mean_table(records, p),
+        Statistic::Rating => rating_table(records, p),
+    }
+}
+
+fn base(p: &TableParams, n_name: &str, value_name: String, interval_name: String) -> Table {
+    Table {
+        name: p.name.to_string(),
+        title: p.title.to_string(),
+        key_names: p.group_by.to_vec(),
+        n_name: n_name.to_string(),
+        before_names: vec![],
+        value_name,
+        interval_name,
+        after_names: vec![],
+        rows: vec![],
+    }
+}
+
+/// W/D/L, score % with a proportion interval; optionally Elo (from colour-swapped pairs when
+/// every game of the group has its partner in the group, else from games) and LOS.
+fn score_table(records: &Records, p: &TableParams) -> Table {
+    let mut t = base(p, "games", "score %".into(), format!("{} CI ({})", level_text(p.level), p.interval.name()));
+    t.before_names = vec!["W".into(), "D".into(), "L".into()];
+    if p.elo {
+        t.after_names = vec!["Elo".into(), format!("Elo {} CI", level_text(p.level)), "LOS".into(), "Elo unit".into()];
+    }
+    let results = &records.num["result"];
+    for (keys, idx) in groups(records, p.group_by) {
+        let mut wdl = Wdl::default();
+        for &i in &idx {
+            match results[i] {
+                r if r >= 1.0 => wdl.wins += 1,
+                r if r > 0.0 => wdl.draws += 1,
+                _ => wdl.losses += 1,
             }
         }
-        if rank_key.is_some() {
-            b.score.partial_cmp(&a.score).unwrap_or(Ordering::Equal).then(b.wins.cmp(&a.wins)).then_with(|| a.keys.cmp(&b.keys))
-        } else {
-            Ordering::Equal
+        let n = wdl.wins + wdl.draws + wdl.losses;
+        let points = wdl.wins as f64 + 0.5 * wdl.draws as f64;
+        let (lo, hi) = p.interval.bounds(points, n as f64, p.level);
+        let mut after = vec![];
+        if p.elo {
+            // Pair the group's games by (job, pair): a complete pair has both colours.
+            let mut pairs: BTreeMap<(String, i64), Vec<f64>> = BTreeMap::new();
+            let mut all_paired = true;
+            for &i in &idx {
+                let pair = records.num["pair"][i];
+                if pair.is_nan() {
+                    all_paired = false;
+                    break;
+                }
+                pairs.entry((records.text["job"][i].clone(), pair as i64)).or_default().push(results[i]);
+            }
+            let complete = all_paired && pairs.values().all(|v| v.len() == 2);
+            let (estimate, unit) = if complete {
+                let mut penta = Pentanomial::default();
+                for v in pairs.values() {
+                    penta.add_pair(v[0], v[1]);
+                }
+                (elo_pentanomial(penta, p.level), "pairs")
+            } else {
+                (elo_trinomial(wdl, p.level), "games")
+            };
+            match estimate {
+                Some(e) => after.extend([elo_text(e.elo.value), format!("{} to {}", elo_text(e.elo.lo), elo_text(e.elo.hi)), format!("{:.3}", los(wdl)), unit.to_string()]),
+                None => after.extend(["–".into(), "–".into(), "–".into(), unit.to_string()]),
+            }
         }
-    });
-    rows
-}
-
-fn pct(x: f64) -> String {
-    format!("{:.1}", 100.0 * x)
-}
-
-/// The table as Markdown with one column per key, then G, W, D, L, score % and its interval.
-pub fn markdown(key_names: &[String], rows: &[GroupRow], level: f64) -> String {
-    let mut s = String::new();
-    let level_pct = format!("{}", (level * 1000.0).round() / 10.0);
-    let mut header: Vec<String> = key_names.to_vec();
-    header.extend(["games", "W", "D", "L", "score %", &format!("{level_pct}% CI (Wilson)")].map(String::from));
-    s += &format!("| {} |\n", header.join(" | "));
-    s += &format!("|{}\n", header.iter().enumerate().map(|(i, _)| if i < key_names.len() { "---|" } else { "---:|" }).collect::<String>());
-    for r in rows {
-        let mut cells = r.keys.clone();
-        cells.extend([r.games.to_string(), r.wins.to_string(), r.draws.to_string(), r.losses.to_string(), pct(r.score), format!("{}–{}", pct(r.lo), pct(r.hi))]);
-        s += &format!("| {} |\n", cells.join(" | "));
+        t.rows.push(TableRow {
+            keys,
+            n,
+            value: Estimate { value: 100.0 * points / n as f64, lo: 100.0 * lo, hi: 100.0 * hi },
+            before: vec![wdl.wins.to_string(), wdl.draws.to_string(), wdl.losses.to_string()],
+            after,
+        });
     }
-    s
+    let rank = p.group_by.iter().position(|k| k == "agent");
+    sort_rows(&mut t.rows, rank);
+    t
 }
 
-/// The table as CSV (scores and bounds in percent).
-pub fn csv(key_names: &[String], rows: &[GroupRow]) -> String {
-    let quote = |x: &str| if x.contains([',', '"', '\n']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
-    let mut s = key_names.iter().map(|k| quote(k)).collect::<Vec<_>>().join(",");
-    s += ",games,wins,draws,losses,score_pct,ci_low_pct,ci_high_pct\n";
-    for r in rows {
-        let keys: Vec<String> = r.keys.iter().map(|k| quote(k)).collect();
-        s += &format!("{},{},{},{},{},{:.4},{:.4},{:.4}\n", keys.join(","), r.games, r.wins, r.draws, r.losses, 100.0 * r.score, 100.0 * r.lo, 100.0 * r.hi);
+/// The mean of a numeric column per group, with its Student t interval and the SD.
+fn mean_table(records: &Records, p: &TableParams) -> Table {
+    let metric = p.metric.expect("checked: mean tables name a metric");
+    let mut t = base(p, "n", format!("mean {metric}"), format!("{} CI (t)", level_text(p.level)));
+    t.after_names = vec!["SD".into()];
+    let values = &records.num[metric];
+    for (keys, idx) in groups(records, p.group_by) {
+        let xs: Vec<f64> = idx.iter().map(|&i| values[i]).filter(|x| x.is_finite()).collect();
+        if xs.is_empty() {
+            continue;
+        }
+        let value = mean_interval(&xs, p.level).unwrap_or(Estimate { value: mean(&xs), lo: f64::NAN, hi: f64::NAN });
+        let sd = if xs.len() > 1 { variance(&xs).sqrt() } else { f64::NAN };
+        t.rows.push(TableRow { keys, n: xs.len() as u64, value, before: vec![], after: vec![num(sd)] });
     }
-    s
+    sort_rows(&mut t.rows, None);
+    t
+}
+
+/// Bradley-Terry ratings of the agents, fitted separately for each combination of the other
+/// group keys; each game counted once (from its first seat), bootstrap over games.
+fn rating_table(records: &Records, p: &TableParams) -> Table {
+    let mut t = base(p, "games", "rating (Elo)".into(), format!("{} CI (bootstrap)", level_text(p.level)));
+    let agent_key = p.group_by.iter().position(|k| k == "agent").expect("checked: rating tables group by agent");
+    let others: Vec<String> = p.group_by.iter().filter(|k| *k != "agent").cloned().collect();
+    for (context, idx) in groups(records, &others) {
+        let firsts: Vec<usize> = idx.into_iter().filter(|&i| records.text["seat"][i] == "first").collect();
+        let mut names: Vec<String> = firsts.iter().flat_map(|&i| [records.text["agent"][i].clone(), records.text["opponent"][i].clone()]).collect();
+        names.sort();
+        names.dedup();
+        let index = |s: &String| names.binary_search(s).expect("named above");
+        let games: Vec<Game> = firsts.iter().map(|&i| Game { a: index(&records.text["agent"][i]), b: index(&records.text["opponent"][i]), result: records.num["result"][i] }).collect();
+        let seed = crate::rng::derive_seed(p.seed, &[context.len() as u64, xxhash_rust::xxh3::xxh3_64(context.join("\u{1f}").as_bytes())]);
+        let ratings = bradley_terry_bootstrap(names.len(), &games, p.bootstrap, p.level, seed);
+        for (a, name) in names.iter().enumerate() {
+            let played = games.iter().filter(|g| g.a == a || g.b == a).count() as u64;
+            let mut keys = context.clone();
+            keys.insert(agent_key, name.clone());
+            t.rows.push(TableRow { keys, n: played, value: ratings[a], before: vec![], after: vec![] });
+        }
+    }
+    sort_rows(&mut t.rows, Some(agent_key));
+    t
+}
+
+impl Table {
+    fn header(&self) -> Vec<String> {
+        let mut h = self.key_names.clone();
+        h.push(self.n_name.clone());
+        h.extend(self.before_names.iter().cloned());
+        h.push(self.value_name.clone());
+        h.push(self.interval_name.clone());
+        h.extend(self.after_names.iter().cloned());
+        h
+    }
+
+    /// The table as Markdown: keys, n, the statistic's own columns, value, interval.
+    pub fn markdown(&self) -> String {
+        let header = self.header();
+        let mut s = format!("| {} |\n|", header.join(" | "));
+        for i in 0..header.len() {
+            s += if i < self.key_names.len() { "---|" } else { "---:|" };
+        }
+        s += "\n";
+        let value = |x: f64| if self.value_name == "score %" { format!("{x:.1}") } else { num(x) };
+        for r in &self.rows {
+            let mut cells = r.keys.clone();
+            cells.push(r.n.to_string());
+            cells.extend(r.before.iter().cloned());
+            cells.push(value(r.value.value));
+            cells.push(if r.value.lo.is_nan() { "–".into() } else { format!("{} to {}", value(r.value.lo), value(r.value.hi)) });
+            cells.extend(r.after.iter().cloned());
+            s += &format!("| {} |\n", cells.join(" | "));
+        }
+        s
+    }
+
+    /// The table as CSV: the Markdown columns, with the interval as two columns.
+    pub fn csv(&self) -> String {
+        let quote = |x: &str| if x.contains([',', '"', '\n']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
+        let mut header: Vec<String> = self.key_names.clone();
+        header.push(self.n_name.clone());
+        header.extend(self.before_names.iter().cloned());
+        header.extend([self.value_name.clone(), "ci_low".into(), "ci_high".into()]);
+        header.extend(self.after_names.iter().cloned());
+        let mut s = header.iter().map(|h| quote(h)).collect::<Vec<_>>().join(",") + "\n";
+        for r in &self.rows {
+            let mut cells = r.keys.clone();
+            cells.push(r.n.to_string());
+            cells.extend(r.before.iter().cloned());
+            cells.extend([r.value.value, r.value.lo, r.value.hi].map(|x| format!("{x}")));
+            cells.extend(r.after.iter().cloned());
+            s += &(cells.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n");
+        }
+        s
+    }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn k(a: &str) -> Vec<String> {
-        vec![a.to_string()]
-    }
-
-    #[test]
-    fn counts_scores_and_ranks() {
-        let results = vec![(k("a"), 1.0), (k("a"), 0.5), (k("a"), 0.0), (k("b"), 1.0), (k("b"), 1.0), (k("b"), 0.0)];
-        let rows = aggregate(results, 0.95, Some(0));
-        assert_eq!(rows[0].keys, k("b"));
-        assert_eq!((rows[0].games, rows[0].wins, rows[0].draws, rows[0].losses), (3, 2, 0, 1));
-        assert_eq!((rows[1].wins, rows[1].draws, rows[1].losses), (1, 1, 1));
-        assert!((rows[1].score - 0.5).abs() < 1e-12);
-        let md = markdown(&["agent".to_string()], &rows, 0.95);
-        let lines: Vec<&str> = md.lines().collect();
-        assert_eq!(lines[0], "| agent | games | W | D | L | score % | 95% CI (Wilson) |");
-        assert!(lines[2].starts_with("| b | 3 | 2 | 0 | 1 | 66.7 | "), "{}", lines[2]);
-        assert!(lines[3].starts_with("| a | 3 | 1 | 1 | 1 | 50.0 | "), "{}", lines[3]);
-    }
-
-    #[test]
-    fn numeric_keys_sort_as_numbers() {
-        assert_eq!(natural_cmp("100", "50"), Ordering::Greater);
-        assert_eq!(natural_cmp("b", "a"), Ordering::Greater);
-    }
-}
+mod tests;

@@ -1,0 +1,219 @@
+//! Turns figure specs into figure data: reads computed tables, records and resolved job configs,
+//! never rows on disk and never the engines.
+
+use super::figure::bars::GroupedBars;
+use super::figure::boxplot::BoxPlot;
+use super::figure::curve::Curves;
+use super::figure::heatmap::Heatmap;
+use super::figure::matrix::Matrix;
+use super::figure::profile::Profile;
+use super::figure::ranked::{Bar, RankedBars};
+use super::figure::write_figure;
+use super::records::Records;
+use super::spec::{FigureKind, FigureSpec};
+use super::table::{Table, natural_cmp};
+use crate::agent::{AgentSpec, TableRef};
+use crate::experiment::grid::Job;
+use anyhow::{Context, Result, bail};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn distinct(values: impl Iterator<Item = String>) -> Vec<String> {
+    let mut v: Vec<String> = values.collect::<BTreeSet<_>>().into_iter().collect();
+    v.sort_by(|a, b| natural_cmp(a, b));
+    v
+}
+
+fn key_index(table: &Table, key: &str) -> Result<usize> {
+    table.key_names.iter().position(|k| k == key).with_context(|| format!("table '{}' has no key '{key}'", table.name))
+}
+
+/// The default x and series keys of a table: the first grid-like key along x and the agent as
+/// the series (or the first two keys).
+fn default_axes(table: &Table) -> (String, Option<String>) {
+    let keys = &table.key_names;
+    match keys.len() {
+        0 => (String::new(), None),
+        1 => (keys[0].clone(), None),
+        _ => {
+            let x = keys.iter().find(|k| *k != "agent").unwrap_or(&keys[0]).clone();
+            let series = keys.iter().find(|k| **k != x).cloned();
+            (x, series)
+        }
+    }
+}
+
+fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<Vec<PathBuf>> {
+    let y_label = spec.y_label.clone().unwrap_or_else(|| format!("{} ({})", table.value_name, table.interval_name));
+    let range = (table.value_name == "score %").then_some((0.0, 100.0));
+    if table.key_names.len() == 1 && spec.series.is_none() {
+        let fig = RankedBars {
+            title,
+            value_axis: spec.x_label.clone().unwrap_or(y_label),
+            bars: table.rows.iter().map(|r| Bar { label: r.keys[0].clone(), value: r.value.value, lo: r.value.lo, hi: r.value.hi }).collect(),
+            range: range.unwrap_or_else(|| {
+                let lo = table.rows.iter().map(|r| r.value.lo.min(r.value.value)).filter(|x| x.is_finite()).fold(0.0, f64::min);
+                let hi = table.rows.iter().map(|r| r.value.hi.max(r.value.value)).filter(|x| x.is_finite()).fold(0.0, f64::max);
+                super::figure::padded(lo, hi)
+            }),
+        };
+        return write_figure(dir, &spec.name, &fig);
+    }
+    let (dx, ds) = default_axes(table);
+    let x = spec.x.clone().unwrap_or(dx);
+    let series = spec.series.clone().or(ds);
+    let xi = key_index(table, &x)?;
+    let si = series.as_deref().map(|s| key_index(table, s)).transpose()?;
+    let categories = distinct(table.rows.iter().map(|r| r.keys[xi].clone()));
+    let names = match si {
+        Some(si) => distinct(table.rows.iter().map(|r| r.keys[si].clone())),
+        None => vec![String::new()],
+    };
+    let mut values = vec![vec![None; categories.len()]; names.len()];
+    for r in &table.rows {
+        let c = categories.iter().position(|k| *k == r.keys[xi]).expect("listed");
+        let s = si.map_or(0, |si| names.iter().position(|k| *k == r.keys[si]).expect("listed"));
+        if values[s][c].is_some() {
+            bail!("figure '{}': several rows of table '{}' share {x} = {} (add the other keys as x or series)", spec.name, table.name, r.keys[xi]);
+        }
+        values[s][c] = Some((r.value.value, r.value.lo, r.value.hi));
+    }
+    let fig = GroupedBars { title, x_label: spec.x_label.clone().unwrap_or(x), y_label, categories, series: names, values, y_range: range };
+    write_figure(dir, &spec.name, &fig)
+}
+
+/// Builds and writes one figure; returns the files written.
+pub fn figure(spec: &FigureSpec, tables: &BTreeMap<String, Table>, records: &Records, jobs: &[Job], dir: &Path, experiment_title: &str) -> Result<Vec<PathBuf>> {
+    let table = |name: &Option<String>| -> Result<&Table> {
+        let name = name.as_deref().with_context(|| format!("figure '{}' needs `table`", spec.name))?;
+        tables.get(name).with_context(|| format!("figure '{}': no table '{name}'", spec.name))
+    };
+    let title = |default: String| spec.title.clone().unwrap_or(default);
+    match spec.kind {
+        FigureKind::Bars => {
+            let t = table(&spec.table)?;
+            bars(spec, t, title(format!("{}: {}", experiment_title, t.title)), dir)
+        }
+        FigureKind::Box => {
+            let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let (groups, y_label): (Vec<(String, Vec<f64>)>, String) = match &spec.metric {
+                Some(metric) => {
+                    let values = records.num.get(metric).with_context(|| format!("figure '{}': no numeric column '{metric}'", spec.name))?;
+                    let mut g: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+                    for (i, v) in values.iter().enumerate() {
+                        g.entry(records.key(&x, i).unwrap_or_default()).or_default().push(*v);
+                    }
+                    (g.into_iter().collect(), metric.clone())
+                }
+                None => {
+                    let t = table(&spec.table)?;
+                    let xi = key_index(t, &x)?;
+                    let mut g: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+                    for r in &t.rows {
+                        g.entry(r.keys[xi].clone()).or_default().push(r.value.value);
+                    }
+                    (g.into_iter().collect(), t.value_name.clone())
+                }
+            };
+            let mut groups = groups;
+            groups.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+            let fig = BoxPlot { title: title(format!("{experiment_title}: {y_label} by {x}")), x_label: spec.x_label.clone().unwrap_or(x), y_label: spec.y_label.clone().unwrap_or(y_label), groups };
+            write_figure(dir, &spec.name, &fig)
+        }
+        FigureKind::Curve => {
+            let t = table(&spec.table)?;
+            let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let xi = key_index(t, &x)?;
+            let si = spec.series.as_deref().map(|s| key_index(t, s)).transpose()?;
+            let mut series: BTreeMap<String, Vec<(f64, f64, f64, f64)>> = BTreeMap::new();
+            for r in &t.rows {
+                let xv: f64 = r.keys[xi].parse().with_context(|| format!("figure '{}': x = {x} is not numeric ('{}')", spec.name, r.keys[xi]))?;
+                let name = si.map_or(String::new(), |si| r.keys[si].clone());
+                series.entry(name).or_default().push((xv, r.value.value, r.value.lo, r.value.hi));
+            }
+            for points in series.values_mut() {
+                points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            }
+            let fig = Curves {
+                title: title(format!("{experiment_title}: {} against {x}", t.value_name)),
+                x_label: spec.x_label.clone().unwrap_or(x),
+                y_label: spec.y_label.clone().unwrap_or_else(|| format!("{} ({})", t.value_name, t.interval_name)),
+                series: series.into_iter().collect(),
+                y_range: None,
+            };
+            write_figure(dir, &spec.name, &fig)
+        }
+        FigureKind::Matrix => {
+            let mut cells: BTreeMap<(String, String), (f64, f64)> = BTreeMap::new();
+            let mut totals: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+            for i in 0..records.len {
+                let (a, o, r) = (&records.text["agent"][i], &records.text["opponent"][i], records.num["result"][i]);
+                let c = cells.entry((a.clone(), o.clone())).or_default();
+                c.0 += r;
+                c.1 += 1.0;
+                let t = totals.entry(a.clone()).or_default();
+                t.0 += r;
+                t.1 += 1.0;
+            }
+            let mut labels: Vec<String> = totals.keys().cloned().collect();
+            labels.sort_by(|a, b| (totals[b].0 / totals[b].1).total_cmp(&(totals[a].0 / totals[a].1)).then(a.cmp(b)));
+            let values = labels.iter().map(|a| labels.iter().map(|o| cells.get(&(a.clone(), o.clone())).map(|(p, n)| 100.0 * p / n)).collect()).collect();
+            let pooled = if jobs.iter().any(|j| !j.swept.is_empty()) { " (all grid points pooled)" } else { "" };
+            let fig = Matrix { title: title(format!("{experiment_title}: score % of row against column{pooled}")), labels, values };
+            write_figure(dir, &spec.name, &fig)
+        }
+        FigureKind::Heatmap => {
+            let job = jobs.first().context("no jobs")?;
+            let stage = match &spec.stage {
+                Some(id) => crate::game::othello::StageRef::Id(id.clone()).resolve().map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?,
+                None => job.config.stage.clone(),
+            };
+            let size = stage.size as usize;
+            let (rows, what) = match (&spec.agent, &spec.weights) {
+                (Some(label), _) => {
+                    let agent = job.config.agents.get(label).with_context(|| format!("figure '{}': no agent '{label}' in the jobs", spec.name))?;
+                    let t = match agent {
+                        AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => table.clone(),
+                        AgentSpec::SimpleMcts { table: Some(t), .. } | AgentSpec::Uct { table: Some(t), .. } => t.clone(),
+                        AgentSpec::Positional => TableRef::Name("classic".into()),
+                        other => bail!("figure '{}': agent '{label}' ({}) has no weight table", spec.name, other.kind_name()),
+                    };
+                    (t, format!("weights of agent {label}"))
+                }
+                (None, Some(w)) => (TableRef::Name(w.clone()), format!("table {w}")),
+                (None, None) => bail!("figure '{}' needs `agent` or `weights`", spec.name),
+            };
+            let wt = rows.table_for(size).map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?;
+            let blocked: BTreeSet<[u8; 2]> = stage.blocked.iter().copied().collect();
+            let values = (0..size * size).map(|i| (!blocked.contains(&[(i / size) as u8, (i % size) as u8])).then(|| wt.values[i])).collect();
+            let fig = Heatmap { title: title(format!("{what} on {}", stage.id)), size, values };
+            write_figure(dir, &spec.name, &fig)
+        }
+        FigureKind::Profile => {
+            let t = table(&spec.table)?;
+            let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let (new, base) = match (&spec.new, &spec.baseline) {
+                (Some(n), Some(b)) => (n.clone(), b.clone()),
+                _ => bail!("figure '{}' needs `new` and `baseline` (two values of {x})", spec.name),
+            };
+            let xi = key_index(t, &x)?;
+            let mut pairs: BTreeMap<Vec<String>, (Option<f64>, Option<f64>)> = BTreeMap::new();
+            for r in &t.rows {
+                let mut rest = r.keys.clone();
+                let which = rest.remove(xi);
+                let e = pairs.entry(rest).or_default();
+                if which == new {
+                    e.0 = Some(r.value.value);
+                } else if which == base {
+                    e.1 = Some(r.value.value);
+                }
+            }
+            let ratios = pairs.values().filter_map(|p| match p {
+                (Some(n), Some(b)) if *b != 0.0 => Some(100.0 * n / b),
+                _ => None,
+            });
+            let fig = Profile { title: title(format!("{experiment_title}: {} {new} / {base}", t.value_name)), x_label: spec.x_label.clone().unwrap_or_else(|| format!("{new} / {base} (%)")), ratios: ratios.collect(), bins: 30 };
+            write_figure(dir, &spec.name, &fig)
+        }
+    }
+}

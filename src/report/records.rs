@@ -1,0 +1,115 @@
+//! Game rows seen from each agent: every game becomes two records, one per seat, with the
+//! columns tables group by (agent, opponent, seat, stage, grid keys) and the numbers they
+//! measure (result, own and opponent score, plies, time, search effort).
+
+use anyhow::{Context, Result};
+use polars::prelude::{DataFrame, DataType};
+use std::collections::BTreeMap;
+
+/// Columns of the records, by name: text columns group, numeric columns are measured (and can
+/// group too, shown as numbers).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Records {
+    pub len: usize,
+    pub text: BTreeMap<String, Vec<String>>,
+    pub num: BTreeMap<String, Vec<f64>>,
+}
+
+/// Numeric columns every game record has.
+pub const MEASURES: [&str; 8] = ["result", "score", "opponent_score", "plies", "wall_ms", "simulations", "nodes", "repeat"];
+
+/// A number as a group key: integers without a decimal point.
+pub fn key_text(x: f64) -> String {
+    if x.is_nan() {
+        "".into()
+    } else if x.fract() == 0.0 && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}
+
+impl Records {
+    /// The value of `column` in record `i` as a group key.
+    pub fn key(&self, column: &str, i: usize) -> Option<String> {
+        if let Some(t) = self.text.get(column) {
+            Some(t[i].clone())
+        } else {
+            self.num.get(column).map(|v| key_text(v[i]))
+        }
+    }
+
+    pub fn has(&self, column: &str) -> bool {
+        self.text.contains_key(column) || self.num.contains_key(column)
+    }
+
+    fn push_text(&mut self, column: &str, value: String) {
+        self.text.entry(column.to_string()).or_default().push(value);
+    }
+
+    fn push_num(&mut self, column: &str, value: f64) {
+        self.num.entry(column.to_string()).or_default().push(value);
+    }
+
+    /// Appends the two records of every game row in `df`; `swept` names the grid columns.
+    pub fn add_games(&mut self, df: &DataFrame, swept: &[String]) -> Result<()> {
+        let text = |name: &str| -> Result<Vec<String>> {
+            let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?.cast(&DataType::String)?;
+            Ok(c.str()?.iter().map(|v| v.unwrap_or("").to_string()).collect())
+        };
+        let num = |name: &str| -> Result<Vec<f64>> {
+            let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?.cast(&DataType::Float64)?;
+            Ok(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+        };
+        let (first, second, winner, stage, job) = (text("first_agent")?, text("second_agent")?, text("winner")?, text("stage")?, text("job")?);
+        let nums: BTreeMap<&str, Vec<f64>> = ["first_score", "second_score", "plies", "wall_ms", "first_simulations", "second_simulations", "first_nodes", "second_nodes", "repeat", "game", "pair"]
+            .into_iter()
+            .map(|c| num(c).map(|v| (c, v)))
+            .collect::<Result<_>>()?;
+        let mut grid: Vec<(String, bool, Vec<String>, Vec<f64>)> = Vec::new();
+        for key in swept {
+            let col = df.column(key).with_context(|| format!("the rows have no column for grid key '{key}'"))?;
+            if col.dtype().is_primitive_numeric() {
+                grid.push((key.clone(), true, Vec::new(), num(key)?));
+            } else {
+                grid.push((key.clone(), false, text(key)?, Vec::new()));
+            }
+        }
+        for i in 0..df.height() {
+            for seat in ["first", "second"] {
+                let me_first = seat == "first";
+                let (me, them) = if me_first { (&first[i], &second[i]) } else { (&second[i], &first[i]) };
+                let own = |a: &str, b: &str| nums[if me_first { a } else { b }][i];
+                let result = match winner[i].as_str() {
+                    "draw" => 0.5,
+                    w if w == seat => 1.0,
+                    _ => 0.0,
+                };
+                self.push_text("agent", me.clone());
+                self.push_text("opponent", them.clone());
+                self.push_text("seat", seat.to_string());
+                self.push_text("stage", stage[i].clone());
+                self.push_text("job", job[i].clone());
+                self.push_num("result", result);
+                self.push_num("score", own("first_score", "second_score"));
+                self.push_num("opponent_score", own("second_score", "first_score"));
+                self.push_num("plies", nums["plies"][i]);
+                self.push_num("wall_ms", nums["wall_ms"][i]);
+                self.push_num("simulations", own("first_simulations", "second_simulations"));
+                self.push_num("nodes", own("first_nodes", "second_nodes"));
+                self.push_num("repeat", nums["repeat"][i]);
+                self.push_num("game", nums["game"][i]);
+                self.push_num("pair", nums["pair"][i]);
+                for (key, numeric, t, n) in &grid {
+                    if *numeric {
+                        self.push_num(key, n[i]);
+                    } else {
+                        self.push_text(key, t[i].clone());
+                    }
+                }
+                self.len += 1;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,137 @@
+//! The `[report]` section of an experiment file: which tables and figures to make, and the
+//! published numbers to compare with. Checked against the experiment before anything runs.
+
+use super::stats::Interval;
+use serde::{Deserialize, Serialize};
+
+/// What a table computes for each group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Statistic {
+    /// W/D/L from the agent's point of view, score % with a proportion interval; with
+    /// `elo = true` also the Elo difference with its interval and the likelihood of superiority.
+    #[default]
+    Score,
+    /// The mean of `metric` with a Student t interval.
+    Mean,
+    /// Bradley-Terry ratings (Elo scale) of the agents, bootstrap intervals over games.
+    Rating,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableSpec {
+    /// Names the table: its section, its CSV file, and what figures and references refer to.
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Group columns (default: agent and every grid key).
+    #[serde(default)]
+    pub group_by: Option<Vec<String>>,
+    #[serde(default)]
+    pub statistic: Statistic,
+    /// The numeric column a `mean` table averages (plies, wall_ms, simulations, nodes, score,
+    /// opponent_score, result, or a numeric grid key).
+    #[serde(default)]
+    pub metric: Option<String>,
+    /// Score tables: add Elo difference, its interval and LOS.
+    #[serde(default)]
+    pub elo: bool,
+}
+
+/// Figure kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FigureKind {
+    /// A table's values with interval whiskers: ranked horizontal bars for a table with one
+    /// key, grouped vertical bars (`x` categories, `series` bars) otherwise.
+    Bars,
+    /// Box plots of a table's values grouped by `x`, or of a per-game `metric` grouped by `x`.
+    Box,
+    /// A table's values against a numeric key `x`, one line per `series`, interval band.
+    Curve,
+    /// The tournament win-rate matrix (agent's score % against each opponent).
+    Matrix,
+    /// A weight table on its board: the table of agent `agent`, or `weights` (a table name or
+    /// file) on `stage`.
+    Heatmap,
+    /// Histogram over the other keys of the ratio value(x = new) / value(x = baseline) in %.
+    Profile,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FigureSpec {
+    /// The file stem under figures/<experiment>/.
+    pub name: String,
+    pub kind: FigureKind,
+    #[serde(default)]
+    pub table: Option<String>,
+    #[serde(default)]
+    pub x: Option<String>,
+    #[serde(default)]
+    pub series: Option<String>,
+    #[serde(default)]
+    pub metric: Option<String>,
+    #[serde(default)]
+    pub agent: Option<String>,
+    #[serde(default)]
+    pub weights: Option<String>,
+    #[serde(default)]
+    pub stage: Option<String>,
+    #[serde(default)]
+    pub new: Option<String>,
+    #[serde(default)]
+    pub baseline: Option<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub x_label: Option<String>,
+    #[serde(default)]
+    pub y_label: Option<String>,
+}
+
+/// A published table to compare a computed one with, row by row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ReferenceSpec {
+    /// The computed table it refers to.
+    pub table: String,
+    /// Where the numbers come from ("Table 1 of the Othello report").
+    #[serde(default)]
+    pub source: Option<String>,
+    /// The group columns each row starts with (a subset of the table's group_by).
+    pub keys: Vec<String>,
+    /// Each row: the key values, then the published value in the table's unit (a string such
+    /// as "unreadable" when the source cannot be read; the row is then not comparable).
+    pub rows: Vec<Vec<toml::Value>>,
+    /// How the published numbers were read or converted.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// The `[report]` section.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ReportSpec {
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Confidence level of every interval (default 0.95).
+    #[serde(default)]
+    pub level: Option<f64>,
+    /// Proportion interval of score tables.
+    #[serde(default)]
+    pub interval: Interval,
+    /// Group columns of the default score table (when `tables` is empty).
+    #[serde(default)]
+    pub group_by: Option<Vec<String>>,
+    /// Bootstrap resamples for rating intervals (default 1000).
+    #[serde(default)]
+    pub bootstrap: Option<usize>,
+    #[serde(default)]
+    pub tables: Vec<TableSpec>,
+    #[serde(default)]
+    pub figures: Vec<FigureSpec>,
+    #[serde(default)]
+    pub reference: Vec<ReferenceSpec>,
+}

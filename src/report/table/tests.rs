@@ -1,0 +1,136 @@
+//! Tables from a small fixed set of rows, checked cell by cell.
+
+use super::*;
+use crate::experiment::record::{GameRow, JobColumns, SweptKind, games_frame};
+use crate::report::compare::{Verdict, compare};
+use crate::report::spec::ReferenceSpec;
+
+fn row(game: u32, first: &str, second: &str, winner: &'static str, pair: Option<u32>) -> GameRow {
+    GameRow {
+        game,
+        pair,
+        stage: "small6".into(),
+        first_agent: first.into(),
+        second_agent: second.into(),
+        winner,
+        first_score: if winner == "first" { 20 } else { 16 },
+        second_score: if winner == "first" { 16 } else { 20 },
+        plies: 30 + game,
+        wall_ms: 1.0,
+        first_simulations: 0,
+        second_simulations: 0,
+        first_nodes: 0,
+        second_nodes: 0,
+        first_budget: "-".into(),
+        second_budget: "-".into(),
+        transcript: String::new(),
+    }
+}
+
+/// Two jobs (budget 10 and 20) of a match a vs b, four games each, colours swapped in pairs.
+fn records() -> Records {
+    let mut r = Records::default();
+    let budgets = [toml::Value::Integer(10), toml::Value::Integer(20)];
+    let games = [
+        // budget 10: a wins 2, draws 1, loses 1
+        vec![row(0, "a", "b", "first", Some(0)), row(1, "b", "a", "draw", Some(0)), row(2, "a", "b", "second", Some(1)), row(3, "b", "a", "second", Some(1))],
+        // budget 20: a wins all 4
+        vec![row(0, "a", "b", "first", Some(0)), row(1, "b", "a", "second", Some(0)), row(2, "a", "b", "first", Some(1)), row(3, "b", "a", "second", Some(1))],
+    ];
+    for (j, rows) in games.iter().enumerate() {
+        let hash = format!("job{j}");
+        let id = JobColumns { experiment: "t", job: &hash, repeat: 0, swept: vec![("budget", SweptKind::Int, &budgets[j])] };
+        let df = games_frame(&id, rows).unwrap();
+        r.add_games(&df, &["budget".to_string()]).unwrap();
+    }
+    r
+}
+
+fn params<'a>(group_by: &'a [String], statistic: Statistic) -> TableParams<'a> {
+    TableParams { name: "t", title: "T", group_by, statistic, metric: None, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
+}
+
+fn cells(md: &str, line: usize) -> Vec<String> {
+    md.lines().nth(line).unwrap().split('|').map(|c| c.trim().to_string()).filter(|c| !c.is_empty()).collect()
+}
+
+#[test]
+fn score_table_cell_by_cell() {
+    let r = records();
+    assert_eq!(r.len, 16);
+    let keys = vec!["budget".to_string(), "agent".to_string()];
+    let t = compute(&r, &params(&keys, Statistic::Score));
+    let md = t.markdown();
+    assert_eq!(cells(&md, 0), ["budget", "agent", "games", "W", "D", "L", "score %", "95% CI (Wilson)"]);
+    // Budget 10: a 2W 1D 1L = 62.5%;
+    // statsmodels proportion_confint(2.5, 4, method="wilson") = (0.21942652006536284, 0.9081007708209878)
+    assert_eq!(cells(&md, 2)[..7], ["10", "a", "4", "2", "1", "1", "62.5"]);
+    assert_eq!(cells(&md, 2)[7], "21.9 to 90.8");
+    assert_eq!(cells(&md, 3)[..7], ["10", "b", "4", "1", "1", "2", "37.5"]);
+    assert_eq!(cells(&md, 4)[..7], ["20", "a", "4", "4", "0", "0", "100.0"]);
+    assert_eq!(cells(&md, 5)[..7], ["20", "b", "4", "0", "0", "4", "0.0"]);
+    assert_eq!(md.lines().count(), 6);
+    let csv = t.csv();
+    assert_eq!(csv.lines().next().unwrap(), "budget,agent,games,W,D,L,score %,ci_low,ci_high");
+    assert!(csv.lines().nth(1).unwrap().starts_with("10,a,4,2,1,1,62.5,21.94"), "{csv}");
+}
+
+#[test]
+fn elo_uses_pairs_when_every_game_has_its_partner() {
+    let r = records();
+    let keys = vec!["budget".to_string(), "agent".to_string()];
+    let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) });
+    assert_eq!(t.after_names, ["Elo", "Elo 95% CI", "LOS", "Elo unit"]);
+    // Budget 10, agent a: pairs (1 + 0.5)/2 = 0.75 and (0 + 1)/2 = 0.5; mean score 0.625:
+    // Elo = -400 log10(1/0.625 - 1) = 88.7
+    let a10 = &t.rows[0];
+    assert_eq!(a10.after[0], "88.7");
+    assert_eq!(a10.after[3], "pairs");
+    // Grouping by seat breaks pairs: the unit falls back to games.
+    let keys = vec!["agent".to_string(), "seat".to_string()];
+    let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) });
+    assert!(t.rows.iter().all(|r| r.after[3] == "games"));
+}
+
+#[test]
+fn mean_table_and_rating_table() {
+    let r = records();
+    let keys = vec!["budget".to_string()];
+    let t = compute(&r, &TableParams { metric: Some("plies"), ..params(&keys, Statistic::Mean) });
+    // Plies 30..33 in each job, each game seen from both seats: mean 31.5 over 8 records.
+    assert_eq!(t.rows.len(), 2);
+    assert_eq!((t.rows[0].n, t.rows[0].value.value), (8, 31.5));
+    let keys = vec!["budget".to_string(), "agent".to_string()];
+    let t = compute(&r, &params(&keys, Statistic::Rating));
+    // Budget 10: a scores 2.5 of 4 against b: p_a / p_b = 2.5 / 1.5, a difference of
+    // 400 log10(5/3) = 88.74 Elo split around 0. Budget 20: a won every game: +inf.
+    let a10 = t.rows.iter().find(|r| r.keys == ["10", "a"]).unwrap();
+    assert!((a10.value.value - 400.0 * (5f64 / 3.0).log10() / 2.0).abs() < 1e-6, "{a10:?}");
+    let a20 = t.rows.iter().find(|r| r.keys == ["20", "a"]).unwrap();
+    assert_eq!(a20.value.value, f64::INFINITY);
+    assert_eq!(a20.n, 4);
+}
+
+#[test]
+fn reference_rows_inside_outside_and_not_comparable() {
+    let r = records();
+    let keys = vec!["budget".to_string(), "agent".to_string()];
+    let t = compute(&r, &params(&keys, Statistic::Score));
+    let reference = ReferenceSpec {
+        table: "t".into(),
+        source: None,
+        keys: vec!["budget".into(), "agent".into()],
+        rows: vec![
+            vec![toml::Value::Integer(10), "a".into(), toml::Value::Float(50.0)],
+            vec![toml::Value::Integer(10), "b".into(), toml::Value::Float(95.0)],
+            vec![toml::Value::Integer(30), "a".into(), toml::Value::Float(50.0)],
+            vec![toml::Value::Integer(20), "a".into(), "unreadable".into()],
+        ],
+        note: None,
+    };
+    let c = compare(&reference, &t);
+    assert_eq!(c[0].verdict, Verdict::Inside);
+    assert_eq!(c[1].verdict, Verdict::Outside);
+    assert!(matches!(&c[2].verdict, Verdict::NotComparable(w) if w.contains("no measured row")));
+    assert!(matches!(&c[3].verdict, Verdict::NotComparable(w) if w.contains("not a number")));
+}
