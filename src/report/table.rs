@@ -33,6 +33,8 @@ pub struct Table {
     pub value_name: String,
     pub interval_name: String,
     pub after_names: Vec<String>,
+    /// Decimals the value and its interval are shown with.
+    pub decimals: usize,
     pub rows: Vec<TableRow>,
 }
 
@@ -83,9 +85,14 @@ fn num(x: f64) -> String {
     }
 }
 
-/// An Elo value to one decimal, infinities as such.
+/// A number with `decimals` decimals; infinities and NaN as symbols.
+fn fixed(x: f64, decimals: usize) -> String {
+    if x.is_finite() { format!("{x:.decimals$}") } else { num(x) }
+}
+
+/// An Elo value to one decimal.
 fn elo_text(x: f64) -> String {
-    if x.is_finite() { format!("{x:.1}") } else { num(x) }
+    fixed(x, 1)
 }
 
 fn level_text(level: f64) -> String {
@@ -124,6 +131,7 @@ fn base(p: &TableParams, n_name: &str, value_name: String, interval_name: String
         value_name,
         interval_name,
         after_names: vec![],
+        decimals: 2,
         rows: vec![],
     }
 }
@@ -132,6 +140,7 @@ fn base(p: &TableParams, n_name: &str, value_name: String, interval_name: String
 /// every game of the group has its partner in the group, else from games) and LOS.
 fn score_table(records: &Records, p: &TableParams) -> Table {
     let mut t = base(p, "games", "score %".into(), format!("{} CI ({})", level_text(p.level), p.interval.name()));
+    t.decimals = 1;
     t.before_names = vec!["W".into(), "D".into(), "L".into()];
     if p.elo {
         t.after_names = vec!["Elo".into(), format!("Elo {} CI", level_text(p.level)), "LOS".into(), "Elo unit".into()];
@@ -203,7 +212,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
         }
         let value = mean_interval(&xs, p.level).unwrap_or(Estimate { value: mean(&xs), lo: f64::NAN, hi: f64::NAN });
         let sd = if xs.len() > 1 { variance(&xs).sqrt() } else { f64::NAN };
-        t.rows.push(TableRow { keys, n: xs.len() as u64, value, before: vec![], after: vec![num(sd)] });
+        t.rows.push(TableRow { keys, n: xs.len() as u64, value, before: vec![], after: vec![fixed(sd, 2)] });
     }
     sort_rows(&mut t.rows, None);
     t
@@ -213,6 +222,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
 /// group keys; each game counted once (from its first seat), bootstrap over games.
 fn rating_table(records: &Records, p: &TableParams) -> Table {
     let mut t = base(p, "games", "rating (Elo)".into(), format!("{} CI (bootstrap)", level_text(p.level)));
+    t.decimals = 0;
     let agent_key = p.group_by.iter().position(|k| k == "agent").expect("checked: rating tables group by agent");
     let others: Vec<String> = p.group_by.iter().filter(|k| *k != "agent").cloned().collect();
     for (context, idx) in groups(records, &others) {
@@ -254,7 +264,7 @@ impl Table {
             s += if i < self.key_names.len() { "---|" } else { "---:|" };
         }
         s += "\n";
-        let value = |x: f64| if self.value_name == "score %" { format!("{x:.1}") } else { num(x) };
+        let value = |x: f64| fixed(x, self.decimals);
         for r in &self.rows {
             let mut cells = r.keys.clone();
             cells.push(r.n.to_string());

@@ -63,7 +63,9 @@ impl Figure for RankedBars {
         let colour = super::series_colour(0);
         let segment_end = |i: usize| if i + 1 < labels.len() { SegmentValue::Exact(&labels[i + 1]) } else { SegmentValue::Last };
         c.draw_series(bars.iter().enumerate().map(|(i, b)| {
-            let mut r = Rectangle::new([(self.range.0, SegmentValue::Exact(&labels[i])), (b.value, segment_end(i))], colour.mix(0.7).filled());
+            // Bars grow from 0 (or from the axis edge when 0 is outside the range).
+            let base = 0f64.clamp(self.range.0, self.range.1);
+            let mut r = Rectangle::new([(base, SegmentValue::Exact(&labels[i])), (b.value, segment_end(i))], colour.mix(0.7).filled());
             r.set_margin(5, 5, 0, 0);
             r
         }))
