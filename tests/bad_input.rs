@@ -119,3 +119,33 @@ fn bad_shard_specs() {
         rejected(SMALL, &["--shard", shard], &["--shard"]);
     }
 }
+
+#[test]
+fn report_figure_naming_an_unknown_table() {
+    let text = format!("{SMALL}\n[[report.figures]]\nname = \"f\"\nkind = \"bars\"\ntable = \"nope\"\n");
+    rejected(&text, &[], &["report.figures", "figure 'f'", "no table 'nope'"]);
+}
+
+#[test]
+fn report_mean_without_a_metric() {
+    let text = format!("{SMALL}\n[[report.tables]]\nname = \"m\"\nstatistic = \"mean\"\n");
+    rejected(&text, &[], &["report.tables", "table 'm'", "needs `metric`"]);
+}
+
+#[test]
+fn report_rating_by_opponent() {
+    let text = format!("{SMALL}\n[[report.tables]]\nname = \"r\"\nstatistic = \"rating\"\ngroup_by = [\"agent\", \"opponent\"]\n");
+    rejected(&text, &[], &["table 'r'", "ratings group by `agent`"]);
+}
+
+#[test]
+fn report_reference_row_of_the_wrong_length() {
+    let text = format!("{SMALL}\n[[report.tables]]\nname = \"s\"\ngroup_by = [\"agent\"]\n[[report.reference]]\ntable = \"s\"\nkeys = [\"agent\"]\nrows = [[\"random\", 20.0, 3]]\n");
+    rejected(&text, &[], &["report.reference", "row 1 has 3 values"]);
+}
+
+#[test]
+fn report_curve_over_a_text_key() {
+    let text = format!("{SMALL}\n[[report.tables]]\nname = \"s\"\ngroup_by = [\"agent\", \"stage\"]\n[[report.figures]]\nname = \"c\"\nkind = \"curve\"\ntable = \"s\"\nx = \"stage\"\n");
+    rejected(&text, &[], &["figure 'c'", "numeric grid key"]);
+}

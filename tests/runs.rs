@@ -165,3 +165,41 @@ fn the_report_reads_the_rows_and_writes_table_and_figures() {
     }
     assert!(md.contains("![scores](../../figures/small/scores.png)"));
 }
+
+#[test]
+fn an_sprt_stops_a_match_at_the_first_decisive_pair_on_any_thread_count() {
+    let text = r#"
+name = "sprt"
+kind = "match"
+game = "othello"
+stage = "small6"
+seed = 5
+[match]
+players = ["mcts", "greedy"]
+games = 2000
+sprt = { elo0 = 0, elo1 = 30, alpha = 0.05, beta = 0.05 }
+[agents.mcts]
+kind = "simple_mcts"
+rollouts = 30
+[agents.greedy]
+kind = "greedy"
+[grid]
+"agents.mcts.rollouts" = [2, 30]
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "sprt.toml", text);
+    let f = file.to_str().unwrap();
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
+    run_ok(&["run", f, "--out", two.to_str().unwrap(), "--threads", "2"]);
+    let a = rows(&one, "sprt");
+    assert_same_rows(&a, &rows(&two, "sprt"));
+    for df in a.values() {
+        let n = df.height();
+        assert!(n < 2000 && n % 2 == 0, "stopped early on a whole pair: {n} games");
+    }
+    run_ok(&["report", f, "--out", one.to_str().unwrap()]);
+    let md = std::fs::read_to_string(one.join("results/sprt/report.md")).unwrap();
+    assert!(md.contains("## Sequential tests"), "{md}");
+    assert_eq!(md.matches("H1 accepted (Elo = 30)").count(), 2, "{md}");
+}

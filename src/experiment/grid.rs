@@ -189,6 +189,12 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             if m.games == 0 {
                 return Err(err("match.games", "must be at least 1".into()));
             }
+            if let Some(t) = &m.sprt {
+                let ok = |x: f64| x > 0.0 && x < 0.5;
+                if !(ok(t.alpha) && ok(t.beta) && t.elo0 < t.elo1 && t.elo0.is_finite() && t.elo1.is_finite()) {
+                    return Err(err("match.sprt", format!("expected elo0 < elo1 and alpha, beta in (0, 0.5), got {t:?}")));
+                }
+            }
             m.players.clone()
         }
         (JobKind::Tournament, None, Some(t)) => {

@@ -11,9 +11,11 @@ use super::error::InputError;
 use super::grid::Job;
 use super::record::{Format, GameRow, JobColumns, SweptKind, existing_part, games_frame, write_atomic, write_frame};
 use super::spec::{Experiment, GameName};
+use crate::report::stats::elo::Sprt;
 use crate::agent::{Agent, Arena};
 use crate::game::othello::Othello;
 use crate::game::{Outcome, Player};
+use crate::report::stats::elo::{Pentanomial, SprtDecision};
 use crate::rng::{derive_seed, rng_from_seed};
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -133,23 +135,64 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &crate::agent::AgentSpec), s
     })
 }
 
-/// Plays every game of a job, in parallel, returning rows in game order.
+/// Plays every game of a job, in parallel, returning rows in game order. A match with an SPRT
+/// stops after the first colour-swapped pair at which the test decides (see `sprt_stop`).
 pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> {
     let cfg = &job.config;
     let start = match cfg.game {
         GameName::Othello => Othello::new(&cfg.stage).map_err(|e| anyhow::anyhow!(e))?,
     };
-    job.pairings()
-        .par_iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let seed = derive_seed(job.seed, &[i as u64]);
-            let row = play_game(&start, (&g.first, &cfg.agents[&g.first]), (&g.second, &cfg.agents[&g.second]), seed, i as u32, &cfg.stage.id)
-                .map(|row| GameRow { pair: g.pair, ..row });
-            on_game();
-            row
-        })
-        .collect()
+    let pairings = job.pairings();
+    let play = |range: std::ops::Range<usize>| -> Result<Vec<GameRow>> {
+        pairings[range.clone()]
+            .par_iter()
+            .zip(range)
+            .map(|(g, i)| {
+                let seed = derive_seed(job.seed, &[i as u64]);
+                let row = play_game(&start, (&g.first, &cfg.agents[&g.first]), (&g.second, &cfg.agents[&g.second]), seed, i as u32, &cfg.stage.id)
+                    .map(|row| GameRow { pair: g.pair, ..row });
+                on_game();
+                row
+            })
+            .collect()
+    };
+    let Some((sprt, me)) = cfg.match_.as_ref().and_then(|m| m.sprt.map(|s| (s, m.players[0].clone()))) else {
+        return play(0..pairings.len());
+    };
+    // Sequential: play in fixed chunks (so the work done never depends on the thread count),
+    // then keep the games up to the first pair where the test decides.
+    const CHUNK: usize = 32;
+    let mut rows: Vec<GameRow> = Vec::new();
+    while rows.len() < pairings.len() {
+        let end = (rows.len() + CHUNK).min(pairings.len());
+        rows.extend(play(rows.len()..end)?);
+        if let Some(stop) = sprt_stop(&sprt, &me, &rows) {
+            rows.truncate(stop);
+            break;
+        }
+    }
+    Ok(rows)
+}
+
+/// The number of games after which the SPRT on `me`'s pentanomial pair results first accepts a
+/// hypothesis, if it does within `rows` (complete pairs only, in game order).
+pub fn sprt_stop(sprt: &Sprt, me: &str, rows: &[GameRow]) -> Option<usize> {
+    let mut penta = Pentanomial::default();
+    let result = |r: &GameRow| match (r.winner, r.first_agent == me) {
+        ("draw", _) => 0.5,
+        ("first", true) | ("second", false) => 1.0,
+        _ => 0.0,
+    };
+    for (i, pair) in rows.chunks(2).enumerate() {
+        if pair.len() < 2 || pair[0].pair.is_none() {
+            break;
+        }
+        penta.add_pair(result(&pair[0]), result(&pair[1]));
+        if sprt.decide(sprt.llr_pentanomial(penta)) != SprtDecision::Continue {
+            return Some(2 * (i + 1));
+        }
+    }
+    None
 }
 
 /// Runs the jobs of an experiment that have no part file yet (in this shard).
@@ -177,11 +220,13 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             .progress_chars("=> "),
     );
     let jobs_done = std::sync::atomic::AtomicUsize::new(0);
+    let games_played = std::sync::atomic::AtomicUsize::new(0);
     bar.set_message(format!("jobs 0/{}", pending.len()));
 
     let work = || -> Result<()> {
         pending.par_iter().try_for_each(|job| -> Result<()> {
             let rows = play_job(job, &|| bar.inc(1))?;
+            games_played.fetch_add(rows.len(), std::sync::atomic::Ordering::Relaxed);
             let id = JobColumns {
                 experiment: &exp.name,
                 job: &job.hash,
@@ -210,7 +255,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         jobs_in_shard: in_shard.len(),
         jobs_skipped: in_shard.len() - pending.len(),
         jobs_run: pending.len(),
-        games: total_games,
+        games: games_played.into_inner(),
         seconds: t0.elapsed().as_secs_f64(),
         results_dir: dir,
     })

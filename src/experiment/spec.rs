@@ -9,6 +9,7 @@ use super::error::InputError;
 use crate::agent::AgentSpec;
 use crate::game::othello::StageRef;
 use crate::report::spec::ReportSpec;
+use crate::report::stats::elo::Sprt;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,7 +38,12 @@ pub const GAMES: [&str; 1] = ["othello"];
 pub struct MatchSpec {
     /// The two agent labels; game i has `players[i % 2]` moving first.
     pub players: Vec<String>,
+    /// The number of games, or the cap when an SPRT may stop the match earlier.
     pub games: u32,
+    /// Stop as soon as this sequential test (on the Elo of players[0] over players[1], from
+    /// colour-swapped pairs) accepts H0 or H1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<Sprt>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

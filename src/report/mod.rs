@@ -245,6 +245,47 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records) -> Vec<tab
         .collect()
 }
 
+/// For match jobs with a sequential test: each job's games, final LLR and the hypothesis it
+/// accepted, recomputed from the rows (the runner stopped at the first decisive pair).
+fn sprt_section(jobs: &[Job], records: &Records) -> String {
+    use stats::elo::{Pentanomial, SprtDecision};
+    let mut md = String::new();
+    for job in jobs {
+        let Some((sprt, me)) = job.config.match_.as_ref().and_then(|m| m.sprt.map(|t| (t, m.players[0].clone()))) else { continue };
+        let mut pairs: BTreeMap<i64, Vec<f64>> = BTreeMap::new();
+        let mut games = 0;
+        for i in (0..records.len).filter(|&i| records.text["job"][i] == job.hash && records.text["agent"][i] == me) {
+            games += 1;
+            if !records.num["pair"][i].is_nan() {
+                pairs.entry(records.num["pair"][i] as i64).or_default().push(records.num["result"][i]);
+            }
+        }
+        if games == 0 {
+            continue;
+        }
+        let mut penta = Pentanomial::default();
+        for v in pairs.values().filter(|v| v.len() == 2) {
+            penta.add_pair(v[0], v[1]);
+        }
+        let llr = sprt.llr_pentanomial(penta);
+        let (lo, hi) = sprt.bounds();
+        let decision = match sprt.decide(llr) {
+            SprtDecision::AcceptH0 => format!("H0 accepted (Elo = {})", sprt.elo0),
+            SprtDecision::AcceptH1 => format!("H1 accepted (Elo = {})", sprt.elo1),
+            SprtDecision::Continue => "no decision: game cap reached".to_string(),
+        };
+        if md.is_empty() {
+            md += &format!("## Sequential tests\n\nSPRT of `{me}` against its opponent on colour-swapped pairs; the match stopped at the first decisive pair.\n\n| job | swept | repeat | games | LLR | bounds | decision |\n|---|---|---:|---:|---:|---:|---|\n");
+        }
+        let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        md += &format!("| {} | {} | {} | {games} | {llr:.3} | {lo:.3} to {hi:.3} | {decision} |\n", job.hash, swept.join(", "), job.config.repeat);
+    }
+    if !md.is_empty() {
+        md += "\n";
+    }
+    md
+}
+
 /// Reads the rows of `jobs` under `out` and writes the report, its tables and figures.
 pub fn report(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<ReportOutput> {
     let plan = plan(exp)?;
@@ -313,6 +354,7 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<ReportOutput
             md += "\n";
         }
     }
+    md += &sprt_section(jobs, &records);
     if !figure_md.is_empty() {
         md += "## Figures\n\n";
         md += &figure_md;
