@@ -74,11 +74,12 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
         let c = categories.iter().position(|k| *k == r.keys[xi]).expect("listed");
         let s = si.map_or(0, |si| names.iter().position(|k| *k == r.keys[si]).expect("listed"));
         if values[s][c].is_some() {
-            bail!("figure '{}': several rows of table '{}' share {x} = {} (add the other keys as x or series)", spec.name, table.name, r.keys[xi]);
+            bail!("several rows of table '{}' share {x} = {} (filter the table, or make its other keys x or series)", table.name, r.keys[xi]);
         }
         values[s][c] = Some((r.value.value, r.value.lo, r.value.hi));
     }
-    let fig = GroupedBars { title, x_label: spec.x_label.clone().unwrap_or(x), y_label, categories, series: names, values, y_range: range };
+    let series_label = series.clone().unwrap_or_default();
+    let fig = GroupedBars { title, x_label: spec.x_label.clone().unwrap_or(x), y_label, categories, series: names, values, y_range: range, series_label };
     write_figure(dir, &spec.name, &fig)
 }
 
@@ -140,6 +141,7 @@ pub fn figure(spec: &FigureSpec, tables: &BTreeMap<String, Table>, records: &Rec
                 y_label: spec.y_label.clone().unwrap_or_else(|| format!("{} ({})", t.value_name, t.interval_name)),
                 series: series.into_iter().collect(),
                 y_range: None,
+                series_label: spec.series.clone().unwrap_or_default(),
             };
             write_figure(dir, &spec.name, &fig)
         }

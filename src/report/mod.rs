@@ -67,7 +67,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     }
     let mut tables = r.tables.clone();
     if tables.is_empty() {
-        tables.push(TableSpec { name: "scores".into(), title: Some("Scores".into()), group_by: r.group_by.clone(), statistic: Statistic::Score, metric: None, elo: false });
+        tables.push(TableSpec { name: "scores".into(), title: Some("Scores".into()), group_by: r.group_by.clone(), statistic: Statistic::Score, metric: None, elo: false, filter: Default::default() });
     } else if r.group_by.is_some() {
         return Err(exp.error("report.group_by", "with [[report.tables]], give group_by in each table instead"));
     }
@@ -92,6 +92,11 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                 }
             }
             Statistic::Score => {}
+        }
+        for k in t.filter.keys() {
+            if !BASE_KEYS.contains(&k.as_str()) && !grid.contains(k) {
+                return Err(exp.error(at, format!("table '{}': filter column '{k}' is unknown (expected one of {})", t.name, known_keys())));
+            }
         }
         if t.metric.is_some() && t.statistic != Statistic::Mean {
             return Err(exp.error(at, format!("table '{}': `metric` goes with statistic = \"mean\"", t.name)));
@@ -226,12 +231,14 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records) -> Vec<tab
     plan.tables
         .iter()
         .map(|t| {
+            let filter: Vec<(String, String)> = t.filter.iter().map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))).collect();
             table::compute(
                 records,
                 &table::TableParams {
                     name: &t.name,
                     title: t.title.as_deref().unwrap_or(&t.name),
                     group_by: t.group_by.as_deref().expect("plan fills group_by"),
+                    filter: &filter,
                     statistic: t.statistic,
                     metric: t.metric.as_deref(),
                     elo: t.elo,

@@ -37,6 +37,9 @@ pub struct TableSpec {
     /// Score tables: add Elo difference, its interval and LOS.
     #[serde(default)]
     pub elo: bool,
+    /// Keep only the records whose columns have these values, e.g. `{ agent = "mcts" }`.
+    #[serde(default)]
+    pub filter: std::collections::BTreeMap<String, toml::Value>,
 }
 
 /// Figure kinds.

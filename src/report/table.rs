@@ -61,10 +61,13 @@ fn sort_rows(rows: &mut [TableRow], rank_key: Option<usize>) {
     });
 }
 
-/// Record indices by group keys.
-fn groups(records: &Records, keys: &[String]) -> BTreeMap<Vec<String>, Vec<usize>> {
+/// Record indices (those passing `filter`: column, value) by group keys.
+fn groups(records: &Records, keys: &[String], filter: &[(String, String)]) -> BTreeMap<Vec<String>, Vec<usize>> {
     let mut g: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
     for i in 0..records.len {
+        if !filter.iter().all(|(c, v)| records.key(c, i).as_deref() == Some(v.as_str())) {
+            continue;
+        }
         let k: Vec<String> = keys.iter().map(|c| records.key(c, i).unwrap_or_default()).collect();
         g.entry(k).or_default().push(i);
     }
@@ -77,7 +80,7 @@ fn num(x: f64) -> String {
     } else if x == f64::INFINITY {
         "+∞".into()
     } else if x == f64::NEG_INFINITY {
-        "−∞".into()
+        "-∞".into()
     } else if x.abs() >= 100.0 {
         format!("{x:.0}")
     } else {
@@ -104,6 +107,8 @@ pub struct TableParams<'a> {
     pub name: &'a str,
     pub title: &'a str,
     pub group_by: &'a [String],
+    /// Keep only records whose column has the value (as a group key text).
+    pub filter: &'a [(String, String)],
     pub statistic: Statistic,
     pub metric: Option<&'a str>,
     pub elo: bool,
@@ -146,7 +151,7 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
         t.after_names = vec!["Elo".into(), format!("Elo {} CI", level_text(p.level)), "LOS".into(), "Elo unit".into()];
     }
     let results = &records.num["result"];
-    for (keys, idx) in groups(records, p.group_by) {
+    for (keys, idx) in groups(records, p.group_by, p.filter) {
         let mut wdl = Wdl::default();
         for &i in &idx {
             match results[i] {
@@ -205,7 +210,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
     let mut t = base(p, "n", format!("mean {metric}"), format!("{} CI (t)", level_text(p.level)));
     t.after_names = vec!["SD".into()];
     let values = &records.num[metric];
-    for (keys, idx) in groups(records, p.group_by) {
+    for (keys, idx) in groups(records, p.group_by, p.filter) {
         let xs: Vec<f64> = idx.iter().map(|&i| values[i]).filter(|x| x.is_finite()).collect();
         if xs.is_empty() {
             continue;
@@ -225,7 +230,7 @@ fn rating_table(records: &Records, p: &TableParams) -> Table {
     t.decimals = 0;
     let agent_key = p.group_by.iter().position(|k| k == "agent").expect("checked: rating tables group by agent");
     let others: Vec<String> = p.group_by.iter().filter(|k| *k != "agent").cloned().collect();
-    for (context, idx) in groups(records, &others) {
+    for (context, idx) in groups(records, &others, p.filter) {
         let firsts: Vec<usize> = idx.into_iter().filter(|&i| records.text["seat"][i] == "first").collect();
         let mut names: Vec<String> = firsts.iter().flat_map(|&i| [records.text["agent"][i].clone(), records.text["opponent"][i].clone()]).collect();
         names.sort();

@@ -1,7 +1,7 @@
 //! Grouped vertical bars with interval whiskers: categories along x, one bar per series in each
 //! category (grid cells), and a legend when there is more than one series.
 
-use super::{Figure, no_data, padded, plot_err, series_colour};
+use super::{Figure, LEGEND_WIDTH, fit_title, no_data, padded, plot_err, series_colour, with_legend};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -19,12 +19,15 @@ pub struct GroupedBars {
     pub values: Vec<Vec<Cell>>,
     /// Fixed y range, or None to fit the data (including 0).
     pub y_range: Option<(f64, f64)>,
+    /// The legend's heading (the key that names the series).
+    pub series_label: String,
 }
 
 impl Figure for GroupedBars {
     fn size(&self) -> (u32, u32) {
         let bars = self.categories.len().max(1) * self.series.len().max(1);
-        ((200 + 36 * bars as u32).clamp(640, 1600), 560)
+        let legend = if self.series.len() > 1 { LEGEND_WIDTH } else { 0 };
+        (fit_title((200 + 36 * bars as u32).clamp(640, 1600) + legend, &self.title), 560)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -42,8 +45,14 @@ impl Figure for GroupedBars {
         });
         let n_cat = self.categories.len();
         let n_ser = self.series.len();
-        let mut c = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 22))
+        let titled = root.titled(&self.title, ("sans-serif", 22)).map_err(plot_err)?;
+        let area = if n_ser > 1 {
+            let items: Vec<(String, RGBColor)> = self.series.iter().enumerate().map(|(i, s)| (s.clone(), series_colour(i))).collect();
+            with_legend(&titled, &self.series_label, &items)?
+        } else {
+            titled
+        };
+        let mut c = ChartBuilder::on(&area)
             .margin(14)
             .x_label_area_size(56)
             .y_label_area_size(64)
@@ -64,27 +73,14 @@ impl Figure for GroupedBars {
             .draw()
             .map_err(plot_err)?;
         let width = 0.8 / n_ser as f64;
-        for (s, name) in self.series.iter().enumerate() {
+        for s in 0..n_ser {
             let colour = series_colour(s);
             let x_of = |ci: usize| ci as f64 + 0.1 + width * s as f64;
             let present: Vec<(usize, (f64, f64, f64))> = self.values[s].iter().enumerate().filter_map(|(ci, v)| v.map(|v| (ci, v))).collect();
             let base = y0.max(0.0).min(y1);
-            let series = c
-                .draw_series(present.iter().map(|&(ci, (v, _, _))| Rectangle::new([(x_of(ci), base), (x_of(ci) + width * 0.92, v)], colour.mix(0.8).filled())))
+            c.draw_series(present.iter().map(|&(ci, (v, _, _))| Rectangle::new([(x_of(ci), base), (x_of(ci) + width * 0.92, v)], colour.mix(0.8).filled())))
                 .map_err(plot_err)?;
-            if n_ser > 1 {
-                series.label(name.as_str()).legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
-            }
             c.draw_series(present.iter().map(|&(ci, (v, lo, hi))| ErrorBar::new_vertical(x_of(ci) + width * 0.46, lo, v, hi, BLACK.stroke_width(2), 8)))
-                .map_err(plot_err)?;
-        }
-        if n_ser > 1 {
-            c.configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font(("sans-serif", 15))
-                .position(SeriesLabelPosition::UpperRight)
-                .draw()
                 .map_err(plot_err)?;
         }
         Ok(())

@@ -1,7 +1,7 @@
-//! Box plots by group: median, quartiles and whiskers at 1.5 IQR (Tukey), every value drawn as
-//! a point beside its box so small samples stay visible.
+//! Box plots by group: median, quartiles and whiskers at 1.5 IQR (Tukey); groups of up to 60
+//! values also show every value as a point, so small samples stay visible.
 
-use super::{Figure, no_data, padded, plot_err, series_colour};
+use super::{Figure, fit_title, no_data, padded, plot_err, series_colour};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -16,7 +16,7 @@ pub struct BoxPlot {
 
 impl Figure for BoxPlot {
     fn size(&self) -> (u32, u32) {
-        ((220 + 110 * self.groups.len() as u32).clamp(560, 1600), 560)
+        (fit_title((220 + 110 * self.groups.len() as u32).clamp(560, 1600), &self.title), 560)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -57,8 +57,10 @@ impl Figure for BoxPlot {
             let q = Quartiles::new(&finite);
             c.draw_series(std::iter::once(Boxplot::new_vertical(SegmentValue::CenterOf(&labels[i]), &q).width(40).whisker_width(0.6).style(colour.stroke_width(2))))
                 .map_err(plot_err)?;
-            c.draw_series(finite.iter().map(|&v| Circle::new((SegmentValue::CenterOf(&labels[i]), v as f32), 3, BLACK.mix(0.6).filled())))
-                .map_err(plot_err)?;
+            if finite.len() <= 60 {
+                c.draw_series(finite.iter().map(|&v| Circle::new((SegmentValue::CenterOf(&labels[i]), v as f32), 3, BLACK.mix(0.6).filled())))
+                    .map_err(plot_err)?;
+            }
         }
         Ok(())
     }

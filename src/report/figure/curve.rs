@@ -1,7 +1,7 @@
 //! Curves with an interval band: a mean (or any estimate) against a numeric x, one line per
 //! series, the band between the interval bounds (learning curves, score against budget).
 
-use super::{Figure, no_data, padded, plot_err, series_colour};
+use super::{Figure, LEGEND_WIDTH, fit_title, no_data, padded, plot_err, series_colour, with_legend};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -16,11 +16,19 @@ pub struct Curves {
     /// (series name, points sorted by x).
     pub series: Vec<(String, Vec<Point>)>,
     pub y_range: Option<(f64, f64)>,
+    /// The legend's heading (the key that names the series).
+    pub series_label: String,
+}
+
+impl Curves {
+    fn has_legend(&self) -> bool {
+        self.series.len() > 1 || self.series.first().is_some_and(|s| !s.0.is_empty())
+    }
 }
 
 impl Figure for Curves {
     fn size(&self) -> (u32, u32) {
-        (960, 600)
+        (fit_title(960 + if self.has_legend() { LEGEND_WIDTH } else { 0 }, &self.title), 600)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -37,8 +45,14 @@ impl Figure for Curves {
             let hi = pts.iter().map(|p| if p.3.is_finite() { p.3 } else { p.1 }).fold(f64::NEG_INFINITY, f64::max);
             padded(lo, hi)
         });
-        let mut c = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 22))
+        let titled = root.titled(&self.title, ("sans-serif", 22)).map_err(plot_err)?;
+        let area = if self.has_legend() {
+            let items: Vec<(String, RGBColor)> = self.series.iter().enumerate().map(|(i, s)| (s.0.clone(), series_colour(i))).collect();
+            with_legend(&titled, &self.series_label, &items)?
+        } else {
+            titled
+        };
+        let mut c = ChartBuilder::on(&area)
             .margin(14)
             .margin_right(30)
             .x_label_area_size(52)
@@ -52,7 +66,7 @@ impl Figure for Curves {
             .axis_desc_style(("sans-serif", 16))
             .draw()
             .map_err(plot_err)?;
-        for (s, (name, points)) in self.series.iter().enumerate() {
+        for (s, (_, points)) in self.series.iter().enumerate() {
             let colour = series_colour(s);
             let band: Vec<(f64, f64)> = points
                 .iter()
@@ -63,20 +77,8 @@ impl Figure for Curves {
             if band.len() >= 3 {
                 c.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.2).filled()))).map_err(plot_err)?;
             }
-            c.draw_series(LineSeries::new(points.iter().map(|p| (p.0, p.1)), colour.stroke_width(2)))
-                .map_err(plot_err)?
-                .label(name.as_str())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], colour.stroke_width(3)));
+            c.draw_series(LineSeries::new(points.iter().map(|p| (p.0, p.1)), colour.stroke_width(2))).map_err(plot_err)?;
             c.draw_series(points.iter().map(|p| Circle::new((p.0, p.1), 4, colour.filled()))).map_err(plot_err)?;
-        }
-        if self.series.len() > 1 || !self.series[0].0.is_empty() {
-            c.configure_series_labels()
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .label_font(("sans-serif", 15))
-                .position(SeriesLabelPosition::LowerRight)
-                .draw()
-                .map_err(plot_err)?;
         }
         Ok(())
     }

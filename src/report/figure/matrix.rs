@@ -1,7 +1,7 @@
 //! A tournament's win-rate matrix: row agent's score (%) against column agent, coloured, with
 //! the number of games behind each cell available to the caller's table.
 
-use super::{Figure, no_data, plot_err, sequential, text_on};
+use super::{Figure, fit_title, no_data, plot_err, sequential, text_on};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -18,7 +18,7 @@ impl Figure for Matrix {
     fn size(&self) -> (u32, u32) {
         let n = self.labels.len() as u32;
         let side = (220 + 70 * n).clamp(480, 1600);
-        (side + 60, side)
+        (fit_title(side + 60, &self.title), side)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>

@@ -109,6 +109,32 @@ pub fn padded(lo: f64, hi: f64) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
+/// A width that fits a title of this many characters at the caption size (at least `min`).
+pub fn fit_title(min: u32, title: &str) -> u32 {
+    min.max(title.chars().count() as u32 * 12 + 60)
+}
+
+/// The width kept at the right of a chart for its legend.
+pub const LEGEND_WIDTH: u32 = 170;
+
+/// Splits off a legend column on the right and draws the legend there: a heading and one
+/// swatch per series. Returns the area left for the chart.
+pub fn with_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, heading: &str, items: &[(String, RGBColor)]) -> Result<DrawingArea<DB, Shift>>
+where
+    DB::ErrorType: 'static,
+{
+    let (w, _) = root.dim_in_pixel();
+    let (chart, legend) = root.split_horizontally(w - LEGEND_WIDTH);
+    legend.draw(&Text::new(heading.to_string(), (8, 60), ("sans-serif", 15).into_font())).map_err(plot_err)?;
+    for (i, (name, colour)) in items.iter().enumerate() {
+        let y = 86 + 24 * i as i32;
+        legend.draw(&Rectangle::new([(8, y), (26, y + 14)], colour.filled())).map_err(plot_err)?;
+        let label: String = name.chars().take(18).collect();
+        legend.draw(&Text::new(label, (34, y), ("sans-serif", 14).into_font())).map_err(plot_err)?;
+    }
+    Ok(chart)
+}
+
 /// Draws a centred "no data" note, for figures whose data is empty.
 pub fn no_data<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Result<()>
 where

@@ -1,6 +1,6 @@
 //! Horizontal bars in a given order (a ranking), each with an interval whisker.
 
-use super::{Figure, no_data, plot_err};
+use super::{Figure, fit_title, no_data, plot_err};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -25,7 +25,7 @@ pub struct RankedBars {
 
 impl Figure for RankedBars {
     fn size(&self) -> (u32, u32) {
-        (960, 110 + 34 * self.bars.len().max(1) as u32)
+        (fit_title(960, &self.title), 110 + 34 * self.bars.len().max(1) as u32)
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>

@@ -45,6 +45,7 @@ fn grouped_bars() {
         series: (0..sers).map(|i| format!("s{i}")).collect(),
         values: (0..sers).map(|s| (0..cats).map(|c| if (s + c) % 3 == 2 { None } else { Some((50.0 + c as f64, 45.0, 55.0 + c as f64)) }).collect()).collect(),
         y_range: None,
+        series_label: "series".into(),
     };
     check(&g(3, 2), "bars");
     check(&g(1, 1), "bars1");
@@ -62,9 +63,9 @@ fn box_plots() {
 #[test]
 fn learning_curves() {
     let pts: Vec<(f64, f64, f64, f64)> = (0..10).map(|g| (g as f64, g as f64 * 2.0, g as f64 * 2.0 - 1.0, g as f64 * 2.0 + 1.0)).collect();
-    check(&Curves { title: "curve".into(), x_label: "generation".into(), y_label: "fitness".into(), series: vec![("a".into(), pts.clone()), ("b".into(), pts[..3].to_vec())], y_range: None }, "curve");
-    check(&Curves { title: "one".into(), x_label: "x".into(), y_label: "y".into(), series: vec![("".into(), vec![(1.0, 2.0, f64::NAN, f64::NAN)])], y_range: None }, "curve1");
-    check(&Curves { title: "none".into(), x_label: "x".into(), y_label: "y".into(), series: vec![], y_range: None }, "curve0");
+    check(&Curves { title: "curve".into(), x_label: "generation".into(), y_label: "fitness".into(), series: vec![("a".into(), pts.clone()), ("b".into(), pts[..3].to_vec())], y_range: None, series_label: "s".into() }, "curve");
+    check(&Curves { title: "one".into(), x_label: "x".into(), y_label: "y".into(), series: vec![("".into(), vec![(1.0, 2.0, f64::NAN, f64::NAN)])], y_range: None, series_label: "s".into() }, "curve1");
+    check(&Curves { title: "none".into(), x_label: "x".into(), y_label: "y".into(), series: vec![], y_range: None, series_label: "s".into() }, "curve0");
 }
 
 #[test]

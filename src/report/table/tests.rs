@@ -47,7 +47,7 @@ fn records() -> Records {
 }
 
 fn params<'a>(group_by: &'a [String], statistic: Statistic) -> TableParams<'a> {
-    TableParams { name: "t", title: "T", group_by, statistic, metric: None, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
+    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
 }
 
 fn cells(md: &str, line: usize) -> Vec<String> {
@@ -90,6 +90,15 @@ fn elo_uses_pairs_when_every_game_has_its_partner() {
     let keys = vec!["agent".to_string(), "seat".to_string()];
     let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) });
     assert!(t.rows.iter().all(|r| r.after[3] == "games"));
+}
+
+#[test]
+fn a_filter_keeps_the_matching_records() {
+    let r = records();
+    let keys = vec!["budget".to_string()];
+    let filter = vec![("agent".to_string(), "a".to_string())];
+    let t = compute(&r, &TableParams { filter: &filter, ..params(&keys, Statistic::Score) });
+    assert_eq!(t.rows.iter().map(|r| (r.keys[0].as_str(), r.n, r.before[0].as_str())).collect::<Vec<_>>(), [("10", 4, "2"), ("20", 4, "4")]);
 }
 
 #[test]
