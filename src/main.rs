@@ -16,6 +16,12 @@ struct Cli {
     command: Command,
 }
 
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum TableFormat {
+    Md,
+    Csv,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Expand an experiment file into jobs and play the ones not yet done.
@@ -45,6 +51,9 @@ enum Command {
         /// there and figures to OUT/figures/<experiment>/.
         #[arg(long, default_value = ".")]
         out: PathBuf,
+        /// Tables as Markdown in report.md only (md), or also one CSV file each (csv).
+        #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
+        format: TableFormat,
     },
     /// Count the leaves of the game tree from a stage's start, for each depth 1..=D.
     Perft {
@@ -126,9 +135,9 @@ fn dispatch(command: Command) -> Result<()> {
             println!("rows: {}", s.results_dir.join("games").display());
             Ok(())
         }
-        Command::Report { file, out } => {
+        Command::Report { file, out, format } => {
             let (exp, jobs) = load(&file)?;
-            let r = gamelab::report::report(&exp, &jobs, &out)?;
+            let r = gamelab::report::report(&exp, &jobs, &out, format == TableFormat::Csv)?;
             println!("{}: report from {} rows ({} of {} jobs)", exp.name, r.rows, r.jobs_with_rows, r.jobs_total);
             println!("report: {}", r.report.display());
             for t in &r.tables {

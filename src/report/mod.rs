@@ -67,7 +67,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     }
     let mut tables = r.tables.clone();
     if tables.is_empty() {
-        tables.push(TableSpec { name: "scores".into(), title: Some("Scores".into()), group_by: r.group_by.clone(), statistic: Statistic::Score, metric: None, elo: false, filter: Default::default() });
+        tables.push(TableSpec { name: "scores".into(), title: Some("Scores".into()), group_by: r.group_by.clone(), statistic: Statistic::Score, metric: None, elo: false, baseline: None, filter: Default::default() });
     } else if r.group_by.is_some() {
         return Err(exp.error("report.group_by", "with [[report.tables]], give group_by in each table instead"));
     }
@@ -96,6 +96,11 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         for k in t.filter.keys() {
             if !BASE_KEYS.contains(&k.as_str()) && !grid.contains(k) {
                 return Err(exp.error(at, format!("table '{}': filter column '{k}' is unknown (expected one of {})", t.name, known_keys())));
+            }
+        }
+        if let Some(b) = &t.baseline {
+            if t.statistic != Statistic::Mean || b.len() != 1 || !b.keys().all(|k| g.contains(k)) {
+                return Err(exp.error(at, format!("table '{}': `baseline` goes with statistic = \"mean\" and names one of its group columns and a value, e.g. {{ agent = \"greedy\" }}", t.name)));
             }
         }
         if t.metric.is_some() && t.statistic != Statistic::Mean {
@@ -241,6 +246,7 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records) -> Vec<tab
                     filter: &filter,
                     statistic: t.statistic,
                     metric: t.metric.as_deref(),
+                    baseline: t.baseline.as_ref().and_then(|b| b.iter().next()).map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))),
                     elo: t.elo,
                     level: plan.level,
                     interval: exp.file.report.interval,
@@ -293,8 +299,9 @@ fn sprt_section(jobs: &[Job], records: &Records) -> String {
     md
 }
 
-/// Reads the rows of `jobs` under `out` and writes the report, its tables and figures.
-pub fn report(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<ReportOutput> {
+/// Reads the rows of `jobs` under `out` and writes the report, its figures, and (with
+/// `csv_tables`) one CSV file per table.
+pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> Result<ReportOutput> {
     let plan = plan(exp)?;
     let dir = results_dir(out, &exp.name);
     let (records, rows, jobs_with_rows) = load_records(exp, jobs, out)?;
@@ -348,10 +355,13 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<ReportOutput
             md += "Score = (W + D/2) / G x 100 from each agent's point of view.\n\n";
         }
         md += &t.markdown();
-        let csv = dir.join(format!("{}.csv", t.name));
-        std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
-        md += &format!("\n(CSV: `{}`)\n\n", csv.file_name().expect("named").to_string_lossy());
-        table_files.push(csv);
+        if csv_tables {
+            let csv = dir.join(format!("{}.csv", t.name));
+            std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
+            md += &format!("\n(CSV: `{}`)\n", csv.file_name().expect("named").to_string_lossy());
+            table_files.push(csv);
+        }
+        md += "\n";
         for reference in f.report.reference.iter().filter(|r| r.table == t.name) {
             md += &format!("### Published and measured{}\n\n", reference.source.as_deref().map(|s| format!(": {s}")).unwrap_or_default());
             if let Some(note) = &reference.note {

@@ -37,6 +37,11 @@ pub struct TableSpec {
     /// Score tables: add Elo difference, its interval and LOS.
     #[serde(default)]
     pub elo: bool,
+    /// Mean tables: compare every group with the group that has this value in one of the
+    /// group columns, e.g. `{ agent = "greedy" }`: the difference of means, its Welch interval
+    /// and the two-sided p-value of Welch's t-test.
+    #[serde(default)]
+    pub baseline: Option<std::collections::BTreeMap<String, toml::Value>>,
     /// Keep only the records whose columns have these values, e.g. `{ agent = "mcts" }`.
     #[serde(default)]
     pub filter: std::collections::BTreeMap<String, toml::Value>,

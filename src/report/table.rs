@@ -5,7 +5,7 @@
 use super::records::Records;
 use super::spec::Statistic;
 use super::stats::elo::{Pentanomial, Wdl, elo_pentanomial, elo_trinomial, los};
-use super::stats::means::{mean, mean_interval, variance};
+use super::stats::means::{mean, mean_interval, variance, welch};
 use super::stats::rating::{Game, bradley_terry_bootstrap};
 use super::stats::{Estimate, Interval};
 use std::cmp::Ordering;
@@ -93,6 +93,11 @@ fn fixed(x: f64, decimals: usize) -> String {
     if x.is_finite() { format!("{x:.decimals$}") } else { num(x) }
 }
 
+/// A p-value: three decimals, or scientific notation below 0.001.
+fn p_text(p: f64) -> String {
+    if p >= 0.001 { format!("{p:.3}") } else { format!("{p:.1e}") }
+}
+
 /// An Elo value to one decimal.
 fn elo_text(x: f64) -> String {
     fixed(x, 1)
@@ -111,6 +116,8 @@ pub struct TableParams<'a> {
     pub filter: &'a [(String, String)],
     pub statistic: Statistic,
     pub metric: Option<&'a str>,
+    /// Mean tables: (group column, value) of the group every other is compared with.
+    pub baseline: Option<(String, String)>,
     pub elo: bool,
     pub level: f64,
     pub interval: Interval,
@@ -148,7 +155,7 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
     t.decimals = 1;
     t.before_names = vec!["W".into(), "D".into(), "L".into()];
     if p.elo {
-        t.after_names = vec!["Elo".into(), format!("Elo {} CI", level_text(p.level)), "LOS".into(), "Elo unit".into()];
+        t.after_names = vec!["Elo".into(), format!("Elo {} CI", level_text(p.level)), "LOS".into(), "Elo unit".into(), "pairs 0/¼/½/¾/1".into()];
     }
     let results = &records.num["result"];
     for (keys, idx) in groups(records, p.group_by, p.filter) {
@@ -177,18 +184,19 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
                 pairs.entry((records.text["job"][i].clone(), pair as i64)).or_default().push(results[i]);
             }
             let complete = all_paired && pairs.values().all(|v| v.len() == 2);
-            let (estimate, unit) = if complete {
+            let (estimate, unit, counts) = if complete {
                 let mut penta = Pentanomial::default();
                 for v in pairs.values() {
                     penta.add_pair(v[0], v[1]);
                 }
-                (elo_pentanomial(penta, p.level), "pairs")
+                let counts = penta.0.iter().map(u64::to_string).collect::<Vec<_>>().join("/");
+                (elo_pentanomial(penta, p.level), "pairs", counts)
             } else {
-                (elo_trinomial(wdl, p.level), "games")
+                (elo_trinomial(wdl, p.level), "games", "–".to_string())
             };
             match estimate {
-                Some(e) => after.extend([elo_text(e.elo.value), format!("{} to {}", elo_text(e.elo.lo), elo_text(e.elo.hi)), format!("{:.3}", los(wdl)), unit.to_string()]),
-                None => after.extend(["–".into(), "–".into(), "–".into(), unit.to_string()]),
+                Some(e) => after.extend([elo_text(e.elo.value), format!("{} to {}", elo_text(e.elo.lo), elo_text(e.elo.hi)), format!("{:.3}", los(wdl)), unit.to_string(), counts]),
+                None => after.extend(["–".into(), "–".into(), "–".into(), unit.to_string(), counts]),
             }
         }
         t.rows.push(TableRow {
@@ -204,12 +212,14 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
     t
 }
 
-/// The mean of a numeric column per group, with its Student t interval and the SD.
+/// The mean of a numeric column per group, with its Student t interval and the SD; with a
+/// baseline, each group's difference from it with Welch's interval and p-value.
 fn mean_table(records: &Records, p: &TableParams) -> Table {
     let metric = p.metric.expect("checked: mean tables name a metric");
     let mut t = base(p, "n", format!("mean {metric}"), format!("{} CI (t)", level_text(p.level)));
     t.after_names = vec!["SD".into()];
     let values = &records.num[metric];
+    let mut samples: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
     for (keys, idx) in groups(records, p.group_by, p.filter) {
         let xs: Vec<f64> = idx.iter().map(|&i| values[i]).filter(|x| x.is_finite()).collect();
         if xs.is_empty() {
@@ -217,7 +227,21 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
         }
         let value = mean_interval(&xs, p.level).unwrap_or(Estimate { value: mean(&xs), lo: f64::NAN, hi: f64::NAN });
         let sd = if xs.len() > 1 { variance(&xs).sqrt() } else { f64::NAN };
-        t.rows.push(TableRow { keys, n: xs.len() as u64, value, before: vec![], after: vec![fixed(sd, 2)] });
+        t.rows.push(TableRow { keys: keys.clone(), n: xs.len() as u64, value, before: vec![], after: vec![fixed(sd, 2)] });
+        samples.insert(keys, xs);
+    }
+    if let Some((column, base_value)) = &p.baseline {
+        let c = p.group_by.iter().position(|k| k == column).expect("checked: the baseline column is a group key");
+        t.after_names.extend([format!("Δ vs {column} = {base_value}"), format!("Welch {} CI", level_text(p.level)), "p (Welch)".into()]);
+        for r in &mut t.rows {
+            let mut base_keys = r.keys.clone();
+            base_keys[c] = base_value.clone();
+            let base = if base_keys == r.keys { None } else { samples.get(&base_keys) };
+            match base.and_then(|b| welch(&samples[&r.keys], b, p.level)) {
+                Some(w) => r.after.extend([fixed(w.difference.value, 2), format!("{} to {}", fixed(w.difference.lo, 2), fixed(w.difference.hi, 2)), p_text(w.p)]),
+                None => r.after.extend(["–".into(), "–".into(), "–".into()]),
+            }
+        }
     }
     sort_rows(&mut t.rows, None);
     t

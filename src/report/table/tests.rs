@@ -47,7 +47,7 @@ fn records() -> Records {
 }
 
 fn params<'a>(group_by: &'a [String], statistic: Statistic) -> TableParams<'a> {
-    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
+    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, baseline: None, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
 }
 
 fn cells(md: &str, line: usize) -> Vec<String> {
@@ -80,12 +80,14 @@ fn elo_uses_pairs_when_every_game_has_its_partner() {
     let r = records();
     let keys = vec!["budget".to_string(), "agent".to_string()];
     let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) });
-    assert_eq!(t.after_names, ["Elo", "Elo 95% CI", "LOS", "Elo unit"]);
+    assert_eq!(t.after_names, ["Elo", "Elo 95% CI", "LOS", "Elo unit", "pairs 0/¼/½/¾/1"]);
     // Budget 10, agent a: pairs (1 + 0.5)/2 = 0.75 and (0 + 1)/2 = 0.5; mean score 0.625:
     // Elo = -400 log10(1/0.625 - 1) = 88.7
     let a10 = &t.rows[0];
     assert_eq!(a10.after[0], "88.7");
     assert_eq!(a10.after[3], "pairs");
+    // One pair scored 3/4 (win and draw), one 1/2 (a loss and a win).
+    assert_eq!(a10.after[4], "0/0/1/1/0");
     // Grouping by seat breaks pairs: the unit falls back to games.
     let keys = vec!["agent".to_string(), "seat".to_string()];
     let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) });
@@ -109,6 +111,11 @@ fn mean_table_and_rating_table() {
     // Plies 30..33 in each job, each game seen from both seats: mean 31.5 over 8 records.
     assert_eq!(t.rows.len(), 2);
     assert_eq!((t.rows[0].n, t.rows[0].value.value), (8, 31.5));
+    // Against budget 10, budget 20's games have the same plies: a difference of 0.
+    let t = compute(&r, &TableParams { metric: Some("plies"), baseline: Some(("budget".into(), "10".into())), ..params(&keys, Statistic::Mean) });
+    assert_eq!(t.after_names[1], "Δ vs budget = 10");
+    assert_eq!(t.rows[0].after[1..], ["–", "–", "–"]);
+    assert_eq!(t.rows[1].after[1], "0.00");
     let keys = vec!["budget".to_string(), "agent".to_string()];
     let t = compute(&r, &params(&keys, Statistic::Rating));
     // Budget 10: a scores 2.5 of 4 against b: p_a / p_b = 2.5 / 1.5, a difference of
