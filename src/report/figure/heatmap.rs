@@ -1,11 +1,10 @@
 //! A weight table on its board: one square per cell coloured by value, the value written in it,
 //! blocked cells grey and crossed; columns a.. and rows 1.. as in Othello notation.
 
-use super::{Figure, plot_err, sequential, text_on};
+use super::{Figure, grid_cell, plot_err, sequential};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub struct Heatmap {
     pub title: String,
@@ -47,23 +46,19 @@ impl Figure for Heatmap {
             .map_err(plot_err)?;
         for r in 0..n {
             for col in 0..n {
-                let (x, y) = (col as f64, (n - 1 - r) as f64);
                 match self.values.get(r * n + col).copied().flatten() {
                     Some(v) => {
-                        let fill = sequential(scale(v));
-                        c.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], fill.filled()))).map_err(plot_err)?;
                         let text = if v.fract() == 0.0 && v.abs() < 1e6 { format!("{v:.0}") } else { format!("{v:.2}") };
-                        let style = ("sans-serif", 16).into_font().color(&text_on(fill)).pos(Pos::new(HPos::Center, VPos::Center));
-                        c.draw_series(std::iter::once(Text::new(text, (x + 0.5, y + 0.5), style))).map_err(plot_err)?;
+                        grid_cell(&mut c, n, r, col, sequential(scale(v)), Some(text), 16)?;
                     }
                     None => {
-                        let grey = RGBColor(150, 150, 150);
-                        c.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], grey.filled()))).map_err(plot_err)?;
+                        // A blocked cell: grey and crossed.
+                        grid_cell(&mut c, n, r, col, RGBColor(150, 150, 150), None, 16)?;
+                        let (x, y) = (col as f64, (n - 1 - r) as f64);
                         c.draw_series([PathElement::new(vec![(x + 0.2, y + 0.2), (x + 0.8, y + 0.8)], BLACK.stroke_width(2)), PathElement::new(vec![(x + 0.2, y + 0.8), (x + 0.8, y + 0.2)], BLACK.stroke_width(2))])
                             .map_err(plot_err)?;
                     }
                 }
-                c.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], WHITE.stroke_width(1)))).map_err(plot_err)?;
             }
         }
         // Colour bar.

@@ -1,11 +1,10 @@
 //! A tournament's win-rate matrix: row agent's score (%) against column agent, coloured, with
 //! the number of games behind each cell available to the caller's table.
 
-use super::{Figure, fit_title, no_data, plot_err, sequential, text_on};
+use super::{Figure, fit_title, grid_cell, no_data, plot_err, sequential};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 pub struct Matrix {
     pub title: String,
@@ -57,15 +56,9 @@ impl Figure for Matrix {
             .map_err(plot_err)?;
         for r in 0..n {
             for col in 0..n {
-                let (x, y) = (col as f64, (n - 1 - r) as f64);
                 let v = self.values.get(r).and_then(|row| row.get(col)).copied().flatten();
                 let fill = v.map_or(RGBColor(225, 225, 225), |v| sequential(v / 100.0));
-                c.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], fill.filled()))).map_err(plot_err)?;
-                c.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], WHITE.stroke_width(1)))).map_err(plot_err)?;
-                if let Some(v) = v {
-                    let style = ("sans-serif", 15).into_font().color(&text_on(fill)).pos(Pos::new(HPos::Center, VPos::Center));
-                    c.draw_series(std::iter::once(Text::new(format!("{v:.0}"), (x + 0.5, y + 0.5), style))).map_err(plot_err)?;
-                }
+                grid_cell(&mut c, n, r, col, fill, v.map(|v| format!("{v:.0}")), 15)?;
             }
         }
         Ok(())

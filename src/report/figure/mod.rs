@@ -135,6 +135,27 @@ where
     Ok(chart)
 }
 
+/// A square grid chart (heatmaps, matrices): unit cells, cell (row r, column c) at
+/// x = c, y = n - 1 - r so row 0 is on top.
+pub type GridChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
+
+/// Fills grid cell (r, c) of an n x n grid with `fill`, outlines it in white, and writes
+/// `text` centred in a readable colour.
+pub fn grid_cell<DB: DrawingBackend>(chart: &mut GridChart<'_, DB>, n: usize, r: usize, c: usize, fill: RGBColor, text: Option<String>, font_size: u32) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let (x, y) = (c as f64, (n - 1 - r) as f64);
+    chart.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], fill.filled()))).map_err(plot_err)?;
+    chart.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], WHITE.stroke_width(1)))).map_err(plot_err)?;
+    if let Some(text) = text {
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
+        let style = ("sans-serif", font_size).into_font().color(&text_on(fill)).pos(Pos::new(HPos::Center, VPos::Center));
+        chart.draw_series(std::iter::once(Text::new(text, (x + 0.5, y + 0.5), style))).map_err(plot_err)?;
+    }
+    Ok(())
+}
+
 /// Draws a centred "no data" note, for figures whose data is empty.
 pub fn no_data<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Result<()>
 where
