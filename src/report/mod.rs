@@ -67,7 +67,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     }
     let mut tables = r.tables.clone();
     if tables.is_empty() {
-        tables.push(TableSpec { name: "scores".into(), title: Some("Scores".into()), group_by: r.group_by.clone(), statistic: Statistic::Score, metric: None, elo: false, baseline: None, filter: Default::default() });
+        tables.push(TableSpec { name: "scores".into(), title: Some("Scores".into()), group_by: r.group_by.clone(), statistic: Statistic::Score, metric: None, elo: false, unit: None, method: Default::default(), baseline: None, filter: Default::default() });
     } else if r.group_by.is_some() {
         return Err(exp.error("report.group_by", "with [[report.tables]], give group_by in each table instead"));
     }
@@ -96,6 +96,12 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         for k in t.filter.keys() {
             if !BASE_KEYS.contains(&k.as_str()) && !grid.contains(k) {
                 return Err(exp.error(at, format!("table '{}': filter column '{k}' is unknown (expected one of {})", t.name, known_keys())));
+            }
+        }
+        if let Some(u) = &t.unit {
+            let unit_columns = ["repeat", "job", "pair", "game", "stage"];
+            if t.statistic != Statistic::Mean || (!unit_columns.contains(&u.as_str()) && !grid.contains(u)) {
+                return Err(exp.error(at, format!("table '{}': `unit` goes with statistic = \"mean\" and is one of {} or a grid key", t.name, unit_columns.join(", "))));
             }
         }
         if let Some(b) = &t.baseline {
@@ -246,6 +252,8 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records) -> Vec<tab
                     filter: &filter,
                     statistic: t.statistic,
                     metric: t.metric.as_deref(),
+                    unit: t.unit.as_deref(),
+                    method: t.method,
                     baseline: t.baseline.as_ref().and_then(|b| b.iter().next()).map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))),
                     elo: t.elo,
                     level: plan.level,

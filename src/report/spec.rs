@@ -18,6 +18,15 @@ pub enum Statistic {
     Rating,
 }
 
+/// How a mean table's interval is computed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum MeanInterval {
+    #[default]
+    T,
+    Bootstrap,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
@@ -37,6 +46,14 @@ pub struct TableSpec {
     /// Score tables: add Elo difference, its interval and LOS.
     #[serde(default)]
     pub elo: bool,
+    /// Mean tables: the independent unit. Values are first averaged within each value of this
+    /// column (e.g. `repeat`, `job`, `pair`), and the mean and interval are taken over those
+    /// unit means. Default: every record is a unit.
+    #[serde(default)]
+    pub unit: Option<String>,
+    /// Mean tables: the interval, Student's t (default) or a percentile bootstrap over units.
+    #[serde(default)]
+    pub method: MeanInterval,
     /// Mean tables: compare every group with the group that has this value in one of the
     /// group columns, e.g. `{ agent = "greedy" }`: the difference of means, its Welch interval
     /// and the two-sided p-value of Welch's t-test.

@@ -3,9 +3,9 @@
 //! references are compared with) plus the columns its statistic adds.
 
 use super::records::Records;
-use super::spec::Statistic;
+use super::spec::{MeanInterval, Statistic};
 use super::stats::elo::{Pentanomial, Wdl, elo_pentanomial, elo_trinomial, los};
-use super::stats::means::{mean, mean_interval, variance, welch};
+use super::stats::means::{bootstrap, mean, mean_interval, variance, welch};
 use super::stats::rating::{Game, bradley_terry_bootstrap};
 use super::stats::{Estimate, Interval};
 use std::cmp::Ordering;
@@ -116,6 +116,9 @@ pub struct TableParams<'a> {
     pub filter: &'a [(String, String)],
     pub statistic: Statistic,
     pub metric: Option<&'a str>,
+    /// Mean tables: the column whose values are the independent units (None: each record).
+    pub unit: Option<&'a str>,
+    pub method: MeanInterval,
     /// Mean tables: (group column, value) of the group every other is compared with.
     pub baseline: Option<(String, String)>,
     pub elo: bool,
@@ -216,16 +219,43 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
 /// baseline, each group's difference from it with Welch's interval and p-value.
 fn mean_table(records: &Records, p: &TableParams) -> Table {
     let metric = p.metric.expect("checked: mean tables name a metric");
-    let mut t = base(p, "n", format!("mean {metric}"), format!("{} CI (t)", level_text(p.level)));
+    let method = match p.method {
+        MeanInterval::T => "t",
+        MeanInterval::Bootstrap => "bootstrap",
+    };
+    let n_name = p.unit.map_or("n".to_string(), |u| format!("n ({u})"));
+    let mut t = base(p, &n_name, format!("mean {metric}"), format!("{} CI ({method})", level_text(p.level)));
     t.after_names = vec!["SD".into()];
     let values = &records.num[metric];
     let mut samples: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
     for (keys, idx) in groups(records, p.group_by, p.filter) {
-        let xs: Vec<f64> = idx.iter().map(|&i| values[i]).filter(|x| x.is_finite()).collect();
+        let xs: Vec<f64> = match p.unit {
+            None => idx.iter().map(|&i| values[i]).filter(|x| x.is_finite()).collect(),
+            Some(unit) => {
+                // The mean of each unit first.
+                let mut units: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+                for &i in idx.iter().filter(|&&i| values[i].is_finite()) {
+                    // Pairs and games are numbered within their job.
+                    let mut id = records.key(unit, i).unwrap_or_default();
+                    if unit == "pair" || unit == "game" {
+                        id = format!("{}/{id}", records.text["job"][i]);
+                    }
+                    let u = units.entry(id).or_default();
+                    u.0 += values[i];
+                    u.1 += 1.0;
+                }
+                units.values().map(|(sum, n)| sum / n).collect()
+            }
+        };
         if xs.is_empty() {
             continue;
         }
-        let value = mean_interval(&xs, p.level).unwrap_or(Estimate { value: mean(&xs), lo: f64::NAN, hi: f64::NAN });
+        let interval = match p.method {
+            MeanInterval::T => mean_interval(&xs, p.level),
+            MeanInterval::Bootstrap if xs.len() > 1 => bootstrap(&xs, mean, p.bootstrap, p.level, p.seed),
+            MeanInterval::Bootstrap => None,
+        };
+        let value = interval.unwrap_or(Estimate { value: mean(&xs), lo: f64::NAN, hi: f64::NAN });
         let sd = if xs.len() > 1 { variance(&xs).sqrt() } else { f64::NAN };
         t.rows.push(TableRow { keys: keys.clone(), n: xs.len() as u64, value, before: vec![], after: vec![fixed(sd, 2)] });
         samples.insert(keys, xs);

@@ -1,6 +1,7 @@
 //! Tables from a small fixed set of rows, checked cell by cell.
 
 use super::*;
+use crate::report::spec::MeanInterval;
 use crate::experiment::record::{GameRow, JobColumns, SweptKind, games_frame};
 use crate::report::compare::{Verdict, compare};
 use crate::report::spec::ReferenceSpec;
@@ -47,7 +48,7 @@ fn records() -> Records {
 }
 
 fn params<'a>(group_by: &'a [String], statistic: Statistic) -> TableParams<'a> {
-    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, baseline: None, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
+    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, unit: None, method: MeanInterval::T, baseline: None, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
 }
 
 fn cells(md: &str, line: usize) -> Vec<String> {
@@ -111,6 +112,18 @@ fn mean_table_and_rating_table() {
     // Plies 30..33 in each job, each game seen from both seats: mean 31.5 over 8 records.
     assert_eq!(t.rows.len(), 2);
     assert_eq!((t.rows[0].n, t.rows[0].value.value), (8, 31.5));
+    // Units: the mean of each job first (one job per budget here: one unit, no interval).
+    let t = compute(&r, &TableParams { metric: Some("plies"), unit: Some("job"), ..params(&keys, Statistic::Mean) });
+    assert_eq!((t.rows[0].n, t.rows[0].value.value), (1, 31.5));
+    assert!(t.rows[0].value.lo.is_nan());
+    assert_eq!(t.n_name, "n (job)");
+    // Pairs are numbered within their job: budget 10 has pairs 0 and 1 of job0 only.
+    let t = compute(&r, &TableParams { metric: Some("plies"), unit: Some("pair"), ..params(&keys, Statistic::Mean) });
+    assert_eq!((t.rows[0].n, t.rows[0].value.value), (2, 31.5));
+    // A bootstrap interval over records brackets the mean.
+    let t = compute(&r, &TableParams { metric: Some("plies"), method: MeanInterval::Bootstrap, ..params(&keys, Statistic::Mean) });
+    assert!(t.rows[0].value.lo < 31.5 && 31.5 < t.rows[0].value.hi, "{:?}", t.rows[0]);
+    assert_eq!(t.interval_name, "95% CI (bootstrap)");
     // Against budget 10, budget 20's games have the same plies: a difference of 0.
     let t = compute(&r, &TableParams { metric: Some("plies"), baseline: Some(("budget".into(), "10".into())), ..params(&keys, Statistic::Mean) });
     assert_eq!(t.after_names[1], "Δ vs budget = 10");
