@@ -10,3 +10,4 @@ pub mod experiment;
 pub mod game;
 pub mod report;
 pub mod rng;
+pub mod tune;
