@@ -129,10 +129,10 @@ fn dispatch(command: Command) -> Result<()> {
             }
             let s = gamelab::experiment::runner::run(&exp, &jobs, &RunOptions { out, threads, shard, format, progress: true })?;
             println!(
-                "{}: ran {} jobs ({} games) in {:.1} s; {} already done; {} of {} jobs in this shard",
-                exp.name, s.jobs_run, s.games, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
+                "{}: ran {} jobs ({} rows) in {:.1} s; {} already done; {} of {} jobs in this shard",
+                exp.name, s.jobs_run, s.rows, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
             );
-            println!("rows: {}", s.results_dir.join("games").display());
+            println!("rows: {}", s.results_dir.join(gamelab::experiment::record::rows_folder(exp.file.kind)).display());
             Ok(())
         }
         Command::Report { file, out, format } => {

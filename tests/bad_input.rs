@@ -149,3 +149,15 @@ fn report_curve_over_a_text_key() {
     let text = format!("{SMALL}\n[[report.tables]]\nname = \"s\"\ngroup_by = [\"agent\", \"stage\"]\n[[report.figures]]\nname = \"c\"\nkind = \"curve\"\ntable = \"s\"\nx = \"stage\"\n");
     rejected(&text, &[], &["figure 'c'", "numeric grid key"]);
 }
+
+#[test]
+fn ga_with_two_budgets() {
+    let text = "kind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\n[ga]\npopulation = 10\ngenerations = 5\ntime_s = 3.0\nsubset = \"full\"\nstrategy = \"det\"\n";
+    rejected(text, &[], &["exp.toml:4:1", "key `ga`", "either generations or time_s"]);
+}
+
+#[test]
+fn ga_with_an_unknown_strategy() {
+    let text = "kind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\n[ga]\npopulation = 10\ngenerations = 5\nsubset = \"full\"\nstrategy = \"alphazero\"\n";
+    rejected(text, &[], &["exp.toml:8:", "ga.strategy", "unknown variant `alphazero`"]);
+}

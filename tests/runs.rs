@@ -131,7 +131,7 @@ fn a_killed_run_resumes_with_every_row_exactly_once() {
 
     // A third run has nothing left to do and changes nothing.
     let o = gamelab(&["run", f, "--out", killed.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&o.stdout).contains("ran 0 jobs (0 games)"));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("ran 0 jobs (0 rows)"));
     assert_same_rows(&reference, &rows(&killed, "small"));
 }
 
@@ -148,7 +148,7 @@ fn the_report_reads_the_rows_and_writes_table_and_figures() {
     run_ok(&["report", f, "--out", out.to_str().unwrap()]);
     let md = std::fs::read_to_string(out.join("results/small/report.md")).unwrap();
     assert!(md.contains("| agent | games | W | D | L | score % | 95% CI (Wilson) |"), "{md}");
-    assert!(md.contains("computed from 48 game rows of 4 of 4 jobs"), "{md}");
+    assert!(md.contains("computed from 48 rows of 4 of 4 jobs"), "{md}");
     // Each of 3 agents plays 4 games per job (2 ordered pairings x 2 rounds) in 4 jobs... as
     // each game counts for both its agents: 48 games x 2 seats / 3 agents = 32 games each.
     let table: Vec<&str> = md.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| agent")).collect();
@@ -202,4 +202,70 @@ kind = "greedy"
     let md = std::fs::read_to_string(one.join("results/sprt/report.md")).unwrap();
     assert!(md.contains("## Sequential tests"), "{md}");
     assert_eq!(md.matches("H1 accepted (Elo = 30)").count(), 2, "{md}");
+}
+
+/// The generation rows and best-table files under `out`, by file name.
+fn ga_outputs(out: &Path, name: &str) -> (BTreeMap<String, DataFrame>, BTreeMap<String, String>) {
+    let dir = out.join("results").join(name);
+    let mut parts = BTreeMap::new();
+    for entry in std::fs::read_dir(dir.join("generations")).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        if file.starts_with("part-") {
+            parts.insert(file, read_part(&path).unwrap());
+        }
+    }
+    let tables = std::fs::read_dir(dir.join("tables"))
+        .unwrap()
+        .map(|e| {
+            let p = e.unwrap().path();
+            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())
+        })
+        .collect();
+    (parts, tables)
+}
+
+#[test]
+fn a_killed_ga_resumes_from_its_checkpoint_to_the_same_table() {
+    let text = r#"
+name = "ga"
+kind = "ga"
+game = "othello"
+stage = "small6"
+seed = 8
+[ga]
+population = 16
+generations = 120
+subset = 0.5
+strategy = "rnd"
+checkpoint_s = 0.02
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ga.toml", text);
+    let f = file.to_str().unwrap();
+    let (clean, killed) = (dir.path().join("clean"), dir.path().join("killed"));
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    let reference = ga_outputs(&clean, "ga");
+    assert_eq!(reference.0.values().next().unwrap().height(), 16 * 120);
+
+    let checkpoints = killed.join("results/ga/checkpoints");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", f, "--out", killed.to_str().unwrap(), "--threads", "1"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(60) && std::fs::read_dir(&checkpoints).map(|d| d.count()).unwrap_or(0) == 0 {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(30));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let resumed_from_checkpoint = std::fs::read_dir(&checkpoints).map(|d| d.count()).unwrap_or(0) > 0;
+    run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
+    let resumed = ga_outputs(&killed, "ga");
+    assert!(resumed_from_checkpoint, "the kill came after the run finished: make the GA longer");
+    assert_eq!(reference.1, resumed.1, "the same best table");
+    assert_same_rows(&reference.0, &resumed.0);
+    assert_eq!(std::fs::read_dir(&checkpoints).unwrap().count(), 0, "the checkpoint is removed when done");
 }

@@ -8,7 +8,7 @@
 //! same file and seed give the same jobs and rows however they are scheduled or sharded.
 
 use super::error::InputError;
-use super::spec::{Experiment, ExperimentFile, GameName, JobKind, MatchSpec, TournamentSpec};
+use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, TournamentSpec};
 use crate::agent::{AgentSpec, Arena};
 use crate::game::othello::{Othello, StageDef};
 use crate::rng::derive_seed;
@@ -30,6 +30,8 @@ pub struct JobConfig {
     pub match_: Option<MatchSpec>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TournamentSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ga: Option<GaSpec>,
 }
 
 /// One unit of work: a grid point and a repeat.
@@ -76,7 +78,8 @@ impl Job {
                 }
                 games
             }
-            (None, None) => unreachable!("validated: a job has a match or a tournament"),
+            // A GA job plays the games of its evaluations, not a fixed list.
+            (None, None) => Vec::new(),
         }
     }
 }
@@ -178,7 +181,15 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
     if file.repeats == 0 {
         return Err(err("repeats", "must be at least 1".into()));
     }
+    let sections = [file.match_.is_some(), file.tournament.is_some(), file.ga.is_some()].iter().filter(|x| **x).count();
     let labels: Vec<String> = match (file.kind, &file.match_, &file.tournament) {
+        (JobKind::Ga, None, None) if sections == 1 => {
+            let ga = file.ga.as_ref().expect("counted above");
+            ga.check().map_err(|e| err("ga", e))?;
+            Vec::new()
+        }
+        (JobKind::Ga, _, _) => return Err(err("ga", "kind = \"ga\" needs a [ga] table and no [match] or [tournament]".into())),
+        _ if file.ga.is_some() => return Err(err("ga", format!("a [ga] table goes with kind = \"ga\", not {:?}", file.kind).to_lowercase())),
         (JobKind::Match, Some(m), None) => {
             if m.players.len() != 2 {
                 return Err(err("match.players", format!("a match needs exactly 2 players, got {}", m.players.len())));
@@ -241,6 +252,7 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         agents,
         match_: file.match_.clone(),
         tournament: file.tournament.as_ref().map(|t| TournamentSpec { rounds: t.rounds, participants: Some(labels.clone()) }),
+        ga: file.ga.clone(),
     })
 }
 

@@ -142,6 +142,40 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     Ok(DataFrame::new(n, cols)?)
 }
 
+/// The rows of one GA job as a DataFrame: one row per individual per generation; `final`
+/// marks the job's last generation.
+pub fn generations_frame(id: &JobColumns, rows: &[super::ga_job::GenerationRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let last = rows.iter().map(|r| r.generation).max().unwrap_or(0);
+    let mut cols = vec![
+        Column::new("experiment".into(), vec![id.experiment.to_string(); n]),
+        Column::new("job".into(), vec![id.job.to_string(); n]),
+        Column::new("repeat".into(), vec![id.repeat as i64; n]),
+    ];
+    for (name, kind, value) in &id.swept {
+        cols.push(swept_column(name, kind, value, n));
+    }
+    cols.extend([
+        Column::new("generation".into(), rows.iter().map(|r| r.generation as i64).collect::<Vec<i64>>()),
+        Column::new("individual".into(), rows.iter().map(|r| r.individual as i64).collect::<Vec<i64>>()),
+        Column::new("fitness".into(), rows.iter().map(|r| r.fitness).collect::<Vec<f64>>()),
+        Column::new("points".into(), rows.iter().map(|r| r.points).collect::<Vec<f64>>()),
+        Column::new("games".into(), rows.iter().map(|r| r.games as i64).collect::<Vec<i64>>()),
+        Column::new("best".into(), rows.iter().map(|r| r.best as i64).collect::<Vec<i64>>()),
+        Column::new("final".into(), rows.iter().map(|r| (r.generation == last) as i64).collect::<Vec<i64>>()),
+        Column::new("table".into(), rows.iter().map(|r| r.table.clone()).collect::<Vec<String>>()),
+    ]);
+    Ok(DataFrame::new(n, cols)?)
+}
+
+/// The folder of a job kind's part files: `games` or `generations`.
+pub fn rows_folder(kind: super::spec::JobKind) -> &'static str {
+    match kind {
+        super::spec::JobKind::Ga => "generations",
+        _ => "games",
+    }
+}
+
 /// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
 pub fn write_atomic(path: &Path, write: impl FnOnce(&mut std::fs::File) -> Result<()>) -> Result<()> {
     let dir = path.parent().context("a part file has a folder")?;
@@ -153,6 +187,21 @@ pub fn write_atomic(path: &Path, write: impl FnOnce(&mut std::fs::File) -> Resul
     drop(f);
     std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
     Ok(())
+}
+
+/// Removes the temporary files a killed writer of `path` left behind (`write_atomic` names them
+/// `.<file>.tmp-<pid>`). Call it only for a file no other live process is writing: the runner
+/// does so for the outputs of a job it is about to run.
+pub fn remove_stale_temps(path: &Path) {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return };
+    let prefix = format!(".{}.tmp-", name.to_string_lossy());
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with(&prefix) {
+                std::fs::remove_file(e.path()).ok();
+            }
+        }
+    }
 }
 
 /// Writes a frame as a part file in `format`.

@@ -9,8 +9,9 @@
 
 use super::error::InputError;
 use super::grid::Job;
-use super::record::{Format, GameRow, JobColumns, SweptKind, existing_part, games_frame, write_atomic, write_frame};
-use super::spec::{Experiment, GameName};
+use super::ga_job::run_ga;
+use super::record::{Format, GameRow, JobColumns, SweptKind, existing_part, games_frame, generations_frame, remove_stale_temps, rows_folder, write_atomic, write_frame};
+use super::spec::{Experiment, GameName, JobKind};
 use crate::report::stats::elo::Sprt;
 use crate::agent::{Agent, Arena};
 use crate::game::othello::Othello;
@@ -67,7 +68,8 @@ pub struct RunSummary {
     pub jobs_in_shard: usize,
     pub jobs_skipped: usize,
     pub jobs_run: usize,
-    pub games: usize,
+    /// Rows written: games, or individuals x generations for GA jobs.
+    pub rows: usize,
     pub seconds: f64,
     pub results_dir: PathBuf,
 }
@@ -199,20 +201,23 @@ pub fn sprt_stop(sprt: &Sprt, me: &str, rows: &[GameRow]) -> Option<usize> {
 pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
     let t0 = Instant::now();
     let dir = results_dir(&opts.out, &exp.name);
-    let games_dir = dir.join("games");
+    let rows_dir = dir.join(rows_folder(exp.file.kind));
     let jobs_dir = dir.join("jobs");
     let in_shard: Vec<&Job> = jobs.iter().filter(|j| opts.shard.is_none_or(|s| s.contains(j))).collect();
-    let pending: Vec<&Job> = in_shard.iter().copied().filter(|j| existing_part(&games_dir, &j.hash).is_none()).collect();
+    let pending: Vec<&Job> = in_shard.iter().copied().filter(|j| existing_part(&rows_dir, &j.hash).is_none()).collect();
     let kinds: Vec<SweptKind> = exp.file.grid.values().map(|v| SweptKind::of(v)).collect();
-    let total_games: usize = pending.iter().map(|j| j.pairings().len()).sum();
+    // Progress counts games, or generations for GA jobs (1 for a time budget).
+    let is_ga = exp.file.kind == JobKind::Ga;
+    let unit = if is_ga { "generations" } else { "games" };
+    let total_steps: usize = pending.iter().map(|j| if is_ga { j.config.ga.as_ref().and_then(|g| g.generations).unwrap_or(1) as usize } else { j.pairings().len() }).sum();
 
     let bar = if opts.progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        ProgressBar::with_draw_target(Some(total_games as u64), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(total_steps as u64), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
     bar.set_style(
-        ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} games, {rate} games/s, ETA {eta} | {msg}")
+        ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{rate}} {unit}/s, ETA {{eta}} | {{msg}}"))
             .expect("valid template")
             .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 let _ = write!(w, "{:.0}", s.per_sec());
@@ -225,21 +230,42 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
 
     let work = || -> Result<()> {
         pending.par_iter().try_for_each(|job| -> Result<()> {
-            let rows = play_job(job, &|| bar.inc(1))?;
-            games_played.fetch_add(rows.len(), std::sync::atomic::Ordering::Relaxed);
             let id = JobColumns {
                 experiment: &exp.name,
                 job: &job.hash,
                 repeat: job.config.repeat,
                 swept: job.swept.iter().zip(&kinds).map(|((k, v), kind)| (k.as_str(), kind.clone(), v)).collect(),
             };
+            let part = rows_dir.join(format!("part-{}.{}", job.hash, opts.format.ext()));
+            let checkpoint = dir.join("checkpoints").join(format!("{}.json", job.hash));
+            let table_file = dir.join("tables").join(format!("{}.txt", job.hash));
+            let config_file = jobs_dir.join(format!("{}.json", job.hash));
+            // Temporary files a killed run left for this job's outputs.
+            for output in [&part, &checkpoint, &table_file, &config_file] {
+                remove_stale_temps(output);
+            }
             let record = serde_json::json!({ "hash": job.hash, "seed": job.seed, "swept": job.swept.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(), "config": job.config });
-            write_atomic(&jobs_dir.join(format!("{}.json", job.hash)), |f| {
+            write_atomic(&config_file, |f| {
                 serde_json::to_writer_pretty(f, &record)?;
                 Ok(())
             })?;
-            let mut df = games_frame(&id, &rows)?;
-            write_frame(&games_dir.join(format!("part-{}.{}", job.hash, opts.format.ext())), &mut df, opts.format)?;
+            if is_ga {
+                let outcome = run_ga(job, &checkpoint, &|| bar.inc(1))?;
+                games_played.fetch_add(outcome.rows.len(), std::sync::atomic::Ordering::Relaxed);
+                let table = outcome.best.iter().map(|r| r.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>().join("\n");
+                write_atomic(&table_file, |f| {
+                    use std::io::Write;
+                    writeln!(f, "# best table of GA job {} ({}), last generation", job.hash, job.config.stage.id)?;
+                    writeln!(f, "{table}")?;
+                    Ok(())
+                })?;
+                write_frame(&part, &mut generations_frame(&id, &outcome.rows)?, opts.format)?;
+                std::fs::remove_file(&checkpoint).ok();
+            } else {
+                let rows = play_job(job, &|| bar.inc(1))?;
+                games_played.fetch_add(rows.len(), std::sync::atomic::Ordering::Relaxed);
+                write_frame(&part, &mut games_frame(&id, &rows)?, opts.format)?;
+            }
             let done = jobs_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.set_message(format!("jobs {done}/{}", pending.len()));
             Ok(())
@@ -255,7 +281,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         jobs_in_shard: in_shard.len(),
         jobs_skipped: in_shard.len() - pending.len(),
         jobs_run: pending.len(),
-        games: games_played.into_inner(),
+        rows: games_played.into_inner(),
         seconds: t0.elapsed().as_secs_f64(),
         results_dir: dir,
     })

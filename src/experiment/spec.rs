@@ -10,6 +10,9 @@ use crate::agent::AgentSpec;
 use crate::game::othello::StageRef;
 use crate::report::spec::ReportSpec;
 use crate::report::stats::elo::Sprt;
+use crate::tune::fitness::{DrawRule, Evaluation, FitnessMeasure, Strategy, Subset};
+use crate::tune::ga::GaConfig;
+use crate::tune::symmetry::Symmetry;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -22,6 +25,8 @@ pub enum JobKind {
     Match,
     /// Every ordered pair of participants plays `rounds` games (the Othello arena's tournament).
     Tournament,
+    /// A genetic algorithm evolves a weight table for the stage (`[ga]`).
+    Ga,
 }
 
 /// Games an experiment can name.
@@ -61,6 +66,115 @@ fn one() -> u32 {
     1
 }
 
+/// The `[ga]` section: a genetic algorithm over the stage's weight table (the Othello report).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GaSpec {
+    pub population: usize,
+    /// Stop after this many generations...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generations: Option<u32>,
+    /// ...or after this much wall time (seconds; the run is then not reproducible).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_s: Option<f64>,
+    /// Fraction kept as the elite.
+    #[serde(default = "ga_elite")]
+    pub elite: f64,
+    /// Candidates per parent tournament.
+    #[serde(default = "ga_tournament")]
+    pub tournament: usize,
+    /// Probability that a gene of a child is redrawn.
+    #[serde(default = "ga_mutation")]
+    pub mutation: f64,
+    /// Genes are drawn uniformly from [lo, hi].
+    #[serde(default = "ga_bounds")]
+    pub bounds: [f64; 2],
+    /// Opponents per individual: a fraction of the population, or "full".
+    pub subset: Subset,
+    /// How evaluation games are played: det, rnd, mix or mcts (with `mcts_rollouts`).
+    pub strategy: StrategyName,
+    #[serde(default = "ga_mcts_rollouts")]
+    pub mcts_rollouts: u64,
+    #[serde(default)]
+    pub symmetry: Symmetry,
+    #[serde(default)]
+    pub draw: DrawRule,
+    #[serde(default)]
+    pub fitness: FitnessMeasure,
+    /// Seconds between checkpoints of a running GA.
+    #[serde(default = "ga_checkpoint")]
+    pub checkpoint_s: f64,
+}
+
+fn ga_elite() -> f64 {
+    0.3
+}
+fn ga_tournament() -> usize {
+    5
+}
+fn ga_mutation() -> f64 {
+    0.01
+}
+fn ga_bounds() -> [f64; 2] {
+    [5.0, 100.0]
+}
+fn ga_mcts_rollouts() -> u64 {
+    2
+}
+fn ga_checkpoint() -> f64 {
+    10.0
+}
+
+/// Evaluation strategies by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StrategyName {
+    Det,
+    Rnd,
+    Mix,
+    Mcts,
+}
+
+impl GaSpec {
+    pub fn config(&self) -> GaConfig {
+        GaConfig { population: self.population, elite: self.elite, tournament: self.tournament, mutation: self.mutation, bounds: (self.bounds[0], self.bounds[1]) }
+    }
+
+    pub fn evaluation(&self) -> Evaluation {
+        let strategy = match self.strategy {
+            StrategyName::Det => Strategy::Det,
+            StrategyName::Rnd => Strategy::Rnd,
+            StrategyName::Mix => Strategy::Mix,
+            StrategyName::Mcts => Strategy::Mcts { rollouts: self.mcts_rollouts },
+        };
+        Evaluation { strategy, subset: self.subset, draw: self.draw, measure: self.fitness }
+    }
+
+    /// What is wrong with the section, if anything.
+    pub fn check(&self) -> Result<(), String> {
+        self.config().check()?;
+        match (self.generations, self.time_s) {
+            (Some(g), None) if g > 0 => {}
+            (None, Some(t)) if t > 0.0 => {}
+            (Some(_), Some(_)) => return Err("give either generations or time_s, not both".into()),
+            (None, None) => return Err("a budget is needed: generations = N or time_s = T".into()),
+            _ => return Err("the budget must be positive".into()),
+        }
+        if let Subset::Fraction(f) = self.subset
+            && !(f > 0.0 && f <= 1.0)
+        {
+            return Err(format!("subset must be a fraction in (0, 1] or \"full\", got {f}"));
+        }
+        if self.strategy == StrategyName::Mcts && self.mcts_rollouts == 0 {
+            return Err("mcts_rollouts must be at least 1".into());
+        }
+        if !(self.checkpoint_s > 0.0) {
+            return Err("checkpoint_s must be positive".into());
+        }
+        Ok(())
+    }
+}
+
 /// An experiment file as written.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -77,11 +191,14 @@ pub struct ExperimentFile {
     pub seed: u64,
     #[serde(default = "one")]
     pub repeats: u32,
+    #[serde(default)]
     pub agents: BTreeMap<String, AgentSpec>,
     #[serde(default, rename = "match", skip_serializing_if = "Option::is_none")]
     pub match_: Option<MatchSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TournamentSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ga: Option<GaSpec>,
     /// Dotted key -> values to sweep. Jobs = product of the axes x repeats.
     #[serde(default)]
     pub grid: BTreeMap<String, Vec<toml::Value>>,

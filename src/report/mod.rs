@@ -18,11 +18,11 @@ pub mod table;
 
 use crate::experiment::error::InputError;
 use crate::experiment::grid::Job;
-use crate::experiment::record::{SweptKind, existing_part, read_part};
+use crate::experiment::record::{SweptKind, existing_part, read_part, rows_folder};
 use crate::experiment::runner::results_dir;
-use crate::experiment::spec::Experiment;
+use crate::experiment::spec::{Experiment, JobKind};
 use anyhow::{Context, Result};
-use records::{MEASURES, Records};
+use records::{GA_KEYS, GA_MEASURES, MEASURES, Records};
 use spec::{FigureKind, FigureSpec, Statistic, TableSpec};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -43,16 +43,19 @@ pub struct ReportPlan {
 /// before anything is written) and fills in the default table and figures.
 pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     let r = &exp.file.report;
+    let is_ga = exp.file.kind == JobKind::Ga;
+    // Game rows and GA generation rows have their own columns.
+    let (base_keys, measures): (&[&str], &[&str]) = if is_ga { (&GA_KEYS, &GA_MEASURES) } else { (&BASE_KEYS, &MEASURES) };
     let grid: Vec<String> = exp.file.grid.keys().cloned().collect();
     let numeric_grid: Vec<String> = exp.file.grid.iter().filter(|(_, v)| matches!(SweptKind::of(v), SweptKind::Int | SweptKind::Float)).map(|(k, _)| k.clone()).collect();
-    let known_keys = || BASE_KEYS.iter().map(|s| s.to_string()).chain(grid.iter().cloned()).collect::<Vec<_>>().join(", ");
-    let default_group: Vec<String> = std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect();
-    let check_keys = |keys: &[String], at: &str| -> Result<(), InputError> {
-        if keys.is_empty() {
+    let known_keys = || base_keys.iter().map(|s| s.to_string()).chain(grid.iter().cloned()).collect::<Vec<_>>().join(", ");
+    let default_group: Vec<String> = if is_ga { grid.clone() } else { std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect() };
+    let check_keys = |keys: &[String], at: &str, allow_empty: bool| -> Result<(), InputError> {
+        if keys.is_empty() && !allow_empty {
             return Err(exp.error(at, "give at least one column"));
         }
         for k in keys {
-            if !BASE_KEYS.contains(&k.as_str()) && !grid.contains(k) {
+            if !base_keys.contains(&k.as_str()) && !grid.contains(k) {
                 return Err(exp.error(at, format!("unknown column '{k}' (expected one of {})", known_keys())));
             }
         }
@@ -63,11 +66,32 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         return Err(exp.error("report.level", format!("{level} is not a confidence level (expected a number strictly between 0 and 1, e.g. 0.95)")));
     }
     if let Some(g) = &r.group_by {
-        check_keys(g, "report.group_by")?;
+        check_keys(g, "report.group_by", false)?;
     }
     let mut tables = r.tables.clone();
-    if tables.is_empty() {
-        tables.push(TableSpec { name: "scores".into(), title: Some("Scores".into()), group_by: r.group_by.clone(), statistic: Statistic::Score, metric: None, elo: false, unit: None, method: Default::default(), baseline: None, filter: Default::default() });
+    let table = |name: &str, title: &str, group_by: Option<Vec<String>>| TableSpec {
+        name: name.into(),
+        title: Some(title.into()),
+        group_by,
+        statistic: Statistic::Score,
+        metric: None,
+        elo: false,
+        unit: None,
+        method: Default::default(),
+        baseline: None,
+        hidden: false,
+        filter: Default::default(),
+    };
+    if tables.is_empty() && is_ga {
+        // The fitness of each generation's best, and of the last generation's best, averaged
+        // over repeats.
+        let best = |extra: &[&str]| std::iter::once(("best".to_string(), toml::Value::Integer(1))).chain(extra.iter().map(|k| (k.to_string(), toml::Value::Integer(1)))).collect();
+        let mut by_gen = default_group.clone();
+        by_gen.push("generation".into());
+        tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("fitness".into()), unit: Some("repeat".into()), filter: best(&["final"]), ..table("final_best", "Fitness of the best individual of the last generation (mean over repeats)", Some(default_group.clone())) });
+        tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("fitness".into()), unit: Some("repeat".into()), filter: best(&[]), hidden: true, ..table("best_by_generation", "Fitness of each generation's best (mean over repeats)", Some(by_gen)) });
+    } else if tables.is_empty() {
+        tables.push(table("scores", "Scores", r.group_by.clone()));
     } else if r.group_by.is_some() {
         return Err(exp.error("report.group_by", "with [[report.tables]], give group_by in each table instead"));
     }
@@ -78,12 +102,15 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             return Err(exp.error(at, format!("table name '{}' must be unique and made of letters, digits, '-' or '_'", t.name)));
         }
         let g = t.group_by.get_or_insert_with(|| default_group.clone());
-        check_keys(g, at).map_err(|e| InputError { message: format!("table '{}': {}", t.name, e.message), ..e })?;
+        check_keys(g, at, true).map_err(|e| InputError { message: format!("table '{}': {}", t.name, e.message), ..e })?;
+        if is_ga && t.statistic != Statistic::Mean {
+            return Err(exp.error(at, format!("table '{}': GA rows have no games to score: use statistic = \"mean\" of {}", t.name, GA_MEASURES.join(", "))));
+        }
         match t.statistic {
             Statistic::Mean => {
                 let m = t.metric.as_deref().unwrap_or("");
-                if !MEASURES.contains(&m) && !numeric_grid.iter().any(|k| k == m) {
-                    return Err(exp.error(at, format!("table '{}': a mean needs `metric`, one of {} (got '{m}')", t.name, MEASURES.join(", "))));
+                if !measures.contains(&m) && !numeric_grid.iter().any(|k| k == m) {
+                    return Err(exp.error(at, format!("table '{}': a mean needs `metric`, one of {} (got '{m}')", t.name, measures.join(", "))));
                 }
             }
             Statistic::Rating => {
@@ -94,12 +121,12 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             Statistic::Score => {}
         }
         for k in t.filter.keys() {
-            if !BASE_KEYS.contains(&k.as_str()) && !grid.contains(k) {
+            if !base_keys.contains(&k.as_str()) && !grid.contains(k) {
                 return Err(exp.error(at, format!("table '{}': filter column '{k}' is unknown (expected one of {})", t.name, known_keys())));
             }
         }
         if let Some(u) = &t.unit {
-            let unit_columns = ["repeat", "job", "pair", "game", "stage"];
+            let unit_columns = if is_ga { ["repeat", "job", "generation", "individual", "final"] } else { ["repeat", "job", "pair", "game", "stage"] };
             if t.statistic != Statistic::Mean || (!unit_columns.contains(&u.as_str()) && !grid.contains(u)) {
                 return Err(exp.error(at, format!("table '{}': `unit` goes with statistic = \"mean\" and is one of {} or a grid key", t.name, unit_columns.join(", "))));
             }
@@ -118,11 +145,20 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     }
     let table_keys: BTreeMap<&str, &Vec<String>> = tables.iter().map(|t| (t.name.as_str(), t.group_by.as_ref().expect("filled"))).collect();
     let mut figures = r.figures.clone();
-    if figures.is_empty() {
+    if figures.is_empty() && is_ga {
+        figures.push(FigureSpec {
+            name: "fitness_curve".into(),
+            kind: FigureKind::Curve,
+            table: Some("best_by_generation".into()),
+            x: Some("generation".into()),
+            series: grid.first().cloned(),
+            ..blank_figure()
+        });
+    } else if figures.is_empty() {
         for t in &tables {
             figures.push(FigureSpec { name: t.name.clone(), kind: FigureKind::Bars, table: Some(t.name.clone()), ..blank_figure() });
         }
-        if exp.file.kind == crate::experiment::spec::JobKind::Tournament {
+        if exp.file.kind == JobKind::Tournament {
             figures.push(FigureSpec { name: "matrix".into(), kind: FigureKind::Matrix, ..blank_figure() });
         }
     }
@@ -150,12 +186,12 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         }
         match f.kind {
             FigureKind::Curve | FigureKind::Profile | FigureKind::Box if f.x.is_none() => return Err(err("needs `x`".into())),
-            FigureKind::Curve if !numeric_grid.contains(f.x.as_ref().expect("checked")) && f.x.as_deref() != Some("repeat") => {
-                return Err(err("x must be a numeric grid key (or repeat)".into()));
+            FigureKind::Curve if !numeric_grid.contains(f.x.as_ref().expect("checked")) && !["repeat", "generation"].contains(&f.x.as_deref().unwrap_or("")) => {
+                return Err(err("x must be a numeric grid key, repeat or generation".into()));
             }
             FigureKind::Profile if f.new.is_none() || f.baseline.is_none() => return Err(err("needs `new` and `baseline`".into())),
-            FigureKind::Box if f.metric.as_deref().is_some_and(|m| !MEASURES.contains(&m)) => {
-                return Err(err(format!("metric must be one of {}", MEASURES.join(", "))));
+            FigureKind::Box if f.metric.as_deref().is_some_and(|m| !measures.contains(&m)) => {
+                return Err(err(format!("metric must be one of {}", measures.join(", "))));
             }
             FigureKind::Heatmap if f.agent.is_none() && f.weights.is_none() => return Err(err("needs `agent` or `weights`".into())),
             FigureKind::Heatmap if f.agent.as_ref().is_some_and(|a| !exp.file.agents.contains_key(a)) => return Err(err("`agent` names no agent of the file".into())),
@@ -222,16 +258,17 @@ fn git_commit() -> String {
 
 /// Reads the rows of `jobs` under `out` into records.
 pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Records, usize, usize)> {
-    let games_dir = results_dir(out, &exp.name).join("games");
+    let rows_dir = results_dir(out, &exp.name).join(rows_folder(exp.file.kind));
     let swept: Vec<String> = exp.file.grid.keys().cloned().collect();
     let mut records = Records::default();
     let (mut rows, mut with_rows) = (0, 0);
     for job in jobs {
-        if let Some(part) = existing_part(&games_dir, &job.hash) {
+        if let Some(part) = existing_part(&rows_dir, &job.hash) {
             let df = read_part(&part)?;
             rows += df.height();
             with_rows += 1;
-            records.add_games(&df, &swept).with_context(|| format!("reading {}", part.display()))?;
+            let added = if exp.file.kind == JobKind::Ga { records.add_generations(&df, &swept) } else { records.add_games(&df, &swept) };
+            added.with_context(|| format!("reading {}", part.display()))?;
         }
     }
     Ok((records, rows, with_rows))
@@ -313,8 +350,9 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     let plan = plan(exp)?;
     let dir = results_dir(out, &exp.name);
     let (records, rows, jobs_with_rows) = load_records(exp, jobs, out)?;
+    let f_kind = exp.file.kind;
     if jobs_with_rows == 0 {
-        anyhow::bail!("no rows for {} under {}: run `gamelab run {}` first", exp.name, dir.join("games").display(), exp.path.display());
+        anyhow::bail!("no rows for {} under {}: run `gamelab run {}` first", exp.name, dir.join(rows_folder(f_kind)).display(), exp.path.display());
     }
     let computed = tables(exp, &plan, &records);
     let by_name: BTreeMap<String, table::Table> = computed.iter().map(|t| (t.name.clone(), t.clone())).collect();
@@ -346,9 +384,9 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
         md += &format!("- grid `{k}`: {}\n", v.iter().map(crate::experiment::record::swept_text).collect::<Vec<_>>().join(", "));
     }
     md += &format!(
-        "- computed from {rows} game rows of {jobs_with_rows} of {} jobs (`{}`)\n- intervals at {}%; gamelab {} (commit {})\n\n",
+        "- computed from {rows} rows of {jobs_with_rows} of {} jobs (`{}`)\n- intervals at {}%; gamelab {} (commit {})\n\n",
         jobs.len(),
-        dir.join("games").display(),
+        dir.join(rows_folder(f_kind)).display(),
         (plan.level * 1000.0).round() / 10.0,
         env!("CARGO_PKG_VERSION"),
         git_commit()
@@ -357,7 +395,15 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
         md += &format!("**Incomplete:** {} jobs have no rows yet; run the experiment again to finish them.\n\n", jobs.len() - jobs_with_rows);
     }
     let mut table_files = Vec::new();
-    for t in &computed {
+    for (t, spec) in computed.iter().zip(&plan.tables) {
+        if spec.hidden {
+            if csv_tables {
+                let csv = dir.join(format!("{}.csv", t.name));
+                std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
+                table_files.push(csv);
+            }
+            continue;
+        }
         md += &format!("## {}\n\n", t.title);
         if t.value_name == "score %" {
             md += "Score = (W + D/2) / G x 100 from each agent's point of view.\n\n";

@@ -18,6 +18,12 @@ pub struct Records {
 /// Numeric columns every game record has.
 pub const MEASURES: [&str; 8] = ["result", "score", "opponent_score", "plies", "wall_ms", "simulations", "nodes", "repeat"];
 
+/// Group keys of GA generation rows besides the grid keys.
+pub const GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "final"];
+
+/// Numeric columns of GA generation rows.
+pub const GA_MEASURES: [&str; 4] = ["fitness", "points", "games", "generation"];
+
 /// A number as a group key: integers without a decimal point.
 pub fn key_text(x: f64) -> String {
     if x.is_nan() {
@@ -49,6 +55,26 @@ impl Records {
 
     fn push_num(&mut self, column: &str, value: f64) {
         self.num.entry(column.to_string()).or_default().push(value);
+    }
+
+    /// Appends one record per row of a GA job's generation rows in `df`.
+    pub fn add_generations(&mut self, df: &DataFrame, swept: &[String]) -> Result<()> {
+        let mut numeric: Vec<&str> = vec!["generation", "individual", "repeat", "best", "final", "fitness", "points", "games"];
+        let mut text: Vec<&str> = vec!["job"];
+        for key in swept {
+            let col = df.column(key).with_context(|| format!("the rows have no column for grid key '{key}'"))?;
+            if col.dtype().is_primitive_numeric() { numeric.push(key) } else { text.push(key) }
+        }
+        for name in numeric {
+            let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?.cast(&DataType::Float64)?;
+            self.num.entry(name.to_string()).or_default().extend(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)));
+        }
+        for name in text {
+            let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?.cast(&DataType::String)?;
+            self.text.entry(name.to_string()).or_default().extend(c.str()?.iter().map(|v| v.unwrap_or("").to_string()));
+        }
+        self.len += df.height();
+        Ok(())
     }
 
     /// Appends the two records of every game row in `df`; `swept` names the grid columns.

@@ -59,6 +59,9 @@ pub struct TableSpec {
     /// and the two-sided p-value of Welch's t-test.
     #[serde(default)]
     pub baseline: Option<std::collections::BTreeMap<String, toml::Value>>,
+    /// Computed (CSV and figures) but left out of report.md, for long tables behind a figure.
+    #[serde(default)]
+    pub hidden: bool,
     /// Keep only the records whose columns have these values, e.g. `{ agent = "mcts" }`.
     #[serde(default)]
     pub filter: std::collections::BTreeMap<String, toml::Value>,

@@ -1,0 +1,122 @@
+//! Runs a GA job: evolves a weight table for the job's stage with the tuner of `tune::ga`,
+//! evaluating each generation by play (`tune::fitness`), and writes one row per individual per
+//! generation, the best table as a table file, and checkpoints.
+//!
+//! Every random draw comes from the job's generator (selection, crossover, mutation) or from a
+//! seed derived from (job seed, generation) (the evaluation games), so a GA with a generations
+//! budget is reproducible. A checkpoint (generation, population, generator state, rows so far)
+//! is written atomically every `checkpoint_s` seconds; a killed run resumes from it and ends
+//! with the same rows and table as an uninterrupted one. The checkpoint is removed when the job
+//! is done.
+
+use super::grid::Job;
+use super::record::write_atomic;
+use crate::game::othello::Othello;
+use crate::rng::{GameRng, derive_seed, rng_from_seed};
+use crate::tune::fitness::evaluate;
+use crate::tune::ga::{next_generation, random_population};
+use crate::tune::symmetry::TableLayout;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::time::Instant;
+
+/// One individual in one generation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GenerationRow {
+    pub generation: u32,
+    pub individual: u32,
+    pub fitness: f64,
+    pub points: f64,
+    pub games: u32,
+    /// The fittest of its generation (the first of equals).
+    pub best: bool,
+    /// The full table, row-major, values separated by spaces.
+    pub table: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Checkpoint {
+    job: String,
+    generation: u32,
+    population: Vec<Vec<f64>>,
+    rng: GameRng,
+    elapsed_s: f64,
+    rows: Vec<GenerationRow>,
+}
+
+/// What a finished GA job produced.
+pub struct GaOutcome {
+    pub rows: Vec<GenerationRow>,
+    /// The best table of the last generation, as rows.
+    pub best: Vec<Vec<f64>>,
+}
+
+fn table_text(t: &[f64]) -> String {
+    t.iter().map(|v| format!("{v:.3}")).collect::<Vec<_>>().join(" ")
+}
+
+/// Runs (or resumes) the GA of `job`; `checkpoint` is its checkpoint file; `on_generation` is
+/// called after each generation.
+pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -> Result<GaOutcome> {
+    let spec = job.config.ga.as_ref().context("a GA job has a [ga] section")?;
+    let cfg = spec.config();
+    let eval = spec.evaluation();
+    let start = Othello::new(&job.config.stage).map_err(|e| anyhow::anyhow!(e))?;
+    let layout = TableLayout::new(job.config.stage.size as usize, spec.symmetry);
+    let mut state = match std::fs::read(checkpoint) {
+        Ok(bytes) => {
+            let ck: Checkpoint = serde_json::from_slice(&bytes).with_context(|| format!("reading checkpoint {}", checkpoint.display()))?;
+            anyhow::ensure!(ck.job == job.hash, "checkpoint {} belongs to job {}", checkpoint.display(), ck.job);
+            ck
+        }
+        Err(_) => {
+            let mut rng = rng_from_seed(job.seed);
+            let population = random_population(cfg.population, layout.params, cfg.bounds, &mut rng);
+            Checkpoint { job: job.hash.clone(), generation: 0, population, rng, elapsed_s: 0.0, rows: Vec::new() }
+        }
+    };
+    let t0 = Instant::now();
+    let resumed_at_s = state.elapsed_s;
+    let mut last_checkpoint = Instant::now();
+    loop {
+        let elapsed = resumed_at_s + t0.elapsed().as_secs_f64();
+        let done = match (spec.generations, spec.time_s) {
+            (Some(g), _) => state.generation >= g,
+            (None, Some(t)) => elapsed >= t && state.generation > 0,
+            (None, None) => true,
+        };
+        if done {
+            break;
+        }
+        let tables: Vec<Vec<Vec<f64>>> = state.population.iter().map(|p| layout.rows(p)).collect();
+        let scores = evaluate(&start, &tables, &eval, derive_seed(job.seed, &[state.generation as u64]))?;
+        let fitness: Vec<f64> = scores.iter().map(|s| s.fitness(eval.measure)).collect();
+        let top = crate::tune::ga::elite(&fitness, 1)[0];
+        for (i, (p, s)) in state.population.iter().zip(&scores).enumerate() {
+            state.rows.push(GenerationRow {
+                generation: state.generation,
+                individual: i as u32,
+                fitness: fitness[i],
+                points: s.points,
+                games: s.games,
+                best: i == top,
+                table: table_text(&layout.table(p)),
+            });
+        }
+        state.population = next_generation(&state.population, &fitness, &cfg, &mut state.rng);
+        state.generation += 1;
+        on_generation();
+        if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
+            state.elapsed_s = resumed_at_s + t0.elapsed().as_secs_f64();
+            write_atomic(checkpoint, |f| Ok(serde_json::to_writer(f, &state)?))?;
+            last_checkpoint = Instant::now();
+        }
+    }
+    // The best table of the last generation, as its row records it (so a resumed run and an
+    // uninterrupted one write the same file).
+    let last = state.rows.iter().rev().find(|r| r.best).context("a finished GA has rows")?;
+    let values: Vec<f64> = last.table.split(' ').map(|v| v.parse().expect("written by table_text")).collect();
+    let best = values.chunks(layout.size).map(<[f64]>::to_vec).collect();
+    Ok(GaOutcome { rows: state.rows, best })
+}
