@@ -161,3 +161,8 @@ fn ga_with_an_unknown_strategy() {
     let text = "kind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\n[ga]\npopulation = 10\ngenerations = 5\nsubset = \"full\"\nstrategy = \"alphazero\"\n";
     rejected(text, &[], &["exp.toml:8:", "ga.strategy", "unknown variant `alphazero`"]);
 }
+
+#[test]
+fn zipped_lists_of_different_lengths() {
+    rejected(&format!("{SMALL}\n[zip]\n\"tournament.rounds\" = [1, 2]\n\"agents.random.kind\" = [\"random\"]\n"), &[], &["zip.", "must all have 2"]);
+}

@@ -93,19 +93,19 @@ pub struct Pairing {
 }
 
 /// Keys that cannot be grid axes: they do not describe a job.
-const UNSWEEPABLE: [&str; 5] = ["grid", "report", "name", "description", "repeats"];
+const UNSWEEPABLE: [&str; 6] = ["grid", "zip", "report", "name", "description", "repeats"];
 
 /// Expands an experiment into its jobs, validating every grid point.
 pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
-    let axes: Vec<(&String, &Vec<toml::Value>)> = exp.file.grid.iter().collect();
-    for (key, values) in &axes {
-        let gkey = format!("grid.{key}");
+    let named: Vec<(String, &String, &Vec<toml::Value>)> =
+        exp.file.grid.iter().map(|(k, v)| (format!("grid.{k}"), k, v)).chain(exp.file.zip.iter().map(|(k, v)| (format!("zip.{k}"), k, v))).collect();
+    for (at, key, values) in &named {
         if values.is_empty() {
-            return Err(exp.error(&gkey, "the axis is empty; give at least one value"));
+            return Err(exp.error(at, "the axis is empty; give at least one value"));
         }
         let parts: Vec<&str> = key.split('.').collect();
         if parts.iter().any(|p| p.is_empty()) || UNSWEEPABLE.contains(&parts[0]) {
-            return Err(exp.error(&gkey, format!("'{key}' cannot be swept (expected a dotted path to a job setting, e.g. agents.NAME.rollouts)")));
+            return Err(exp.error(at, format!("'{key}' cannot be swept (expected a dotted path to a job setting, e.g. agents.NAME.rollouts)")));
         }
         let mut table = &exp.raw;
         for (i, part) in parts[..parts.len() - 1].iter().enumerate() {
@@ -113,15 +113,28 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
                 Some(toml::Value::Table(t)) => table = t,
                 _ => {
                     let prefix = parts[..=i].join(".");
-                    return Err(exp.error(&gkey, format!("the grid path names nothing: the file has no table `{prefix}`")));
+                    return Err(exp.error(at, format!("the grid path names nothing: the file has no table `{prefix}`")));
                 }
             }
         }
     }
+    if let Some(k) = exp.file.zip.keys().find(|k| exp.file.grid.contains_key(*k)) {
+        return Err(exp.error(&format!("zip.{k}"), "a key is swept either in [grid] or in [zip], not both"));
+    }
+    let zip_len = exp.file.zip.values().next().map(Vec::len);
+    if let Some((k, v)) = exp.file.zip.iter().find(|(_, v)| Some(v.len()) != zip_len) {
+        return Err(exp.error(&format!("zip.{k}"), format!("has {} values, but the zipped lists must all have {}", v.len(), zip_len.unwrap_or(0))));
+    }
+    // Axes: one per grid key, and one for all zipped keys together. A point of an axis sets
+    // one or more keys.
+    let mut axes: Vec<Vec<Vec<(String, toml::Value)>>> = exp.file.grid.iter().map(|(k, v)| v.iter().map(|x| vec![(k.clone(), x.clone())]).collect()).collect();
+    if let Some(n) = zip_len {
+        axes.push((0..n).map(|i| exp.file.zip.iter().map(|(k, v)| (k.clone(), v[i].clone())).collect()).collect());
+    }
     let mut jobs = Vec::new();
     let mut index = vec![0usize; axes.len()];
     loop {
-        let swept: Vec<(String, toml::Value)> = axes.iter().zip(&index).map(|((k, v), &i)| ((*k).clone(), v[i].clone())).collect();
+        let swept: Vec<(String, toml::Value)> = axes.iter().zip(&index).flat_map(|(axis, &i)| axis[i].iter().cloned()).collect();
         let config = point_config(exp, &swept)?;
         for repeat in 0..exp.file.repeats {
             let mut config = config.clone();
@@ -139,7 +152,7 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
             }
             d -= 1;
             index[d] += 1;
-            if index[d] < axes[d].1.len() {
+            if index[d] < axes[d].len() {
                 break;
             }
             index[d] = 0;
@@ -166,7 +179,7 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             table.insert(parts[parts.len() - 1].to_string(), value.clone());
         }
         toml::Value::Table(raw).try_into().map_err(|e: toml::de::Error| {
-            let key = if swept.len() == 1 { format!("grid.{}", swept[0].0) } else { "grid".to_string() };
+            let key = if swept.len() == 1 && exp.file.zip.is_empty() { format!("grid.{}", swept[0].0) } else { "grid".to_string() };
             exp.error(&key, format!("with {}: {}", describe_point(swept), e.message()))
         })?
     };
@@ -312,6 +325,19 @@ stage = ["small6", "partial-c8"]
             assert_eq!(a.config, b.config);
             assert_eq!(a.hash, b.hash);
         }
+    }
+
+    #[test]
+    fn zipped_keys_advance_together() {
+        let text = MATCH.replace("[grid]\n\"agents.m.c\" = [0.5, 1]\nstage = [\"small6\", \"partial-c8\"]\n", "[zip]\n\"agents.m.c\" = [0.5, 1, 2]\n\"match.games\" = [2, 4, 6]\n");
+        let j = jobs(&text);
+        assert_eq!(j.len(), 3 * 2);
+        let points: Vec<(f64, u32)> = j.iter().filter(|j| j.config.repeat == 0).map(|j| {
+            let Some(crate::agent::AgentSpec::Uct { c, .. }) = j.config.agents.get("m") else { panic!() };
+            (*c, j.config.match_.as_ref().unwrap().games)
+        }).collect();
+        assert_eq!(points, [(0.5, 2), (1.0, 4), (2.0, 6)]);
+        assert_eq!(j[0].swept.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["agents.m.c", "match.games"]);
     }
 
     #[test]

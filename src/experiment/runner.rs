@@ -205,7 +205,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let jobs_dir = dir.join("jobs");
     let in_shard: Vec<&Job> = jobs.iter().filter(|j| opts.shard.is_none_or(|s| s.contains(j))).collect();
     let pending: Vec<&Job> = in_shard.iter().copied().filter(|j| existing_part(&rows_dir, &j.hash).is_none()).collect();
-    let kinds: Vec<SweptKind> = exp.file.grid.values().map(|v| SweptKind::of(v)).collect();
+    let kinds: Vec<SweptKind> = exp.swept_axes().iter().map(|(_, v)| SweptKind::of(v)).collect();
     // Progress counts games, or generations for GA jobs (1 for a time budget).
     let is_ga = exp.file.kind == JobKind::Ga;
     let unit = if is_ga { "generations" } else { "games" };

@@ -202,6 +202,10 @@ pub struct ExperimentFile {
     /// Dotted key -> values to sweep. Jobs = product of the axes x repeats.
     #[serde(default)]
     pub grid: BTreeMap<String, Vec<toml::Value>>,
+    /// Dotted key -> values, all lists of one length, swept together as one more axis (the
+    /// i-th job of the axis takes the i-th value of every key), e.g. a setting per table row.
+    #[serde(default)]
+    pub zip: BTreeMap<String, Vec<toml::Value>>,
     #[serde(default)]
     pub report: ReportSpec,
 }
@@ -240,6 +244,12 @@ impl Experiment {
             return Err(InputError::at_key(path, &text, "name", format!("'{name}' must be letters, digits, '-', '_' or '.' (it names a folder)")));
         }
         Ok(Experiment { path: path.to_path_buf(), text, file, raw, name })
+    }
+
+    /// Every swept key with its values, in the order of a job's swept values and row columns:
+    /// the grid keys, then the zipped keys.
+    pub fn swept_axes(&self) -> Vec<(&String, &Vec<toml::Value>)> {
+        self.file.grid.iter().chain(self.file.zip.iter()).collect()
     }
 
     pub fn error(&self, key: &str, message: impl Into<String>) -> InputError {

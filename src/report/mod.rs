@@ -46,8 +46,8 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     let is_ga = exp.file.kind == JobKind::Ga;
     // Game rows and GA generation rows have their own columns.
     let (base_keys, measures): (&[&str], &[&str]) = if is_ga { (&GA_KEYS, &GA_MEASURES) } else { (&BASE_KEYS, &MEASURES) };
-    let grid: Vec<String> = exp.file.grid.keys().cloned().collect();
-    let numeric_grid: Vec<String> = exp.file.grid.iter().filter(|(_, v)| matches!(SweptKind::of(v), SweptKind::Int | SweptKind::Float)).map(|(k, _)| k.clone()).collect();
+    let grid: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
+    let numeric_grid: Vec<String> = exp.swept_axes().iter().filter(|(_, v)| matches!(SweptKind::of(v), SweptKind::Int | SweptKind::Float)).map(|(k, _)| (*k).clone()).collect();
     let known_keys = || base_keys.iter().map(|s| s.to_string()).chain(grid.iter().cloned()).collect::<Vec<_>>().join(", ");
     let default_group: Vec<String> = if is_ga { grid.clone() } else { std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect() };
     let check_keys = |keys: &[String], at: &str, allow_empty: bool| -> Result<(), InputError> {
@@ -259,7 +259,7 @@ fn git_commit() -> String {
 /// Reads the rows of `jobs` under `out` into records.
 pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Records, usize, usize)> {
     let rows_dir = results_dir(out, &exp.name).join(rows_folder(exp.file.kind));
-    let swept: Vec<String> = exp.file.grid.keys().cloned().collect();
+    let swept: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     let mut records = Records::default();
     let (mut rows, mut with_rows) = (0, 0);
     for job in jobs {
@@ -380,7 +380,7 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     for (label, spec) in &f.agents {
         md += &format!("- agent `{label}`: `{}`\n", serde_json::to_string(spec)?);
     }
-    for (k, v) in &f.grid {
+    for (k, v) in exp.swept_axes() {
         md += &format!("- grid `{k}`: {}\n", v.iter().map(crate::experiment::record::swept_text).collect::<Vec<_>>().join(", "));
     }
     md += &format!(
