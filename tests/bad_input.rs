@@ -164,5 +164,5 @@ fn ga_with_an_unknown_strategy() {
 
 #[test]
 fn zipped_lists_of_different_lengths() {
-    rejected(&format!("{SMALL}\n[zip]\n\"tournament.rounds\" = [1, 2]\n\"agents.random.kind\" = [\"random\"]\n"), &[], &["zip.", "must all have 2"]);
+    rejected(&format!("{SMALL}\n[zip]\n\"tournament.rounds\" = [1, 2]\n\"agents.random.kind\" = [\"random\"]\n"), &[], &["zip.tournament.rounds", "has 2 values, but the zipped lists must all have 1"]);
 }
