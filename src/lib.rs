@@ -11,3 +11,4 @@ pub mod game;
 pub mod report;
 pub mod rng;
 pub mod tune;
+pub mod workflow;

@@ -44,6 +44,21 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Evolve a weight table with a GA experiment (kind = "ga"), draw it, and check it in an
+    /// arena tournament against SimpleMCTS with uniform rollouts and the built-ins.
+    Tune {
+        file: PathBuf,
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+        #[arg(long)]
+        threads: Option<usize>,
+        /// SimpleMCTS rollouts per move in the check tournament.
+        #[arg(long, default_value_t = 200)]
+        rollouts: u64,
+        /// Games per ordered pair in the check tournament.
+        #[arg(long, default_value_t = 10)]
+        rounds: u32,
+    },
     /// Compute the statistics and figures of an experiment from its rows.
     Report {
         file: PathBuf,
@@ -133,6 +148,25 @@ fn dispatch(command: Command) -> Result<()> {
                 exp.name, s.jobs_run, s.rows, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
             );
             println!("rows: {}", s.results_dir.join(gamelab::experiment::record::rows_folder(exp.file.kind)).display());
+            Ok(())
+        }
+        Command::Tune { file, out, threads, rollouts, rounds } => {
+            if threads == Some(0) {
+                return Err(InputError::plain("--threads must be at least 1").into());
+            }
+            if rollouts == 0 || rounds == 0 {
+                return Err(InputError::plain("--rollouts and --rounds must be at least 1").into());
+            }
+            let (exp, _) = load(&file)?;
+            let opts = RunOptions { out, threads, shard: None, format: Format::Parquet, progress: true };
+            let (summary, ga_report, tuned) = gamelab::workflow::tune(&exp, &opts, gamelab::workflow::CheckSettings { rollouts, rounds })?;
+            println!("{}: GA ran {} jobs ({} rows) in {:.1} s; report: {}", exp.name, summary.jobs_run, summary.rows, summary.seconds, ga_report.report.display());
+            for t in &tuned {
+                println!("job {} {}", t.job, t.swept);
+                println!("  table: {}  (name it in an agent: table = \"{}\")", t.table.display(), t.table.display());
+                println!("  heatmap: {}", t.heatmap[0].display());
+                println!("  check tournament: {}", t.check.report.display());
+            }
             Ok(())
         }
         Command::Report { file, out, format } => {

@@ -269,3 +269,30 @@ checkpoint_s = 0.02
     assert_same_rows(&reference.0, &resumed.0);
     assert_eq!(std::fs::read_dir(&checkpoints).unwrap().count(), 0, "the checkpoint is removed when done");
 }
+
+#[test]
+fn tune_evolves_a_table_draws_it_and_checks_it_in_the_arena() {
+    let text = "name = \"tune\"\nkind = \"ga\"\ngame = \"othello\"\nstage = \"partial-c8\"\nseed = 2\n[ga]\npopulation = 8\ngenerations = 4\nsubset = \"full\"\nstrategy = \"det\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "tune.toml", text);
+    let out = dir.path().join("out");
+    let o = gamelab(&["tune", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--rollouts", "8", "--rounds", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let tables: Vec<_> = std::fs::read_dir(out.join("results/tune/tables")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(tables.len(), 1);
+    let rows = gamelab::agent::table::parse_table_text(&std::fs::read_to_string(&tables[0]).unwrap()).unwrap();
+    // 8x8, invariant under a quarter turn (the GA's rotation symmetry).
+    assert_eq!(rows.len(), 8);
+    for r in 0..8 {
+        for c in 0..8 {
+            assert_eq!(rows[r][c], rows[c][7 - r]);
+        }
+    }
+    let hash = tables[0].file_stem().unwrap().to_string_lossy().into_owned();
+    assert!(out.join(format!("figures/tune/best-{}.png", &hash[..8])).exists());
+    let check = std::fs::read_to_string(out.join(format!("results/tune-check-{}/report.md", &hash[..8]))).unwrap();
+    // Six participants, each playing the five others twice (one round, both colours).
+    for agent in ["evolved", "uniform", "random", "greedy", "corners", "positional"] {
+        assert!(check.lines().any(|l| l.starts_with(&format!("| {agent} | 10 |"))), "{agent} in\n{check}");
+    }
+}

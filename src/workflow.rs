@@ -1,0 +1,94 @@
+//! Commands made of several steps of the pipeline. `tune` is the Othello report's "intelligent
+//! system": evolve a weight table for a stage (a GA experiment), draw it, and check it in the
+//! arena: a tournament of SimpleMCTS with the evolved table for its rollouts against
+//! SimpleMCTS with uniform rollouts and the arena's four built-ins.
+//!
+//! The check tournament is written as an ordinary experiment file beside the GA's results
+//! (`results/<name>/check-<job>.toml`), so it can be read, rerun and reported on its own.
+
+use crate::experiment::record::swept_text;
+use crate::experiment::runner::{RunOptions, RunSummary, results_dir, run};
+use crate::experiment::spec::JobKind;
+use crate::experiment::{Experiment, InputError, expand};
+use crate::report::figure::heatmap::Heatmap;
+use crate::report::figure::write_figure;
+use crate::report::{ReportOutput, report};
+use anyhow::{Context, Result};
+use std::path::PathBuf;
+
+/// Settings of the check tournament.
+#[derive(Clone, Copy, Debug)]
+pub struct CheckSettings {
+    /// SimpleMCTS rollouts per move for both SimpleMCTS participants.
+    pub rollouts: u64,
+    /// Games per ordered pair.
+    pub rounds: u32,
+}
+
+/// What `tune` produced for one GA job.
+pub struct Tuned {
+    pub job: String,
+    pub swept: String,
+    pub table: PathBuf,
+    pub heatmap: Vec<PathBuf>,
+    pub check: ReportOutput,
+}
+
+/// Runs the GA experiment `exp`, then for each of its jobs of repeat 0 draws the best table
+/// and runs and reports its check tournament.
+pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result<(RunSummary, ReportOutput, Vec<Tuned>)> {
+    if exp.file.kind != JobKind::Ga {
+        return Err(InputError::at_key(&exp.path, &exp.text, "kind", "`gamelab tune` takes a GA experiment (kind = \"ga\")").into());
+    }
+    let jobs = expand(exp)?;
+    let summary = run(exp, &jobs, opts)?;
+    let ga_report = report(exp, &jobs, &opts.out, true)?;
+    let dir = results_dir(&opts.out, &exp.name);
+    let mut tuned = Vec::new();
+    for job in jobs.iter().filter(|j| j.config.repeat == 0) {
+        let table = dir.join("tables").join(format!("{}.txt", job.hash));
+        if !table.exists() {
+            continue; // another shard's job
+        }
+        let stage = &job.config.stage;
+        let short = &job.hash[..8];
+        let swept = job.swept.iter().map(|(k, v)| format!("{k} = {}", swept_text(v))).collect::<Vec<_>>().join(", ");
+        // The heatmap of the evolved table, blocked cells marked.
+        let rows = crate::agent::table::parse_table_text(&std::fs::read_to_string(&table)?).map_err(|e| anyhow::anyhow!("{}: {e}", table.display()))?;
+        let n = stage.size as usize;
+        let values = (0..n * n).map(|i| (!stage.blocked.contains(&[(i / n) as u8, (i % n) as u8])).then(|| rows[i / n][i % n])).collect();
+        let title = format!("Evolved table for {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({swept})") });
+        let heatmap = write_figure(&opts.out.join("figures").join(&exp.name), &format!("best-{short}"), &Heatmap { title, size: n, values })?;
+        // The check tournament, as an experiment file of its own.
+        let check_name = format!("{}-check-{short}", exp.name);
+        let stage_toml = toml::to_string(stage).context("the stage serialises")?;
+        let text = format!(
+            "# Check of the table evolved by job {hash} of {file}{swept_note}.\n\
+             name = \"{check_name}\"\nkind = \"tournament\"\ngame = \"othello\"\nseed = {seed}\n\n\
+             [tournament]\nrounds = {rounds}\n\n\
+             [agents.evolved]\nkind = \"simple_mcts\"\nrollouts = {r}\ntable = \"tables/{hash}.txt\"\n\n\
+             [agents.uniform]\nkind = \"simple_mcts\"\nrollouts = {r}\n\n\
+             [agents.random]\nkind = \"random\"\n[agents.greedy]\nkind = \"greedy\"\n[agents.corners]\nkind = \"corners\"\n[agents.positional]\nkind = \"positional\"\n\n\
+             [report]\ntitle = \"{title}\"\n\n\
+             [[report.tables]]\nname = \"scores\"\ntitle = \"Scores in the arena\"\ngroup_by = [\"agent\"]\nelo = true\n\n\
+             [[report.figures]]\nname = \"scores\"\nkind = \"bars\"\ntable = \"scores\"\n\n\
+             [[report.figures]]\nname = \"matrix\"\nkind = \"matrix\"\n\n\
+             [stage]\n{stage_toml}",
+            hash = job.hash,
+            file = exp.path.display(),
+            swept_note = if swept.is_empty() { String::new() } else { format!(" ({swept})") },
+            seed = job.seed >> 2, // TOML integers are signed 64-bit
+            rounds = check.rounds,
+            r = check.rollouts,
+            title = format!("Evolved table on {} in the arena", stage.id),
+        );
+        let check_file = dir.join(format!("check-{short}.toml"));
+        std::fs::write(&check_file, &text).with_context(|| format!("writing {}", check_file.display()))?;
+        let check_exp = Experiment::from_text(&check_file, text)?;
+        let check_jobs = expand(&check_exp)?;
+        run(&check_exp, &check_jobs, &RunOptions { shard: None, ..opts.clone() })?;
+        let check_report = report(&check_exp, &check_jobs, &opts.out, true)?;
+        tuned.push(Tuned { job: job.hash.clone(), swept, table, heatmap, check: check_report });
+    }
+    Ok((summary, ga_report, tuned))
+}
