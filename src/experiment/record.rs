@@ -107,11 +107,8 @@ pub struct JobColumns<'a> {
     pub swept: Vec<(&'a str, SweptKind, &'a toml::Value)>,
 }
 
-/// The rows of one job as a DataFrame.
-pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
-    let n = rows.len();
-    let s = |f: &dyn Fn(&GameRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
-    let i = |f: &dyn Fn(&GameRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
+/// The columns every row of a job starts with: experiment, job, repeat, swept values.
+fn id_columns(id: &JobColumns, n: usize) -> Vec<Column> {
     let mut cols = vec![
         Column::new("experiment".into(), vec![id.experiment.to_string(); n]),
         Column::new("job".into(), vec![id.job.to_string(); n]),
@@ -120,6 +117,15 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     for (name, kind, value) in &id.swept {
         cols.push(swept_column(name, kind, value, n));
     }
+    cols
+}
+
+/// The rows of one job as a DataFrame.
+pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let s = |f: &dyn Fn(&GameRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
+    let i = |f: &dyn Fn(&GameRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
+    let mut cols = id_columns(id, n);
     cols.extend([
         Column::new("game".into(), i(&|r| r.game as i64)),
         Column::new("pair".into(), rows.iter().map(|r| r.pair.map(i64::from)).collect::<Vec<Option<i64>>>()),
@@ -147,14 +153,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
 pub fn generations_frame(id: &JobColumns, rows: &[super::ga_job::GenerationRow]) -> Result<DataFrame> {
     let n = rows.len();
     let last = rows.iter().map(|r| r.generation).max().unwrap_or(0);
-    let mut cols = vec![
-        Column::new("experiment".into(), vec![id.experiment.to_string(); n]),
-        Column::new("job".into(), vec![id.job.to_string(); n]),
-        Column::new("repeat".into(), vec![id.repeat as i64; n]),
-    ];
-    for (name, kind, value) in &id.swept {
-        cols.push(swept_column(name, kind, value, n));
-    }
+    let mut cols = id_columns(id, n);
     cols.extend([
         Column::new("generation".into(), rows.iter().map(|r| r.generation as i64).collect::<Vec<i64>>()),
         Column::new("individual".into(), rows.iter().map(|r| r.individual as i64).collect::<Vec<i64>>()),
