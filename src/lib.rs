@@ -8,6 +8,7 @@
 pub mod agent;
 pub mod experiment;
 pub mod game;
+pub mod play;
 pub mod report;
 pub mod rng;
 pub mod tune;

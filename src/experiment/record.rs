@@ -7,6 +7,7 @@
 //! half a file and a killed run leaves none.
 
 use anyhow::{Context, Result};
+pub use crate::play::GameRow;
 use polars::prelude::{Column, CsvReadOptions, CsvWriter, DataFrame, ParquetReader, ParquetWriter, PlSmallStr, SerReader, SerWriter};
 use std::path::{Path, PathBuf};
 
@@ -25,33 +26,6 @@ impl Format {
             Format::Csv => "csv",
         }
     }
-}
-
-/// One game, from the point of view of the seat that moved first.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GameRow {
-    pub game: u32,
-    /// The colour-swapped pair of games this one belongs to (None when it has no partner).
-    pub pair: Option<u32>,
-    pub stage: String,
-    pub first_agent: String,
-    pub second_agent: String,
-    /// "first", "second" or "draw".
-    pub winner: &'static str,
-    pub first_score: i32,
-    pub second_score: i32,
-    /// Moves played, passes included.
-    pub plies: u32,
-    pub wall_ms: f64,
-    pub first_simulations: u64,
-    pub second_simulations: u64,
-    pub first_nodes: u64,
-    pub second_nodes: u64,
-    pub first_budget: String,
-    pub second_budget: String,
-    /// The moves in the game's notation, concatenated (passes left out, as in Othello
-    /// transcripts).
-    pub transcript: String,
 }
 
 /// A swept value as a typed cell; an axis's values share one type (see `SweptKind::of`).

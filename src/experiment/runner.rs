@@ -10,14 +10,13 @@
 use super::error::InputError;
 use super::grid::Job;
 use super::ga_job::run_ga;
-use super::record::{Format, GameRow, JobColumns, SweptKind, existing_part, games_frame, generations_frame, remove_stale_temps, rows_folder, write_atomic, write_frame};
+use super::record::{Format, JobColumns, SweptKind, existing_part, games_frame, generations_frame, remove_stale_temps, rows_folder, write_atomic, write_frame};
 use super::spec::{Experiment, GameName, JobKind};
 use crate::report::stats::elo::Sprt;
-use crate::agent::{Agent, Arena};
 use crate::game::othello::Othello;
-use crate::game::{Outcome, Player};
+use crate::play::{GameRow, play_game};
 use crate::report::stats::elo::{Pentanomial, SprtDecision};
-use crate::rng::{derive_seed, rng_from_seed};
+use crate::rng::derive_seed;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
@@ -76,65 +75,6 @@ pub struct RunSummary {
 
 pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
     out.join("results").join(experiment)
-}
-
-/// Plays one game between two agent specs from `start`; `seed` fixes every random choice.
-pub fn play_game<G: Arena>(start: &G, first: (&str, &crate::agent::AgentSpec), second: (&str, &crate::agent::AgentSpec), seed: u64, index: u32, stage: &str) -> Result<GameRow> {
-    let mut agents: [Box<dyn Agent<G>>; 2] = [
-        G::build_agent(first.1, start).map_err(|e| anyhow::anyhow!(e))?,
-        G::build_agent(second.1, start).map_err(|e| anyhow::anyhow!(e))?,
-    ];
-    let budgets = [first.1.budget().map_err(|e| anyhow::anyhow!(e))?, second.1.budget().map_err(|e| anyhow::anyhow!(e))?];
-    let mut rng = rng_from_seed(seed);
-    let mut game = start.clone();
-    let mut transcript = String::new();
-    let mut plies = 0u32;
-    let t0 = Instant::now();
-    let mut legal = Vec::new();
-    let outcome = loop {
-        if let Some(o) = game.outcome() {
-            break o;
-        }
-        let side = game.to_move().index();
-        let mv = agents[side].choose(&game, &mut rng, budgets[side]);
-        legal.clear();
-        game.legal_moves(&mut legal);
-        anyhow::ensure!(legal.contains(&mv), "agent '{}' chose an illegal move {mv:?}", [first.0, second.0][side]);
-        let name = game.move_name(mv);
-        if name != "pass" {
-            transcript.push_str(&name);
-        }
-        game.play(mv);
-        for a in agents.iter_mut() {
-            a.observe(mv);
-        }
-        plies += 1;
-    };
-    let scores = game.scores();
-    let effort = [agents[0].effort(), agents[1].effort()];
-    Ok(GameRow {
-        game: index,
-        pair: None,
-        stage: stage.to_string(),
-        first_agent: first.0.to_string(),
-        second_agent: second.0.to_string(),
-        winner: match outcome {
-            Outcome::Win(Player::First) => "first",
-            Outcome::Win(Player::Second) => "second",
-            Outcome::Draw => "draw",
-        },
-        first_score: scores[0],
-        second_score: scores[1],
-        plies,
-        wall_ms: t0.elapsed().as_secs_f64() * 1e3,
-        first_simulations: effort[0].simulations,
-        second_simulations: effort[1].simulations,
-        first_nodes: effort[0].nodes,
-        second_nodes: effort[1].nodes,
-        first_budget: budgets[0].describe(),
-        second_budget: budgets[1].describe(),
-        transcript,
-    })
 }
 
 /// Plays every game of a job, in parallel, returning rows in game order. A match with an SPRT

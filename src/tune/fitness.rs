@@ -12,7 +12,7 @@
 //! seeded from (evaluation seed, meeting, game), so fitness does not depend on scheduling.
 
 use crate::agent::{AgentSpec, Arena, TableRef};
-use crate::experiment::runner::play_game;
+use crate::play::play_game;
 use crate::game::CellGame;
 use crate::rng::{below, derive_seed, rng_from_seed};
 use anyhow::Result;

@@ -1,0 +1,96 @@
+//! One game between two agents, from their specs to its record: the game loop every job kind
+//! shares (matches, tournaments, the GA's evaluation games). Knows games and agents, not
+//! experiments or files.
+
+use crate::agent::{Agent, AgentSpec, Arena};
+use crate::game::{Outcome, Player};
+use crate::rng::rng_from_seed;
+use anyhow::Result;
+use std::time::Instant;
+
+/// One game, from the point of view of the seat that moved first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRow {
+    pub game: u32,
+    /// The colour-swapped pair of games this one belongs to (None when it has no partner).
+    pub pair: Option<u32>,
+    pub stage: String,
+    pub first_agent: String,
+    pub second_agent: String,
+    /// "first", "second" or "draw".
+    pub winner: &'static str,
+    pub first_score: i32,
+    pub second_score: i32,
+    /// Moves played, passes included.
+    pub plies: u32,
+    pub wall_ms: f64,
+    pub first_simulations: u64,
+    pub second_simulations: u64,
+    pub first_nodes: u64,
+    pub second_nodes: u64,
+    pub first_budget: String,
+    pub second_budget: String,
+    /// The moves in the game's notation, concatenated (passes left out, as in Othello
+    /// transcripts).
+    pub transcript: String,
+}
+
+/// Plays one game between two agent specs from `start`; `seed` fixes every random choice.
+pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, &AgentSpec), seed: u64, index: u32, stage: &str) -> Result<GameRow> {
+    let mut agents: [Box<dyn Agent<G>>; 2] = [
+        G::build_agent(first.1, start).map_err(|e| anyhow::anyhow!(e))?,
+        G::build_agent(second.1, start).map_err(|e| anyhow::anyhow!(e))?,
+    ];
+    let budgets = [first.1.budget().map_err(|e| anyhow::anyhow!(e))?, second.1.budget().map_err(|e| anyhow::anyhow!(e))?];
+    let mut rng = rng_from_seed(seed);
+    let mut game = start.clone();
+    let mut transcript = String::new();
+    let mut plies = 0u32;
+    let t0 = Instant::now();
+    let mut legal = Vec::new();
+    let outcome = loop {
+        if let Some(o) = game.outcome() {
+            break o;
+        }
+        let side = game.to_move().index();
+        let mv = agents[side].choose(&game, &mut rng, budgets[side]);
+        legal.clear();
+        game.legal_moves(&mut legal);
+        anyhow::ensure!(legal.contains(&mv), "agent '{}' chose an illegal move {mv:?}", [first.0, second.0][side]);
+        let name = game.move_name(mv);
+        if name != "pass" {
+            transcript.push_str(&name);
+        }
+        game.play(mv);
+        for a in agents.iter_mut() {
+            a.observe(mv);
+        }
+        plies += 1;
+    };
+    let scores = game.scores();
+    let effort = [agents[0].effort(), agents[1].effort()];
+    Ok(GameRow {
+        game: index,
+        pair: None,
+        stage: stage.to_string(),
+        first_agent: first.0.to_string(),
+        second_agent: second.0.to_string(),
+        winner: match outcome {
+            Outcome::Win(Player::First) => "first",
+            Outcome::Win(Player::Second) => "second",
+            Outcome::Draw => "draw",
+        },
+        first_score: scores[0],
+        second_score: scores[1],
+        plies,
+        wall_ms: t0.elapsed().as_secs_f64() * 1e3,
+        first_simulations: effort[0].simulations,
+        second_simulations: effort[1].simulations,
+        first_nodes: effort[0].nodes,
+        second_nodes: effort[1].nodes,
+        first_budget: budgets[0].describe(),
+        second_budget: budgets[1].describe(),
+        transcript,
+    })
+}
+
