@@ -58,7 +58,7 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         let n = stage.size as usize;
         let values = (0..n * n).map(|i| (!stage.blocked.contains(&[(i / n) as u8, (i % n) as u8])).then(|| rows[i / n][i % n])).collect();
         let title = format!("Evolved table for {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({swept})") });
-        let heatmap = write_figure(&opts.out.join("figures").join(&exp.name), &format!("best-{short}"), &Heatmap { title, size: n, values })?;
+        let heatmap = write_figure(&opts.out.join("figures").join(&exp.name), &format!("best-{short}"), &Heatmap { title, size: n, values, unit: "weight".into() })?;
         // The check tournament, as an experiment file of its own.
         let check_name = format!("{}-check-{short}", exp.name);
         let stage_toml = toml::to_string(stage).context("the stage serialises")?;

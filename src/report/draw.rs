@@ -188,7 +188,7 @@ pub fn figure(spec: &FigureSpec, tables: &BTreeMap<String, Table>, records: &Rec
             let wt = rows.table_for(size).map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?;
             let blocked: BTreeSet<[u8; 2]> = stage.blocked.iter().copied().collect();
             let values = (0..size * size).map(|i| (!blocked.contains(&[(i / size) as u8, (i % size) as u8])).then(|| wt.values[i])).collect();
-            let fig = Heatmap { title: title(format!("{what} on {}", stage.id)), size, values };
+            let fig = Heatmap { title: title(format!("{what} on {}", stage.id)), size, values, unit: "weight".into() };
             write_figure(dir, &spec.name, &fig)
         }
         FigureKind::Profile => {

@@ -11,6 +11,8 @@ pub struct Heatmap {
     pub size: usize,
     /// Row-major values; None marks a blocked cell.
     pub values: Vec<Option<f64>>,
+    /// What the values are (the colour bar's caption), e.g. "weight".
+    pub unit: String,
 }
 
 impl Figure for Heatmap {
@@ -61,8 +63,9 @@ impl Figure for Heatmap {
                 }
             }
         }
-        // Colour bar.
+        // Colour bar, captioned with what the colours measure.
         if !finite.is_empty() {
+            bar.draw(&Text::new(self.unit.clone(), (8, 36), ("sans-serif", 14).into_font())).map_err(plot_err)?;
             let mut cb = ChartBuilder::on(&bar).margin_top(60).margin_bottom(44).margin_right(10).y_label_area_size(56).build_cartesian_2d(0f64..1.0, lo..hi.max(lo + 1e-9)).map_err(plot_err)?;
             cb.configure_mesh().disable_mesh().disable_x_axis().y_labels(6).label_style(("sans-serif", 13)).draw().map_err(plot_err)?;
             let steps = 50;

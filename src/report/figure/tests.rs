@@ -82,9 +82,9 @@ fn heatmaps() {
     for b in [1, 15, 62, 48] {
         values[b] = None;
     }
-    check(&Heatmap { title: "weights".into(), size: 8, values }, "heat");
-    check(&Heatmap { title: "flat".into(), size: 3, values: vec![Some(1.0); 9] }, "heat1");
-    check(&Heatmap { title: "blocked".into(), size: 3, values: vec![None; 9] }, "heat0");
+    check(&Heatmap { title: "weights".into(), size: 8, values, unit: "weight".into() }, "heat");
+    check(&Heatmap { title: "flat".into(), size: 3, values: vec![Some(1.0); 9], unit: "weight".into() }, "heat1");
+    check(&Heatmap { title: "blocked".into(), size: 3, values: vec![None; 9], unit: "weight".into() }, "heat0");
 }
 
 #[test]

@@ -1,0 +1,218 @@
+//! The `[report]` section checked against its experiment, with the defaults filled in: which
+//! tables and figures a report makes. Runs before anything is run or written.
+
+use super::records::{GA_KEYS, GA_MEASURES, MEASURES};
+use super::spec::{FigureKind, FigureSpec, Statistic, TableSpec};
+use crate::experiment::error::InputError;
+use crate::experiment::record::SweptKind;
+use crate::experiment::spec::{Experiment, JobKind};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Group keys every game record has besides the grid keys.
+pub const BASE_KEYS: [&str; 5] = ["agent", "opponent", "seat", "stage", "repeat"];
+
+/// The `[report]` section with defaults filled in, checked against the experiment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReportPlan {
+    pub title: String,
+    pub level: f64,
+    pub tables: Vec<TableSpec>,
+    pub figures: Vec<FigureSpec>,
+}
+
+/// Checks the `[report]` section (called before a run too, so a bad section stops the run
+/// before anything is written) and fills in the default table and figures.
+pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
+    let r = &exp.file.report;
+    let is_ga = exp.file.kind == JobKind::Ga;
+    // Game rows and GA generation rows have their own columns.
+    let (base_keys, measures): (&[&str], &[&str]) = if is_ga { (&GA_KEYS, &GA_MEASURES) } else { (&BASE_KEYS, &MEASURES) };
+    let grid: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
+    let numeric_grid: Vec<String> = exp.swept_axes().iter().filter(|(_, v)| matches!(SweptKind::of(v), SweptKind::Int | SweptKind::Float)).map(|(k, _)| (*k).clone()).collect();
+    let known_keys = || base_keys.iter().map(|s| s.to_string()).chain(grid.iter().cloned()).collect::<Vec<_>>().join(", ");
+    let default_group: Vec<String> = if is_ga { grid.clone() } else { std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect() };
+    let check_keys = |keys: &[String], at: &str, allow_empty: bool| -> Result<(), InputError> {
+        if keys.is_empty() && !allow_empty {
+            return Err(exp.error(at, "give at least one column"));
+        }
+        for k in keys {
+            if !base_keys.contains(&k.as_str()) && !grid.contains(k) {
+                return Err(exp.error(at, format!("unknown column '{k}' (expected one of {})", known_keys())));
+            }
+        }
+        Ok(())
+    };
+    let level = r.level.unwrap_or(0.95);
+    if !(level > 0.0 && level < 1.0) {
+        return Err(exp.error("report.level", format!("{level} is not a confidence level (expected a number strictly between 0 and 1, e.g. 0.95)")));
+    }
+    if let Some(g) = &r.group_by {
+        check_keys(g, "report.group_by", false)?;
+    }
+    let mut tables = r.tables.clone();
+    let table = |name: &str, title: &str, group_by: Option<Vec<String>>| TableSpec {
+        name: name.into(),
+        title: Some(title.into()),
+        group_by,
+        statistic: Statistic::Score,
+        metric: None,
+        elo: false,
+        unit: None,
+        method: Default::default(),
+        baseline: None,
+        hidden: false,
+        filter: Default::default(),
+    };
+    if tables.is_empty() && is_ga {
+        // The fitness of each generation's best, and of the last generation's best, averaged
+        // over repeats.
+        let best = |extra: &[&str]| std::iter::once(("best".to_string(), toml::Value::Integer(1))).chain(extra.iter().map(|k| (k.to_string(), toml::Value::Integer(1)))).collect();
+        let mut by_gen = default_group.clone();
+        by_gen.push("generation".into());
+        tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("fitness".into()), unit: Some("repeat".into()), filter: best(&["final"]), ..table("final_best", "Fitness of the best individual of the last generation (mean over repeats)", Some(default_group.clone())) });
+        tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("fitness".into()), unit: Some("repeat".into()), filter: best(&[]), hidden: true, ..table("best_by_generation", "Fitness of each generation's best (mean over repeats)", Some(by_gen)) });
+    } else if tables.is_empty() {
+        tables.push(table("scores", "Scores", r.group_by.clone()));
+    } else if r.group_by.is_some() {
+        return Err(exp.error("report.group_by", "with [[report.tables]], give group_by in each table instead"));
+    }
+    let mut names = BTreeSet::new();
+    for t in &mut tables {
+        let at = "report.tables";
+        if t.name.is_empty() || !t.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !names.insert(t.name.clone()) {
+            return Err(exp.error(at, format!("table name '{}' must be unique and made of letters, digits, '-' or '_'", t.name)));
+        }
+        let g = t.group_by.get_or_insert_with(|| default_group.clone());
+        check_keys(g, at, true).map_err(|e| InputError { message: format!("table '{}': {}", t.name, e.message), ..e })?;
+        if is_ga && t.statistic != Statistic::Mean {
+            return Err(exp.error(at, format!("table '{}': GA rows have no games to score: use statistic = \"mean\" of {}", t.name, GA_MEASURES.join(", "))));
+        }
+        match t.statistic {
+            Statistic::Mean => {
+                let m = t.metric.as_deref().unwrap_or("");
+                if !measures.contains(&m) && !numeric_grid.iter().any(|k| k == m) {
+                    return Err(exp.error(at, format!("table '{}': a mean needs `metric`, one of {} (got '{m}')", t.name, measures.join(", "))));
+                }
+            }
+            Statistic::Rating => {
+                if !g.iter().any(|k| k == "agent") || g.iter().any(|k| k == "opponent" || k == "seat") {
+                    return Err(exp.error(at, format!("table '{}': ratings group by `agent` (and grid keys or stage), not by opponent or seat", t.name)));
+                }
+            }
+            Statistic::Score => {}
+        }
+        for k in t.filter.keys() {
+            if !base_keys.contains(&k.as_str()) && !grid.contains(k) {
+                return Err(exp.error(at, format!("table '{}': filter column '{k}' is unknown (expected one of {})", t.name, known_keys())));
+            }
+        }
+        if let Some(u) = &t.unit {
+            let unit_columns = if is_ga { ["repeat", "job", "generation", "individual", "final"] } else { ["repeat", "job", "pair", "game", "stage"] };
+            if t.statistic != Statistic::Mean || (!unit_columns.contains(&u.as_str()) && !grid.contains(u)) {
+                return Err(exp.error(at, format!("table '{}': `unit` goes with statistic = \"mean\" and is one of {} or a grid key", t.name, unit_columns.join(", "))));
+            }
+        }
+        if let Some(b) = &t.baseline {
+            if t.statistic != Statistic::Mean || b.len() != 1 || !b.keys().all(|k| g.contains(k)) {
+                return Err(exp.error(at, format!("table '{}': `baseline` goes with statistic = \"mean\" and names one of its group columns and a value, e.g. {{ agent = \"greedy\" }}", t.name)));
+            }
+        }
+        if t.metric.is_some() && t.statistic != Statistic::Mean {
+            return Err(exp.error(at, format!("table '{}': `metric` goes with statistic = \"mean\"", t.name)));
+        }
+        if t.elo && t.statistic != Statistic::Score {
+            return Err(exp.error(at, format!("table '{}': `elo` goes with statistic = \"score\"", t.name)));
+        }
+    }
+    let table_keys: BTreeMap<&str, &Vec<String>> = tables.iter().map(|t| (t.name.as_str(), t.group_by.as_ref().expect("filled"))).collect();
+    let mut figures = r.figures.clone();
+    if figures.is_empty() && is_ga {
+        figures.push(FigureSpec {
+            name: "fitness_curve".into(),
+            kind: FigureKind::Curve,
+            table: Some("best_by_generation".into()),
+            x: Some("generation".into()),
+            series: grid.first().cloned(),
+            ..blank_figure()
+        });
+    } else if figures.is_empty() {
+        for t in &tables {
+            figures.push(FigureSpec { name: t.name.clone(), kind: FigureKind::Bars, table: Some(t.name.clone()), ..blank_figure() });
+        }
+        if exp.file.kind == JobKind::Tournament {
+            figures.push(FigureSpec { name: "matrix".into(), kind: FigureKind::Matrix, ..blank_figure() });
+        }
+    }
+    let mut fig_names = BTreeSet::new();
+    for f in &figures {
+        let at = "report.figures";
+        let err = |m: String| exp.error(at, format!("figure '{}': {m}", f.name));
+        if f.name.is_empty() || !f.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !fig_names.insert(f.name.clone()) {
+            return Err(err("the name must be unique and made of letters, digits, '-' or '_'".into()));
+        }
+        let keys = match &f.table {
+            Some(t) => Some(*table_keys.get(t.as_str()).ok_or_else(|| err(format!("no table '{t}' (tables: {})", table_keys.keys().copied().collect::<Vec<_>>().join(", "))))?),
+            None => None,
+        };
+        let needs_table = matches!(f.kind, FigureKind::Bars | FigureKind::Curve | FigureKind::Profile) || (f.kind == FigureKind::Box && f.metric.is_none());
+        if needs_table && keys.is_none() {
+            return Err(err("needs `table`".into()));
+        }
+        for (what, key) in [("x", &f.x), ("series", &f.series)] {
+            if let (Some(k), Some(keys)) = (key, keys)
+                && !keys.contains(k)
+            {
+                return Err(err(format!("{what} = '{k}' is not a key of its table ({})", keys.join(", "))));
+            }
+        }
+        match f.kind {
+            FigureKind::Curve | FigureKind::Profile | FigureKind::Box if f.x.is_none() => return Err(err("needs `x`".into())),
+            FigureKind::Curve if !numeric_grid.contains(f.x.as_ref().expect("checked")) && !["repeat", "generation"].contains(&f.x.as_deref().unwrap_or("")) => {
+                return Err(err("x must be a numeric grid key, repeat or generation".into()));
+            }
+            FigureKind::Profile if f.new.is_none() || f.baseline.is_none() => return Err(err("needs `new` and `baseline`".into())),
+            FigureKind::Box if f.metric.as_deref().is_some_and(|m| !measures.contains(&m)) => {
+                return Err(err(format!("metric must be one of {}", measures.join(", "))));
+            }
+            FigureKind::Heatmap if f.agent.is_none() && f.weights.is_none() => return Err(err("needs `agent` or `weights`".into())),
+            FigureKind::Heatmap if f.agent.as_ref().is_some_and(|a| !exp.file.agents.contains_key(a)) => return Err(err("`agent` names no agent of the file".into())),
+            _ => {}
+        }
+    }
+    for (i, reference) in r.reference.iter().enumerate() {
+        let at = "report.reference";
+        let err = |m: String| exp.error(at, format!("reference {} (table '{}'): {m}", i + 1, reference.table));
+        let keys = table_keys.get(reference.table.as_str()).ok_or_else(|| err("no such table".into()))?;
+        for k in &reference.keys {
+            if !keys.contains(k) {
+                return Err(err(format!("key '{k}' is not a group key of the table ({})", keys.join(", "))));
+            }
+        }
+        for (j, row) in reference.rows.iter().enumerate() {
+            if row.len() != reference.keys.len() + 1 {
+                return Err(err(format!("row {} has {} values; expected the {} keys then the published value", j + 1, row.len(), reference.keys.len())));
+            }
+        }
+    }
+    Ok(ReportPlan { title: r.title.clone().unwrap_or_else(|| exp.name.clone()), level, tables, figures })
+}
+
+fn blank_figure() -> FigureSpec {
+    FigureSpec {
+        name: String::new(),
+        kind: FigureKind::Bars,
+        table: None,
+        x: None,
+        series: None,
+        metric: None,
+        agent: None,
+        weights: None,
+        stage: None,
+        new: None,
+        baseline: None,
+        title: None,
+        x_label: None,
+        y_label: None,
+    }
+}
+
