@@ -142,12 +142,18 @@ fn dispatch(command: Command) -> Result<()> {
                 }
                 return Ok(());
             }
-            let s = gamelab::experiment::runner::run(&exp, &jobs, &RunOptions { out, threads, shard, format, progress: true })?;
+            let opts = RunOptions { out, threads, shard, format, progress: true };
+            let s = gamelab::experiment::runner::run(&exp, &jobs, &opts)?;
             println!(
                 "{}: ran {} jobs ({} rows) in {:.1} s; {} already done; {} of {} jobs in this shard",
                 exp.name, s.jobs_run, s.rows, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
             );
             println!("rows: {}", s.results_dir.join(gamelab::experiment::record::rows_folder(exp.file.kind)).display());
+            if let Some(arena) = gamelab::workflow::arena_experiment(&exp, &jobs, &opts.out)? {
+                let arena_jobs = expand(&arena)?;
+                let a = gamelab::experiment::runner::run(&arena, &arena_jobs, &RunOptions { shard: None, ..opts.clone() })?;
+                println!("{}: ran {} jobs ({} rows) in {:.1} s; experiment file {}", arena.name, a.jobs_run, a.rows, a.seconds, arena.path.display());
+            }
             Ok(())
         }
         Command::Tune { file, out, threads, rollouts, rounds } => {

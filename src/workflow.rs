@@ -6,6 +6,7 @@
 //! The check tournament is written as an ordinary experiment file beside the GA's results
 //! (`results/<name>/check-<job>.toml`), so it can be read, rerun and reported on its own.
 
+use crate::experiment::grid::Job;
 use crate::experiment::record::swept_text;
 use crate::experiment::runner::{RunOptions, RunSummary, results_dir, run};
 use crate::experiment::spec::JobKind;
@@ -91,4 +92,53 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         tuned.push(Tuned { job: job.hash.clone(), swept, table, heatmap, check: check_report });
     }
     Ok((summary, ga_report, tuned))
+}
+
+/// The label of the evolved agent of a GA job in its arena.
+pub fn evolved_label(job: &Job) -> String {
+    format!("ga-{}", &job.hash[..8])
+}
+
+/// The arena tournament of a GA experiment with an `[arena]` section, once every GA job has its
+/// table: written as `results/<name>/arena.toml` (experiment `<name>-arena`) and returned.
+/// `None` when the file has no arena or some GA job has not finished (another shard's, say).
+pub fn arena_experiment(exp: &Experiment, jobs: &[Job], out: &std::path::Path) -> Result<Option<Experiment>> {
+    let Some(arena) = &exp.file.arena else { return Ok(None) };
+    let dir = results_dir(out, &exp.name);
+    if jobs.iter().any(|j| !dir.join("tables").join(format!("{}.txt", j.hash)).exists()) {
+        return Ok(None);
+    }
+    let stages: std::collections::BTreeSet<String> = jobs.iter().map(|j| j.config.stage.id.clone()).collect();
+    if stages.len() > 1 {
+        return Err(InputError::at_key(&exp.path, &exp.text, "arena", "an [arena] needs every GA job on one stage (the grid sweeps the stage)").into());
+    }
+    let stage = match &arena.stage {
+        Some(s) => s.resolve().map_err(|e| InputError::at_key(&exp.path, &exp.text, "arena.stage", e))?,
+        None => jobs[0].config.stage.clone(),
+    };
+    let mut agents = toml::Table::new();
+    for job in jobs {
+        let spec = crate::agent::AgentSpec::SimpleMcts { rollouts: Some(arena.rollouts), time_ms: None, table: Some(crate::agent::TableRef::Name(format!("tables/{}.txt", job.hash))) };
+        agents.insert(evolved_label(job), toml::Value::try_from(&spec)?);
+    }
+    for (label, spec) in &arena.agents {
+        let mut spec = spec.clone();
+        spec.resolve_tables(&exp.base_dir()).map_err(|e| anyhow::anyhow!("arena.agents.{label}: {e}"))?;
+        agents.insert(label.clone(), toml::Value::try_from(&spec)?);
+    }
+    let mut file = toml::Table::new();
+    file.insert("name".into(), format!("{}-arena", exp.name).into());
+    file.insert("description".into(), format!("Arena tournament of the tables evolved by {}", exp.path.display()).into());
+    file.insert("kind".into(), "tournament".into());
+    file.insert("game".into(), "othello".into());
+    file.insert("seed".into(), toml::Value::Integer((exp.file.seed >> 2) as i64));
+    file.insert("stage".into(), toml::Value::try_from(&stage)?);
+    let mut tournament = toml::Table::new();
+    tournament.insert("rounds".into(), toml::Value::Integer(arena.rounds as i64));
+    file.insert("tournament".into(), tournament.into());
+    file.insert("agents".into(), agents.into());
+    let text = format!("# Written by gamelab from {}: the arena of its evolved tables.\n{}", exp.path.display(), toml::to_string(&file)?);
+    let path = dir.join("arena.toml");
+    std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+    Ok(Some(Experiment::from_text(&path, text)?))
 }

@@ -296,3 +296,42 @@ fn tune_evolves_a_table_draws_it_and_checks_it_in_the_arena() {
         assert!(check.lines().any(|l| l.starts_with(&format!("| {agent} | 10 |"))), "{agent} in\n{check}");
     }
 }
+
+#[test]
+fn a_ga_arena_plays_the_evolved_tables_and_reports_them_by_ga_setting() {
+    let text = r#"
+name = "ar"
+kind = "ga"
+game = "othello"
+stage = "small6"
+seed = 4
+repeats = 2
+[ga]
+population = 6
+generations = 3
+subset = "full"
+strategy = "rnd"
+[grid]
+"ga.subset" = [0.4, "full"]
+[arena]
+rollouts = 10
+[arena.agents.greedy]
+kind = "greedy"
+[[report.tables]]
+name = "arena"
+rows = "arena"
+group_by = ["agent", "ga.subset", "origin"]
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ar.toml", text);
+    let out = dir.path().join("out");
+    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    // 4 evolved agents and greedy: 5 x 4 ordered pairs, one round.
+    let arena = rows(&out, "ar-arena");
+    assert_eq!(arena.values().map(|df| df.height()).sum::<usize>(), 20);
+    run_ok(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let md = std::fs::read_to_string(out.join("results/ar/report.md")).unwrap();
+    assert!(md.lines().any(|l| l.starts_with("| greedy | - | reference | 8 |")), "{md}");
+    assert_eq!(md.lines().filter(|l| l.starts_with("| ga-") && l.contains("| evolved | 8 |")).count(), 4, "{md}");
+    assert_eq!(md.lines().filter(|l| l.starts_with("| ga-") && l.contains("| full |")).count(), 2, "{md}");
+}

@@ -199,9 +199,22 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         (JobKind::Ga, None, None) if sections == 1 => {
             let ga = file.ga.as_ref().expect("counted above");
             ga.check().map_err(|e| err("ga", e))?;
+            if let Some(arena) = &file.arena {
+                if arena.rollouts == 0 || arena.rounds == 0 {
+                    return Err(err("arena", "rollouts and rounds must be at least 1".into()));
+                }
+                for (label, spec) in &arena.agents {
+                    let key = format!("arena.agents.{label}");
+                    let mut spec = spec.clone();
+                    spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
+                    spec.budget().map_err(|e| err(&key, e))?;
+                    Othello::build_agent(&spec, &start).map_err(|e| err(&key, e))?;
+                }
+            }
             Vec::new()
         }
         (JobKind::Ga, _, _) => return Err(err("ga", "kind = \"ga\" needs a [ga] table and no [match] or [tournament]".into())),
+        _ if file.arena.is_some() => return Err(err("arena", "an [arena] goes with kind = \"ga\"".into())),
         _ if file.ga.is_some() => return Err(err("ga", format!("a [ga] table goes with kind = \"ga\", not {:?}", file.kind).to_lowercase())),
         (JobKind::Match, Some(m), None) => {
             if m.players.len() != 2 {

@@ -125,6 +125,23 @@ fn ga_checkpoint() -> f64 {
     10.0
 }
 
+/// The `[arena]` section of a GA experiment: every evolved table (one per GA job) plays as
+/// SimpleMCTS with the table for its rollouts, against each other and the `agents` listed here,
+/// in an arena tournament (every ordered pair `rounds` times).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ArenaSpec {
+    /// SimpleMCTS rollouts per move of the evolved agents.
+    pub rollouts: u64,
+    #[serde(default = "one")]
+    pub rounds: u32,
+    /// Further participants (baselines, built-ins), by label.
+    #[serde(default)]
+    pub agents: BTreeMap<String, AgentSpec>,
+    #[serde(default)]
+    pub stage: Option<StageRef>,
+}
+
 /// Evaluation strategies by name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -206,6 +223,10 @@ pub struct ExperimentFile {
     /// i-th job of the axis takes the i-th value of every key), e.g. a setting per table row.
     #[serde(default)]
     pub zip: BTreeMap<String, Vec<toml::Value>>,
+    /// GA experiments: after the GA, a tournament of the evolved tables (the Othello report's
+    /// evaluation of its GA settings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arena: Option<ArenaSpec>,
     #[serde(default)]
     pub report: ReportSpec,
 }

@@ -66,11 +66,39 @@ pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Recor
     Ok((records, rows, with_rows))
 }
 
-/// Computes the tables of a plan from records.
-pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records) -> Vec<table::Table> {
+/// The games of a GA experiment's arena as records, with each evolved agent's GA grid values
+/// and `origin` as columns; `None` when no table reads them.
+fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) -> Result<Option<Records>> {
+    if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Arena) {
+        return Ok(None);
+    }
+    let path = results_dir(out, &exp.name).join("arena.toml");
+    let arena = Experiment::load(&path).map_err(|e| anyhow::anyhow!("{e} (run the experiment to the end: its arena follows the GA)"))?;
+    let arena_jobs = crate::experiment::expand(&arena)?;
+    let (mut records, _, with_rows) = load_records(&arena, &arena_jobs, out)?;
+    anyhow::ensure!(with_rows > 0, "the arena of {} has no rows yet: run `gamelab run {}`", exp.name, exp.path.display());
+    let mut meta: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for job in jobs {
+        let mut m: BTreeMap<String, String> = job.swept.iter().map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))).collect();
+        m.insert("origin".into(), "evolved".into());
+        meta.insert(crate::workflow::evolved_label(job), m);
+    }
+    let mut keys: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
+    keys.push("origin".into());
+    records.add_agent_columns(&meta, &keys);
+    // Participants that are not evolved tables are references.
+    if let Some(origin) = records.text.get_mut("origin") {
+        origin.iter_mut().filter(|o| *o == "-").for_each(|o| *o = "reference".into());
+    }
+    Ok(Some(records))
+}
+
+/// Computes the tables of a plan from records (and the arena's records for arena tables).
+pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, arena: Option<&Records>) -> Vec<table::Table> {
     plan.tables
         .iter()
         .map(|t| {
+            let records = if t.rows == spec::RowSource::Arena { arena.expect("loaded for arena tables") } else { records };
             let filter: Vec<(String, String)> = t.filter.iter().map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))).collect();
             table::compute(
                 records,
@@ -146,7 +174,8 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     if jobs_with_rows == 0 {
         anyhow::bail!("no rows for {} under {}: run `gamelab run {}` first", exp.name, dir.join(rows_folder(f_kind)).display(), exp.path.display());
     }
-    let computed = tables(exp, &plan, &records);
+    let arena = arena_records(exp, jobs, out, &plan)?;
+    let computed = tables(exp, &plan, &records, arena.as_ref());
     let by_name: BTreeMap<String, table::Table> = computed.iter().map(|t| (t.name.clone(), t.clone())).collect();
 
     std::fs::create_dir_all(&dir)?;

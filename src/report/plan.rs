@@ -2,7 +2,7 @@
 //! tables and figures a report makes. Runs before anything is run or written.
 
 use super::records::{GA_KEYS, GA_MEASURES, MEASURES};
-use super::spec::{FigureKind, FigureSpec, Statistic, TableSpec};
+use super::spec::{FigureKind, FigureSpec, RowSource, Statistic, TableSpec};
 use crate::experiment::error::InputError;
 use crate::experiment::record::SweptKind;
 use crate::experiment::spec::{Experiment, JobKind};
@@ -62,6 +62,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         baseline: None,
         hidden: false,
         filter: Default::default(),
+        rows: RowSource::Own,
     };
     if tables.is_empty() && is_ga {
         // The fitness of each generation's best, and of the last generation's best, averaged
@@ -71,6 +72,11 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         by_gen.push("generation".into());
         tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("fitness".into()), unit: Some("repeat".into()), filter: best(&["final"]), ..table("final_best", "Fitness of the best individual of the last generation (mean over repeats)", Some(default_group.clone())) });
         tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("fitness".into()), unit: Some("repeat".into()), filter: best(&[]), hidden: true, ..table("best_by_generation", "Fitness of each generation's best (mean over repeats)", Some(by_gen)) });
+        if exp.file.arena.is_some() {
+            let mut by_agent = vec!["agent".to_string()];
+            by_agent.extend(grid.iter().cloned());
+            tables.push(TableSpec { rows: RowSource::Arena, elo: true, ..table("arena", "The evolved tables in the arena", Some(by_agent)) });
+        }
     } else if tables.is_empty() {
         tables.push(table("scores", "Scores", r.group_by.clone()));
     } else if r.group_by.is_some() {
@@ -81,6 +87,22 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         let at = "report.tables";
         if t.name.is_empty() || !t.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !names.insert(t.name.clone()) {
             return Err(exp.error(at, format!("table name '{}' must be unique and made of letters, digits, '-' or '_'", t.name)));
+        }
+        if t.rows == RowSource::Arena {
+            // Arena tables read games: game columns, the GA's grid keys per agent, and origin.
+            if exp.file.arena.is_none() {
+                return Err(exp.error(at, format!("table '{}': rows = \"arena\" needs an [arena] section", t.name)));
+            }
+            let g = t.group_by.get_or_insert_with(|| vec!["agent".to_string()]);
+            for k in g.iter().chain(t.filter.keys()) {
+                if !BASE_KEYS.contains(&k.as_str()) && !grid.contains(k) && k != "origin" {
+                    return Err(exp.error(at, format!("table '{}': unknown arena column '{k}' (expected one of {}, {}, origin)", t.name, BASE_KEYS.join(", "), grid.join(", "))));
+                }
+            }
+            if t.statistic == Statistic::Mean && !t.metric.as_deref().is_some_and(|m| MEASURES.contains(&m)) {
+                return Err(exp.error(at, format!("table '{}': a mean of arena games needs `metric`, one of {}", t.name, MEASURES.join(", "))));
+            }
+            continue;
         }
         let g = t.group_by.get_or_insert_with(|| default_group.clone());
         check_keys(g, at, true).map_err(|e| InputError { message: format!("table '{}': {}", t.name, e.message), ..e })?;
@@ -126,18 +148,20 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     }
     let table_keys: BTreeMap<&str, &Vec<String>> = tables.iter().map(|t| (t.name.as_str(), t.group_by.as_ref().expect("filled"))).collect();
     let mut figures = r.figures.clone();
-    if figures.is_empty() && is_ga {
-        figures.push(FigureSpec {
-            name: "fitness_curve".into(),
-            kind: FigureKind::Curve,
-            table: Some("best_by_generation".into()),
-            x: Some("generation".into()),
-            series: grid.first().cloned(),
-            ..blank_figure()
-        });
-    } else if figures.is_empty() {
+    if figures.is_empty() {
         for t in &tables {
-            figures.push(FigureSpec { name: t.name.clone(), kind: FigureKind::Bars, table: Some(t.name.clone()), ..blank_figure() });
+            let figure = match t.name.as_str() {
+                // The GA's default tables: a fitness curve, and the arena by agent.
+                "best_by_generation" if r.tables.is_empty() => {
+                    FigureSpec { kind: FigureKind::Curve, x: Some("generation".into()), series: grid.first().cloned(), ..blank_figure() }
+                }
+                "final_best" if r.tables.is_empty() => continue,
+                // Bars show one or two keys (categories and series); name wider tables' figures.
+                _ if t.group_by.as_ref().is_some_and(|g| g.len() > 2) => continue,
+                _ => FigureSpec { kind: FigureKind::Bars, ..blank_figure() },
+            };
+            let name = if figure.kind == FigureKind::Curve { "fitness_curve".to_string() } else { t.name.clone() };
+            figures.push(FigureSpec { name, table: Some(t.name.clone()), ..figure });
         }
         if exp.file.kind == JobKind::Tournament {
             figures.push(FigureSpec { name: "matrix".into(), kind: FigureKind::Matrix, ..blank_figure() });

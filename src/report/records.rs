@@ -57,6 +57,15 @@ impl Records {
         self.num.entry(column.to_string()).or_default().push(value);
     }
 
+    /// Adds a text column per key of `meta` (agent label -> key -> value) giving each record's
+    /// agent's value, "-" for agents without one.
+    pub fn add_agent_columns(&mut self, meta: &BTreeMap<String, BTreeMap<String, String>>, keys: &[String]) {
+        for key in keys {
+            let column: Vec<String> = self.text["agent"].iter().map(|a| meta.get(a).and_then(|m| m.get(key)).cloned().unwrap_or_else(|| "-".into())).collect();
+            self.text.insert(key.clone(), column);
+        }
+    }
+
     /// Appends one record per row of a GA job's generation rows in `df`.
     pub fn add_generations(&mut self, df: &DataFrame, swept: &[String]) -> Result<()> {
         let mut numeric: Vec<&str> = vec!["generation", "individual", "repeat", "best", "final", "fitness", "points", "games"];

@@ -27,6 +27,18 @@ pub enum MeanInterval {
     Bootstrap,
 }
 
+/// Which rows a table reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum RowSource {
+    /// The experiment's own rows (games, or generations for a GA).
+    #[default]
+    Own,
+    /// The games of a GA experiment's `[arena]`, with the GA job's grid values as columns of each
+    /// evolved agent ("-" for the other participants) and `origin` (evolved or reference).
+    Arena,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TableSpec {
@@ -37,6 +49,8 @@ pub struct TableSpec {
     /// Group columns (default: agent and every grid key).
     #[serde(default)]
     pub group_by: Option<Vec<String>>,
+    #[serde(default)]
+    pub rows: RowSource,
     #[serde(default)]
     pub statistic: Statistic,
     /// The numeric column a `mean` table averages (plies, wall_ms, simulations, nodes, score,
