@@ -84,7 +84,8 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
 }
 
 /// Builds and writes one figure; returns the files written.
-pub fn figure(spec: &FigureSpec, tables: &BTreeMap<String, Table>, records: &Records, jobs: &[Job], dir: &Path, experiment_title: &str) -> Result<Vec<PathBuf>> {
+/// `records` are the experiment's own; `games` are its game records (its own, or a GA's arena).
+pub fn figure(spec: &FigureSpec, tables: &BTreeMap<String, Table>, records: &Records, games: Option<&Records>, jobs: &[Job], dir: &Path, experiment_title: &str) -> Result<Vec<PathBuf>> {
     let table = |name: &Option<String>| -> Result<&Table> {
         let name = name.as_deref().with_context(|| format!("figure '{}' needs `table`", spec.name))?;
         tables.get(name).with_context(|| format!("figure '{}': no table '{name}'", spec.name))
@@ -146,6 +147,7 @@ pub fn figure(spec: &FigureSpec, tables: &BTreeMap<String, Table>, records: &Rec
             write_figure(dir, &spec.name, &fig)
         }
         FigureKind::Matrix => {
+            let records = games.filter(|g| g.text.contains_key("agent")).context("a win-rate matrix needs games (a GA's, from its [arena])")?;
             let mut cells: BTreeMap<(String, String), (f64, f64)> = BTreeMap::new();
             let mut totals: BTreeMap<String, (f64, f64)> = BTreeMap::new();
             for i in 0..records.len {

@@ -69,7 +69,8 @@ pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Recor
 /// The games of a GA experiment's arena as records, with each evolved agent's GA grid values
 /// and `origin` as columns; `None` when no table reads them.
 fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) -> Result<Option<Records>> {
-    if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Arena) {
+    let matrix = exp.file.kind == JobKind::Ga && plan.figures.iter().any(|f| f.kind == spec::FigureKind::Matrix);
+    if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Arena) && !matrix {
         return Ok(None);
     }
     let path = results_dir(out, &exp.name).join("arena.toml");
@@ -183,7 +184,8 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     let mut figures = Vec::new();
     let mut figure_md = String::new();
     for f in &plan.figures {
-        let written = draw::figure(f, &by_name, &records, jobs, &fig_dir, &plan.title).with_context(|| format!("figure '{}'", f.name))?;
+        let games = if exp.file.kind == JobKind::Ga { arena.as_ref() } else { Some(&records) };
+        let written = draw::figure(f, &by_name, &records, games, jobs, &fig_dir, &plan.title).with_context(|| format!("figure '{}'", f.name))?;
         figure_md += &format!("![{}](../../figures/{}/{}.png)\n\n", f.title.as_deref().unwrap_or(&f.name), exp.name, f.name);
         figures.extend(written);
     }

@@ -198,6 +198,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             FigureKind::Box if f.metric.as_deref().is_some_and(|m| !measures.contains(&m)) => {
                 return Err(err(format!("metric must be one of {}", measures.join(", "))));
             }
+            FigureKind::Matrix if is_ga && exp.file.arena.is_none() => return Err(err("a GA experiment has games only in its [arena]".into())),
             FigureKind::Heatmap if f.agent.is_none() && f.weights.is_none() => return Err(err("needs `agent` or `weights`".into())),
             FigureKind::Heatmap if f.agent.as_ref().is_some_and(|a| !exp.file.agents.contains_key(a)) => return Err(err("`agent` names no agent of the file".into())),
             _ => {}

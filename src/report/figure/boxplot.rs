@@ -28,40 +28,95 @@ impl Figure for BoxPlot {
             return no_data(root, &self.title);
         }
         let (y0, y1) = padded(all.iter().copied().fold(f64::INFINITY, f64::min), all.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+        let n = self.groups.len();
         let labels: Vec<String> = self.groups.iter().map(|g| format!("{} (n={})", g.0, g.1.len())).collect();
         let mut c = ChartBuilder::on(root)
             .caption(&self.title, ("sans-serif", 22))
             .margin(14)
             .x_label_area_size(56)
             .y_label_area_size(64)
-            .build_cartesian_2d(labels[..].into_segmented(), y0 as f32..y1 as f32)
+            .build_cartesian_2d(0f64..n as f64, y0..y1)
             .map_err(plot_err)?;
         c.configure_mesh()
             .disable_x_mesh()
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
-            .x_label_formatter(&|v| match v {
-                SegmentValue::CenterOf(l) => l.to_string(),
-                _ => String::new(),
+            .x_labels(2 * n + 1)
+            .x_label_formatter(&|x| {
+                let i = x.floor() as usize;
+                if (x - i as f64 - 0.5).abs() < 1e-6 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
             })
             .label_style(("sans-serif", 15))
             .axis_desc_style(("sans-serif", 16))
             .draw()
             .map_err(plot_err)?;
         let colour = series_colour(0);
+        let line = |pts: Vec<(f64, f64)>| PathElement::new(pts, colour.stroke_width(2));
         for (i, (_, values)) in self.groups.iter().enumerate() {
-            let finite: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
-            if finite.is_empty() {
+            let mut v: Vec<f64> = values.iter().copied().filter(|v| v.is_finite()).collect();
+            if v.is_empty() {
                 continue;
             }
-            let q = Quartiles::new(&finite);
-            c.draw_series(std::iter::once(Boxplot::new_vertical(SegmentValue::CenterOf(&labels[i]), &q).width(40).whisker_width(0.6).style(colour.stroke_width(2))))
-                .map_err(plot_err)?;
-            if finite.len() <= 60 {
-                c.draw_series(finite.iter().map(|&v| Circle::new((SegmentValue::CenterOf(&labels[i]), v as f32), 3, BLACK.mix(0.6).filled())))
-                    .map_err(plot_err)?;
+            v.sort_by(f64::total_cmp);
+            let f = five_numbers(&v);
+            let (x, half, cap) = (i as f64 + 0.5, 0.2, 0.1);
+            c.draw_series([
+                Rectangle::new([(x - half, f.q1), (x + half, f.q3)], colour.stroke_width(2)),
+            ])
+            .map_err(plot_err)?;
+            c.draw_series([
+                line(vec![(x - half, f.median), (x + half, f.median)]),
+                line(vec![(x, f.q3), (x, f.high)]),
+                line(vec![(x, f.q1), (x, f.low)]),
+                line(vec![(x - cap, f.high), (x + cap, f.high)]),
+                line(vec![(x - cap, f.low), (x + cap, f.low)]),
+            ])
+            .map_err(plot_err)?;
+            if v.len() <= 60 {
+                c.draw_series(v.iter().map(|&y| Circle::new((x + 0.28, y), 3, BLACK.mix(0.6).filled()))).map_err(plot_err)?;
             }
         }
         Ok(())
+    }
+}
+
+/// Median, quartiles (linear interpolation, as numpy's default) and Tukey whiskers: the most
+/// extreme values within 1.5 IQR of the box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FiveNumbers {
+    pub low: f64,
+    pub q1: f64,
+    pub median: f64,
+    pub q3: f64,
+    pub high: f64,
+}
+
+/// The five numbers of sorted, non-empty `v`.
+pub fn five_numbers(v: &[f64]) -> FiveNumbers {
+    let q = |p: f64| {
+        let h = p * (v.len() - 1) as f64;
+        let (lo, hi) = (h.floor() as usize, h.ceil() as usize);
+        v[lo] + (h - lo as f64) * (v[hi] - v[lo])
+    };
+    let (q1, median, q3) = (q(0.25), q(0.5), q(0.75));
+    let iqr = q3 - q1;
+    let low = v.iter().copied().find(|&x| x >= q1 - 1.5 * iqr).unwrap_or(v[0]);
+    let high = v.iter().rev().copied().find(|&x| x <= q3 + 1.5 * iqr).unwrap_or(v[v.len() - 1]);
+    FiveNumbers { low, q1, median, q3, high }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn five_numbers_match_numpy_and_tukey() {
+        // numpy.percentile([1, 2, 3, 4, 5, 6, 7, 100], [25, 50, 75]) = [2.75, 4.5, 6.25];
+        // IQR 3.5, upper fence 11.5: the whisker stops at 7, 100 is an outlier.
+        let f = five_numbers(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 100.0]);
+        assert_eq!((f.q1, f.median, f.q3), (2.75, 4.5, 6.25));
+        assert_eq!((f.low, f.high), (1.0, 7.0));
+        let one = five_numbers(&[3.0]);
+        assert_eq!((one.low, one.q1, one.median, one.q3, one.high), (3.0, 3.0, 3.0, 3.0, 3.0));
     }
 }
