@@ -6,6 +6,7 @@
 //! The check tournament is written as an ordinary experiment file beside the GA's results
 //! (`results/<name>/check-<job>.toml`), so it can be read, rerun and reported on its own.
 
+use crate::agent::AgentSpec;
 use crate::experiment::grid::Job;
 use crate::experiment::record::swept_text;
 use crate::experiment::runner::{RunOptions, RunSummary, results_dir, run};
@@ -16,6 +17,58 @@ use crate::report::figure::write_figure;
 use crate::report::{ReportOutput, report};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
+
+/// A tournament of evolved tables, written as an experiment file at `path` and loaded: each
+/// `evolved` (label, table file relative to `path`'s folder) plays as SimpleMCTS with `rollouts`
+/// per move and the table for its rollouts, against the `extra` agents, every ordered pair
+/// `rounds` times on `stage`. `report` is the file's `[report]` section, if any.
+pub struct TablesTournament<'a> {
+    pub path: PathBuf,
+    pub name: String,
+    pub comment: String,
+    pub seed: u64,
+    pub stage: &'a crate::game::othello::StageDef,
+    pub rollouts: u64,
+    pub rounds: u32,
+    pub evolved: Vec<(String, String)>,
+    pub extra: std::collections::BTreeMap<String, crate::agent::AgentSpec>,
+    pub report: Option<toml::Table>,
+}
+
+impl TablesTournament<'_> {
+    pub fn write(&self) -> Result<Experiment> {
+        let mut agents = toml::Table::new();
+        for (label, table) in &self.evolved {
+            let spec = crate::agent::AgentSpec::SimpleMcts { rollouts: Some(self.rollouts), time_ms: None, table: Some(crate::agent::TableRef::Name(table.clone())) };
+            agents.insert(label.clone(), toml::Value::try_from(&spec)?);
+        }
+        for (label, spec) in &self.extra {
+            agents.insert(label.clone(), toml::Value::try_from(spec)?);
+        }
+        let mut file = toml::Table::new();
+        file.insert("name".into(), self.name.clone().into());
+        file.insert("kind".into(), "tournament".into());
+        file.insert("game".into(), "othello".into());
+        file.insert("seed".into(), toml::Value::Integer((self.seed >> 2) as i64)); // TOML integers are signed
+        file.insert("stage".into(), toml::Value::try_from(self.stage)?);
+        let mut tournament = toml::Table::new();
+        tournament.insert("rounds".into(), toml::Value::Integer(self.rounds as i64));
+        file.insert("tournament".into(), tournament.into());
+        file.insert("agents".into(), agents.into());
+        if let Some(report) = &self.report {
+            file.insert("report".into(), report.clone().into());
+        }
+        let text = format!("# {}\n{}", self.comment, toml::to_string(&file)?);
+        std::fs::write(&self.path, &text).with_context(|| format!("writing {}", self.path.display()))?;
+        Ok(Experiment::from_text(&self.path, text)?)
+    }
+}
+
+/// The report section of a check tournament: scores with Elo, their bars, the matrix.
+const CHECK_REPORT: &str = r#"
+tables = [{ name = "scores", title = "Scores in the arena", group_by = ["agent"], elo = true }]
+figures = [{ name = "scores", kind = "bars", table = "scores" }, { name = "matrix", kind = "matrix" }]
+"#;
 
 /// Settings of the check tournament.
 #[derive(Clone, Copy, Debug)]
@@ -61,31 +114,24 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         let title = format!("Evolved table for {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({swept})") });
         let heatmap = write_figure(&opts.out.join("figures").join(&exp.name), &format!("best-{short}"), &Heatmap { title, size: n, values, unit: "weight".into() })?;
         // The check tournament, as an experiment file of its own.
-        let check_name = format!("{}-check-{short}", exp.name);
-        let stage_toml = toml::to_string(stage).context("the stage serialises")?;
-        let text = format!(
-            "# Check of the table evolved by job {hash} of {file}{swept_note}.\n\
-             name = \"{check_name}\"\nkind = \"tournament\"\ngame = \"othello\"\nseed = {seed}\n\n\
-             [tournament]\nrounds = {rounds}\n\n\
-             [agents.evolved]\nkind = \"simple_mcts\"\nrollouts = {r}\ntable = \"tables/{hash}.txt\"\n\n\
-             [agents.uniform]\nkind = \"simple_mcts\"\nrollouts = {r}\n\n\
-             [agents.random]\nkind = \"random\"\n[agents.greedy]\nkind = \"greedy\"\n[agents.corners]\nkind = \"corners\"\n[agents.positional]\nkind = \"positional\"\n\n\
-             [report]\ntitle = \"{title}\"\n\n\
-             [[report.tables]]\nname = \"scores\"\ntitle = \"Scores in the arena\"\ngroup_by = [\"agent\"]\nelo = true\n\n\
-             [[report.figures]]\nname = \"scores\"\nkind = \"bars\"\ntable = \"scores\"\n\n\
-             [[report.figures]]\nname = \"matrix\"\nkind = \"matrix\"\n\n\
-             [stage]\n{stage_toml}",
-            hash = job.hash,
-            file = exp.path.display(),
-            swept_note = if swept.is_empty() { String::new() } else { format!(" ({swept})") },
-            seed = job.seed >> 2, // TOML integers are signed 64-bit
-            rounds = check.rounds,
-            r = check.rollouts,
-            title = format!("Evolved table on {} in the arena", stage.id),
-        );
-        let check_file = dir.join(format!("check-{short}.toml"));
-        std::fs::write(&check_file, &text).with_context(|| format!("writing {}", check_file.display()))?;
-        let check_exp = Experiment::from_text(&check_file, text)?;
+        let mut check_section: toml::Table = toml::from_str(CHECK_REPORT).expect("a valid report section");
+        check_section.insert("title".into(), format!("Evolved table on {} in the arena", stage.id).into());
+        let builtins = [("random", AgentSpec::Random), ("greedy", AgentSpec::Greedy), ("corners", AgentSpec::Corners), ("positional", AgentSpec::Positional)];
+        let mut extra: std::collections::BTreeMap<String, AgentSpec> = builtins.into_iter().map(|(l, a)| (l.to_string(), a)).collect();
+        extra.insert("uniform".into(), AgentSpec::SimpleMcts { rollouts: Some(check.rollouts), time_ms: None, table: None });
+        let check_exp = TablesTournament {
+            path: dir.join(format!("check-{short}.toml")),
+            name: format!("{}-check-{short}", exp.name),
+            comment: format!("Check of the table evolved by job {} of {}{}.", job.hash, exp.path.display(), if swept.is_empty() { String::new() } else { format!(" ({swept})") }),
+            seed: job.seed,
+            stage,
+            rollouts: check.rollouts,
+            rounds: check.rounds,
+            evolved: vec![("evolved".into(), format!("tables/{}.txt", job.hash))],
+            extra,
+            report: Some(check_section),
+        }
+        .write()?;
         let check_jobs = expand(&check_exp)?;
         run(&check_exp, &check_jobs, &RunOptions { shard: None, ..opts.clone() })?;
         let check_report = report(&check_exp, &check_jobs, &opts.out, true)?;
@@ -116,29 +162,23 @@ pub fn arena_experiment(exp: &Experiment, jobs: &[Job], out: &std::path::Path) -
         Some(s) => s.resolve().map_err(|e| InputError::at_key(&exp.path, &exp.text, "arena.stage", e))?,
         None => jobs[0].config.stage.clone(),
     };
-    let mut agents = toml::Table::new();
-    for job in jobs {
-        let spec = crate::agent::AgentSpec::SimpleMcts { rollouts: Some(arena.rollouts), time_ms: None, table: Some(crate::agent::TableRef::Name(format!("tables/{}.txt", job.hash))) };
-        agents.insert(evolved_label(job), toml::Value::try_from(&spec)?);
-    }
+    let mut extra = std::collections::BTreeMap::new();
     for (label, spec) in &arena.agents {
         let mut spec = spec.clone();
         spec.resolve_tables(&exp.base_dir()).map_err(|e| anyhow::anyhow!("arena.agents.{label}: {e}"))?;
-        agents.insert(label.clone(), toml::Value::try_from(&spec)?);
+        extra.insert(label.clone(), spec);
     }
-    let mut file = toml::Table::new();
-    file.insert("name".into(), format!("{}-arena", exp.name).into());
-    file.insert("description".into(), format!("Arena tournament of the tables evolved by {}", exp.path.display()).into());
-    file.insert("kind".into(), "tournament".into());
-    file.insert("game".into(), "othello".into());
-    file.insert("seed".into(), toml::Value::Integer((exp.file.seed >> 2) as i64));
-    file.insert("stage".into(), toml::Value::try_from(&stage)?);
-    let mut tournament = toml::Table::new();
-    tournament.insert("rounds".into(), toml::Value::Integer(arena.rounds as i64));
-    file.insert("tournament".into(), tournament.into());
-    file.insert("agents".into(), agents.into());
-    let text = format!("# Written by gamelab from {}: the arena of its evolved tables.\n{}", exp.path.display(), toml::to_string(&file)?);
-    let path = dir.join("arena.toml");
-    std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
-    Ok(Some(Experiment::from_text(&path, text)?))
+    let tournament = TablesTournament {
+        path: dir.join("arena.toml"),
+        name: format!("{}-arena", exp.name),
+        comment: format!("Written by gamelab from {}: the arena of its evolved tables.", exp.path.display()),
+        seed: exp.file.seed,
+        stage: &stage,
+        rollouts: arena.rollouts,
+        rounds: arena.rounds,
+        evolved: jobs.iter().map(|j| (evolved_label(j), format!("tables/{}.txt", j.hash))).collect(),
+        extra,
+        report: None,
+    };
+    Ok(Some(tournament.write()?))
 }
