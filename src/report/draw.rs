@@ -83,9 +83,19 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
     write_figure(dir, &spec.name, &fig)
 }
 
-/// Builds and writes one figure; returns the files written.
-/// `records` are the experiment's own; `games` are its game records (its own, or a GA's arena).
-pub fn figure(spec: &FigureSpec, tables: &BTreeMap<String, Table>, records: &Records, games: Option<&Records>, jobs: &[Job], dir: &Path, experiment_title: &str) -> Result<Vec<PathBuf>> {
+/// `records` are the experiment's own; `games` are its game records (its own, or a GA's arena);
+/// `results` is the experiment's results folder (a GA's best tables are there).
+pub struct Sources<'a> {
+    pub tables: &'a BTreeMap<String, Table>,
+    pub records: &'a Records,
+    pub games: Option<&'a Records>,
+    pub jobs: &'a [Job],
+    pub results: &'a Path,
+}
+
+/// Builds and writes one figure into `dir`; returns the files written.
+pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &str) -> Result<Vec<PathBuf>> {
+    let Sources { tables, records, games, jobs, results } = *src;
     let table = |name: &Option<String>| -> Result<&Table> {
         let name = name.as_deref().with_context(|| format!("figure '{}' needs `table`", spec.name))?;
         tables.get(name).with_context(|| format!("figure '{}': no table '{name}'", spec.name))
@@ -165,6 +175,24 @@ pub fn figure(spec: &FigureSpec, tables: &BTreeMap<String, Table>, records: &Rec
             let pooled = if jobs.iter().any(|j| !j.swept.is_empty()) { " (all grid points pooled)" } else { "" };
             let fig = Matrix { title: title(format!("{experiment_title}: score % of row against column{pooled}")), labels, values };
             write_figure(dir, &spec.name, &fig)
+        }
+        FigureKind::Heatmap if spec.weights.as_deref() == Some("evolved") => {
+            // A GA's best table of each grid point (its first repeat), one file per job.
+            let tables_dir = results.join("tables");
+            let mut written = Vec::new();
+            for job in jobs.iter().filter(|j| j.config.repeat == 0) {
+                let path = tables_dir.join(format!("{}.txt", job.hash));
+                let text = std::fs::read_to_string(&path).with_context(|| format!("reading {} (run the experiment first)", path.display()))?;
+                let rows = crate::agent::table::parse_table_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                let stage = &job.config.stage;
+                let n = stage.size as usize;
+                let blocked: BTreeSet<[u8; 2]> = stage.blocked.iter().copied().collect();
+                let values = (0..n * n).map(|i| (!blocked.contains(&[(i / n) as u8, (i % n) as u8])).then(|| rows[i / n][i % n])).collect();
+                let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v))).collect();
+                let title = title(format!("Evolved table on {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({})", swept.join(", ")) }));
+                written.extend(write_figure(dir, &format!("{}-{}", spec.name, &job.hash[..8]), &Heatmap { title, size: n, values, unit: "weight".into() })?);
+            }
+            Ok(written)
         }
         FigureKind::Heatmap => {
             let job = jobs.first().context("no jobs")?;

@@ -185,8 +185,12 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     let mut figure_md = String::new();
     for f in &plan.figures {
         let games = if exp.file.kind == JobKind::Ga { arena.as_ref() } else { Some(&records) };
-        let written = draw::figure(f, &by_name, &records, games, jobs, &fig_dir, &plan.title).with_context(|| format!("figure '{}'", f.name))?;
-        figure_md += &format!("![{}](../../figures/{}/{}.png)\n\n", f.title.as_deref().unwrap_or(&f.name), exp.name, f.name);
+        let sources = draw::Sources { tables: &by_name, records: &records, games, jobs, results: &dir };
+        let written = draw::figure(f, &sources, &fig_dir, &plan.title).with_context(|| format!("figure '{}'", f.name))?;
+        for png in written.iter().filter(|p| p.extension().is_some_and(|e| e == "png")) {
+            let file = png.file_name().expect("a file").to_string_lossy();
+            figure_md += &format!("![{}](../../figures/{}/{file})\n\n", f.title.as_deref().unwrap_or(&f.name), exp.name);
+        }
         figures.extend(written);
     }
 

@@ -155,7 +155,10 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                 "best_by_generation" if r.tables.is_empty() => {
                     FigureSpec { kind: FigureKind::Curve, x: Some("generation".into()), series: grid.first().cloned(), ..blank_figure() }
                 }
-                "final_best" if r.tables.is_empty() => continue,
+                "final_best" if r.tables.is_empty() => {
+                    figures.push(FigureSpec { name: "best".into(), kind: FigureKind::Heatmap, weights: Some("evolved".into()), ..blank_figure() });
+                    continue;
+                }
                 // Bars show one or two keys (categories and series); name wider tables' figures.
                 _ if t.group_by.as_ref().is_some_and(|g| g.len() > 2) => continue,
                 _ => FigureSpec { kind: FigureKind::Bars, ..blank_figure() },
@@ -199,6 +202,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                 return Err(err(format!("metric must be one of {}", measures.join(", "))));
             }
             FigureKind::Matrix if is_ga && exp.file.arena.is_none() => return Err(err("a GA experiment has games only in its [arena]".into())),
+            FigureKind::Heatmap if f.weights.as_deref() == Some("evolved") && !is_ga => return Err(err("weights = \"evolved\" draws a GA experiment's best tables".into())),
             FigureKind::Heatmap if f.agent.is_none() && f.weights.is_none() => return Err(err("needs `agent` or `weights`".into())),
             FigureKind::Heatmap if f.agent.as_ref().is_some_and(|a| !exp.file.agents.contains_key(a)) => return Err(err("`agent` names no agent of the file".into())),
             _ => {}
