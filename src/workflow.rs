@@ -12,8 +12,7 @@ use crate::experiment::record::swept_text;
 use crate::experiment::runner::{RunOptions, RunSummary, results_dir, run};
 use crate::experiment::spec::JobKind;
 use crate::experiment::{Experiment, InputError, expand};
-use crate::report::figure::heatmap::Heatmap;
-use crate::report::figure::write_figure;
+use crate::report::draw::evolved_heatmap;
 use crate::report::{ReportOutput, report};
 use anyhow::{Context, Result};
 use std::path::PathBuf;
@@ -107,12 +106,7 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         let stage = &job.config.stage;
         let short = &job.hash[..8];
         let swept = job.swept.iter().map(|(k, v)| format!("{k} = {}", swept_text(v))).collect::<Vec<_>>().join(", ");
-        // The heatmap of the evolved table, blocked cells marked.
-        let rows = crate::agent::table::parse_table_text(&std::fs::read_to_string(&table)?).map_err(|e| anyhow::anyhow!("{}: {e}", table.display()))?;
-        let n = stage.size as usize;
-        let values = (0..n * n).map(|i| (!stage.blocked.contains(&[(i / n) as u8, (i % n) as u8])).then(|| rows[i / n][i % n])).collect();
-        let title = format!("Evolved table for {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({swept})") });
-        let heatmap = write_figure(&opts.out.join("figures").join(&exp.name), &format!("best-{short}"), &Heatmap { title, size: n, values, unit: "weight".into() })?;
+        let heatmap = evolved_heatmap(job, &dir, &opts.out.join("figures").join(&exp.name), &format!("best-{short}"), None)?;
         // The check tournament, as an experiment file of its own.
         let mut check_section: toml::Table = toml::from_str(CHECK_REPORT).expect("a valid report section");
         check_section.insert("title".into(), format!("Evolved table on {} in the arena", stage.id).into());

@@ -120,3 +120,14 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
     let best = values.chunks(layout.size).map(<[f64]>::to_vec).collect();
     Ok(GaOutcome { rows: state.rows, best })
 }
+
+/// Writes a GA job's best table as a table file (one row per line) that agents can name.
+pub fn write_table_file(path: &Path, job: &Job, best: &[Vec<f64>]) -> Result<()> {
+    let rows: Vec<String> = best.iter().map(|r| r.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")).collect();
+    write_atomic(path, |f| {
+        use std::io::Write;
+        writeln!(f, "# best table of GA job {} ({}), last generation", job.hash, job.config.stage.id)?;
+        writeln!(f, "{}", rows.join("\n"))?;
+        Ok(())
+    })
+}

@@ -9,7 +9,7 @@
 
 use super::error::InputError;
 use super::grid::Job;
-use super::ga_job::run_ga;
+use super::ga_job::{run_ga, write_table_file};
 use super::record::{Format, JobColumns, SweptKind, existing_part, games_frame, generations_frame, remove_stale_temps, rows_folder, write_atomic, write_frame};
 use super::spec::{Experiment, GameName, JobKind};
 use crate::report::stats::elo::Sprt;
@@ -165,7 +165,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             .progress_chars("=> "),
     );
     let jobs_done = std::sync::atomic::AtomicUsize::new(0);
-    let games_played = std::sync::atomic::AtomicUsize::new(0);
+    let rows_written = std::sync::atomic::AtomicUsize::new(0);
     bar.set_message(format!("jobs 0/{}", pending.len()));
 
     let work = || -> Result<()> {
@@ -191,19 +191,13 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             })?;
             if is_ga {
                 let outcome = run_ga(job, &checkpoint, &|| bar.inc(1))?;
-                games_played.fetch_add(outcome.rows.len(), std::sync::atomic::Ordering::Relaxed);
-                let table = outcome.best.iter().map(|r| r.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")).collect::<Vec<_>>().join("\n");
-                write_atomic(&table_file, |f| {
-                    use std::io::Write;
-                    writeln!(f, "# best table of GA job {} ({}), last generation", job.hash, job.config.stage.id)?;
-                    writeln!(f, "{table}")?;
-                    Ok(())
-                })?;
+                rows_written.fetch_add(outcome.rows.len(), std::sync::atomic::Ordering::Relaxed);
+                write_table_file(&table_file, job, &outcome.best)?;
                 write_frame(&part, &mut generations_frame(&id, &outcome.rows)?, opts.format)?;
                 std::fs::remove_file(&checkpoint).ok();
             } else {
                 let rows = play_job(job, &|| bar.inc(1))?;
-                games_played.fetch_add(rows.len(), std::sync::atomic::Ordering::Relaxed);
+                rows_written.fetch_add(rows.len(), std::sync::atomic::Ordering::Relaxed);
                 write_frame(&part, &mut games_frame(&id, &rows)?, opts.format)?;
             }
             let done = jobs_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
@@ -221,7 +215,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         jobs_in_shard: in_shard.len(),
         jobs_skipped: in_shard.len() - pending.len(),
         jobs_run: pending.len(),
-        rows: games_played.into_inner(),
+        rows: rows_written.into_inner(),
         seconds: t0.elapsed().as_secs_f64(),
         results_dir: dir,
     })

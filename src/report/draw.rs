@@ -14,6 +14,7 @@ use super::spec::{FigureKind, FigureSpec};
 use super::table::{Table, natural_cmp};
 use crate::agent::{AgentSpec, TableRef};
 use crate::experiment::grid::Job;
+use crate::game::othello::StageDef;
 use anyhow::{Context, Result, bail};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -81,6 +82,23 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
     let series_label = series.clone().unwrap_or_default();
     let fig = GroupedBars { title, x_label: spec.x_label.clone().unwrap_or(x), y_label, categories, series: names, values, y_range: range, series_label };
     write_figure(dir, &spec.name, &fig)
+}
+
+/// A row-major table's values on a stage's board, blocked cells as None.
+pub fn on_board(stage: &StageDef, values: &[f64]) -> Vec<Option<f64>> {
+    let n = stage.size as usize;
+    (0..n * n).map(|i| (!stage.blocked.contains(&[(i / n) as u8, (i % n) as u8])).then(|| values[i])).collect()
+}
+
+/// Draws the best table of GA job `job` (its file under `results/tables/`) as `<stem>` in `dir`.
+pub fn evolved_heatmap(job: &Job, results: &Path, dir: &Path, stem: &str, title: Option<String>) -> Result<Vec<PathBuf>> {
+    let path = results.join("tables").join(format!("{}.txt", job.hash));
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {} (run the experiment first)", path.display()))?;
+    let rows = crate::agent::table::parse_table_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let stage = &job.config.stage;
+    let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v))).collect();
+    let title = title.unwrap_or_else(|| format!("Evolved table on {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({})", swept.join(", ")) }));
+    write_figure(dir, stem, &Heatmap { title, size: stage.size as usize, values: on_board(stage, &rows.concat()), unit: "weight".into() })
 }
 
 /// `records` are the experiment's own; `games` are its game records (its own, or a GA's arena);
@@ -178,19 +196,9 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
         }
         FigureKind::Heatmap if spec.weights.as_deref() == Some("evolved") => {
             // A GA's best table of each grid point (its first repeat), one file per job.
-            let tables_dir = results.join("tables");
             let mut written = Vec::new();
             for job in jobs.iter().filter(|j| j.config.repeat == 0) {
-                let path = tables_dir.join(format!("{}.txt", job.hash));
-                let text = std::fs::read_to_string(&path).with_context(|| format!("reading {} (run the experiment first)", path.display()))?;
-                let rows = crate::agent::table::parse_table_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-                let stage = &job.config.stage;
-                let n = stage.size as usize;
-                let blocked: BTreeSet<[u8; 2]> = stage.blocked.iter().copied().collect();
-                let values = (0..n * n).map(|i| (!blocked.contains(&[(i / n) as u8, (i % n) as u8])).then(|| rows[i / n][i % n])).collect();
-                let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v))).collect();
-                let title = title(format!("Evolved table on {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({})", swept.join(", ")) }));
-                written.extend(write_figure(dir, &format!("{}-{}", spec.name, &job.hash[..8]), &Heatmap { title, size: n, values, unit: "weight".into() })?);
+                written.extend(evolved_heatmap(job, results, dir, &format!("{}-{}", spec.name, &job.hash[..8]), spec.title.clone())?);
             }
             Ok(written)
         }
@@ -216,8 +224,7 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
                 (None, None) => bail!("figure '{}' needs `agent` or `weights`", spec.name),
             };
             let wt = rows.table_for(size).map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?;
-            let blocked: BTreeSet<[u8; 2]> = stage.blocked.iter().copied().collect();
-            let values = (0..size * size).map(|i| (!blocked.contains(&[(i / size) as u8, (i % size) as u8])).then(|| wt.values[i])).collect();
+            let values = on_board(&stage, &wt.values);
             let fig = Heatmap { title: title(format!("{what} on {}", stage.id)), size, values, unit: "weight".into() };
             write_figure(dir, &spec.name, &fig)
         }

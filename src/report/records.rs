@@ -45,10 +45,6 @@ impl Records {
         }
     }
 
-    pub fn has(&self, column: &str) -> bool {
-        self.text.contains_key(column) || self.num.contains_key(column)
-    }
-
     fn push_text(&mut self, column: &str, value: String) {
         self.text.entry(column.to_string()).or_default().push(value);
     }

@@ -20,8 +20,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// How the games of a meeting are played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strategy {
     Det,
     Rnd,
@@ -65,13 +64,12 @@ pub enum FitnessMeasure {
     Points,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+/// How a population is evaluated (built from the experiment file's `[ga]` section).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Evaluation {
     pub strategy: Strategy,
     pub subset: Subset,
-    #[serde(default)]
     pub draw: DrawRule,
-    #[serde(default)]
     pub measure: FitnessMeasure,
 }
 

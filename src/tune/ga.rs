@@ -9,37 +9,19 @@
 //! (population, generator state).
 
 use crate::rng::{GameRng, below, unit_f64};
-use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// The GA's settings (the experiment file's `[ga]` section builds them).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GaConfig {
     pub population: usize,
     /// Fraction of the population kept as the elite (the report: 0.3).
-    #[serde(default = "elite_default")]
     pub elite: f64,
     /// Candidates drawn from the elite per parent (the report: 5).
-    #[serde(default = "tournament_default")]
     pub tournament: usize,
     /// Probability that a child's gene is redrawn (the report: 0.01).
-    #[serde(default = "mutation_default")]
     pub mutation: f64,
     /// Genes are drawn uniformly from (lo, hi) (the report: 5 to 100).
-    #[serde(default = "bounds_default")]
     pub bounds: (f64, f64),
-}
-
-fn elite_default() -> f64 {
-    0.3
-}
-fn tournament_default() -> usize {
-    5
-}
-fn mutation_default() -> f64 {
-    0.01
-}
-fn bounds_default() -> (f64, f64) {
-    (5.0, 100.0)
 }
 
 impl GaConfig {
