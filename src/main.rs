@@ -6,6 +6,7 @@ use clap::{Parser, Subcommand};
 use gamelab::experiment::record::Format;
 use gamelab::experiment::runner::{RunOptions, Shard};
 use gamelab::experiment::{Experiment, InputError, expand};
+use gamelab::game::Game;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -81,6 +82,28 @@ enum Command {
         /// A pass uses no ply (default: a pass counts as a ply).
         #[arg(long)]
         pass_no_ply: bool,
+    },
+    /// List the legal moves of a position file (Colosseum), one per line.
+    Moves {
+        #[arg(long, default_value = "colosseum")]
+        game: String,
+        /// A position in the game's text format (see `gamelab show`).
+        #[arg(long)]
+        position: PathBuf,
+    },
+    /// Draw a position: a position file, or the course's random setup of a size and seed
+    /// (Colosseum).
+    Show {
+        #[arg(long, default_value = "colosseum")]
+        game: String,
+        #[arg(long, conflicts_with_all = ["size", "seed"])]
+        position: Option<PathBuf>,
+        /// Board size of a random setup.
+        #[arg(long, default_value_t = 8)]
+        size: usize,
+        /// Seed of a random setup.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
     },
     /// List games, stages, agent kinds and experiment files.
     List {
@@ -199,8 +222,36 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
+        Command::Moves { game, position } => {
+            let g = load_position(&game, &position)?;
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            for m in &moves {
+                println!("{}", g.move_name(*m));
+            }
+            eprintln!("{} legal moves for {}", moves.len(), side_name(&g));
+            Ok(())
+        }
+        Command::Show { game, position, size, seed } => {
+            let g = match &position {
+                Some(p) => load_position(&game, p)?,
+                None => {
+                    colosseum_only(&game)?;
+                    let stage = gamelab::game::colosseum::ColosseumStage::parse(&format!("size-{size}")).map_err(|e| InputError::plain(format!("--size: {e}")))?;
+                    stage.setup(seed).map_err(InputError::plain)?
+                }
+            };
+            print!("{}", gamelab::game::colosseum::text::to_text(&g));
+            let s = g.scores();
+            match g.outcome() {
+                None => println!("# {} to move, max_step {}; game on, shared region of {} cells", side_name(&g), g.max_step(), s[0]),
+                Some(o) => println!("# game over: {o:?}, regions A {} : B {}", s[0], s[1]),
+            }
+            Ok(())
+        }
         Command::List { experiments } => {
-            println!("games:\n  othello");
+            println!("games:\n  othello\n  colosseum");
+            println!("stages (colosseum): size-M (3 <= M <= 16), sizes-A-B (a size drawn per pair of games)");
             println!("stages (othello):");
             for id in gamelab::game::othello::BUILTIN_STAGES {
                 let s = gamelab::game::othello::builtin_stage(id).expect("listed stages exist");
@@ -226,4 +277,23 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
     }
+}
+
+fn colosseum_only(game: &str) -> Result<()> {
+    if game != "colosseum" {
+        return Err(InputError::plain(format!("--game '{game}': positions and setups are available for colosseum only")).into());
+    }
+    Ok(())
+}
+
+fn side_name(g: &gamelab::game::colosseum::Colosseum) -> &'static str {
+    use gamelab::game::Game;
+    if g.to_move() == gamelab::game::Player::First { "A" } else { "B" }
+}
+
+/// Reads a Colosseum position file; a bad one is an input error naming the file and line.
+fn load_position(game: &str, path: &PathBuf) -> Result<gamelab::game::colosseum::Colosseum> {
+    colosseum_only(game)?;
+    let text = std::fs::read_to_string(path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the position: {e}") })?;
+    gamelab::game::colosseum::text::parse(&text).map_err(|e| InputError { file: Some(path.clone()), line_col: Some((e.line, 1)), key: None, message: e.message }.into())
 }

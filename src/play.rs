@@ -28,6 +28,12 @@ pub struct GameRow {
     pub second_simulations: u64,
     pub first_nodes: u64,
     pub second_nodes: u64,
+    /// The longest time either agent thought about one move, in ms.
+    pub first_max_move_ms: f64,
+    pub second_max_move_ms: f64,
+    /// The largest search tree either agent held after a move, in bytes (0 without a tree).
+    pub first_peak_tree_bytes: u64,
+    pub second_peak_tree_bytes: u64,
     pub first_budget: String,
     pub second_budget: String,
     /// The moves in the game's notation, concatenated (passes left out, as in Othello
@@ -42,6 +48,9 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         G::build_agent(second.1, start).map_err(|e| anyhow::anyhow!(e))?,
     ];
     let budgets = [first.1.budget().map_err(|e| anyhow::anyhow!(e))?, second.1.budget().map_err(|e| anyhow::anyhow!(e))?];
+    let first_budgets = [first.1.first_move_budget().map_err(|e| anyhow::anyhow!(e))?, second.1.first_move_budget().map_err(|e| anyhow::anyhow!(e))?];
+    let mut moved = [false; 2];
+    let mut max_move_ms = [0.0f64; 2];
     let mut rng = rng_from_seed(seed);
     let mut game = start.clone();
     let mut transcript = String::new();
@@ -53,7 +62,11 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
             break o;
         }
         let side = game.to_move().index();
-        let mv = agents[side].choose(&game, &mut rng, budgets[side]);
+        let budget = if moved[side] { budgets[side] } else { first_budgets[side].unwrap_or(budgets[side]) };
+        let think = Instant::now();
+        let mv = agents[side].choose(&game, &mut rng, budget);
+        max_move_ms[side] = max_move_ms[side].max(think.elapsed().as_secs_f64() * 1e3);
+        moved[side] = true;
         legal.clear();
         game.legal_moves(&mut legal);
         anyhow::ensure!(legal.contains(&mv), "agent '{}' chose an illegal move {mv:?}", [first.0, second.0][side]);
@@ -88,9 +101,21 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         second_simulations: effort[1].simulations,
         first_nodes: effort[0].nodes,
         second_nodes: effort[1].nodes,
-        first_budget: budgets[0].describe(),
-        second_budget: budgets[1].describe(),
+        first_max_move_ms: max_move_ms[0],
+        second_max_move_ms: max_move_ms[1],
+        first_peak_tree_bytes: effort[0].peak_tree_bytes,
+        second_peak_tree_bytes: effort[1].peak_tree_bytes,
+        first_budget: describe(budgets[0], first_budgets[0]),
+        second_budget: describe(budgets[1], first_budgets[1]),
         transcript,
     })
 }
 
+
+/// The budget column: "200 it", "2000 ms", or "2000 ms (first 30000 ms)".
+fn describe(usual: crate::agent::Budget, first: Option<crate::agent::Budget>) -> String {
+    match first {
+        Some(f) => format!("{} (first {})", usual.describe(), f.describe()),
+        None => usual.describe(),
+    }
+}

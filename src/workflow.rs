@@ -103,7 +103,7 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         if !table.exists() {
             continue; // another shard's job
         }
-        let stage = &job.config.stage;
+        let stage = job.config.stage.othello().context("tune evolves Othello tables")?;
         let short = &job.hash[..8];
         let swept = job.swept.iter().map(|(k, v)| format!("{k} = {}", swept_text(v))).collect::<Vec<_>>().join(", ");
         let heatmap = evolved_heatmap(job, &dir, &opts.out.join("figures").join(&exp.name), &format!("best-{short}"), None)?;
@@ -148,13 +148,13 @@ pub fn arena_experiment(exp: &Experiment, jobs: &[Job], out: &std::path::Path) -
     if jobs.iter().any(|j| !dir.join("tables").join(format!("{}.txt", j.hash)).exists()) {
         return Ok(None);
     }
-    let stages: std::collections::BTreeSet<String> = jobs.iter().map(|j| j.config.stage.id.clone()).collect();
+    let stages: std::collections::BTreeSet<String> = jobs.iter().map(|j| j.config.stage.id().to_string()).collect();
     if stages.len() > 1 {
         return Err(InputError::at_key(&exp.path, &exp.text, "arena", "an [arena] needs every GA job on one stage (the grid sweeps the stage)").into());
     }
     let stage = match &arena.stage {
         Some(s) => s.resolve().map_err(|e| InputError::at_key(&exp.path, &exp.text, "arena.stage", e))?,
-        None => jobs[0].config.stage.clone(),
+        None => jobs[0].config.stage.othello().cloned().ok_or_else(|| anyhow::anyhow!("an [arena] plays Othello stages"))?,
     };
     let mut extra = std::collections::BTreeMap::new();
     for (label, spec) in &arena.agents {

@@ -166,3 +166,46 @@ fn ga_with_an_unknown_strategy() {
 fn zipped_lists_of_different_lengths() {
     rejected(&format!("{SMALL}\n[zip]\n\"tournament.rounds\" = [1, 2]\n\"agents.random.kind\" = [\"random\"]\n"), &[], &["zip.tournament.rounds", "has 2 values, but the zipped lists must all have 1"]);
 }
+
+fn colosseum_with(replace: &str, by: &str) -> String {
+    assert!(COLOSSEUM.contains(replace), "test setup: {replace:?} not in COLOSSEUM");
+    COLOSSEUM.replacen(replace, by, 1)
+}
+
+#[test]
+fn unknown_colosseum_stage() {
+    rejected(&colosseum_with("sizes-5-9", "size-20"), &[], &["exp.toml:5:", "key `stage`", "unknown Colosseum stage 'size-20'"]);
+}
+
+#[test]
+fn an_othello_agent_in_a_colosseum_match() {
+    rejected(&colosseum_with("kind = \"popcoin\"\niterations = 300", "kind = \"greedy\""), &[], &["key `agents.popcoin`", "'greedy' is not available for Colosseum"]);
+}
+
+#[test]
+fn a_first_move_time_without_a_time_budget() {
+    rejected(&colosseum_with("simulations = 300", "simulations = 300\nfirst_move_ms = 30000"), &[], &["key `agents.annealed`", "first_move_ms goes with a time budget"]);
+}
+
+#[test]
+fn a_bad_position_file_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    // Row 1's left border is open: a one-sided wall.
+    let text = "size 3\n+---+---+---+\n| A   .   . |\n+   +   +   +\n  .   .   . |\n+   +   +   +\n| .   .   B |\n+---+---+---+\n";
+    let file = write(dir.path(), "pos.txt", text);
+    for command in ["moves", "show"] {
+        let o = gamelab(&[command, "--game", "colosseum", "--position", file.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("pos.txt:5:1:") && err.contains("one-sided wall"), "{err}");
+        assert!(o.stdout.is_empty());
+    }
+    let good = write(dir.path(), "good.txt", &text.replace("\n  .   .   . |", "\n| .   .   . |"));
+    let o = gamelab(&["moves", "--position", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // A at (0,0) on an open 3x3 (K = 2) reaches 6 cells; their free sides: (0,0) 2, (0,1) 3,
+    // (0,2) 2, (1,0) 3, (1,1) 4, (2,0) 2.
+    let lines = String::from_utf8_lossy(&o.stdout).lines().count();
+    assert_eq!(lines, 2 + 3 + 2 + 3 + 4 + 2);
+}

@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-/// Every part file under `out` for experiment `name`, by file name, with `wall_ms` dropped.
+/// Every part file under `out` for experiment `name`, by file name, with the timing columns
+/// (`wall_ms`, the longest think per side) dropped.
 fn rows(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
     let dir = out.join("results").join(name).join("games");
     let mut parts = BTreeMap::new();
@@ -17,7 +18,7 @@ fn rows(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
         let path = entry.unwrap().path();
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         if file.starts_with("part-") {
-            let df = read_part(&path).unwrap().drop("wall_ms").unwrap();
+            let df = read_part(&path).unwrap().drop_many(["wall_ms", "first_max_move_ms", "second_max_move_ms"]);
             parts.insert(file, df);
         }
     }
@@ -334,4 +335,27 @@ group_by = ["agent", "ga.subset", "origin"]
     assert!(md.lines().any(|l| l.starts_with("| greedy | - | reference | 8 |")), "{md}");
     assert_eq!(md.lines().filter(|l| l.starts_with("| ga-") && l.contains("| evolved | 8 |")).count(), 4, "{md}");
     assert_eq!(md.lines().filter(|l| l.starts_with("| ga-") && l.contains("| full |")).count(), 2, "{md}");
+}
+
+#[test]
+fn colosseum_rows_are_identical_on_one_and_two_threads_and_pairs_share_a_board() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "col.toml", COLOSSEUM);
+    let f = file.to_str().unwrap();
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
+    run_ok(&["run", f, "--out", two.to_str().unwrap(), "--threads", "2"]);
+    let a = rows(&one, "col");
+    assert_same_rows(&a, &rows(&two, "col"));
+    let df = a.values().next().unwrap();
+    assert_eq!(df.height(), 12);
+    let stages: Vec<String> = df.column("stage").unwrap().str().unwrap().iter().map(|s| s.unwrap().to_string()).collect();
+    for pair in stages.chunks(2) {
+        assert_eq!(pair[0], pair[1], "both games of a colour-swapped pair are on one board");
+    }
+    let distinct: std::collections::BTreeSet<&String> = stages.iter().collect();
+    assert!(distinct.len() > 1, "sizes are drawn per pair: {stages:?}");
+    assert!(stages.iter().all(|s| ["size-5", "size-6", "size-7", "size-8", "size-9"].contains(&s.as_str())));
+    let peak = df.column("first_peak_tree_bytes").unwrap().i64().unwrap().iter().flatten().max().unwrap();
+    assert!(peak > 0, "tree memory is recorded");
 }

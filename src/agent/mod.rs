@@ -50,6 +50,9 @@ pub struct Effort {
     pub simulations: u64,
     /// Tree nodes created (0 for agents without a tree).
     pub nodes: u64,
+    /// The largest search tree held at the end of a move, in bytes (nodes x node size plus
+    /// their move lists; 0 for agents without a tree).
+    pub peak_tree_bytes: u64,
 }
 
 /// A player of `G`.
@@ -81,6 +84,52 @@ fn default_c() -> f64 {
 fn one() -> u32 {
     1
 }
+fn three() -> u32 {
+    3
+}
+fn yes() -> bool {
+    true
+}
+fn one_f() -> f64 {
+    1.0
+}
+fn half() -> f64 {
+    0.5
+}
+fn quarter() -> f64 {
+    0.25
+}
+fn center_fade() -> u32 {
+    20
+}
+fn c_max() -> f64 {
+    1.5
+}
+fn moves_at_max() -> f64 {
+    200.0
+}
+fn final_k() -> f64 {
+    5.0
+}
+
+/// How UCT's exploration constant is set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum ExplorationName {
+    #[default]
+    Constant,
+    Annealed,
+}
+
+/// Rollout policies by name (a weight table is given with `table` instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RolloutName {
+    /// Uniform over legal moves.
+    Uniform,
+    /// Colosseum: the course's random agent's move.
+    CourseRandom,
+}
 
 /// An agent as an experiment file names it: `kind` plus that kind's parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -109,27 +158,109 @@ pub enum AgentSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         table: Option<TableRef>,
     },
-    /// Upper Confidence bounds applied to Trees.
+    /// Upper Confidence bounds applied to Trees (see `uct.rs` for every option).
     Uct {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         iterations: Option<u64>,
+        /// Budget in simulations instead of iterations.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        simulations: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_ms: Option<u64>,
+        /// A different time for the first move (the Colosseum course gave 30 s).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_move_ms: Option<u64>,
         /// Exploration constant C in mean + C sqrt(ln N / n).
         #[serde(default = "default_c")]
         c: f64,
+        /// `constant` (C as given) or `annealed` (C = e^(1/depth) - 1).
+        #[serde(default)]
+        exploration: ExplorationName,
+        #[serde(default)]
+        expansion: uct::Expansion,
         /// Rollouts played from each new leaf.
         #[serde(default = "one")]
         rollouts_per_leaf: u32,
         #[serde(default)]
         final_move: FinalMove,
+        /// Play an immediately winning move at once; leave immediately losing moves out.
+        #[serde(default)]
+        root_checks: bool,
+        /// Keep the tree between moves, re-rooted on the moves played.
+        #[serde(default)]
+        reuse_tree: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rollout: Option<RolloutName>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         table: Option<TableRef>,
+    },
+    /// Seed 004's agent: UCT with C = e^(1/depth) - 1, full expansion with `sims_per_child`
+    /// simulations per new child, tree reuse, final move = best win rate. The budget counts
+    /// simulations (or time), so settings of `sims_per_child` compare at equal work.
+    AnnealedUct {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        simulations: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_move_ms: Option<u64>,
+        #[serde(default = "three")]
+        sims_per_child: u32,
+        #[serde(default = "yes")]
+        reuse_tree: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        rollout: Option<RolloutName>,
+    },
+    /// Colosseum: the course's random agent (a random walk of 0..K steps, then a random free
+    /// wall side), the reports' "random_agent".
+    CourseRandom,
+    /// Colosseum: seed 003's heuristic agent (section 2.1).
+    Heuristic {
+        /// Weight of the adversary's number of moves after ours (minimised).
+        #[serde(default = "one_f")]
+        adv_moves: f64,
+        /// Weight of the distance to the adversary (minimised).
+        #[serde(default = "half")]
+        adv_distance: f64,
+        /// Weight of the distance to the centre (minimised), at the first move...
+        #[serde(default = "half")]
+        center: f64,
+        /// ...fading linearly to 0 over this many plies of the game.
+        #[serde(default = "center_fade")]
+        center_fade: u32,
+    },
+    /// Colosseum: seed 003's popcoin, UCT with heuristic-biased selection and final move,
+    /// C by the number of moves, root checks and tree reuse.
+    Popcoin {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        iterations: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_ms: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        first_move_ms: Option<u64>,
+        /// Weight of the win rate in selection.
+        #[serde(default = "one_f")]
+        win: f64,
+        /// Weight of 1 - adversary moves / their maximum, in selection.
+        #[serde(default = "quarter")]
+        adv_moves: f64,
+        /// Weight of 1 - distance to the adversary / its maximum, in selection.
+        #[serde(default = "quarter")]
+        adv_distance: f64,
+        #[serde(default = "half")]
+        c_min: f64,
+        #[serde(default = "c_max")]
+        c_max: f64,
+        #[serde(default = "moves_at_max")]
+        moves_at_max: f64,
+        /// Final move: alpha = avg visits / (avg visits + final_k) weighs the win rate.
+        #[serde(default = "final_k")]
+        final_k: f64,
     },
 }
 
 /// Agent kinds with the parameters each takes, for `gamelab list`.
-pub const AGENT_KINDS: [(&str, &str); 8] = [
+pub const AGENT_KINDS: [(&str, &str); 12] = [
     ("random", "uniform over legal moves"),
     ("greedy", "Othello arena: most discs flipped, ties row-major"),
     ("corners", "Othello arena: corner, else random edge, else greedy"),
@@ -137,7 +268,14 @@ pub const AGENT_KINDS: [(&str, &str); 8] = [
     ("weighted_random", "table = NAME | [[rows]] | \"path\": random weighted by cell value"),
     ("table_player", "table = ...: best cell value, ties row-major"),
     ("simple_mcts", "rollouts = N | time_ms = T per move; table = ... for weighted rollouts"),
-    ("uct", "iterations = N | time_ms = T; c = 1.414; rollouts_per_leaf = 1; final_move = most_visits|best_mean; table = ..."),
+    (
+        "uct",
+        "iterations = N | simulations = N | time_ms = T [first_move_ms = T]; c = 1.414; exploration = constant|annealed; expansion = one|all; rollouts_per_leaf = 1; final_move = most_visits|best_mean; root_checks; reuse_tree; rollout = uniform|course_random | table = ...",
+    ),
+    ("annealed_uct", "simulations = N | time_ms = T [first_move_ms]; sims_per_child = 3; reuse_tree = true (seed 004)"),
+    ("course_random", "Colosseum: the course's random agent"),
+    ("heuristic", "Colosseum: adv_moves = 1, adv_distance = 0.5, center = 0.5, center_fade = 20 (seed 003, 2.1)"),
+    ("popcoin", "Colosseum: iterations | time_ms [first_move_ms]; win = 1, adv_moves = 0.25, adv_distance = 0.25, c_min = 0.5, c_max = 1.5, moves_at_max = 200, final_k = 5"),
 ];
 
 impl AgentSpec {
@@ -151,22 +289,99 @@ impl AgentSpec {
             AgentSpec::TablePlayer { .. } => "table_player",
             AgentSpec::SimpleMcts { .. } => "simple_mcts",
             AgentSpec::Uct { .. } => "uct",
+            AgentSpec::AnnealedUct { .. } => "annealed_uct",
+            AgentSpec::CourseRandom => "course_random",
+            AgentSpec::Heuristic { .. } => "heuristic",
+            AgentSpec::Popcoin { .. } => "popcoin",
         }
     }
 
     /// The per-move budget, checking that a searching agent has exactly one.
     pub fn budget(&self) -> Result<Budget, String> {
-        let pick = |it: Option<u64>, time: Option<u64>, it_name: &str| match (it, time) {
-            (Some(n), None) if n > 0 => Ok(Budget::Iterations(n)),
-            (None, Some(t)) if t > 0 => Ok(Budget::Time(Duration::from_millis(t))),
-            (Some(_), Some(_)) => Err(format!("give either {it_name} or time_ms, not both")),
-            (None, None) => Err(format!("a budget is needed: {it_name} = N or time_ms = T")),
-            _ => Err("the budget must be positive".to_string()),
+        let pick = |options: &[(&str, Option<u64>)]| -> Result<Budget, String> {
+            let given: Vec<&(&str, Option<u64>)> = options.iter().filter(|(_, v)| v.is_some()).collect();
+            let names = options.iter().map(|(n, _)| format!("{n} = N")).collect::<Vec<_>>().join(" or ");
+            match given.as_slice() {
+                [] => Err(format!("a budget is needed: {names}")),
+                [(_, Some(0))] => Err("the budget must be positive".to_string()),
+                [("time_ms", Some(t))] => Ok(Budget::Time(Duration::from_millis(*t))),
+                [(_, Some(n))] => Ok(Budget::Iterations(*n)),
+                _ => Err(format!("give one budget: {names}, not {}", given.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" and "))),
+            }
         };
         match self {
-            AgentSpec::SimpleMcts { rollouts, time_ms, .. } => pick(*rollouts, *time_ms, "rollouts"),
-            AgentSpec::Uct { iterations, time_ms, .. } => pick(*iterations, *time_ms, "iterations"),
+            AgentSpec::SimpleMcts { rollouts, time_ms, .. } => pick(&[("rollouts", *rollouts), ("time_ms", *time_ms)]),
+            AgentSpec::Uct { iterations, simulations, time_ms, .. } => pick(&[("iterations", *iterations), ("simulations", *simulations), ("time_ms", *time_ms)]),
+            AgentSpec::AnnealedUct { simulations, time_ms, .. } => pick(&[("simulations", *simulations), ("time_ms", *time_ms)]),
+            AgentSpec::Popcoin { iterations, time_ms, .. } => pick(&[("iterations", *iterations), ("time_ms", *time_ms)]),
             _ => Ok(Budget::None),
+        }
+    }
+
+    /// The budget of the agent's first move, when it differs (`first_move_ms`, with `time_ms`).
+    pub fn first_move_budget(&self) -> Result<Option<Budget>, String> {
+        let (first, time) = match self {
+            AgentSpec::Uct { first_move_ms, time_ms, .. } | AgentSpec::AnnealedUct { first_move_ms, time_ms, .. } | AgentSpec::Popcoin { first_move_ms, time_ms, .. } => {
+                (*first_move_ms, *time_ms)
+            }
+            _ => (None, None),
+        };
+        match (first, time) {
+            (None, _) => Ok(None),
+            (Some(0), _) => Err("first_move_ms must be positive".into()),
+            (Some(f), Some(_)) => Ok(Some(Budget::Time(Duration::from_millis(f)))),
+            (Some(_), None) => Err("first_move_ms goes with a time budget (time_ms)".into()),
+        }
+    }
+
+    /// The UCT configuration of the tree-search kinds (None for others).
+    pub fn uct_config(&self) -> Option<uct::UctConfig> {
+        use uct::{Exploration, FinalRule, UctConfig};
+        let final_rule = |f: &FinalMove| match f {
+            FinalMove::MostVisits => FinalRule::MostVisits,
+            FinalMove::BestMean => FinalRule::BestMean,
+        };
+        Some(match self {
+            AgentSpec::Uct { simulations, c, exploration, expansion, rollouts_per_leaf, final_move, root_checks, reuse_tree, .. } => UctConfig {
+                exploration: match exploration {
+                    ExplorationName::Constant => Exploration::Constant(*c),
+                    ExplorationName::Annealed => Exploration::Annealed,
+                },
+                expansion: *expansion,
+                rollouts_per_leaf: *rollouts_per_leaf,
+                final_move: final_rule(final_move),
+                root_checks: *root_checks,
+                reuse_tree: *reuse_tree,
+                count_simulations: simulations.is_some(),
+                ..UctConfig::plain(*c)
+            },
+            AgentSpec::AnnealedUct { sims_per_child, reuse_tree, .. } => UctConfig {
+                exploration: Exploration::Annealed,
+                expansion: uct::Expansion::All,
+                rollouts_per_leaf: *sims_per_child,
+                final_move: FinalRule::BestMean,
+                reuse_tree: *reuse_tree,
+                count_simulations: true,
+                ..UctConfig::plain(0.0)
+            },
+            AgentSpec::Popcoin { win, adv_moves, adv_distance, c_min, c_max, moves_at_max, final_k, .. } => UctConfig {
+                exploration: Exploration::ByMoves { c_min: *c_min, c_max: *c_max, moves_at_max: *moves_at_max },
+                final_move: FinalRule::HeuristicMix { k: *final_k },
+                root_checks: true,
+                reuse_tree: true,
+                win_weight: *win,
+                heuristic_weight: adv_moves + adv_distance,
+                ..UctConfig::plain(0.0)
+            },
+            _ => return None,
+        })
+    }
+
+    /// The rollout policy a tree search asked for by name (None: the game's default).
+    pub fn rollout_name(&self) -> Option<RolloutName> {
+        match self {
+            AgentSpec::Uct { rollout, .. } | AgentSpec::AnnealedUct { rollout, .. } => *rollout,
+            _ => None,
         }
     }
 
@@ -181,7 +396,8 @@ impl AgentSpec {
     }
 }
 
-/// Builds the game-generic agent kinds; `Ok(None)` for kinds a game must build itself.
+/// Builds the game-generic agent kinds for games with per-cell weight tables; `Ok(None)` for
+/// kinds a game must build itself.
 pub fn build_generic<G: CellGame>(spec: &AgentSpec, start: &G) -> Result<Option<Box<dyn Agent<G>>>, String> {
     use rollout::{Uniform, Weighted};
     let table = |t: &TableRef| t.table_for(start.board_size());
@@ -191,12 +407,18 @@ pub fn build_generic<G: CellGame>(spec: &AgentSpec, start: &G) -> Result<Option<
         AgentSpec::TablePlayer { table: t } => Box::new(random::TablePlayer::new(table(t)?)),
         AgentSpec::SimpleMcts { table: None, .. } => Box::new(flat_mc::SimpleMcts::new(Uniform)),
         AgentSpec::SimpleMcts { table: Some(t), .. } => Box::new(flat_mc::SimpleMcts::new(Weighted::new(table(t)?)?)),
-        AgentSpec::Uct { c, rollouts_per_leaf, final_move, table: t, .. } => {
-            let cfg = uct::UctConfig { c: *c, rollouts_per_leaf: *rollouts_per_leaf, final_move: *final_move };
-            match t {
-                None => Box::new(uct::Uct::new(cfg, Uniform)),
-                Some(t) => Box::new(uct::Uct::new(cfg, Weighted::new(table(t)?)?)),
+        AgentSpec::Uct { table: Some(t), .. } => {
+            if spec.rollout_name().is_some() {
+                return Err("give either `table` (weighted rollouts) or `rollout`, not both".into());
             }
+            Box::new(uct::Uct::new(spec.uct_config().expect("uct"), Weighted::new(table(t)?)?))
+        }
+        AgentSpec::Uct { .. } | AgentSpec::AnnealedUct { .. } => match spec.rollout_name() {
+            None | Some(RolloutName::Uniform) => Box::new(uct::Uct::new(spec.uct_config().expect("tree search"), Uniform)),
+            Some(RolloutName::CourseRandom) => return Err("rollout = \"course_random\" is a Colosseum policy".into()),
+        },
+        AgentSpec::CourseRandom | AgentSpec::Heuristic { .. } | AgentSpec::Popcoin { .. } => {
+            return Err(format!("`{}` is a Colosseum agent", spec.kind_name()));
         }
         AgentSpec::Greedy | AgentSpec::Corners | AgentSpec::Positional => return Ok(None),
     }))

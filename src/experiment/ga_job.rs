@@ -56,14 +56,19 @@ fn table_text(t: &[f64]) -> String {
     t.iter().map(|v| format!("{v:.3}")).collect::<Vec<_>>().join(" ")
 }
 
+/// The Othello stage of a GA job (validation allows GA jobs on Othello only).
+fn othello_stage(job: &Job) -> Result<&crate::game::othello::StageDef> {
+    job.config.stage.othello().context("GA jobs evolve Othello tables")
+}
+
 /// Runs (or resumes) the GA of `job`; `checkpoint` is its checkpoint file; `on_generation` is
 /// called after each generation.
 pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -> Result<GaOutcome> {
     let spec = job.config.ga.as_ref().context("a GA job has a [ga] section")?;
     let cfg = spec.config();
     let eval = spec.evaluation();
-    let start = Othello::new(&job.config.stage).map_err(|e| anyhow::anyhow!(e))?;
-    let layout = TableLayout::new(job.config.stage.size as usize, spec.symmetry);
+    let start = Othello::new(othello_stage(job)?).map_err(|e| anyhow::anyhow!(e))?;
+    let layout = TableLayout::new(othello_stage(job)?.size as usize, spec.symmetry);
     let mut state = match std::fs::read(checkpoint) {
         Ok(bytes) => {
             let ck: Checkpoint = serde_json::from_slice(&bytes).with_context(|| format!("reading checkpoint {}", checkpoint.display()))?;
@@ -126,7 +131,7 @@ pub fn write_table_file(path: &Path, job: &Job, best: &[Vec<f64>]) -> Result<()>
     let rows: Vec<String> = best.iter().map(|r| r.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")).collect();
     write_atomic(path, |f| {
         use std::io::Write;
-        writeln!(f, "# best table of GA job {} ({}), last generation", job.hash, job.config.stage.id)?;
+        writeln!(f, "# best table of GA job {} ({}), last generation", job.hash, job.config.stage.id())?;
         writeln!(f, "{}", rows.join("\n"))?;
         Ok(())
     })

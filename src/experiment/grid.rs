@@ -8,9 +8,10 @@
 //! same file and seed give the same jobs and rows however they are scheduled or sharded.
 
 use super::error::InputError;
-use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, TournamentSpec};
+use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, Stage, TournamentSpec};
 use crate::agent::{AgentSpec, Arena};
-use crate::game::othello::{Othello, StageDef};
+use crate::game::colosseum::Colosseum;
+use crate::game::othello::Othello;
 use crate::rng::derive_seed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -21,7 +22,7 @@ pub struct JobConfig {
     pub experiment: String,
     pub kind: JobKind,
     pub game: GameName,
-    pub stage: StageDef,
+    pub stage: Stage,
     pub seed: u64,
     pub repeat: u32,
     /// The agents that play, by label, with tables resolved.
@@ -187,9 +188,21 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
     let err = |key: &str, msg: String| {
         if swept.is_empty() { exp.error(key, msg) } else { exp.error(key, format!("with {}: {msg}", describe_point(swept))) }
     };
-    let stage = file.stage.resolve().map_err(|e| err("stage", e))?;
-    let start = match file.game {
-        GameName::Othello => Othello::new(&stage).map_err(|e| err("stage", e))?,
+    let stage = Stage::resolve(file.game, &file.stage).map_err(|e| err("stage", e))?;
+    // A start position to build agents on (Colosseum: a setup of the smallest size).
+    enum Start {
+        Othello(Othello),
+        Colosseum(Colosseum),
+    }
+    let start = match &stage {
+        Stage::Othello(def) => Start::Othello(Othello::new(def).map_err(|e| err("stage", e))?),
+        Stage::Colosseum(c) => Start::Colosseum(c.setup(0).map_err(|e| err("stage", e))?),
+    };
+    let build = |spec: &crate::agent::AgentSpec| -> Result<(), String> {
+        match &start {
+            Start::Othello(g) => Othello::build_agent(spec, g).map(|_| ()),
+            Start::Colosseum(g) => Colosseum::build_agent(spec, g).map(|_| ()),
+        }
     };
     if file.repeats == 0 {
         return Err(err("repeats", "must be at least 1".into()));
@@ -197,6 +210,9 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
     let sections = [file.match_.is_some(), file.tournament.is_some(), file.ga.is_some()].iter().filter(|x| **x).count();
     let labels: Vec<String> = match (file.kind, &file.match_, &file.tournament) {
         (JobKind::Ga, None, None) if sections == 1 => {
+            if file.game != GameName::Othello {
+                return Err(err("game", "GA jobs evolve Othello weight tables; use game = \"othello\"".into()));
+            }
             let ga = file.ga.as_ref().expect("counted above");
             ga.check().map_err(|e| err("ga", e))?;
             if let Some(arena) = &file.arena {
@@ -208,7 +224,7 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
                     let mut spec = spec.clone();
                     spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
                     spec.budget().map_err(|e| err(&key, e))?;
-                    Othello::build_agent(&spec, &start).map_err(|e| err(&key, e))?;
+                    build(&spec).map_err(|e| err(&key, e))?;
                 }
             }
             Vec::new()
@@ -263,9 +279,8 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         })?;
         spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
         spec.budget().map_err(|e| err(&key, e))?;
-        match file.game {
-            GameName::Othello => Othello::build_agent(&spec, &start).map(|_| ()).map_err(|e| err(&key, e))?,
-        }
+        spec.first_move_budget().map_err(|e| err(&key, e))?;
+        build(&spec).map_err(|e| err(&key, e))?;
         agents.insert(label.clone(), spec);
     }
     Ok(JobConfig {
@@ -319,7 +334,7 @@ stage = ["small6", "partial-c8"]
         let seeds: std::collections::BTreeSet<u64> = j.iter().map(|j| j.seed).collect();
         assert_eq!(seeds.len(), 8, "and its own seed");
         let c8 = j.iter().find(|j| j.swept.iter().any(|(k, v)| k == "stage" && v.as_str() == Some("partial-c8"))).unwrap();
-        assert_eq!(c8.config.stage.blocked.len(), 4, "the stage is resolved in the config");
+        assert_eq!(c8.config.stage.othello().unwrap().blocked.len(), 4, "the stage is resolved in the config");
     }
 
     #[test]

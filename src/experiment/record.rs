@@ -82,13 +82,15 @@ pub struct JobColumns<'a> {
 }
 
 /// The columns every row of a job starts with: experiment, job, repeat, swept values.
-fn id_columns(id: &JobColumns, n: usize) -> Vec<Column> {
+/// The id and swept columns; a swept key named like one of `row_columns` is left out (the row's
+/// own column carries it: sweeping `stage` gives game rows whose `stage` is the board played).
+fn id_columns(id: &JobColumns, n: usize, row_columns: &[&str]) -> Vec<Column> {
     let mut cols = vec![
         Column::new("experiment".into(), vec![id.experiment.to_string(); n]),
         Column::new("job".into(), vec![id.job.to_string(); n]),
         Column::new("repeat".into(), vec![id.repeat as i64; n]),
     ];
-    for (name, kind, value) in &id.swept {
+    for (name, kind, value) in id.swept.iter().filter(|(name, _, _)| !row_columns.contains(name)) {
         cols.push(swept_column(name, kind, value, n));
     }
     cols
@@ -99,7 +101,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     let n = rows.len();
     let s = |f: &dyn Fn(&GameRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
     let i = |f: &dyn Fn(&GameRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
-    let mut cols = id_columns(id, n);
+    let mut cols = id_columns(id, n, &["stage"]);
     cols.extend([
         Column::new("game".into(), i(&|r| r.game as i64)),
         Column::new("pair".into(), rows.iter().map(|r| r.pair.map(i64::from)).collect::<Vec<Option<i64>>>()),
@@ -115,6 +117,10 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
         Column::new("second_simulations".into(), i(&|r| r.second_simulations as i64)),
         Column::new("first_nodes".into(), i(&|r| r.first_nodes as i64)),
         Column::new("second_nodes".into(), i(&|r| r.second_nodes as i64)),
+        Column::new("first_max_move_ms".into(), rows.iter().map(|r| r.first_max_move_ms).collect::<Vec<f64>>()),
+        Column::new("second_max_move_ms".into(), rows.iter().map(|r| r.second_max_move_ms).collect::<Vec<f64>>()),
+        Column::new("first_peak_tree_bytes".into(), i(&|r| r.first_peak_tree_bytes as i64)),
+        Column::new("second_peak_tree_bytes".into(), i(&|r| r.second_peak_tree_bytes as i64)),
         Column::new("first_budget".into(), s(&|r| r.first_budget.clone())),
         Column::new("second_budget".into(), s(&|r| r.second_budget.clone())),
         Column::new("transcript".into(), s(&|r| r.transcript.clone())),
@@ -127,7 +133,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
 pub fn generations_frame(id: &JobColumns, rows: &[super::ga_job::GenerationRow]) -> Result<DataFrame> {
     let n = rows.len();
     let last = rows.iter().map(|r| r.generation).max().unwrap_or(0);
-    let mut cols = id_columns(id, n);
+    let mut cols = id_columns(id, n, &[]);
     cols.extend([
         Column::new("generation".into(), rows.iter().map(|r| r.generation as i64).collect::<Vec<i64>>()),
         Column::new("individual".into(), rows.iter().map(|r| r.individual as i64).collect::<Vec<i64>>()),

@@ -11,8 +11,10 @@ use super::error::InputError;
 use super::grid::Job;
 use super::ga_job::{run_ga, write_table_file};
 use super::record::{Format, JobColumns, SweptKind, existing_part, games_frame, generations_frame, remove_stale_temps, rows_folder, write_atomic, write_frame};
-use super::spec::{Experiment, GameName, JobKind};
+use super::spec::{Experiment, JobKind, Stage};
 use crate::report::stats::elo::Sprt;
+use crate::agent::Arena;
+use crate::game::colosseum::Colosseum;
 use crate::game::othello::Othello;
 use crate::play::{GameRow, play_game};
 use crate::report::stats::elo::{Pentanomial, SprtDecision};
@@ -79,11 +81,35 @@ pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
 
 /// Plays every game of a job, in parallel, returning rows in game order. A match with an SPRT
 /// stops after the first colour-swapped pair at which the test decides (see `sprt_stop`).
+///
+/// Othello games start from the stage's position. Colosseum games start from the course's
+/// random setup, seeded by (job seed, pair): both games of a colour-swapped pair are played on
+/// the same board, each agent moving first once; a row's `stage` is the board it was played on.
 pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> {
+    match &job.config.stage {
+        Stage::Othello(def) => {
+            let start = Othello::new(def).map_err(|e| anyhow::anyhow!(e))?;
+            play_games(job, &|_, _| Ok((start, def.id.clone())), on_game)
+        }
+        Stage::Colosseum(stage) => {
+            /// Keeps setup seeds apart from game seeds.
+            const SETUP: u64 = 0x5e7u64;
+            let setup = |game: usize, pair: Option<u32>| -> Result<(Colosseum, String)> {
+                // A game without a partner gets a board of its own.
+                let key = pair.map_or(u64::MAX - game as u64, u64::from);
+                let start = stage.setup(derive_seed(job.seed, &[SETUP, key])).map_err(|e| anyhow::anyhow!(e))?;
+                let id = format!("size-{}", start.size());
+                Ok((start, id))
+            };
+            play_games(job, &setup, on_game)
+        }
+    }
+}
+
+/// The game loop of `play_job` for one game type; `start(game index, pair)` gives each game's
+/// start position and the stage id its row records.
+fn play_games<G: Arena>(job: &Job, start: &(dyn Fn(usize, Option<u32>) -> Result<(G, String)> + Sync), on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> {
     let cfg = &job.config;
-    let start = match cfg.game {
-        GameName::Othello => Othello::new(&cfg.stage).map_err(|e| anyhow::anyhow!(e))?,
-    };
     let pairings = job.pairings();
     let play = |range: std::ops::Range<usize>| -> Result<Vec<GameRow>> {
         pairings[range.clone()]
@@ -91,7 +117,8 @@ pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> 
             .zip(range)
             .map(|(g, i)| {
                 let seed = derive_seed(job.seed, &[i as u64]);
-                let row = play_game(&start, (&g.first, &cfg.agents[&g.first]), (&g.second, &cfg.agents[&g.second]), seed, i as u32, &cfg.stage.id)
+                let (pos, stage) = start(i, g.pair)?;
+                let row = play_game(&pos, (&g.first, &cfg.agents[&g.first]), (&g.second, &cfg.agents[&g.second]), seed, i as u32, &stage)
                     .map(|row| GameRow { pair: g.pair, ..row });
                 on_game();
                 row

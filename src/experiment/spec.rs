@@ -7,7 +7,8 @@
 
 use super::error::InputError;
 use crate::agent::AgentSpec;
-use crate::game::othello::StageRef;
+use crate::game::colosseum::ColosseumStage;
+use crate::game::othello::{StageDef, StageRef};
 use crate::report::spec::ReportSpec;
 use crate::report::stats::elo::Sprt;
 use crate::tune::fitness::{DrawRule, Evaluation, FitnessMeasure, Strategy, Subset};
@@ -34,9 +35,45 @@ pub enum JobKind {
 #[serde(rename_all = "snake_case")]
 pub enum GameName {
     Othello,
+    Colosseum,
 }
 
-pub const GAMES: [&str; 1] = ["othello"];
+pub const GAMES: [&str; 2] = ["othello", "colosseum"];
+
+/// A job's resolved stage: an Othello stage written out, or the boards of a Colosseum job.
+/// Untagged, so an Othello stage serialises (and hashes) as its definition alone.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Stage {
+    Othello(StageDef),
+    Colosseum(ColosseumStage),
+}
+
+impl Stage {
+    /// Resolves the file's `stage` for `game`.
+    pub fn resolve(game: GameName, stage: &StageRef) -> Result<Stage, String> {
+        match (game, stage) {
+            (GameName::Othello, s) => Ok(Stage::Othello(s.resolve()?)),
+            (GameName::Colosseum, StageRef::Id(id)) => Ok(Stage::Colosseum(ColosseumStage::parse(id)?)),
+            (GameName::Colosseum, StageRef::Inline(_)) => Err("a Colosseum stage is a name: size-M or sizes-A-B".into()),
+        }
+    }
+
+    pub fn id(&self) -> &str {
+        match self {
+            Stage::Othello(s) => &s.id,
+            Stage::Colosseum(s) => &s.id,
+        }
+    }
+
+    /// The Othello stage (the GA and weight tables work on Othello only).
+    pub fn othello(&self) -> Option<&StageDef> {
+        match self {
+            Stage::Othello(s) => Some(s),
+            Stage::Colosseum(_) => None,
+        }
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

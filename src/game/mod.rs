@@ -8,6 +8,7 @@
 //! A side that cannot move but whose game is not over has exactly one legal move, the game's
 //! pass move; so `legal_moves` is empty exactly when `outcome` is `Some`.
 
+pub mod colosseum;
 pub mod othello;
 
 use crate::rng::{GameRng, below};
@@ -51,7 +52,7 @@ impl Outcome {
 }
 
 /// A two-player, perfect-information, turn-based game position.
-pub trait Game: Clone + Send + Sync + 'static {
+pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     type Move: Copy + Eq + Debug + Send + Sync + 'static;
 
     /// The side to move.

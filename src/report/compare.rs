@@ -59,7 +59,7 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
             let measured = (matches.len() == 1).then(|| (matches[0].value.value, matches[0].value.lo, matches[0].value.hi, matches[0].n));
             let number = published.and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)));
             let verdict = match (number, matches.len(), measured) {
-                (None, _, _) => Verdict::NotComparable(format!("the published value '{published_text}' is not a number")),
+                (None, _, _) => Verdict::NotComparable(format!("the source gives no number ('{published_text}')")),
                 (_, 0, _) => Verdict::NotComparable("no measured row has these keys".into()),
                 (_, m, _) if m > 1 => Verdict::NotComparable(format!("{m} measured rows have these keys; name more keys")),
                 (Some(_), _, Some((_, lo, _, _))) if lo.is_nan() => Verdict::NotComparable("the measured value has no interval".into()),

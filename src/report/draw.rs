@@ -95,7 +95,7 @@ pub fn evolved_heatmap(job: &Job, results: &Path, dir: &Path, stem: &str, title:
     let path = results.join("tables").join(format!("{}.txt", job.hash));
     let text = std::fs::read_to_string(&path).with_context(|| format!("reading {} (run the experiment first)", path.display()))?;
     let rows = crate::agent::table::parse_table_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let stage = &job.config.stage;
+    let stage = job.config.stage.othello().context("weight tables are Othello's")?;
     let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v))).collect();
     let title = title.unwrap_or_else(|| format!("Evolved table on {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({})", swept.join(", ")) }));
     write_figure(dir, stem, &Heatmap { title, size: stage.size as usize, values: on_board(stage, &rows.concat()), unit: "weight".into() })
@@ -206,7 +206,7 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             let job = jobs.first().context("no jobs")?;
             let stage = match &spec.stage {
                 Some(id) => crate::game::othello::StageRef::Id(id.clone()).resolve().map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?,
-                None => job.config.stage.clone(),
+                None => job.config.stage.othello().cloned().with_context(|| format!("figure '{}': heatmaps draw Othello weight tables", spec.name))?,
             };
             let size = stage.size as usize;
             let (rows, what) = match (&spec.agent, &spec.weights) {

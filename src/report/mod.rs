@@ -202,7 +202,7 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     md += "## Settings\n\n";
     md += &format!("- experiment file: `{}` (name `{}`)\n", exp.path.display(), exp.name);
     md += &format!("- kind: {:?}, game: {:?}, seed: {}, repeats: {}\n", f.kind, f.game, f.seed, f.repeats).to_lowercase();
-    let stages: BTreeSet<&str> = jobs.iter().map(|j| j.config.stage.id.as_str()).collect();
+    let stages: BTreeSet<&str> = jobs.iter().map(|j| j.config.stage.id()).collect();
     md += &format!("- stage: {}\n", stages.into_iter().collect::<Vec<_>>().join(", "));
     for (label, spec) in &f.agents {
         md += &format!("- agent `{label}`: `{}`\n", serde_json::to_string(spec)?);

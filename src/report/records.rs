@@ -16,7 +16,7 @@ pub struct Records {
 }
 
 /// Numeric columns every game record has.
-pub const MEASURES: [&str; 8] = ["result", "score", "opponent_score", "plies", "wall_ms", "simulations", "nodes", "repeat"];
+pub const MEASURES: [&str; 10] = ["result", "score", "opponent_score", "plies", "wall_ms", "simulations", "nodes", "max_move_ms", "peak_tree_mb", "repeat"];
 
 /// Group keys of GA generation rows besides the grid keys.
 pub const GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "final"];
@@ -93,7 +93,7 @@ impl Records {
             Ok(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
         };
         let (first, second, winner, stage, job) = (text("first_agent")?, text("second_agent")?, text("winner")?, text("stage")?, text("job")?);
-        let nums: BTreeMap<&str, Vec<f64>> = ["first_score", "second_score", "plies", "wall_ms", "first_simulations", "second_simulations", "first_nodes", "second_nodes", "repeat", "game", "pair"]
+        let nums: BTreeMap<&str, Vec<f64>> = ["first_score", "second_score", "plies", "wall_ms", "first_simulations", "second_simulations", "first_nodes", "second_nodes", "first_max_move_ms", "second_max_move_ms", "first_peak_tree_bytes", "second_peak_tree_bytes", "repeat", "game", "pair"]
             .into_iter()
             .map(|c| num(c).map(|v| (c, v)))
             .collect::<Result<_>>()?;
@@ -128,6 +128,8 @@ impl Records {
                 self.push_num("wall_ms", nums["wall_ms"][i]);
                 self.push_num("simulations", own("first_simulations", "second_simulations"));
                 self.push_num("nodes", own("first_nodes", "second_nodes"));
+                self.push_num("max_move_ms", own("first_max_move_ms", "second_max_move_ms"));
+                self.push_num("peak_tree_mb", own("first_peak_tree_bytes", "second_peak_tree_bytes") / 1e6);
                 self.push_num("repeat", nums["repeat"][i]);
                 self.push_num("game", nums["game"][i]);
                 self.push_num("pair", nums["pair"][i]);

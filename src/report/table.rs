@@ -38,12 +38,27 @@ pub struct Table {
     pub rows: Vec<TableRow>,
 }
 
-/// Compares two cell texts as numbers when both are numbers, else as text.
+/// Compares two cell texts as numbers when both are numbers, else as text whose runs of
+/// digits compare as numbers ("size-6" before "size-10").
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     match (a.parse::<f64>(), b.parse::<f64>()) {
         (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
-        _ => a.cmp(b),
+        _ => chunks(a).cmp(chunks(b)),
     }
+}
+
+/// A text as runs of digits (by value) and of other characters.
+fn chunks(s: &str) -> impl Iterator<Item = (String, u128)> + '_ {
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        let first = rest.chars().next()?;
+        let digit = first.is_ascii_digit();
+        let end = rest.find(|c: char| c.is_ascii_digit() != digit).unwrap_or(rest.len());
+        let (run, tail) = rest.split_at(end);
+        rest = tail;
+        // Digit runs compare by value first (an empty text sorts before any word).
+        Some(if digit { (String::new(), run.parse().unwrap_or(u128::MAX)) } else { (run.to_string(), 0) })
+    })
 }
 
 fn keys_cmp(a: &[String], b: &[String]) -> Ordering {

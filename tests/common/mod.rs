@@ -44,3 +44,24 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
+
+/// A valid small Colosseum match: annealed UCT against popcoin on boards of 5 to 9.
+pub const COLOSSEUM: &str = r#"
+name = "col"
+kind = "match"
+game = "colosseum"
+stage = "sizes-5-9"
+seed = 4
+
+[match]
+players = ["annealed", "popcoin"]
+games = 12
+
+[agents.annealed]
+kind = "annealed_uct"
+simulations = 300
+
+[agents.popcoin]
+kind = "popcoin"
+iterations = 300
+"#;

@@ -292,7 +292,7 @@ mod tests {
 
     #[test]
     fn uct_finds_the_only_winning_move_in_small_endgames() {
-        let spec = AgentSpec::Uct { iterations: Some(3000), time_ms: None, c: 1.0, rollouts_per_leaf: 1, final_move: crate::agent::FinalMove::MostVisits, table: None };
+        let spec: AgentSpec = toml::from_str("kind = \"uct\"\niterations = 3000\nc = 1.0").unwrap();
         let mut found = 0;
         for pos in endgames(5, 400, 5) {
             let mut moves = Vec::new();

@@ -22,6 +22,10 @@ fn row(game: u32, first: &str, second: &str, winner: &'static str, pair: Option<
         second_simulations: 0,
         first_nodes: 0,
         second_nodes: 0,
+        first_max_move_ms: 0.0,
+        second_max_move_ms: 0.0,
+        first_peak_tree_bytes: 0,
+        second_peak_tree_bytes: 0,
         first_budget: "-".into(),
         second_budget: "-".into(),
         transcript: String::new(),
@@ -161,5 +165,16 @@ fn reference_rows_inside_outside_and_not_comparable() {
     assert_eq!(c[0].verdict, Verdict::Inside);
     assert_eq!(c[1].verdict, Verdict::Outside);
     assert!(matches!(&c[2].verdict, Verdict::NotComparable(w) if w.contains("no measured row")));
-    assert!(matches!(&c[3].verdict, Verdict::NotComparable(w) if w.contains("not a number")));
+    assert!(matches!(&c[3].verdict, Verdict::NotComparable(w) if w.contains("gives no number")));
+}
+
+#[test]
+fn natural_order_compares_digit_runs_by_value() {
+    use std::cmp::Ordering::*;
+    assert_eq!(natural_cmp("size-6", "size-10"), Less);
+    assert_eq!(natural_cmp("size-12", "size-9"), Greater);
+    assert_eq!(natural_cmp("2.5", "10"), Less);
+    assert_eq!(natural_cmp("a", "b"), Less);
+    assert_eq!(natural_cmp("lv3-14", "lv3-4"), Greater);
+    assert_eq!(natural_cmp("x", "x"), Equal);
 }
