@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello
+.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -29,6 +29,13 @@ OTHELLO = experiments/othello-ga-table1.toml experiments/othello-ga-table1-x10.t
           experiments/othello-ga-vs-handcrafted.toml experiments/othello-ga-vs-handcrafted-c8.toml
 reproduce-othello: deps
 	@for f in $(OTHELLO); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
+
+# Both COMP 424 Colosseum reports (iteration budgets; the course-clock variant,
+# experiments/colosseum-sims-per-node-course-time.toml, takes hours and is run by hand).
+COLOSSEUM = experiments/colosseum-sims-per-node.toml experiments/colosseum-sims-per-node-x10.toml \
+            experiments/colosseum-popcoin.toml
+reproduce-colosseum: deps
+	@for f in $(COLOSSEUM); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 
 bench: deps
 	$(CARGO) bench

@@ -359,3 +359,22 @@ fn colosseum_rows_are_identical_on_one_and_two_threads_and_pairs_share_a_board()
     let peak = df.column("first_peak_tree_bytes").unwrap().i64().unwrap().iter().flatten().max().unwrap();
     assert!(peak > 0, "tree memory is recorded");
 }
+
+#[test]
+fn a_swept_stage_reports_each_board_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = COLOSSEUM.replace("stage = \"sizes-5-9\"", "stage = \"size-5\"").replace("games = 12", "games = 4")
+        + "\n[grid]\nstage = [\"size-5\", \"size-6\", \"size-10\"]\n\n[report]\n[[report.tables]]\nname = \"by_size\"\ngroup_by = [\"agent\", \"stage\"]\n";
+    let file = write(dir.path(), "col.toml", &text);
+    let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));
+    run_ok(&["run", f, "--out", out.to_str().unwrap()]);
+    run_ok(&["report", f, "--out", out.to_str().unwrap()]);
+    let csv = std::fs::read_to_string(out.join("results/col/by_size.csv")).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), 6, "2 agents x 3 boards:\n{csv}");
+    for size in ["size-5", "size-6", "size-10"] {
+        let here: Vec<&&str> = rows.iter().filter(|r| r.split(',').nth(1) == Some(size)).collect();
+        assert_eq!(here.len(), 2, "{size}:\n{csv}");
+        assert!(here.iter().all(|r| r.split(',').nth(2) == Some("4")), "4 games per agent on {size}:\n{csv}");
+    }
+}

@@ -98,7 +98,8 @@ impl Records {
             .map(|c| num(c).map(|v| (c, v)))
             .collect::<Result<_>>()?;
         let mut grid: Vec<(String, bool, Vec<String>, Vec<f64>)> = Vec::new();
-        for key in swept {
+        // A swept `stage` is the rows' own stage column (see record.rs), pushed once below.
+        for key in swept.iter().filter(|k| k.as_str() != "stage") {
             let col = df.column(key).with_context(|| format!("the rows have no column for grid key '{key}'"))?;
             if col.dtype().is_primitive_numeric() {
                 grid.push((key.clone(), true, Vec::new(), num(key)?));
