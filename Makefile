@@ -30,8 +30,8 @@ OTHELLO = experiments/othello-ga-table1.toml experiments/othello-ga-table1-x10.t
 reproduce-othello: deps
 	@for f in $(OTHELLO); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 
-# Both COMP 424 Colosseum reports (iteration budgets; the course-clock variant,
-# experiments/colosseum-sims-per-node-course-time.toml, takes hours and is run by hand).
+# Both COMP 424 Colosseum reports (iteration budgets; the course-clock variants,
+# experiments/colosseum-*-course-time.toml, take hours and are run by hand).
 COLOSSEUM = experiments/colosseum-sims-per-node.toml experiments/colosseum-sims-per-node-x10.toml \
             experiments/colosseum-popcoin.toml
 reproduce-colosseum: deps
