@@ -34,6 +34,12 @@ pub struct GameRow {
     /// The largest search tree either agent held after a move, in bytes (0 without a tree).
     pub first_peak_tree_bytes: u64,
     pub second_peak_tree_bytes: u64,
+    /// Per move of each side, in order: think time in ms (one decimal) and tree size in kB
+    /// after the move (0 without a tree), space-separated.
+    pub first_think_ms: String,
+    pub second_think_ms: String,
+    pub first_tree_kb: String,
+    pub second_tree_kb: String,
     pub first_budget: String,
     pub second_budget: String,
     /// The moves in the game's notation, concatenated (passes left out, as in Othello
@@ -51,6 +57,8 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
     let first_budgets = [first.1.first_move_budget().map_err(|e| anyhow::anyhow!(e))?, second.1.first_move_budget().map_err(|e| anyhow::anyhow!(e))?];
     let mut moved = [false; 2];
     let mut max_move_ms = [0.0f64; 2];
+    let mut move_ms: [Vec<String>; 2] = Default::default();
+    let mut move_tree_kb: [Vec<String>; 2] = Default::default();
     let mut rng = rng_from_seed(seed);
     let mut game = start.clone();
     let mut transcript = String::new();
@@ -65,7 +73,10 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         let budget = if moved[side] { budgets[side] } else { first_budgets[side].unwrap_or(budgets[side]) };
         let think = Instant::now();
         let mv = agents[side].choose(&game, &mut rng, budget);
-        max_move_ms[side] = max_move_ms[side].max(think.elapsed().as_secs_f64() * 1e3);
+        let ms = think.elapsed().as_secs_f64() * 1e3;
+        max_move_ms[side] = max_move_ms[side].max(ms);
+        move_ms[side].push(format!("{ms:.1}"));
+        move_tree_kb[side].push(format!("{:.1}", agents[side].effort().last_tree_bytes as f64 / 1e3));
         moved[side] = true;
         legal.clear();
         game.legal_moves(&mut legal);
@@ -105,6 +116,10 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         second_max_move_ms: max_move_ms[1],
         first_peak_tree_bytes: effort[0].peak_tree_bytes,
         second_peak_tree_bytes: effort[1].peak_tree_bytes,
+        first_think_ms: move_ms[0].join(" "),
+        second_think_ms: move_ms[1].join(" "),
+        first_tree_kb: move_tree_kb[0].join(" "),
+        second_tree_kb: move_tree_kb[1].join(" "),
         first_budget: describe(budgets[0], first_budgets[0]),
         second_budget: describe(budgets[1], first_budgets[1]),
         transcript,

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Every part file under `out` for experiment `name`, by file name, with the timing columns
-/// (`wall_ms`, the longest think per side) dropped.
+/// (`wall_ms`, the longest think and the think per move of each side) dropped.
 fn rows(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
     let dir = out.join("results").join(name).join("games");
     let mut parts = BTreeMap::new();
@@ -18,7 +18,7 @@ fn rows(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
         let path = entry.unwrap().path();
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         if file.starts_with("part-") {
-            let df = read_part(&path).unwrap().drop_many(["wall_ms", "first_max_move_ms", "second_max_move_ms"]);
+            let df = read_part(&path).unwrap().drop_many(["wall_ms", "first_max_move_ms", "second_max_move_ms", "first_think_ms", "second_think_ms"]);
             parts.insert(file, df);
         }
     }
@@ -358,6 +358,15 @@ fn colosseum_rows_are_identical_on_one_and_two_threads_and_pairs_share_a_board()
     assert!(stages.iter().all(|s| ["size-5", "size-6", "size-7", "size-8", "size-9"].contains(&s.as_str())));
     let peak = df.column("first_peak_tree_bytes").unwrap().i64().unwrap().iter().flatten().max().unwrap();
     assert!(peak > 0, "tree memory is recorded");
+    // One tree size (and think time, dropped by `rows` as timing) per move of each side.
+    let count = |c: &str, i: usize| df.column(c).unwrap().str().unwrap().get(i).unwrap().split_whitespace().count() as i64;
+    let plies = df.column("plies").unwrap().i64().unwrap();
+    for i in 0..df.height() {
+        assert_eq!(count("first_tree_kb", i) + count("second_tree_kb", i), plies.get(i).unwrap());
+    }
+    let raw = read_part(&one.join("results/col/games").join(a.keys().next().unwrap())).unwrap();
+    let think = raw.column("first_think_ms").unwrap().str().unwrap().get(0).unwrap().split_whitespace().count() as i64;
+    assert_eq!(think, count("first_tree_kb", 0));
 }
 
 #[test]

@@ -53,6 +53,8 @@ pub struct Effort {
     /// The largest search tree held at the end of a move, in bytes (nodes x node size plus
     /// their move lists; 0 for agents without a tree).
     pub peak_tree_bytes: u64,
+    /// The search tree held at the end of the last move, in bytes.
+    pub last_tree_bytes: u64,
 }
 
 /// A player of `G`.

@@ -371,7 +371,8 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
                 }
             }
         }
-        self.effort.peak_tree_bytes = self.effort.peak_tree_bytes.max(tree.bytes());
+        self.effort.last_tree_bytes = tree.bytes();
+        self.effort.peak_tree_bytes = self.effort.peak_tree_bytes.max(self.effort.last_tree_bytes);
         let mv = self.final_move(&tree);
         self.tree = self.cfg.reuse_tree.then_some(tree);
         mv

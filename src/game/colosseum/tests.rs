@@ -318,3 +318,18 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn heuristic_features_on_a_hand_made_position() {
+    use super::agents::{PopcoinHeuristic, features, max_moves};
+    use crate::agent::uct::NodeHeuristic;
+    let g = pos(OPEN5);
+    // Seen from B (as if B had just moved): A at (2,3) is 2 steps away, B is 1 from the centre,
+    // and A's moves are the free sides of the cells it reaches.
+    let a_moves: usize = reference_reach(&g).iter().map(|&(r, c)| (0..4u8).filter(|&s| !g.has_wall(r, c, s)).count()).sum();
+    assert_eq!(features(&g, Player::Second), (a_moves as f64, 2.0, 1.0));
+    assert_eq!(max_moves(3), 4.0 * 25.0);
+    let h = PopcoinHeuristic { adv_moves: 1.0, adv_distance: 1.0 };
+    let expected = ((1.0 - a_moves as f64 / 100.0) + (1.0 - 2.0 / 8.0)) / 2.0;
+    assert!((h.value(&g, Player::Second) - expected).abs() < 1e-12);
+}
