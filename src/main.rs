@@ -71,7 +71,8 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
         format: TableFormat,
     },
-    /// Count the leaves of the game tree from a stage's start, for each depth 1..=D.
+    /// Count the leaves of the game tree from a stage's start, for each depth 1..=D (othello,
+    /// freckers).
     Perft {
         #[arg(long, default_value = "othello")]
         game: String,
@@ -79,9 +80,12 @@ enum Command {
         stage: String,
         #[arg(long)]
         depth: u32,
-        /// A pass uses no ply (default: a pass counts as a ply).
+        /// Othello: a pass uses no ply (default: a pass counts as a ply).
         #[arg(long)]
         pass_no_ply: bool,
+        /// Freckers: every landing of a multi-jump must be a pad (default: the referee's rule).
+        #[arg(long)]
+        strict: bool,
     },
     /// List the legal moves of a position file (Colosseum), one per line.
     Moves {
@@ -211,14 +215,22 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Perft { game, stage, depth, pass_no_ply } => {
-            if game != "othello" {
-                return Err(InputError::plain(format!("--game '{game}': unknown game (expected one of {})", gamelab::experiment::spec::GAMES.join(", "))).into());
-            }
-            let def = gamelab::game::othello::StageRef::Id(stage).resolve().map_err(|e| InputError::plain(format!("--stage: {e}")))?;
-            let start = gamelab::game::othello::Othello::new(&def).map_err(InputError::plain)?;
-            for d in 1..=depth {
-                println!("{d} {}", gamelab::game::othello::perft(&start, d, !pass_no_ply));
+        Command::Perft { game, stage, depth, pass_no_ply, strict } => {
+            match game.as_str() {
+                "othello" => {
+                    let def = gamelab::game::othello::StageRef::Id(stage).resolve().map_err(|e| InputError::plain(format!("--stage: {e}")))?;
+                    let start = gamelab::game::othello::Othello::new(&def).map_err(InputError::plain)?;
+                    for d in 1..=depth {
+                        println!("{d} {}", gamelab::game::othello::perft(&start, d, !pass_no_ply));
+                    }
+                }
+                "freckers" => {
+                    let start = gamelab::game::freckers::Freckers::new(strict);
+                    for d in 1..=depth {
+                        println!("{d} {}", gamelab::game::freckers::perft(&start, d));
+                    }
+                }
+                _ => return Err(InputError::plain(format!("--game '{game}': perft is available for othello and freckers")).into()),
             }
             Ok(())
         }
@@ -250,7 +262,8 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::List { experiments } => {
-            println!("games:\n  othello\n  colosseum");
+            println!("games:\n  othello\n  colosseum\n  freckers");
+            println!("stages (freckers): standard (the referee's lenient multi-jumps), strict");
             println!("stages (colosseum): size-M (3 <= M <= 16), sizes-A-B (a size drawn per pair of games)");
             println!("stages (othello):");
             for id in gamelab::game::othello::BUILTIN_STAGES {

@@ -11,6 +11,7 @@ use super::error::InputError;
 use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, Stage, TournamentSpec};
 use crate::agent::{AgentSpec, Arena};
 use crate::game::colosseum::Colosseum;
+use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
 use crate::rng::derive_seed;
 use serde::{Deserialize, Serialize};
@@ -193,15 +194,18 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
     enum Start {
         Othello(Othello),
         Colosseum(Colosseum),
+        Freckers(Freckers),
     }
     let start = match &stage {
         Stage::Othello(def) => Start::Othello(Othello::new(def).map_err(|e| err("stage", e))?),
         Stage::Colosseum(c) => Start::Colosseum(c.setup(0).map_err(|e| err("stage", e))?),
+        Stage::Freckers(f) => Start::Freckers(Freckers::new(f.strict)),
     };
     let build = |spec: &crate::agent::AgentSpec| -> Result<(), String> {
         match &start {
             Start::Othello(g) => Othello::build_agent(spec, g).map(|_| ()),
             Start::Colosseum(g) => Colosseum::build_agent(spec, g).map(|_| ()),
+            Start::Freckers(g) => Freckers::build_agent(spec, g).map(|_| ()),
         }
     };
     if file.repeats == 0 {

@@ -15,6 +15,7 @@ use super::spec::{Experiment, JobKind, Stage};
 use crate::report::stats::elo::Sprt;
 use crate::agent::Arena;
 use crate::game::colosseum::Colosseum;
+use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
 use crate::play::{GameRow, play_game};
 use crate::report::stats::elo::{Pentanomial, SprtDecision};
@@ -102,6 +103,10 @@ pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> 
                 Ok((start, id))
             };
             play_games(job, &setup, on_game)
+        }
+        Stage::Freckers(stage) => {
+            let start = Freckers::new(stage.strict);
+            play_games(job, &|_, _| Ok((start, stage.id.clone())), on_game)
         }
     }
 }

@@ -8,6 +8,7 @@
 use super::error::InputError;
 use crate::agent::AgentSpec;
 use crate::game::colosseum::ColosseumStage;
+use crate::game::freckers::FreckersStage;
 use crate::game::othello::{StageDef, StageRef};
 use crate::report::spec::ReportSpec;
 use crate::report::stats::elo::Sprt;
@@ -36,9 +37,10 @@ pub enum JobKind {
 pub enum GameName {
     Othello,
     Colosseum,
+    Freckers,
 }
 
-pub const GAMES: [&str; 2] = ["othello", "colosseum"];
+pub const GAMES: [&str; 3] = ["othello", "colosseum", "freckers"];
 
 /// A job's resolved stage: an Othello stage written out, or the boards of a Colosseum job.
 /// Untagged, so an Othello stage serialises (and hashes) as its definition alone.
@@ -47,6 +49,7 @@ pub const GAMES: [&str; 2] = ["othello", "colosseum"];
 pub enum Stage {
     Othello(StageDef),
     Colosseum(ColosseumStage),
+    Freckers(FreckersStage),
 }
 
 impl Stage {
@@ -56,6 +59,8 @@ impl Stage {
             (GameName::Othello, s) => Ok(Stage::Othello(s.resolve()?)),
             (GameName::Colosseum, StageRef::Id(id)) => Ok(Stage::Colosseum(ColosseumStage::parse(id)?)),
             (GameName::Colosseum, StageRef::Inline(_)) => Err("a Colosseum stage is a name: size-M or sizes-A-B".into()),
+            (GameName::Freckers, StageRef::Id(id)) => Ok(Stage::Freckers(FreckersStage::parse(id)?)),
+            (GameName::Freckers, StageRef::Inline(_)) => Err("a Freckers stage is a name: standard or strict".into()),
         }
     }
 
@@ -63,6 +68,7 @@ impl Stage {
         match self {
             Stage::Othello(s) => &s.id,
             Stage::Colosseum(s) => &s.id,
+            Stage::Freckers(s) => &s.id,
         }
     }
 
@@ -70,7 +76,7 @@ impl Stage {
     pub fn othello(&self) -> Option<&StageDef> {
         match self {
             Stage::Othello(s) => Some(s),
-            Stage::Colosseum(_) => None,
+            Stage::Colosseum(_) | Stage::Freckers(_) => None,
         }
     }
 }

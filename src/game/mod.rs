@@ -9,6 +9,7 @@
 //! pass move; so `legal_moves` is empty exactly when `outcome` is `Some`.
 
 pub mod colosseum;
+pub mod freckers;
 pub mod othello;
 
 use crate::rng::{GameRng, below};

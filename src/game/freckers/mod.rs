@@ -1,0 +1,347 @@
+//! Freckers (COMP30024, Melbourne, 2025): bitboards, move generation with the referee's
+//! lenient multi-jumps (or the strict rule), GROW, the 150-action limit, notation and perft.
+//!
+//! Rules as `shared/rules/freckers.md` states them from the rules text and the referee. Three
+//! u64 bitboards, cell (r, c) = bit r * 8 + c: unoccupied lily pads, red frogs, blue frogs; water
+//! is everything else. A move is a distinct (from, to) pair or GROW: steps go one cell in an
+//! allowed direction onto a free pad; jumps go over an adjacent frog (either colour) to a
+//! frog-free cell beyond, chained by breadth-first search over landings. The moving frog stays
+//! on its cell while the chain is generated (the referee's view: its start counts as occupied,
+//! so no chain lands back on it). Lenient (default): intermediate landings may be water, only the
+//! final cell must be a pad. Strict: every landing must be a pad. Jump landings are at even
+//! offsets from the start, so a jump never reaches a step's destination and (from, to) pairs
+//! are distinct by construction once landings are deduplicated.
+
+pub mod text;
+#[cfg(test)]
+mod tests;
+
+use super::{Game, Outcome, Player};
+use crate::agent::{Agent, AgentSpec, Arena, RolloutName, random, rollout::Uniform, uct::Uct};
+
+/// An action: GROW, or a move from one cell to another (`from << 6 | to`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Action(pub u16);
+
+pub const GROW: Action = Action(u16::MAX);
+
+impl Action {
+    pub fn mv(from: u8, to: u8) -> Action {
+        Action((from as u16) << 6 | to as u16)
+    }
+    /// (from, to) of a move; None for GROW.
+    pub fn cells(self) -> Option<(u8, u8)> {
+        (self != GROW).then_some(((self.0 >> 6) as u8, (self.0 & 63) as u8))
+    }
+}
+
+/// Actions in a game before it ends, both players counted.
+pub const MAX_ACTIONS: u16 = 150;
+
+/// (dr, dc) and name of the eight directions; each side may use five of them.
+pub const DIRECTIONS: [(i8, i8, &str); 8] = [
+    (-1, 0, "UP"),
+    (-1, 1, "UP-RIGHT"),
+    (0, 1, "RIGHT"),
+    (1, 1, "DOWN-RIGHT"),
+    (1, 0, "DOWN"),
+    (1, -1, "DOWN-LEFT"),
+    (0, -1, "LEFT"),
+    (-1, -1, "UP-LEFT"),
+];
+
+/// Indices into DIRECTIONS a side may use: Red moves down, Blue up, both sideways.
+pub fn allowed(p: Player) -> [usize; 5] {
+    match p {
+        Player::First => [3, 4, 5, 2, 6],
+        Player::Second => [0, 1, 7, 2, 6],
+    }
+}
+
+#[inline]
+fn step(cell: u8, d: usize) -> Option<u8> {
+    let (r, c) = ((cell / 8) as i8, (cell % 8) as i8);
+    let (dr, dc, _) = DIRECTIONS[d];
+    let (nr, nc) = (r + dr, c + dc);
+    ((0..8).contains(&nr) && (0..8).contains(&nc)).then(|| (nr * 8 + nc) as u8)
+}
+
+const ROW0: u64 = 0xff;
+const ROW7: u64 = 0xff << 56;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Freckers {
+    /// Unoccupied lily pads.
+    pads: u64,
+    /// Frogs by player (Red = First, Blue = Second).
+    frogs: [u64; 2],
+    to_move: Player,
+    actions: u16,
+    strict: bool,
+}
+
+impl Freckers {
+    /// The start position; `strict` makes every landing of a multi-jump need a pad.
+    pub fn new(strict: bool) -> Freckers {
+        let red = 0b0111_1110u64;
+        let blue = red << 56;
+        let pads = (1u64 | 1 << 7 | 1 << 56 | 1 << 63) | (0b0111_1110u64 << 8) | (0b0111_1110u64 << 48);
+        Freckers { pads, frogs: [red, blue], to_move: Player::First, actions: 0, strict }
+    }
+
+    /// A position from its parts (for the text format); checks only that the sets are disjoint.
+    pub fn from_parts(pads: u64, red: u64, blue: u64, to_move: Player, actions: u16, strict: bool) -> Result<Freckers, String> {
+        if pads & (red | blue) != 0 || red & blue != 0 {
+            return Err("a cell holds two things".into());
+        }
+        if red.count_ones() != 6 || blue.count_ones() != 6 {
+            return Err(format!("each side has 6 frogs (red {}, blue {})", red.count_ones(), blue.count_ones()));
+        }
+        if actions > MAX_ACTIONS {
+            return Err(format!("at most {MAX_ACTIONS} actions are played, got {actions}"));
+        }
+        Ok(Freckers { pads, frogs: [red, blue], to_move, actions, strict })
+    }
+
+    pub fn pads(&self) -> u64 {
+        self.pads
+    }
+    pub fn frogs(&self, p: Player) -> u64 {
+        self.frogs[p.index()]
+    }
+    pub fn actions_played(&self) -> u16 {
+        self.actions
+    }
+    pub fn strict(&self) -> bool {
+        self.strict
+    }
+
+    fn occupied(&self) -> u64 {
+        self.frogs[0] | self.frogs[1]
+    }
+
+    /// The jump landings of a frog on `from` (bitboard), by breadth-first search; `parent`
+    /// receives, for each landing, the cell it was reached from and the direction.
+    fn jump_landings(&self, from: u8, dirs: &[usize; 5], mut parent: Option<&mut [(u8, u8); 64]>) -> u64 {
+        let occ = self.occupied();
+        let mut seen = 1u64 << from;
+        let mut queue = [0u8; 64];
+        let (mut head, mut tail) = (0, 1);
+        queue[0] = from;
+        let mut landings = 0u64;
+        while head < tail {
+            let x = queue[head];
+            head += 1;
+            for &d in dirs {
+                let Some(over) = step(x, d) else { continue };
+                if occ >> over & 1 == 0 {
+                    continue;
+                }
+                let Some(to) = step(over, d) else { continue };
+                let bit = 1u64 << to;
+                if occ & bit != 0 || seen & bit != 0 {
+                    continue;
+                }
+                if self.strict && self.pads & bit == 0 {
+                    continue;
+                }
+                seen |= bit;
+                landings |= bit;
+                if let Some(p) = parent.as_deref_mut() {
+                    p[to as usize] = (x, d as u8);
+                }
+                queue[tail] = to;
+                tail += 1;
+            }
+        }
+        landings
+    }
+
+    /// The directions of the move `from -> to` as the notation lists them (the shortest chain).
+    pub fn path(&self, from: u8, to: u8) -> Option<Vec<usize>> {
+        let dirs = allowed(self.to_move);
+        for &d in &dirs {
+            if step(from, d) == Some(to) && self.occupied() >> to & 1 == 0 {
+                return Some(vec![d]);
+            }
+        }
+        let mut parent = [(0u8, 0u8); 64];
+        let landings = self.jump_landings(from, &dirs, Some(&mut parent));
+        if landings >> to & 1 == 0 {
+            return None;
+        }
+        let mut path = Vec::new();
+        let mut at = to;
+        while at != from {
+            let (prev, d) = parent[at as usize];
+            path.push(d as usize);
+            at = prev;
+        }
+        path.reverse();
+        Some(path)
+    }
+
+    /// Parses "GROW" or "MOVE (r, c) [DIR, ...]" for the side to move.
+    pub fn parse_action(&self, text: &str) -> Option<Action> {
+        let t = text.trim();
+        if t == "GROW" {
+            return Some(GROW);
+        }
+        let rest = t.strip_prefix("MOVE")?.trim();
+        let (cell, dirs) = rest.split_once('[')?;
+        let cell = cell.trim().strip_prefix('(')?.strip_suffix(')')?;
+        let (r, c) = cell.split_once(',')?;
+        let (r, c) = (r.trim().parse::<u8>().ok()?, c.trim().parse::<u8>().ok()?);
+        if r > 7 || c > 7 {
+            return None;
+        }
+        let from = r * 8 + c;
+        let mut at = from;
+        let occ = self.occupied();
+        let names: Vec<&str> = dirs.strip_suffix(']')?.split(',').map(str::trim).collect();
+        let single_step = names.len() == 1;
+        for name in names {
+            let d = DIRECTIONS.iter().position(|x| x.2 == name)?;
+            let next = step(at, d)?;
+            at = if single_step && occ >> next & 1 == 0 { next } else { step(next, d)? };
+        }
+        let a = Action::mv(from, at);
+        let mut legal = Vec::new();
+        self.legal_moves(&mut legal);
+        legal.contains(&a).then_some(a)
+    }
+}
+
+impl Game for Freckers {
+    type Move = Action;
+
+    fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    fn legal_moves(&self, out: &mut Vec<Action>) {
+        if self.outcome().is_some() {
+            return;
+        }
+        let me = self.to_move;
+        let dirs = allowed(me);
+        let occ = self.occupied();
+        let mut frogs = self.frogs[me.index()];
+        while frogs != 0 {
+            let from = frogs.trailing_zeros() as u8;
+            frogs &= frogs - 1;
+            for &d in &dirs {
+                if let Some(to) = step(from, d)
+                    && self.pads >> to & 1 == 1
+                {
+                    out.push(Action::mv(from, to));
+                }
+            }
+            let mut jumps = self.jump_landings(from, &dirs, None) & self.pads & !occ;
+            while jumps != 0 {
+                let to = jumps.trailing_zeros() as u8;
+                jumps &= jumps - 1;
+                out.push(Action::mv(from, to));
+            }
+        }
+        out.push(GROW);
+    }
+
+    fn play(&mut self, a: Action) {
+        let me = self.to_move.index();
+        match a.cells() {
+            None => {
+                let f = self.frogs[me];
+                // The 8 neighbours of every frog, without wrapping round the board's sides.
+                const NOT_A: u64 = 0xfefe_fefe_fefe_fefe;
+                const NOT_H: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+                let horiz = f | (f << 1 & NOT_A) | (f >> 1 & NOT_H);
+                let around = horiz | horiz << 8 | horiz >> 8;
+                self.pads |= around & !self.occupied();
+            }
+            Some((from, to)) => {
+                debug_assert!(self.pads >> to & 1 == 1, "the destination is a free pad");
+                self.frogs[me] = self.frogs[me] & !(1u64 << from) | 1u64 << to;
+                self.pads &= !(1u64 << to);
+            }
+        }
+        self.actions += 1;
+        self.to_move = self.to_move.other();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        let [red, blue] = self.scores();
+        if self.actions < MAX_ACTIONS && red < 6 && blue < 6 {
+            return None;
+        }
+        Some(match red.cmp(&blue) {
+            std::cmp::Ordering::Greater => Outcome::Win(Player::First),
+            std::cmp::Ordering::Less => Outcome::Win(Player::Second),
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        })
+    }
+
+    /// Frogs in the goal row: Red's in row 7, Blue's in row 0.
+    fn scores(&self) -> [i32; 2] {
+        [(self.frogs[0] & ROW7).count_ones() as i32, (self.frogs[1] & ROW0).count_ones() as i32]
+    }
+
+    fn move_name(&self, a: Action) -> String {
+        match a.cells() {
+            None => "GROW".into(),
+            Some((from, to)) => {
+                let names: Vec<&str> = self.path(from, to).unwrap_or_default().iter().map(|&d| DIRECTIONS[d].2).collect();
+                format!("MOVE ({}, {}) [{}]", from / 8, from % 8, names.join(", "))
+            }
+        }
+    }
+}
+
+/// Leaves of the game tree to depth `depth` (an action = a distinct (from, to) pair or GROW).
+pub fn perft(pos: &Freckers, depth: u32) -> u64 {
+    let mut moves = Vec::new();
+    pos.legal_moves(&mut moves);
+    if depth <= 1 || moves.is_empty() {
+        return if depth == 0 || moves.is_empty() { 1 } else { moves.len() as u64 };
+    }
+    moves
+        .iter()
+        .map(|&m| {
+            let mut next = *pos;
+            next.play(m);
+            perft(&next, depth - 1)
+        })
+        .sum()
+}
+
+/// The variants a Freckers experiment can name: `standard` (the referee's lenient multi-jumps)
+/// or `strict` (every landing a pad).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FreckersStage {
+    pub id: String,
+    pub strict: bool,
+}
+
+impl FreckersStage {
+    pub fn parse(id: &str) -> Result<FreckersStage, String> {
+        match id {
+            "standard" => Ok(FreckersStage { id: id.into(), strict: false }),
+            "strict" => Ok(FreckersStage { id: id.into(), strict: true }),
+            _ => Err(format!("unknown Freckers stage '{id}' (expected standard or strict)")),
+        }
+    }
+}
+
+impl Arena for Freckers {
+    fn build_agent(spec: &AgentSpec, _start: &Freckers) -> Result<Box<dyn Agent<Freckers>>, String> {
+        Ok(match spec {
+            AgentSpec::Random => Box::new(random::RandomAgent),
+            AgentSpec::Uct { table: None, .. } | AgentSpec::AnnealedUct { .. } => match spec.rollout_name() {
+                None | Some(RolloutName::Uniform) => Box::new(Uct::new(spec.uct_config().expect("tree search"), Uniform)),
+                Some(RolloutName::CourseRandom) => return Err("rollout = \"course_random\" is a Colosseum policy".into()),
+            },
+            other => return Err(format!("agent kind '{}' is not available for Freckers (yet: random, uct, annealed_uct)", other.kind_name())),
+        })
+    }
+}

@@ -1,0 +1,229 @@
+//! Rules facts of the rules page, perft, strict against lenient jumps, notation and the text
+//! format.
+
+use super::text::{parse, to_text};
+use super::*;
+use crate::rng::{below, rng_from_seed};
+use proptest::prelude::*;
+
+fn pos(text: &str) -> Freckers {
+    parse(text).unwrap_or_else(|e| panic!("{e}\n{text}"))
+}
+
+fn names(g: &Freckers) -> Vec<String> {
+    let mut v = Vec::new();
+    g.legal_moves(&mut v);
+    v.iter().map(|&a| g.move_name(a)).collect()
+}
+
+#[test]
+fn the_start_has_21_actions_and_perft_2_is_441() {
+    let g = Freckers::new(false);
+    let n = names(&g);
+    assert_eq!(n.len(), 21);
+    assert!(n.contains(&"GROW".to_string()));
+    assert!(n.contains(&"MOVE (0, 2) [LEFT]".to_string()), "the jump over (0,1) to (0,0): {n:?}");
+    assert!(n.contains(&"MOVE (0, 5) [RIGHT]".to_string()));
+    assert_eq!(perft(&g, 1), 21);
+    assert_eq!(perft(&g, 2), 441);
+    assert_eq!(perft(&Freckers::new(true), 2), 441);
+}
+
+#[test]
+fn grow_from_the_start_adds_two_pads() {
+    let mut g = Freckers::new(false);
+    let before = g.pads();
+    g.play(GROW);
+    assert_eq!(g.pads() & !before, 1 << 8 | 1 << 15, "only (1,0) and (1,7)");
+}
+
+#[test]
+fn a_move_leaves_water_behind() {
+    let mut g = Freckers::new(false);
+    let a = g.parse_action("MOVE (0, 3) [DOWN]").unwrap();
+    g.play(a);
+    assert_eq!(g.frogs(Player::First) >> 11 & 1, 1);
+    assert_eq!(g.pads() >> 3 & 1, 0, "(0,3) is water now");
+    assert_eq!(g.pads() >> 11 & 1, 0, "the pad under the frog is not free");
+    assert_eq!(g.to_move(), Player::Second);
+}
+
+/// Red at (2,2) can jump down-right over Blue's (3,3) to (4,4), which is water, and on over its
+/// own (5,5) to the pad at (6,6).
+const WATER_LANDING: &str = "turn red
+. . . . . . . B
+. . . . . . . .
+. . R . . . . .
+. . . B . . . .
+. . . . . . . .
+. . . . . R . .
+. . . . . . * .
+R R R R B B B B
+";
+
+#[test]
+fn lenient_and_strict_jumps_differ_on_a_water_landing() {
+    let lenient = names(&pos(WATER_LANDING));
+    let strict = names(&pos(&format!("rule strict\n{WATER_LANDING}")));
+    let chain = "MOVE (2, 2) [DOWN-RIGHT, DOWN-RIGHT]".to_string();
+    assert!(lenient.contains(&chain), "{lenient:?}");
+    assert!(!strict.contains(&chain), "{strict:?}");
+    assert!(strict.iter().all(|m| lenient.contains(m)));
+    assert_eq!(lenient.len(), strict.len() + 1);
+    // (4,4) itself is water: never a destination.
+    assert!(!lenient.contains(&"MOVE (2, 2) [DOWN-RIGHT]".to_string()));
+}
+
+#[test]
+fn jumps_over_own_frogs_and_sideways_moves_in_the_goal_row() {
+    let text = "turn red
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+R . . . . . . .
+B B B B B B . .
+. R R R R R * *
+";
+    let n = names(&pos(text));
+    assert!(n.contains(&"MOVE (7, 5) [RIGHT]".to_string()), "a sideways step in the goal row: {n:?}");
+    assert!(n.contains(&"MOVE (7, 4) [RIGHT]".to_string()), "a jump over its own frog to (7,6): {n:?}");
+    // (5,0) can only jump over (6,0) or (6,1) onto water or frogs: nothing.
+    assert!(!n.iter().any(|m| m.starts_with("MOVE (5, 0)")), "{n:?}");
+    // Steps: (7,5)->(7,6); jumps: (7,4)->(7,6); and GROW.
+    assert_eq!(n.len(), 3, "{n:?}");
+}
+
+#[test]
+fn the_game_ends_at_150_actions_and_scores_goal_rows() {
+    let text = "turn red
+actions 149
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+B B . . . . . .
+R R . . . . * .
+. . . . . . . .
+. . . . . . . .
+R R R R B B B B
+";
+    let mut g = pos(text);
+    assert_eq!(g.outcome(), None);
+    assert_eq!(g.scores(), [4, 0]);
+    g.play(GROW);
+    assert_eq!(g.actions_played(), 150);
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::First)));
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    assert!(moves.is_empty());
+    // Equal goal rows at the end: a draw.
+    let drawn = "turn red
+actions 150
+B B . . . . . .
+. . . . B B B B
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+R R R R . . . .
+. . . . . . R R
+";
+    let drawn = pos(drawn);
+    assert_eq!(drawn.scores(), [2, 2]);
+    assert_eq!(drawn.outcome(), Some(Outcome::Draw));
+}
+
+#[test]
+fn six_frogs_home_end_the_game_at_once() {
+    let five_home = "turn red
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+B B B B B B . .
+. . . . . . . .
+. . . . . . . .
+* * . . . . R .
+R R R R R . * .
+";
+    let mut g = pos(five_home);
+    assert_eq!(g.outcome(), None);
+    assert_eq!(g.scores(), [5, 0]);
+    g.play(g.parse_action("MOVE (6, 6) [DOWN]").unwrap());
+    assert_eq!(g.scores(), [6, 0]);
+    assert_eq!(g.outcome(), Some(Outcome::Win(Player::First)), "after {} actions", g.actions_played());
+}
+
+#[test]
+fn text_round_trips_and_bad_boards_name_their_line() {
+    let mut rng = rng_from_seed(5);
+    let mut g = Freckers::new(false);
+    for _ in 0..40 {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        g.play(moves[below(&mut rng, moves.len())]);
+        assert_eq!(parse(&to_text(&g)).unwrap(), g);
+    }
+    let start = to_text(&Freckers::new(false));
+    let e = parse(&start.replace("* B B B B B B *", "* B B X B B B *")).unwrap_err();
+    assert_eq!(e.line, 11);
+    assert!(e.message.contains("unknown symbol 'X'"), "{e}");
+    let e = parse(&start.replace("* B B B B B B *", "* B B B B B *")).unwrap_err();
+    assert!(e.line == 11 && e.message.contains("8 cells"), "{e}");
+    let e = parse(&start.replace("turn red", "turn green")).unwrap_err();
+    assert_eq!(e.line, 1);
+}
+
+#[test]
+fn notation_parses_back_to_the_same_action() {
+    let mut rng = rng_from_seed(9);
+    let mut g = Freckers::new(false);
+    for _ in 0..60 {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        if moves.is_empty() {
+            break;
+        }
+        for &m in &moves {
+            assert_eq!(g.parse_action(&g.move_name(m)), Some(m), "{}", g.move_name(m));
+        }
+        g.play(moves[below(&mut rng, moves.len())]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+    #[test]
+    fn random_games_keep_the_invariants(seed in any::<u64>(), strict in any::<bool>()) {
+        let mut rng = rng_from_seed(seed);
+        let mut g = Freckers::new(strict);
+        loop {
+            prop_assert_eq!(g.frogs(Player::First).count_ones(), 6);
+            prop_assert_eq!(g.frogs(Player::Second).count_ones(), 6);
+            prop_assert_eq!(g.pads() & (g.frogs(Player::First) | g.frogs(Player::Second)), 0);
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            if moves.is_empty() {
+                prop_assert!(g.outcome().is_some());
+                break;
+            }
+            let distinct: std::collections::BTreeSet<Action> = moves.iter().copied().collect();
+            prop_assert_eq!(distinct.len(), moves.len(), "actions are distinct (from, to) pairs");
+            for &m in &moves {
+                if let Some((from, to)) = m.cells() {
+                    prop_assert!(g.frogs(g.to_move()) >> from & 1 == 1);
+                    prop_assert!(g.pads() >> to & 1 == 1);
+                    let path = g.path(from, to);
+                    prop_assert!(path.is_some());
+                    let allowed = allowed(g.to_move());
+                    prop_assert!(path.unwrap().iter().all(|d| allowed.contains(d)));
+                }
+            }
+            g.play(moves[below(&mut rng, moves.len())]);
+        }
+        prop_assert!(g.actions_played() <= MAX_ACTIONS);
+    }
+}
