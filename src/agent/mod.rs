@@ -113,6 +113,9 @@ fn moves_at_max() -> f64 {
 fn final_k() -> f64 {
     5.0
 }
+fn epsilon() -> f64 {
+    0.2
+}
 
 /// How UCT's exploration constant is set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -140,7 +143,10 @@ pub enum AgentSpec {
     /// Uniform over legal moves.
     Random,
     /// Othello arena: most discs flipped now; ties to the first move in row-major order.
+    /// Freckers: the most rows gained; ties at random.
     Greedy,
+    /// Freckers: a random action weighted by its vertical gain (the report's random greedy).
+    RandomGreedy,
     /// Othello arena: first legal corner, else a random edge move, else greedy.
     Corners,
     /// Othello arena: best by the classic 8x8 table; greedy on other sizes.
@@ -213,6 +219,34 @@ pub enum AgentSpec {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         rollout: Option<RolloutName>,
     },
+    /// Freckers: the report's MCTS: UCT with progressive widening, epsilon-greedy rollouts and
+    /// the prior bias h / ln(1 + n), h a weighted mean of vertical gain, cohesion and mobility
+    /// growth.
+    FreckersMcts {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        iterations: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_ms: Option<u64>,
+        #[serde(default = "default_c")]
+        c: f64,
+        /// Progressive widening: at most ceil(widening_k N^widening_alpha) children.
+        #[serde(default = "one_f")]
+        widening_k: f64,
+        #[serde(default = "half")]
+        widening_alpha: f64,
+        /// Share of greedy moves in rollouts.
+        #[serde(default = "epsilon")]
+        epsilon: f64,
+        /// Weight of the prior bias in selection.
+        #[serde(default = "one_f")]
+        prior: f64,
+        #[serde(default = "one_f")]
+        gain: f64,
+        #[serde(default = "half")]
+        cohesion: f64,
+        #[serde(default = "half")]
+        mobility: f64,
+    },
     /// Colosseum: the course's random agent (a random walk of 0..K steps, then a random free
     /// wall side), the reports' "random_agent".
     CourseRandom,
@@ -262,9 +296,14 @@ pub enum AgentSpec {
 }
 
 /// Agent kinds with the parameters each takes, for `gamelab list`.
-pub const AGENT_KINDS: [(&str, &str); 12] = [
+pub const AGENT_KINDS: [(&str, &str); 14] = [
     ("random", "uniform over legal moves"),
-    ("greedy", "Othello arena: most discs flipped, ties row-major"),
+    ("greedy", "Othello arena: most discs flipped, ties row-major; Freckers: most rows gained, ties at random"),
+    ("random_greedy", "Freckers: random, weighted by rows gained"),
+    (
+        "freckers_mcts",
+        "Freckers: iterations | time_ms; c = 1.414, widening_k = 1, widening_alpha = 0.5, epsilon = 0.2, prior = 1, gain = 1, cohesion = 0.5, mobility = 0.5",
+    ),
     ("corners", "Othello arena: corner, else random edge, else greedy"),
     ("positional", "Othello arena: classic 8x8 table (greedy on other sizes)"),
     ("weighted_random", "table = NAME | [[rows]] | \"path\": random weighted by cell value"),
@@ -285,6 +324,8 @@ impl AgentSpec {
         match self {
             AgentSpec::Random => "random",
             AgentSpec::Greedy => "greedy",
+            AgentSpec::RandomGreedy => "random_greedy",
+            AgentSpec::FreckersMcts { .. } => "freckers_mcts",
             AgentSpec::Corners => "corners",
             AgentSpec::Positional => "positional",
             AgentSpec::WeightedRandom { .. } => "weighted_random",
@@ -315,7 +356,7 @@ impl AgentSpec {
             AgentSpec::SimpleMcts { rollouts, time_ms, .. } => pick(&[("rollouts", *rollouts), ("time_ms", *time_ms)]),
             AgentSpec::Uct { iterations, simulations, time_ms, .. } => pick(&[("iterations", *iterations), ("simulations", *simulations), ("time_ms", *time_ms)]),
             AgentSpec::AnnealedUct { simulations, time_ms, .. } => pick(&[("simulations", *simulations), ("time_ms", *time_ms)]),
-            AgentSpec::Popcoin { iterations, time_ms, .. } => pick(&[("iterations", *iterations), ("time_ms", *time_ms)]),
+            AgentSpec::Popcoin { iterations, time_ms, .. } | AgentSpec::FreckersMcts { iterations, time_ms, .. } => pick(&[("iterations", *iterations), ("time_ms", *time_ms)]),
             _ => Ok(Budget::None),
         }
     }
@@ -375,6 +416,11 @@ impl AgentSpec {
                 heuristic_weight: adv_moves + adv_distance,
                 ..UctConfig::plain(0.0)
             },
+            AgentSpec::FreckersMcts { c, widening_k, widening_alpha, prior, .. } => UctConfig {
+                widening: Some((*widening_k, *widening_alpha)),
+                prior_weight: *prior,
+                ..UctConfig::plain(*c)
+            },
             _ => return None,
         })
     }
@@ -422,6 +468,7 @@ pub fn build_generic<G: CellGame>(spec: &AgentSpec, start: &G) -> Result<Option<
         AgentSpec::CourseRandom | AgentSpec::Heuristic { .. } | AgentSpec::Popcoin { .. } => {
             return Err(format!("`{}` is a Colosseum agent", spec.kind_name()));
         }
+        AgentSpec::RandomGreedy | AgentSpec::FreckersMcts { .. } => return Err(format!("`{}` is a Freckers agent", spec.kind_name())),
         AgentSpec::Greedy | AgentSpec::Corners | AgentSpec::Positional => return Ok(None),
     }))
 }

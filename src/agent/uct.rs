@@ -12,6 +12,9 @@
 //!   (`NodeHeuristic`; popcoin's mix of adversary moves and distance);
 //! - expansion: one untried move (drawn at random) per iteration, or all of a node's moves at
 //!   once (seed 004's full expansion); every new child gets `rollouts_per_leaf` simulations;
+//!   with progressive widening (seed 001) a node with N visits has at most ceil(k N^alpha)
+//!   children, and selection descends into them until the limit grows;
+//! - prior bias (seed 001): + prior_weight x h / ln(1 + n), fading as the child is visited;
 //! - simulation: any rollout policy (uniform, a weight table, the Colosseum course's random
 //!   walk);
 //! - final move: most visits (robust child), best mean, or popcoin's mix alpha x mean +
@@ -76,6 +79,12 @@ pub struct UctConfig {
     pub reuse_tree: bool,
     pub win_weight: f64,
     pub heuristic_weight: f64,
+    /// Weight of the prior bias h / ln(1 + n) in selection (seed 001's altered UCB1; ln(1 + n)
+    /// rather than ln(n), which is 0 after one visit).
+    pub prior_weight: f64,
+    /// Progressive widening: a node with N visits may have at most ceil(k N^alpha) children;
+    /// it gets a new one only while below that (seed 001). None: no limit.
+    pub widening: Option<(f64, f64)>,
     pub count_simulations: bool,
 }
 
@@ -91,18 +100,21 @@ impl UctConfig {
             reuse_tree: false,
             win_weight: 1.0,
             heuristic_weight: 0.0,
+            prior_weight: 0.0,
+            widening: None,
             count_simulations: false,
         }
     }
 
     fn needs_heuristic(&self) -> bool {
-        self.heuristic_weight != 0.0 || matches!(self.final_move, FinalRule::HeuristicMix { .. })
+        self.heuristic_weight != 0.0 || self.prior_weight != 0.0 || matches!(self.final_move, FinalRule::HeuristicMix { .. })
     }
 }
 
-/// A game heuristic in [0, 1] of a position for the player who just moved into it.
+/// A game heuristic in [0, 1] of the move `mv` from `before` to `after`, for the player who made
+/// it.
 pub trait NodeHeuristic<G: Game>: Send + Sync + 'static {
-    fn value(&self, after: &G, mover: Player) -> f64;
+    fn value(&self, before: &G, mv: G::Move, after: &G, mover: Player) -> f64;
 }
 
 /// No heuristic (h = 0).
@@ -110,7 +122,7 @@ pub trait NodeHeuristic<G: Game>: Send + Sync + 'static {
 pub struct NoHeuristic;
 
 impl<G: Game> NodeHeuristic<G> for NoHeuristic {
-    fn value(&self, _: &G, _: Player) -> f64 {
+    fn value(&self, _: &G, _: G::Move, _: &G, _: Player) -> f64 {
         0.0
     }
 }
@@ -231,7 +243,10 @@ impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
         for &ch in &parent.children {
             let ch = ch as usize;
             let n = &nodes[ch];
-            let score = self.cfg.win_weight * n.value / n.visits + self.cfg.heuristic_weight * n.h + self.exploration(nodes, node, ch) * (ln_n / n.visits).sqrt();
+            let mut score = self.cfg.win_weight * n.value / n.visits + self.cfg.heuristic_weight * n.h + self.exploration(nodes, node, ch) * (ln_n / n.visits).sqrt();
+            if self.cfg.prior_weight != 0.0 {
+                score += self.cfg.prior_weight * n.h / (1.0 + n.visits).ln();
+            }
             if score > best_score {
                 best = ch;
                 best_score = score;
@@ -248,7 +263,7 @@ impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
         after.play(mv);
         let mut untried = Vec::new();
         after.legal_moves(&mut untried);
-        let h = if self.cfg.needs_heuristic() { self.heuristic.value(&after, mover) } else { 0.0 };
+        let h = if self.cfg.needs_heuristic() { self.heuristic.value(state, mv, &after, mover) } else { 0.0 };
         let depth = tree.nodes[node].depth + 1;
         tree.nodes.push(Node { mv: Some(mv), parent: node as u32, mover, depth, children: Vec::new(), untried, visits: 0.0, value: 0.0, h });
         let child = tree.nodes.len() - 1;
@@ -345,7 +360,13 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
             // Selection.
             let mut state = tree.root_state.clone();
             let mut node = 0usize;
-            while tree.nodes[node].untried.is_empty() && !tree.nodes[node].children.is_empty() {
+            // A node takes a new child while it has untried moves (and, with progressive
+            // widening, fewer children than its visits allow).
+            let widening = self.cfg.widening;
+            let may_grow = |n: &Node<G::Move>| {
+                !n.untried.is_empty() && widening.is_none_or(|(k, alpha)| (n.children.len() as f64) < (k * n.visits.max(1.0).powf(alpha)).ceil())
+            };
+            while !may_grow(&tree.nodes[node]) && !tree.nodes[node].children.is_empty() {
                 node = self.select(&tree.nodes, node);
                 state.play(tree.nodes[node].mv.expect("non-root nodes have a move"));
             }
@@ -473,5 +494,24 @@ mod tests {
         assert_eq!(children.len(), moves.len());
         assert!(children.iter().all(|c| c.1 == 4.0));
         assert_eq!(agent.effort().simulations, 4 * moves.len() as u64);
+    }
+
+    #[test]
+    fn progressive_widening_caps_the_children_by_visits() {
+        use crate::agent::rollout::Uniform;
+        use crate::game::freckers::Freckers;
+        let start = Freckers::new(false);
+        let mut rng = rng_from_seed(5);
+        let wide = UctConfig { reuse_tree: true, ..UctConfig::plain(1.0) };
+        let mut agent = Uct::new(wide, Uniform);
+        agent.choose(&start, &mut rng, Budget::Iterations(400));
+        assert_eq!(agent.kept_children().len(), 21, "without widening every move gets a child");
+        let narrow = UctConfig { widening: Some((0.5, 0.5)), ..wide };
+        let mut agent = Uct::new(narrow, Uniform);
+        agent.choose(&start, &mut rng, Budget::Iterations(400));
+        let children = agent.kept_children();
+        // 400 visits allow ceil(0.5 sqrt(400)) = 10 children.
+        assert_eq!(children.len(), 10);
+        assert_eq!(children.iter().map(|c| c.1).sum::<f64>(), 400.0, "every iteration went through a root child");
     }
 }

@@ -108,7 +108,7 @@ pub struct PopcoinHeuristic {
 }
 
 impl NodeHeuristic<Colosseum> for PopcoinHeuristic {
-    fn value(&self, after: &Colosseum, mover: Player) -> f64 {
+    fn value(&self, _: &Colosseum, _: Move, after: &Colosseum, mover: Player) -> f64 {
         let total = self.adv_moves + self.adv_distance;
         if total == 0.0 {
             return 0.0;

@@ -331,5 +331,5 @@ fn heuristic_features_on_a_hand_made_position() {
     assert_eq!(max_moves(3), 4.0 * 25.0);
     let h = PopcoinHeuristic { adv_moves: 1.0, adv_distance: 1.0 };
     let expected = ((1.0 - a_moves as f64 / 100.0) + (1.0 - 2.0 / 8.0)) / 2.0;
-    assert!((h.value(&g, Player::Second) - expected).abs() < 1e-12);
+    assert!((h.value(&g, Move::new(0, 0), &g, Player::Second) - expected).abs() < 1e-12);
 }

@@ -12,12 +12,12 @@
 //! offsets from the start, so a jump never reaches a step's destination and (from, to) pairs
 //! are distinct by construction once landings are deduplicated.
 
+pub mod agents;
 pub mod text;
 #[cfg(test)]
 mod tests;
 
 use super::{Game, Outcome, Player};
-use crate::agent::{Agent, AgentSpec, Arena, RolloutName, random, rollout::Uniform, uct::Uct};
 
 /// An action: GROW, or a move from one cell to another (`from << 6 | to`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -181,6 +181,31 @@ impl Freckers {
         Some(path)
     }
 
+    /// The actions `p` would have here if it were to move (GROW included), game end ignored.
+    pub fn actions_of(&self, me: Player, out: &mut Vec<Action>) {
+        let dirs = allowed(me);
+        let occ = self.occupied();
+        let mut frogs = self.frogs[me.index()];
+        while frogs != 0 {
+            let from = frogs.trailing_zeros() as u8;
+            frogs &= frogs - 1;
+            for &d in &dirs {
+                if let Some(to) = step(from, d)
+                    && self.pads >> to & 1 == 1
+                {
+                    out.push(Action::mv(from, to));
+                }
+            }
+            let mut jumps = self.jump_landings(from, &dirs, None) & self.pads & !occ;
+            while jumps != 0 {
+                let to = jumps.trailing_zeros() as u8;
+                jumps &= jumps - 1;
+                out.push(Action::mv(from, to));
+            }
+        }
+        out.push(GROW);
+    }
+
     /// Parses "GROW" or "MOVE (r, c) [DIR, ...]" for the side to move.
     pub fn parse_action(&self, text: &str) -> Option<Action> {
         let t = text.trim();
@@ -223,28 +248,7 @@ impl Game for Freckers {
         if self.outcome().is_some() {
             return;
         }
-        let me = self.to_move;
-        let dirs = allowed(me);
-        let occ = self.occupied();
-        let mut frogs = self.frogs[me.index()];
-        while frogs != 0 {
-            let from = frogs.trailing_zeros() as u8;
-            frogs &= frogs - 1;
-            for &d in &dirs {
-                if let Some(to) = step(from, d)
-                    && self.pads >> to & 1 == 1
-                {
-                    out.push(Action::mv(from, to));
-                }
-            }
-            let mut jumps = self.jump_landings(from, &dirs, None) & self.pads & !occ;
-            while jumps != 0 {
-                let to = jumps.trailing_zeros() as u8;
-                jumps &= jumps - 1;
-                out.push(Action::mv(from, to));
-            }
-        }
-        out.push(GROW);
+        self.actions_of(self.to_move, out);
     }
 
     fn play(&mut self, a: Action) {
@@ -333,15 +337,3 @@ impl FreckersStage {
     }
 }
 
-impl Arena for Freckers {
-    fn build_agent(spec: &AgentSpec, _start: &Freckers) -> Result<Box<dyn Agent<Freckers>>, String> {
-        Ok(match spec {
-            AgentSpec::Random => Box::new(random::RandomAgent),
-            AgentSpec::Uct { table: None, .. } | AgentSpec::AnnealedUct { .. } => match spec.rollout_name() {
-                None | Some(RolloutName::Uniform) => Box::new(Uct::new(spec.uct_config().expect("tree search"), Uniform)),
-                Some(RolloutName::CourseRandom) => return Err("rollout = \"course_random\" is a Colosseum policy".into()),
-            },
-            other => return Err(format!("agent kind '{}' is not available for Freckers (yet: random, uct, annealed_uct)", other.kind_name())),
-        })
-    }
-}
