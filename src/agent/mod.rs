@@ -9,7 +9,9 @@
 //! each player's budget, taken from its spec. Iteration budgets are reproducible; time budgets
 //! exist because the reports used them and rows record which kind was used.
 
+pub mod alphabeta;
 pub mod flat_mc;
+pub mod hybrid;
 pub mod random;
 pub mod rollout;
 pub mod table;
@@ -115,6 +117,9 @@ fn final_k() -> f64 {
 }
 fn epsilon() -> f64 {
     0.2
+}
+fn ab_depth() -> u32 {
+    8
 }
 
 /// How UCT's exploration constant is set.
@@ -247,6 +252,31 @@ pub enum AgentSpec {
         #[serde(default = "half")]
         mobility: f64,
     },
+    /// Alpha-beta minimax with iterative deepening to `depth`, under a node or time budget (or
+    /// none: every depth in full); moves shuffled at every node when `shuffle`. Freckers
+    /// evaluation: `distance` x (the opponent's frogs' rows to go - ours) + `mobility` x (our
+    /// actions - theirs) / 10.
+    Alphabeta {
+        #[serde(default = "ab_depth")]
+        depth: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        nodes: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_ms: Option<u64>,
+        #[serde(default = "yes")]
+        shuffle: bool,
+        #[serde(default = "one_f")]
+        distance: f64,
+        #[serde(default)]
+        mobility: f64,
+    },
+    /// The Freckers report's hybrid: `early` for the game's first `switch_ply` plies, then
+    /// `late`, each with its own budget.
+    Hybrid {
+        switch_ply: u32,
+        early: Box<AgentSpec>,
+        late: Box<AgentSpec>,
+    },
     /// Colosseum: the course's random agent (a random walk of 0..K steps, then a random free
     /// wall side), the reports' "random_agent".
     CourseRandom,
@@ -296,7 +326,7 @@ pub enum AgentSpec {
 }
 
 /// Agent kinds with the parameters each takes, for `gamelab list`.
-pub const AGENT_KINDS: [(&str, &str); 14] = [
+pub const AGENT_KINDS: [(&str, &str); 16] = [
     ("random", "uniform over legal moves"),
     ("greedy", "Othello arena: most discs flipped, ties row-major; Freckers: most rows gained, ties at random"),
     ("random_greedy", "Freckers: random, weighted by rows gained"),
@@ -314,6 +344,8 @@ pub const AGENT_KINDS: [(&str, &str); 14] = [
         "iterations = N | simulations = N | time_ms = T [first_move_ms = T]; c = 1.414; exploration = constant|annealed; expansion = one|all; rollouts_per_leaf = 1; final_move = most_visits|best_mean; root_checks; reuse_tree; rollout = uniform|course_random | table = ...",
     ),
     ("annealed_uct", "simulations = N | time_ms = T [first_move_ms]; sims_per_child = 3; reuse_tree = true (seed 004)"),
+    ("alphabeta", "Freckers: depth = 8; nodes = N | time_ms = T (or neither); shuffle = true; distance = 1, mobility = 0"),
+    ("hybrid", "switch_ply = P; early = { kind = ... }; late = { kind = ... } (each with its own budget)"),
     ("course_random", "Colosseum: the course's random agent"),
     ("heuristic", "Colosseum: adv_moves = 1, adv_distance = 0.5, center = 0.5, center_fade = 20 (seed 003, 2.1)"),
     ("popcoin", "Colosseum: iterations | time_ms [first_move_ms]; win = 1, adv_moves = 0.25, adv_distance = 0.25, c_min = 0.5, c_max = 1.5, moves_at_max = 200, final_k = 5"),
@@ -325,6 +357,8 @@ impl AgentSpec {
             AgentSpec::Random => "random",
             AgentSpec::Greedy => "greedy",
             AgentSpec::RandomGreedy => "random_greedy",
+            AgentSpec::Alphabeta { .. } => "alphabeta",
+            AgentSpec::Hybrid { .. } => "hybrid",
             AgentSpec::FreckersMcts { .. } => "freckers_mcts",
             AgentSpec::Corners => "corners",
             AgentSpec::Positional => "positional",
@@ -357,6 +391,13 @@ impl AgentSpec {
             AgentSpec::Uct { iterations, simulations, time_ms, .. } => pick(&[("iterations", *iterations), ("simulations", *simulations), ("time_ms", *time_ms)]),
             AgentSpec::AnnealedUct { simulations, time_ms, .. } => pick(&[("simulations", *simulations), ("time_ms", *time_ms)]),
             AgentSpec::Popcoin { iterations, time_ms, .. } | AgentSpec::FreckersMcts { iterations, time_ms, .. } => pick(&[("iterations", *iterations), ("time_ms", *time_ms)]),
+            AgentSpec::Alphabeta { nodes: None, time_ms: None, .. } => Ok(Budget::None),
+            AgentSpec::Alphabeta { nodes, time_ms, .. } => pick(&[("nodes", *nodes), ("time_ms", *time_ms)]),
+            AgentSpec::Hybrid { early, late, .. } => {
+                early.budget().map_err(|e| format!("early: {e}"))?;
+                late.budget().map_err(|e| format!("late: {e}"))?;
+                Ok(Budget::None)
+            }
             _ => Ok(Budget::None),
         }
     }
@@ -468,7 +509,9 @@ pub fn build_generic<G: CellGame>(spec: &AgentSpec, start: &G) -> Result<Option<
         AgentSpec::CourseRandom | AgentSpec::Heuristic { .. } | AgentSpec::Popcoin { .. } => {
             return Err(format!("`{}` is a Colosseum agent", spec.kind_name()));
         }
-        AgentSpec::RandomGreedy | AgentSpec::FreckersMcts { .. } => return Err(format!("`{}` is a Freckers agent", spec.kind_name())),
+        AgentSpec::RandomGreedy | AgentSpec::FreckersMcts { .. } | AgentSpec::Alphabeta { .. } | AgentSpec::Hybrid { .. } => {
+            return Err(format!("`{}` is available for Freckers only", spec.kind_name()));
+        }
         AgentSpec::Greedy | AgentSpec::Corners | AgentSpec::Positional => return Ok(None),
     }))
 }

@@ -5,6 +5,8 @@
 
 use super::{Action, Freckers};
 use crate::agent::rollout::{RolloutPolicy, Uniform};
+use crate::agent::alphabeta::{AlphaBeta, Evaluator};
+use crate::agent::hybrid::Hybrid;
 use crate::agent::uct::{NodeHeuristic, Uct};
 use crate::agent::{Agent, AgentSpec, Arena, Budget, RolloutName, random};
 use crate::game::{Game, Player};
@@ -76,6 +78,39 @@ pub fn greedy_pick(g: &Freckers, rng: &mut GameRng, buf: &mut Vec<Action>) -> Op
     Some(buf[below(rng, buf.len())])
 }
 
+/// Rows each frog of `p` still has to go to its goal row, summed.
+pub fn distance_to_goal(g: &Freckers, p: Player) -> i32 {
+    let mut bits = g.frogs(p);
+    let mut total = 0;
+    while bits != 0 {
+        let r = (bits.trailing_zeros() / 8) as i32;
+        bits &= bits - 1;
+        total += if p == Player::First { 7 - r } else { r };
+    }
+    total
+}
+
+/// The report's minimax evaluation: the distance difference (the opponent's rows to go minus
+/// ours), plus an optional mobility difference (our actions minus theirs, per 10).
+#[derive(Clone, Copy, Debug)]
+pub struct DistanceEval {
+    pub distance: f64,
+    pub mobility: f64,
+}
+
+impl Evaluator<Freckers> for DistanceEval {
+    fn evaluate(&self, g: &Freckers, p: Player) -> f64 {
+        let mut v = self.distance * (distance_to_goal(g, p.other()) - distance_to_goal(g, p)) as f64;
+        if self.mobility != 0.0 {
+            let (mut a, mut b) = (Vec::new(), Vec::new());
+            g.actions_of(p, &mut a);
+            g.actions_of(p.other(), &mut b);
+            v += self.mobility * (a.len() as f64 - b.len() as f64) / 10.0;
+        }
+        v
+    }
+}
+
 /// The greedy player.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Greedy;
@@ -142,6 +177,13 @@ impl Arena for Freckers {
                 }
                 let prior = FreckersPrior { gain: *gain, cohesion: *cohesion, mobility: *mobility };
                 Box::new(Uct::with_heuristic(spec.uct_config().expect("tree search"), EpsilonGreedy { epsilon: *epsilon }, prior))
+            }
+            AgentSpec::Alphabeta { depth, shuffle, distance, mobility, .. } => {
+                Box::new(AlphaBeta::new(DistanceEval { distance: *distance, mobility: *mobility }, *depth, *shuffle))
+            }
+            AgentSpec::Hybrid { switch_ply, early, late } => {
+                let part = |s: &AgentSpec| -> Result<(Box<dyn Agent<Freckers>>, Budget), String> { Ok((Freckers::build_agent(s, _start)?, s.budget()?)) };
+                Box::new(Hybrid::new(part(early).map_err(|e| format!("early: {e}"))?, part(late).map_err(|e| format!("late: {e}"))?, *switch_ply))
             }
             other => return Err(format!("agent kind '{}' is not available for Freckers", other.kind_name())),
         })

@@ -299,3 +299,108 @@ mod agent_tests {
         }
     }
 }
+
+mod search_tests {
+    use super::*;
+    use crate::agent::alphabeta::{AlphaBeta, Evaluator, WIN};
+    use crate::agent::hybrid::Hybrid;
+    use crate::agent::{Agent, Budget};
+    use crate::game::freckers::agents::DistanceEval;
+
+    const FIVE_HOME: &str = "turn red
+. . . . . . . .
+. . . . . . . .
+. . . . . . . .
+B B B B B B . .
+. . . . . . . .
+. . . . . . . .
+* * . . . . R .
+R R R R R . * .
+";
+
+    #[test]
+    fn alphabeta_takes_the_winning_move() {
+        let g = pos(FIVE_HOME);
+        let mut ab = AlphaBeta::new(DistanceEval { distance: 1.0, mobility: 0.0 }, 3, true);
+        let a = ab.choose(&g, &mut rng_from_seed(2), Budget::None);
+        assert_eq!(g.move_name(a), "MOVE (6, 6) [DOWN]");
+    }
+
+    /// Plain minimax without pruning, for comparison.
+    fn minimax(g: &Freckers, depth: u32, ply: u32, eval: &DistanceEval) -> f64 {
+        if let Some(o) = g.outcome() {
+            return match o {
+                Outcome::Draw => 0.0,
+                Outcome::Win(w) if w == g.to_move() => WIN - ply as f64,
+                Outcome::Win(_) => -(WIN - ply as f64),
+            };
+        }
+        if depth == 0 {
+            return eval.evaluate(g, g.to_move());
+        }
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        moves.iter().map(|&m| {
+            let mut n = *g;
+            n.play(m);
+            -minimax(&n, depth - 1, ply + 1, eval)
+        }).fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    #[test]
+    fn alphabeta_chooses_a_move_of_the_minimax_value() {
+        let eval = DistanceEval { distance: 1.0, mobility: 0.0 };
+        let mut rng = rng_from_seed(8);
+        let mut g = Freckers::new(false);
+        for step in 0..24 {
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            if step % 4 == 0 {
+                let best = minimax(&g, 3, 0, &eval);
+                let mut ab = AlphaBeta::new(eval, 3, true);
+                let a = ab.choose(&g, &mut rng_from_seed(step), Budget::None);
+                assert_eq!(ab.last_depth, 3);
+                let mut after = g;
+                after.play(a);
+                assert_eq!(-minimax(&after, 2, 1, &eval), best, "move {} at step {step}", g.move_name(a));
+            }
+            g.play(moves[below(&mut rng, moves.len())]);
+        }
+    }
+
+    #[test]
+    fn a_node_budget_stops_the_deepening_at_a_complete_depth() {
+        let g = Freckers::new(false);
+        let mut ab = AlphaBeta::new(DistanceEval { distance: 1.0, mobility: 0.0 }, 8, true);
+        ab.choose(&g, &mut rng_from_seed(1), Budget::Iterations(3000));
+        assert!(ab.last_depth >= 2 && ab.last_depth < 8, "depth {}", ab.last_depth);
+        let mut tiny = AlphaBeta::new(DistanceEval { distance: 1.0, mobility: 0.0 }, 8, true);
+        tiny.choose(&g, &mut rng_from_seed(1), Budget::Iterations(1));
+        assert_eq!(tiny.last_depth, 1, "depth 1 always completes");
+    }
+
+    /// Always plays GROW.
+    struct Grower;
+    impl Agent<Freckers> for Grower {
+        fn choose(&mut self, _: &Freckers, _: &mut crate::rng::GameRng, _: Budget) -> Action {
+            GROW
+        }
+    }
+
+    #[test]
+    fn the_hybrid_hands_over_at_its_ply() {
+        let mut g = Freckers::new(false);
+        let late = AlphaBeta::new(DistanceEval { distance: 1.0, mobility: 0.0 }, 2, false);
+        let mut h = Hybrid::new((Box::new(Grower), Budget::None), (Box::new(late), Budget::None), 4);
+        let mut rng = rng_from_seed(4);
+        let mut chosen = Vec::new();
+        for _ in 0..6 {
+            let a = h.choose(&g, &mut rng, Budget::None);
+            chosen.push(a == GROW);
+            g.play(a);
+            h.observe(a);
+        }
+        // Plies 0-3 by the early agent (GROW), from ply 4 the late one advances a frog.
+        assert_eq!(chosen, [true, true, true, true, false, false]);
+    }
+}

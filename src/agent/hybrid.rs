@@ -1,0 +1,51 @@
+//! The hybrid of the Freckers report: one agent for the first `switch_ply` plies of the game,
+//! another after (MCTS early, minimax late in the report). Game-generic: the two agents are
+//! any specs, each with its own budget; both observe every move, so a tree-reusing early agent
+//! stays in step until it hands over.
+
+use super::{Agent, Budget, Effort};
+use crate::game::Game;
+use crate::rng::GameRng;
+
+pub struct Hybrid<G: Game> {
+    pub early: Box<dyn Agent<G>>,
+    pub late: Box<dyn Agent<G>>,
+    pub early_budget: Budget,
+    pub late_budget: Budget,
+    /// Plies of the game (both sides) played by the early agent's side before the switch.
+    pub switch_ply: u32,
+    ply: u32,
+}
+
+impl<G: Game> Hybrid<G> {
+    pub fn new(early: (Box<dyn Agent<G>>, Budget), late: (Box<dyn Agent<G>>, Budget), switch_ply: u32) -> Hybrid<G> {
+        Hybrid { early: early.0, early_budget: early.1, late: late.0, late_budget: late.1, switch_ply, ply: 0 }
+    }
+
+    /// Whether the late agent plays now.
+    pub fn switched(&self) -> bool {
+        self.ply >= self.switch_ply
+    }
+}
+
+impl<G: Game> Agent<G> for Hybrid<G> {
+    fn choose(&mut self, g: &G, rng: &mut GameRng, _: Budget) -> G::Move {
+        if self.switched() { self.late.choose(g, rng, self.late_budget) } else { self.early.choose(g, rng, self.early_budget) }
+    }
+
+    fn observe(&mut self, mv: G::Move) {
+        self.ply += 1;
+        self.early.observe(mv);
+        self.late.observe(mv);
+    }
+
+    fn effort(&self) -> Effort {
+        let (a, b) = (self.early.effort(), self.late.effort());
+        Effort {
+            simulations: a.simulations + b.simulations,
+            nodes: a.nodes + b.nodes,
+            peak_tree_bytes: a.peak_tree_bytes.max(b.peak_tree_bytes),
+            last_tree_bytes: if self.switched() { b.last_tree_bytes } else { a.last_tree_bytes },
+        }
+    }
+}
