@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum
+.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -37,6 +37,11 @@ COLOSSEUM = experiments/colosseum-sims-per-node.toml experiments/colosseum-sims-
             experiments/colosseum-popcoin.toml
 reproduce-colosseum: deps
 	@for f in $(COLOSSEUM); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
+
+# The Freckers report's experiment files so far (issue 6 is in progress).
+FRECKERS = experiments/freckers-ensemble.toml
+reproduce-freckers: deps
+	@for f in $(FRECKERS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 
 bench: deps
 	$(CARGO) bench
