@@ -87,7 +87,7 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
-    /// List the legal moves of a position file (Colosseum), one per line.
+    /// List the legal moves of a position file (colosseum, freckers), one per line.
     Moves {
         #[arg(long, default_value = "colosseum")]
         game: String,
@@ -95,8 +95,8 @@ enum Command {
         #[arg(long)]
         position: PathBuf,
     },
-    /// Draw a position: a position file, or the course's random setup of a size and seed
-    /// (Colosseum).
+    /// Draw a position: a position file, or a start: Colosseum's random setup of a size and
+    /// seed, Freckers' start position.
     Show {
         #[arg(long, default_value = "colosseum")]
         game: String,
@@ -235,18 +235,43 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Moves { game, position } => {
-            let g = load_position(&game, &position)?;
-            let mut moves = Vec::new();
-            g.legal_moves(&mut moves);
-            for m in &moves {
-                println!("{}", g.move_name(*m));
+            let text = read_position(&position)?;
+            let names: Vec<String> = match game.as_str() {
+                "freckers" => {
+                    let g = gamelab::game::freckers::text::parse(&text).map_err(|e| position_error(&position, e))?;
+                    legal_names(&g)
+                }
+                _ => {
+                    colosseum_only(&game)?;
+                    let g = gamelab::game::colosseum::text::parse(&text).map_err(|e| position_error(&position, e))?;
+                    legal_names(&g)
+                }
+            };
+            for n in &names {
+                println!("{n}");
             }
-            eprintln!("{} legal moves for {}", moves.len(), side_name(&g));
+            eprintln!("{} legal moves", names.len());
             Ok(())
         }
         Command::Show { game, position, size, seed } => {
+            if game == "freckers" {
+                let g = match &position {
+                    Some(p) => gamelab::game::freckers::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
+                    None => gamelab::game::freckers::Freckers::new(false),
+                };
+                print!("{}", gamelab::game::freckers::text::to_text(&g));
+                let s = g.scores();
+                match g.outcome() {
+                    None => println!("# game on after {} actions; frogs home: red {}, blue {}", g.actions_played(), s[0], s[1]),
+                    Some(o) => println!("# game over: {o:?}, frogs home: red {}, blue {}", s[0], s[1]),
+                }
+                return Ok(());
+            }
             let g = match &position {
-                Some(p) => load_position(&game, p)?,
+                Some(p) => {
+                    colosseum_only(&game)?;
+                    gamelab::game::colosseum::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?
+                }
                 None => {
                     colosseum_only(&game)?;
                     let stage = gamelab::game::colosseum::ColosseumStage::parse(&format!("size-{size}")).map_err(|e| InputError::plain(format!("--size: {e}")))?;
@@ -294,19 +319,26 @@ fn dispatch(command: Command) -> Result<()> {
 
 fn colosseum_only(game: &str) -> Result<()> {
     if game != "colosseum" {
-        return Err(InputError::plain(format!("--game '{game}': positions and setups are available for colosseum only")).into());
+        return Err(InputError::plain(format!("--game '{game}': positions are available for colosseum and freckers")).into());
     }
     Ok(())
 }
 
 fn side_name(g: &gamelab::game::colosseum::Colosseum) -> &'static str {
-    use gamelab::game::Game;
     if g.to_move() == gamelab::game::Player::First { "A" } else { "B" }
 }
 
-/// Reads a Colosseum position file; a bad one is an input error naming the file and line.
-fn load_position(game: &str, path: &PathBuf) -> Result<gamelab::game::colosseum::Colosseum> {
-    colosseum_only(game)?;
-    let text = std::fs::read_to_string(path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the position: {e}") })?;
-    gamelab::game::colosseum::text::parse(&text).map_err(|e| InputError { file: Some(path.clone()), line_col: Some((e.line, 1)), key: None, message: e.message }.into())
+fn legal_names<G: Game>(g: &G) -> Vec<String> {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    moves.iter().map(|&m| g.move_name(m)).collect()
+}
+
+fn read_position(path: &PathBuf) -> Result<String> {
+    std::fs::read_to_string(path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the position: {e}") }.into())
+}
+
+/// A bad position file: an input error naming the file and line.
+fn position_error(path: &PathBuf, e: gamelab::game::colosseum::text::TextError) -> anyhow::Error {
+    InputError { file: Some(path.clone()), line_col: Some((e.line, 1)), key: None, message: e.message }.into()
 }

@@ -209,3 +209,21 @@ fn a_bad_position_file_names_its_line() {
     let lines = String::from_utf8_lossy(&o.stdout).lines().count();
     assert_eq!(lines, 2 + 3 + 2 + 3 + 4 + 2);
 }
+
+#[test]
+fn a_bad_freckers_position_names_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = gamelab(&["show", "--game", "freckers"]);
+    assert!(start.status.success());
+    let text = String::from_utf8_lossy(&start.stdout).into_owned();
+    let good = write(dir.path(), "start.txt", &text);
+    let o = gamelab(&["moves", "--game", "freckers", "--position", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(String::from_utf8_lossy(&o.stdout).lines().count(), 21, "the start's 21 actions");
+    let bad = write(dir.path(), "bad.txt", &text.replace("* B B B B B B *", "* B B Q B B B *"));
+    let o = gamelab(&["moves", "--game", "freckers", "--position", bad.to_str().unwrap()]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.txt:11:1:") && err.contains("unknown symbol 'Q'"), "{err}");
+    assert!(o.stdout.is_empty());
+}
