@@ -404,3 +404,72 @@ R R R R R . * .
         assert_eq!(chosen, [true, true, true, true, false, false]);
     }
 }
+
+/// Legality of MOVE from -> to read straight from the rules text, on a grid of characters
+/// (independent of the bitboard generator): a step in an allowed direction onto a free pad, or a
+/// chain of jumps over frogs onto frog-free cells (every landing a pad under the strict rule),
+/// the moving frog's own cell counting as occupied throughout, ending on a free pad.
+fn legal_by_rules(g: &Freckers, from: (i32, i32), to: (i32, i32)) -> bool {
+    let board: Vec<Vec<char>> = super::text::board(g).lines().map(|l| l.split(' ').map(|s| s.chars().next().unwrap()).collect()).collect();
+    let at = |(r, c): (i32, i32)| -> Option<char> { ((0..8).contains(&r) && (0..8).contains(&c)).then(|| board[r as usize][c as usize]) };
+    let me = if g.to_move() == Player::First { 'R' } else { 'B' };
+    if at(from) != Some(me) || at(to) != Some('*') {
+        return false;
+    }
+    let dirs: Vec<(i32, i32)> = if me == 'R' { vec![(1, 0), (1, -1), (1, 1), (0, -1), (0, 1)] } else { vec![(-1, 0), (-1, -1), (-1, 1), (0, -1), (0, 1)] };
+    let frog = |p: (i32, i32)| matches!(at(p), Some('R') | Some('B'));
+    if dirs.iter().any(|&(dr, dc)| (from.0 + dr, from.1 + dc) == to) {
+        return true; // `to` is a free pad next to `from` in an allowed direction: a step
+    }
+    let mut seen = vec![from];
+    let mut stack = vec![from];
+    while let Some(p) = stack.pop() {
+        for &(dr, dc) in &dirs {
+            let over = (p.0 + dr, p.1 + dc);
+            let land = (p.0 + 2 * dr, p.1 + 2 * dc);
+            if !frog(over) || at(land).is_none() || frog(land) || seen.contains(&land) {
+                continue;
+            }
+            if g.strict() && at(land) != Some('*') {
+                continue;
+            }
+            if land == to {
+                return true;
+            }
+            seen.push(land);
+            stack.push(land);
+        }
+    }
+    false
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+    #[test]
+    fn generated_moves_are_exactly_the_legal_moves_of_the_rules_text(seed in any::<u64>(), strict in any::<bool>()) {
+        let mut rng = rng_from_seed(seed);
+        let mut g = Freckers::new(strict);
+        while g.outcome().is_none() {
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            let generated: std::collections::BTreeSet<(u8, u8)> = moves.iter().filter_map(|a| a.cells()).collect();
+            let mut expected = std::collections::BTreeSet::new();
+            // Every cell may be a source in principle; only the mover's frogs can be, so the
+            // sources are read from the board text rather than the bitboards.
+            let text = super::text::board(&g);
+            let mine = if g.to_move() == Player::First { 'R' } else { 'B' };
+            let sources: Vec<u8> = text.chars().filter(|c| !c.is_whitespace()).enumerate().filter(|(_, c)| *c == mine).map(|(i, _)| i as u8).collect();
+            for &from in &sources {
+                for to in 0..64u8 {
+                    if legal_by_rules(&g, ((from / 8) as i32, (from % 8) as i32), ((to / 8) as i32, (to % 8) as i32)) {
+                        expected.insert((from, to));
+                    }
+                }
+            }
+            prop_assert_eq!(&generated, &expected, "{}", to_text(&g));
+            prop_assert!(generated.iter().all(|(f, t)| f != t), "no move returns to its start");
+            prop_assert_eq!(moves.last(), Some(&GROW), "GROW is always legal");
+            g.play(moves[below(&mut rng, moves.len())]);
+        }
+    }
+}
