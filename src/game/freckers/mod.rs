@@ -18,6 +18,7 @@ pub mod text;
 mod tests;
 
 use super::{Game, Outcome, Player};
+use crate::rng::{GameRng, below};
 
 /// An action: GROW, or a move from one cell to another (`from << 6 | to`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,6 +69,27 @@ fn step(cell: u8, d: usize) -> Option<u8> {
 
 const ROW0: u64 = 0xff;
 const ROW7: u64 = 0xff << 56;
+const COL0: u64 = 0x0101_0101_0101_0101;
+const COL7: u64 = COL0 << 7;
+
+/// Every cell of `bb` moved one step in direction `d` (cells that would leave the board drop).
+#[inline]
+fn shift(bb: u64, d: usize) -> u64 {
+    let (dr, dc, _) = DIRECTIONS[d];
+    let bb = match dc {
+        1 => bb & !COL7,
+        -1 => bb & !COL0,
+        _ => bb,
+    };
+    let by = (dr as i32) * 8 + dc as i32;
+    if by >= 0 { bb << by } else { bb >> -by }
+}
+
+/// The direction opposite `d`.
+#[inline]
+fn opposite(d: usize) -> usize {
+    (d + 4) % 8
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Freckers {
@@ -118,6 +140,31 @@ impl Freckers {
 
     fn occupied(&self) -> u64 {
         self.frogs[0] | self.frogs[1]
+    }
+
+    /// The jump landings of a frog on `from`, breadth first over whole sets of landings: each
+    /// round jumps every frontier cell in every allowed direction at once (two shifts: over a
+    /// frog, onto a frog-free cell). The same set as `jump_landings`, which also keeps parents.
+    #[inline]
+    fn jump_set(&self, from: u8, dirs: &[usize; 5]) -> u64 {
+        let occ = self.occupied();
+        let mut seen = 1u64 << from;
+        let mut frontier = seen;
+        loop {
+            let mut next = 0u64;
+            for &d in dirs {
+                next |= shift(shift(frontier, d) & occ, d);
+            }
+            next &= !occ & !seen;
+            if self.strict {
+                next &= self.pads;
+            }
+            if next == 0 {
+                return seen & !(1u64 << from);
+            }
+            seen |= next;
+            frontier = next;
+        }
     }
 
     /// The jump landings of a frog on `from` (bitboard), by breadth-first search; `parent`
@@ -196,7 +243,7 @@ impl Freckers {
                     out.push(Action::mv(from, to));
                 }
             }
-            let mut jumps = self.jump_landings(from, &dirs, None) & self.pads & !occ;
+            let mut jumps = self.jump_set(from, &dirs) & self.pads & !occ;
             while jumps != 0 {
                 let to = jumps.trailing_zeros() as u8;
                 jumps &= jumps - 1;
@@ -290,6 +337,66 @@ impl Game for Freckers {
         [(self.frogs[0] & ROW7).count_ones() as i32, (self.frogs[1] & ROW0).count_ones() as i32]
     }
 
+    /// Uniform over the legal actions without building their list: steps are counted per
+    /// direction with whole-board shifts, jump chains are searched only for frogs next to a frog
+    /// in an allowed direction, and the k-th action is read off those sets. Exactly the
+    /// distribution of drawing from `legal_moves` (tested by chi-square).
+    fn random_move(&self, rng: &mut GameRng, _: &mut Vec<Action>) -> Option<Action> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        let me = self.to_move;
+        let dirs = allowed(me);
+        let frogs = self.frogs[me.index()];
+        let occ = self.occupied();
+        let mut steps = [0u64; 5];
+        let mut total = 1u32; // GROW
+        for (i, &d) in dirs.iter().enumerate() {
+            steps[i] = shift(frogs, d) & self.pads;
+            total += steps[i].count_ones();
+        }
+        let n_steps = total - 1;
+        // Frogs with a frog next to them in an allowed direction may jump.
+        let mut near = 0u64;
+        for &d in &dirs {
+            near |= shift(occ, opposite(d));
+        }
+        let mut jumpers = frogs & near;
+        let mut jumps = [(0u8, 0u64); 6];
+        let mut n_jumpers = 0;
+        while jumpers != 0 {
+            let from = jumpers.trailing_zeros() as u8;
+            jumpers &= jumpers - 1;
+            let landings = self.jump_set(from, &dirs) & self.pads;
+            if landings != 0 {
+                jumps[n_jumpers] = (from, landings);
+                n_jumpers += 1;
+                total += landings.count_ones();
+            }
+        }
+        let mut k = below(rng, total as usize) as u32;
+        if k < n_steps {
+            for (i, &d) in dirs.iter().enumerate() {
+                let c = steps[i].count_ones();
+                if k < c {
+                    let to = nth_bit(steps[i], k);
+                    let from = shift(1u64 << to, opposite(d)).trailing_zeros() as u8;
+                    return Some(Action::mv(from, to));
+                }
+                k -= c;
+            }
+        }
+        k -= n_steps;
+        for &(from, landings) in &jumps[..n_jumpers] {
+            let c = landings.count_ones();
+            if k < c {
+                return Some(Action::mv(from, nth_bit(landings, k)));
+            }
+            k -= c;
+        }
+        Some(GROW)
+    }
+
     fn move_name(&self, a: Action) -> String {
         match a.cells() {
             None => "GROW".into(),
@@ -299,6 +406,15 @@ impl Game for Freckers {
             }
         }
     }
+}
+
+/// The index of the `k`-th set bit of `bb` (k < popcount).
+#[inline]
+fn nth_bit(mut bb: u64, k: u32) -> u8 {
+    for _ in 0..k {
+        bb &= bb - 1;
+    }
+    bb.trailing_zeros() as u8
 }
 
 /// Leaves of the game tree to depth `depth` (an action = a distinct (from, to) pair or GROW).

@@ -210,6 +210,8 @@ proptest! {
                 prop_assert!(g.outcome().is_some());
                 break;
             }
+            let fast = g.random_move(&mut rng, &mut Vec::new()).unwrap();
+            prop_assert!(moves.contains(&fast), "the fast random move is legal");
             let distinct: std::collections::BTreeSet<Action> = moves.iter().copied().collect();
             prop_assert_eq!(distinct.len(), moves.len(), "actions are distinct (from, to) pairs");
             for &m in &moves {
@@ -471,5 +473,41 @@ proptest! {
             prop_assert_eq!(moves.last(), Some(&GROW), "GROW is always legal");
             g.play(moves[below(&mut rng, moves.len())]);
         }
+    }
+}
+
+#[test]
+fn the_fast_random_move_is_uniform_over_the_legal_actions() {
+    use statrs::distribution::{ChiSquared, ContinuousCDF};
+    // The start, the water-landing position, and positions of a few random games.
+    let mut positions = vec![Freckers::new(false), pos(WATER_LANDING), pos(&format!("rule strict\n{WATER_LANDING}"))];
+    let mut rng = rng_from_seed(21);
+    for plies in [10, 30, 50] {
+        let mut g = Freckers::new(false);
+        for _ in 0..plies {
+            let mut m = Vec::new();
+            g.legal_moves(&mut m);
+            if m.is_empty() {
+                break;
+            }
+            g.play(m[below(&mut rng, m.len())]);
+        }
+        positions.push(g);
+    }
+    for g in positions {
+        let mut moves = Vec::new();
+        g.legal_moves(&mut moves);
+        let n = 20_000 * moves.len() / 10;
+        let mut counts = vec![0u32; moves.len()];
+        let mut buf = Vec::new();
+        for _ in 0..n {
+            let a = g.random_move(&mut rng, &mut buf).unwrap();
+            let i = moves.iter().position(|&m| m == a).unwrap_or_else(|| panic!("{a:?} is not legal in\n{}", to_text(&g)));
+            counts[i] += 1;
+        }
+        let expected = n as f64 / moves.len() as f64;
+        let chi2: f64 = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum();
+        let critical = ChiSquared::new((moves.len() - 1) as f64).unwrap().inverse_cdf(0.999);
+        assert!(chi2 < critical, "chi2 {chi2:.1} >= {critical:.1} over {} actions in\n{}", moves.len(), to_text(&g));
     }
 }
