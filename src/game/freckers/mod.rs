@@ -54,10 +54,13 @@ pub const DIRECTIONS: [(i8, i8, &str); 8] = [
 /// Indices into DIRECTIONS a side may use: Red moves down, Blue up, both sideways.
 pub fn allowed(p: Player) -> [usize; 5] {
     match p {
-        Player::First => [3, 4, 5, 2, 6],
-        Player::Second => [0, 1, 7, 2, 6],
+        Player::First => RED_DIRS,
+        Player::Second => BLUE_DIRS,
     }
 }
+
+const RED_DIRS: [usize; 5] = [3, 4, 5, 2, 6];
+const BLUE_DIRS: [usize; 5] = [0, 1, 7, 2, 6];
 
 #[inline]
 fn step(cell: u8, d: usize) -> Option<u8> {
@@ -73,7 +76,7 @@ const COL0: u64 = 0x0101_0101_0101_0101;
 const COL7: u64 = COL0 << 7;
 
 /// Every cell of `bb` moved one step in direction `d` (cells that would leave the board drop).
-#[inline]
+#[inline(always)]
 fn shift(bb: u64, d: usize) -> u64 {
     let (dr, dc, _) = DIRECTIONS[d];
     let bb = match dc {
@@ -145,7 +148,7 @@ impl Freckers {
     /// The jump landings of a frog on `from`, breadth first over whole sets of landings: each
     /// round jumps every frontier cell in every allowed direction at once (two shifts: over a
     /// frog, onto a frog-free cell). The same set as `jump_landings`, which also keeps parents.
-    #[inline]
+    #[inline(always)]
     fn jump_set(&self, from: u8, dirs: &[usize; 5]) -> u64 {
         let occ = self.occupied();
         let mut seen = 1u64 << from;
@@ -253,6 +256,60 @@ impl Freckers {
         out.push(GROW);
     }
 
+    /// A uniformly random action of the side to move (the game is not over), `dirs` being its
+    /// directions; see `random_move`.
+    #[inline(always)]
+    fn random_action(&self, dirs: &[usize; 5], rng: &mut GameRng) -> Action {
+        let frogs = self.frogs[self.to_move.index()];
+        let occ = self.occupied();
+        let mut steps = [0u64; 5];
+        let mut total = 1u32; // GROW
+        for (i, &d) in dirs.iter().enumerate() {
+            steps[i] = shift(frogs, d) & self.pads;
+            total += steps[i].count_ones();
+        }
+        let n_steps = total - 1;
+        // Frogs with a frog next to them in an allowed direction may jump.
+        let mut near = 0u64;
+        for &d in dirs {
+            near |= shift(occ, opposite(d));
+        }
+        let mut jumpers = frogs & near;
+        let mut jumps = [(0u8, 0u64); 6];
+        let mut n_jumpers = 0;
+        while jumpers != 0 {
+            let from = jumpers.trailing_zeros() as u8;
+            jumpers &= jumpers - 1;
+            let landings = self.jump_set(from, dirs) & self.pads;
+            if landings != 0 {
+                jumps[n_jumpers] = (from, landings);
+                n_jumpers += 1;
+                total += landings.count_ones();
+            }
+        }
+        let mut k = below(rng, total as usize) as u32;
+        if k < n_steps {
+            for (i, &d) in dirs.iter().enumerate() {
+                let c = steps[i].count_ones();
+                if k < c {
+                    let to = nth_bit(steps[i], k);
+                    let from = shift(1u64 << to, opposite(d)).trailing_zeros() as u8;
+                    return Action::mv(from, to);
+                }
+                k -= c;
+            }
+        }
+        k -= n_steps;
+        for &(from, landings) in &jumps[..n_jumpers] {
+            let c = landings.count_ones();
+            if k < c {
+                return Action::mv(from, nth_bit(landings, k));
+            }
+            k -= c;
+        }
+        GROW
+    }
+
     /// Parses "GROW" or "MOVE (r, c) [DIR, ...]" for the side to move.
     pub fn parse_action(&self, text: &str) -> Option<Action> {
         let t = text.trim();
@@ -345,56 +402,11 @@ impl Game for Freckers {
         if self.outcome().is_some() {
             return None;
         }
-        let me = self.to_move;
-        let dirs = allowed(me);
-        let frogs = self.frogs[me.index()];
-        let occ = self.occupied();
-        let mut steps = [0u64; 5];
-        let mut total = 1u32; // GROW
-        for (i, &d) in dirs.iter().enumerate() {
-            steps[i] = shift(frogs, d) & self.pads;
-            total += steps[i].count_ones();
-        }
-        let n_steps = total - 1;
-        // Frogs with a frog next to them in an allowed direction may jump.
-        let mut near = 0u64;
-        for &d in &dirs {
-            near |= shift(occ, opposite(d));
-        }
-        let mut jumpers = frogs & near;
-        let mut jumps = [(0u8, 0u64); 6];
-        let mut n_jumpers = 0;
-        while jumpers != 0 {
-            let from = jumpers.trailing_zeros() as u8;
-            jumpers &= jumpers - 1;
-            let landings = self.jump_set(from, &dirs) & self.pads;
-            if landings != 0 {
-                jumps[n_jumpers] = (from, landings);
-                n_jumpers += 1;
-                total += landings.count_ones();
-            }
-        }
-        let mut k = below(rng, total as usize) as u32;
-        if k < n_steps {
-            for (i, &d) in dirs.iter().enumerate() {
-                let c = steps[i].count_ones();
-                if k < c {
-                    let to = nth_bit(steps[i], k);
-                    let from = shift(1u64 << to, opposite(d)).trailing_zeros() as u8;
-                    return Some(Action::mv(from, to));
-                }
-                k -= c;
-            }
-        }
-        k -= n_steps;
-        for &(from, landings) in &jumps[..n_jumpers] {
-            let c = landings.count_ones();
-            if k < c {
-                return Some(Action::mv(from, nth_bit(landings, k)));
-            }
-            k -= c;
-        }
-        Some(GROW)
+        // One copy per side, so the directions are constants in each.
+        Some(match self.to_move {
+            Player::First => self.random_action(&RED_DIRS, rng),
+            Player::Second => self.random_action(&BLUE_DIRS, rng),
+        })
     }
 
     fn move_name(&self, a: Action) -> String {
