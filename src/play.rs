@@ -53,9 +53,11 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         G::build_agent(first.1, start).map_err(|e| anyhow::anyhow!(e))?,
         G::build_agent(second.1, start).map_err(|e| anyhow::anyhow!(e))?,
     ];
-    let budgets = [first.1.budget().map_err(|e| anyhow::anyhow!(e))?, second.1.budget().map_err(|e| anyhow::anyhow!(e))?];
-    let first_budgets = [first.1.first_move_budget().map_err(|e| anyhow::anyhow!(e))?, second.1.first_move_budget().map_err(|e| anyhow::anyhow!(e))?];
-    let mut moved = [false; 2];
+    for spec in [first.1, second.1] {
+        spec.budget().map_err(|e| anyhow::anyhow!(e))?;
+    }
+    let specs = [first.1, second.1];
+    let mut moved = [0u32; 2];
     let mut max_move_ms = [0.0f64; 2];
     let mut move_ms: [Vec<String>; 2] = Default::default();
     let mut move_tree_kb: [Vec<String>; 2] = Default::default();
@@ -70,14 +72,14 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
             break o;
         }
         let side = game.to_move().index();
-        let budget = if moved[side] { budgets[side] } else { first_budgets[side].unwrap_or(budgets[side]) };
+        let budget = specs[side].move_budget(moved[side]).map_err(|e| anyhow::anyhow!(e))?;
         let think = Instant::now();
         let mv = agents[side].choose(&game, &mut rng, budget);
         let ms = think.elapsed().as_secs_f64() * 1e3;
         max_move_ms[side] = max_move_ms[side].max(ms);
         move_ms[side].push(format!("{ms:.1}"));
         move_tree_kb[side].push(format!("{:.1}", agents[side].effort().last_tree_bytes as f64 / 1e3));
-        moved[side] = true;
+        moved[side] += 1;
         legal.clear();
         game.legal_moves(&mut legal);
         anyhow::ensure!(legal.contains(&mv), "agent '{}' chose an illegal move {mv:?}", [first.0, second.0][side]);
@@ -120,17 +122,8 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         second_think_ms: move_ms[1].join(" "),
         first_tree_kb: move_tree_kb[0].join(" "),
         second_tree_kb: move_tree_kb[1].join(" "),
-        first_budget: describe(budgets[0], first_budgets[0]),
-        second_budget: describe(budgets[1], first_budgets[1]),
+        first_budget: specs[0].describe_budget().map_err(|e| anyhow::anyhow!(e))?,
+        second_budget: specs[1].describe_budget().map_err(|e| anyhow::anyhow!(e))?,
         transcript,
     })
-}
-
-
-/// The budget column: "200 it", "2000 ms", or "2000 ms (first 30000 ms)".
-fn describe(usual: crate::agent::Budget, first: Option<crate::agent::Budget>) -> String {
-    match first {
-        Some(f) => format!("{} (first {})", usual.describe(), f.describe()),
-        None => usual.describe(),
-    }
 }

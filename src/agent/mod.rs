@@ -121,6 +121,9 @@ fn epsilon() -> f64 {
 fn ab_depth() -> u32 {
     8
 }
+fn decay() -> f64 {
+    0.96
+}
 
 /// How UCT's exploration constant is set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -232,6 +235,12 @@ pub enum AgentSpec {
         iterations: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_ms: Option<u64>,
+        /// A clock for the whole game spread geometrically: move k (of this agent) gets
+        /// game_time_s x (1 - decay) x decay^k seconds (the report's early-heavy budgeting).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game_time_s: Option<f64>,
+        #[serde(default = "decay")]
+        decay: f64,
         #[serde(default = "default_c")]
         c: f64,
         /// Progressive widening: at most ceil(widening_k N^widening_alpha) children.
@@ -263,6 +272,11 @@ pub enum AgentSpec {
         nodes: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         time_ms: Option<u64>,
+        /// A game clock spread geometrically, as for freckers_mcts.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game_time_s: Option<f64>,
+        #[serde(default = "decay")]
+        decay: f64,
         #[serde(default = "yes")]
         shuffle: bool,
         #[serde(default = "one_f")]
@@ -332,7 +346,7 @@ pub const AGENT_KINDS: [(&str, &str); 16] = [
     ("random_greedy", "Freckers: random, weighted by rows gained"),
     (
         "freckers_mcts",
-        "Freckers: iterations | time_ms; c = 1.414, widening_k = 1, widening_alpha = 0.5, epsilon = 0.2, prior = 1, gain = 1, cohesion = 0.5, mobility = 0.5",
+        "Freckers: iterations | time_ms | game_time_s (+ decay = 0.96); c = 1.414, widening_k = 1, widening_alpha = 0.5, epsilon = 0.2, prior = 1, gain = 1, cohesion = 0.5, mobility = 0.5",
     ),
     ("corners", "Othello arena: corner, else random edge, else greedy"),
     ("positional", "Othello arena: classic 8x8 table (greedy on other sizes)"),
@@ -344,7 +358,7 @@ pub const AGENT_KINDS: [(&str, &str); 16] = [
         "iterations = N | simulations = N | time_ms = T [first_move_ms = T]; c = 1.414; exploration = constant|annealed; expansion = one|all; rollouts_per_leaf = 1; final_move = most_visits|best_mean; root_checks; reuse_tree; rollout = uniform|course_random | table = ...",
     ),
     ("annealed_uct", "simulations = N | time_ms = T [first_move_ms]; sims_per_child = 3; reuse_tree = true (seed 004)"),
-    ("alphabeta", "Freckers: depth = 8; nodes = N | time_ms = T (or neither); shuffle = true; distance = 1, mobility = 0"),
+    ("alphabeta", "Freckers: depth = 8; nodes = N | time_ms = T | game_time_s (+ decay) (or none); shuffle = true; distance = 1, mobility = 0"),
     ("hybrid", "switch_ply = P; early = { kind = ... }; late = { kind = ... } (each with its own budget)"),
     ("course_random", "Colosseum: the course's random agent"),
     ("heuristic", "Colosseum: adv_moves = 1, adv_distance = 0.5, center = 0.5, center_fade = 20 (seed 003, 2.1)"),
@@ -373,8 +387,55 @@ impl AgentSpec {
         }
     }
 
+    /// The game clock spread geometrically, if the spec has one: (seconds, decay).
+    fn game_clock(&self) -> Option<(f64, f64)> {
+        match self {
+            AgentSpec::FreckersMcts { game_time_s: Some(t), decay, .. } | AgentSpec::Alphabeta { game_time_s: Some(t), decay, .. } => Some((*t, *decay)),
+            _ => None,
+        }
+    }
+
+    /// The budget of the agent's `k`-th move (0-based, its own moves only): the per-move
+    /// budget, the first move's when it differs, or the k-th share of a geometric game clock.
+    pub fn move_budget(&self, k: u32) -> Result<Budget, String> {
+        if let Some((t, decay)) = self.game_clock() {
+            self.budget()?;
+            return Ok(Budget::Time(Duration::from_secs_f64(t * (1.0 - decay) * decay.powi(k as i32))));
+        }
+        Ok(match (k, self.first_move_budget()?) {
+            (0, Some(first)) => first,
+            _ => self.budget()?,
+        })
+    }
+
+    /// The budget as the rows' budget column writes it.
+    pub fn describe_budget(&self) -> Result<String, String> {
+        if let Some((t, decay)) = self.game_clock() {
+            return Ok(format!("{t} s per game, x {decay} per move"));
+        }
+        let usual = self.budget()?.describe();
+        Ok(match self.first_move_budget()? {
+            Some(f) => format!("{usual} (first {})", f.describe()),
+            None => usual,
+        })
+    }
+
     /// The per-move budget, checking that a searching agent has exactly one.
     pub fn budget(&self) -> Result<Budget, String> {
+        if let Some((t, decay)) = self.game_clock() {
+            let others = match self {
+                AgentSpec::FreckersMcts { iterations, time_ms, .. } => iterations.is_some() || time_ms.is_some(),
+                AgentSpec::Alphabeta { nodes, time_ms, .. } => nodes.is_some() || time_ms.is_some(),
+                _ => false,
+            };
+            if others {
+                return Err("give one budget: game_time_s or a per-move budget, not both".into());
+            }
+            if !(t > 0.0 && t.is_finite() && decay > 0.0 && decay < 1.0) {
+                return Err(format!("game_time_s must be positive and decay in (0, 1), got {t} and {decay}"));
+            }
+            return Ok(Budget::Time(Duration::from_secs_f64(t * (1.0 - decay))));
+        }
         let pick = |options: &[(&str, Option<u64>)]| -> Result<Budget, String> {
             let given: Vec<&(&str, Option<u64>)> = options.iter().filter(|(_, v)| v.is_some()).collect();
             let names = options.iter().map(|(n, _)| format!("{n} = N")).collect::<Vec<_>>().join(" or ");

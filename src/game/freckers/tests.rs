@@ -405,6 +405,24 @@ R R R R R . * .
         // Plies 0-3 by the early agent (GROW), from ply 4 the late one advances a frog.
         assert_eq!(chosen, [true, true, true, true, false, false]);
     }
+
+    #[test]
+    fn a_game_clock_is_spread_geometrically_over_the_moves() {
+        let spec: crate::agent::AgentSpec = toml::from_str("kind = \"alphabeta\"\ngame_time_s = 180\ndecay = 0.9").unwrap();
+        let secs = |k: u32| match spec.move_budget(k).unwrap() {
+            Budget::Time(d) => d.as_secs_f64(),
+            other => panic!("{other:?}"),
+        };
+        assert!((secs(0) - 18.0).abs() < 1e-9, "180 x (1 - 0.9)");
+        assert!((secs(1) - 16.2).abs() < 1e-9);
+        assert!((0..75).all(|k| secs(k + 1) < secs(k)), "early moves get more");
+        let total: f64 = (0..150).map(secs).sum();
+        assert!(total < 180.0, "the shares never exceed the clock: {total}");
+        let both: crate::agent::AgentSpec = toml::from_str("kind = \"alphabeta\"\ngame_time_s = 180\nnodes = 5").unwrap();
+        assert!(both.budget().unwrap_err().contains("not both"));
+        let bad: crate::agent::AgentSpec = toml::from_str("kind = \"freckers_mcts\"\ngame_time_s = 180\ndecay = 1.0").unwrap();
+        assert!(bad.budget().unwrap_err().contains("decay in (0, 1)"));
+    }
 }
 
 /// Legality of MOVE from -> to read straight from the rules text, on a grid of characters
