@@ -53,10 +53,7 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         G::build_agent(first.1, start).map_err(|e| anyhow::anyhow!(e))?,
         G::build_agent(second.1, start).map_err(|e| anyhow::anyhow!(e))?,
     ];
-    for spec in [first.1, second.1] {
-        spec.budget().map_err(|e| anyhow::anyhow!(e))?;
-    }
-    let specs = [first.1, second.1];
+    let plans = [first.1.budget_plan().map_err(|e| anyhow::anyhow!(e))?, second.1.budget_plan().map_err(|e| anyhow::anyhow!(e))?];
     let mut moved = [0u32; 2];
     let mut max_move_ms = [0.0f64; 2];
     let mut move_ms: [Vec<String>; 2] = Default::default();
@@ -72,7 +69,7 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
             break o;
         }
         let side = game.to_move().index();
-        let budget = specs[side].move_budget(moved[side]).map_err(|e| anyhow::anyhow!(e))?;
+        let budget = plans[side].for_move(moved[side]);
         let think = Instant::now();
         let mv = agents[side].choose(&game, &mut rng, budget);
         let ms = think.elapsed().as_secs_f64() * 1e3;
@@ -122,8 +119,8 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         second_think_ms: move_ms[1].join(" "),
         first_tree_kb: move_tree_kb[0].join(" "),
         second_tree_kb: move_tree_kb[1].join(" "),
-        first_budget: specs[0].describe_budget().map_err(|e| anyhow::anyhow!(e))?,
-        second_budget: specs[1].describe_budget().map_err(|e| anyhow::anyhow!(e))?,
+        first_budget: plans[0].describe(),
+        second_budget: plans[1].describe(),
         transcript,
     })
 }

@@ -71,6 +71,35 @@ pub trait Agent<G: Game>: Send {
     }
 }
 
+/// An agent's budgets for a whole game: the per-move budget, the first move's when it differs,
+/// or a game clock spread geometrically (seconds, decay).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BudgetPlan {
+    usual: Budget,
+    first: Option<Budget>,
+    clock: Option<(f64, f64)>,
+}
+
+impl BudgetPlan {
+    /// The budget of the agent's `k`-th move (0-based, its own moves only).
+    pub fn for_move(&self, k: u32) -> Budget {
+        match (self.clock, k, self.first) {
+            (Some((t, decay)), _, _) => Budget::Time(Duration::from_secs_f64(t * (1.0 - decay) * decay.powi(k as i32))),
+            (None, 0, Some(first)) => first,
+            _ => self.usual,
+        }
+    }
+
+    /// The budget as the rows' budget column writes it.
+    pub fn describe(&self) -> String {
+        match (self.clock, self.first) {
+            (Some((t, decay)), _) => format!("{t} s per game, x {decay} per move"),
+            (None, Some(f)) => format!("{} (first {})", self.usual.describe(), f.describe()),
+            (None, None) => self.usual.describe(),
+        }
+    }
+}
+
 /// The final-move rule of UCT.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -395,29 +424,9 @@ impl AgentSpec {
         }
     }
 
-    /// The budget of the agent's `k`-th move (0-based, its own moves only): the per-move
-    /// budget, the first move's when it differs, or the k-th share of a geometric game clock.
-    pub fn move_budget(&self, k: u32) -> Result<Budget, String> {
-        if let Some((t, decay)) = self.game_clock() {
-            self.budget()?;
-            return Ok(Budget::Time(Duration::from_secs_f64(t * (1.0 - decay) * decay.powi(k as i32))));
-        }
-        Ok(match (k, self.first_move_budget()?) {
-            (0, Some(first)) => first,
-            _ => self.budget()?,
-        })
-    }
-
-    /// The budget as the rows' budget column writes it.
-    pub fn describe_budget(&self) -> Result<String, String> {
-        if let Some((t, decay)) = self.game_clock() {
-            return Ok(format!("{t} s per game, x {decay} per move"));
-        }
-        let usual = self.budget()?.describe();
-        Ok(match self.first_move_budget()? {
-            Some(f) => format!("{usual} (first {})", f.describe()),
-            None => usual,
-        })
+    /// Every budget of the agent's game, resolved (and checked) once.
+    pub fn budget_plan(&self) -> Result<BudgetPlan, String> {
+        Ok(BudgetPlan { usual: self.budget()?, first: self.first_move_budget()?, clock: self.game_clock() })
     }
 
     /// The per-move budget, checking that a searching agent has exactly one.

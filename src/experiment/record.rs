@@ -82,6 +82,11 @@ pub struct JobColumns<'a> {
 }
 
 /// The columns every row of a job starts with: experiment, job, repeat, swept values.
+/// Game-row columns a grid may also sweep: the row's own column carries the swept value (for
+/// Colosseum, the board actually played), so no second column of that name is written, and the
+/// report reads it once.
+pub const SWEPT_AS_ROW_COLUMN: [&str; 1] = ["stage"];
+
 /// The id and swept columns; a swept key named like one of `row_columns` is left out (the row's
 /// own column carries it: sweeping `stage` gives game rows whose `stage` is the board played).
 fn id_columns(id: &JobColumns, n: usize, row_columns: &[&str]) -> Vec<Column> {
@@ -101,7 +106,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     let n = rows.len();
     let s = |f: &dyn Fn(&GameRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
     let i = |f: &dyn Fn(&GameRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
-    let mut cols = id_columns(id, n, &["stage"]);
+    let mut cols = id_columns(id, n, &SWEPT_AS_ROW_COLUMN);
     cols.extend([
         Column::new("game".into(), i(&|r| r.game as i64)),
         Column::new("pair".into(), rows.iter().map(|r| r.pair.map(i64::from)).collect::<Vec<Option<i64>>>()),

@@ -5,6 +5,7 @@
 use anyhow::{Context, Result};
 use polars::prelude::{DataFrame, DataType};
 use std::collections::BTreeMap;
+use crate::experiment::record::SWEPT_AS_ROW_COLUMN;
 
 /// Columns of the records, by name: text columns group, numeric columns are measured (and can
 /// group too, shown as numbers).
@@ -99,7 +100,7 @@ impl Records {
             .collect::<Result<_>>()?;
         let mut grid: Vec<(String, bool, Vec<String>, Vec<f64>)> = Vec::new();
         // A swept `stage` is the rows' own stage column (see record.rs), pushed once below.
-        for key in swept.iter().filter(|k| k.as_str() != "stage") {
+        for key in swept.iter().filter(|k| !SWEPT_AS_ROW_COLUMN.contains(&k.as_str())) {
             let col = df.column(key).with_context(|| format!("the rows have no column for grid key '{key}'"))?;
             if col.dtype().is_primitive_numeric() {
                 grid.push((key.clone(), true, Vec::new(), num(key)?));

@@ -389,7 +389,7 @@ impl Game for Colosseum {
         }
     }
 
-    fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Move>) -> Option<Move> {
+    fn random_move(&self, rng: &mut GameRng, _: &mut Vec<Move>) -> Option<Move> {
         if self.result.is_some() {
             return None;
         }
@@ -397,7 +397,6 @@ impl Game for Colosseum {
         let reach = self.reachable(self.to_move);
         let counts = self.open.map(|o| reach.and(o).len());
         let total: u32 = counts.iter().sum();
-        let _ = buf;
         let mut k = below(rng, total as usize) as u32;
         for side in 0..4 {
             if k < counts[side] {

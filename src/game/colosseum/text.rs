@@ -213,9 +213,3 @@ pub fn parse(text: &str) -> Result<Colosseum, TextError> {
     g.set_to_move(turn);
     Ok(g)
 }
-
-/// Draws a cell reference for messages: "(r, c)".
-pub fn cell_name(i: u8) -> String {
-    let (r, c) = super::rc(i);
-    format!("({r}, {c})")
-}

@@ -147,7 +147,7 @@ impl Freckers {
 
     /// The jump landings of a frog on `from`, breadth first over whole sets of landings: each
     /// round jumps every frontier cell in every allowed direction at once (two shifts: over a
-    /// frog, onto a frog-free cell). The same set as `jump_landings`, which also keeps parents.
+    /// frog, onto a frog-free cell). The same set as `jump_parents`, which also keeps parents.
     #[inline(always)]
     fn jump_set(&self, from: u8, dirs: &[usize; 5]) -> u64 {
         let occ = self.occupied();
@@ -170,9 +170,10 @@ impl Freckers {
         }
     }
 
-    /// The jump landings of a frog on `from` (bitboard), by breadth-first search; `parent`
-    /// receives, for each landing, the cell it was reached from and the direction.
-    fn jump_landings(&self, from: u8, dirs: &[usize; 5], mut parent: Option<&mut [(u8, u8); 64]>) -> u64 {
+    /// The jump landings of a frog on `from` (bitboard), by a cell-by-cell breadth-first search
+    /// that records, for each landing, the cell it was reached from and the direction (for the
+    /// notation; move generation uses the set-wise `jump_set`).
+    fn jump_parents(&self, from: u8, dirs: &[usize; 5], parent: &mut [(u8, u8); 64]) -> u64 {
         let occ = self.occupied();
         let mut seen = 1u64 << from;
         let mut queue = [0u8; 64];
@@ -197,9 +198,7 @@ impl Freckers {
                 }
                 seen |= bit;
                 landings |= bit;
-                if let Some(p) = parent.as_deref_mut() {
-                    p[to as usize] = (x, d as u8);
-                }
+                parent[to as usize] = (x, d as u8);
                 queue[tail] = to;
                 tail += 1;
             }
@@ -216,7 +215,7 @@ impl Freckers {
             }
         }
         let mut parent = [(0u8, 0u8); 64];
-        let landings = self.jump_landings(from, &dirs, Some(&mut parent));
+        let landings = self.jump_parents(from, &dirs, &mut parent);
         if landings >> to & 1 == 0 {
             return None;
         }

@@ -409,7 +409,8 @@ R R R R R . * .
     #[test]
     fn a_game_clock_is_spread_geometrically_over_the_moves() {
         let spec: crate::agent::AgentSpec = toml::from_str("kind = \"alphabeta\"\ngame_time_s = 180\ndecay = 0.9").unwrap();
-        let secs = |k: u32| match spec.move_budget(k).unwrap() {
+        let plan = spec.budget_plan().unwrap();
+        let secs = |k: u32| match plan.for_move(k) {
             Budget::Time(d) => d.as_secs_f64(),
             other => panic!("{other:?}"),
         };
