@@ -34,6 +34,15 @@ pub struct GameRow {
     /// The largest search tree either agent held after a move, in bytes (0 without a tree).
     pub first_peak_tree_bytes: u64,
     pub second_peak_tree_bytes: u64,
+    /// Moves each agent chose.
+    pub first_moves: u32,
+    pub second_moves: u32,
+    /// The mean depth each depth-limited search completed per move (0 for other agents).
+    pub first_depth: f64,
+    pub second_depth: f64,
+    /// The share of move-list lookups the agent's move cache answered (0 without a cache).
+    pub first_cache_hit_rate: f64,
+    pub second_cache_hit_rate: f64,
     /// Per move of each side, in order: think time in ms (one decimal) and tree size in kB
     /// after the move (0 without a tree), space-separated.
     pub first_think_ms: String,
@@ -115,6 +124,12 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         second_max_move_ms: max_move_ms[1],
         first_peak_tree_bytes: effort[0].peak_tree_bytes,
         second_peak_tree_bytes: effort[1].peak_tree_bytes,
+        first_moves: moved[0],
+        second_moves: moved[1],
+        first_depth: mean_depth(&effort[0]),
+        second_depth: mean_depth(&effort[1]),
+        first_cache_hit_rate: hit_rate(&effort[0]),
+        second_cache_hit_rate: hit_rate(&effort[1]),
         first_think_ms: move_ms[0].join(" "),
         second_think_ms: move_ms[1].join(" "),
         first_tree_kb: move_tree_kb[0].join(" "),
@@ -123,4 +138,12 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         second_budget: plans[1].describe(),
         transcript,
     })
+}
+
+fn mean_depth(e: &crate::agent::Effort) -> f64 {
+    if e.searches == 0 { 0.0 } else { e.depth_sum as f64 / e.searches as f64 }
+}
+
+fn hit_rate(e: &crate::agent::Effort) -> f64 {
+    if e.cache_lookups == 0 { 0.0 } else { e.cache_hits as f64 / e.cache_lookups as f64 }
 }

@@ -6,8 +6,10 @@
 //! deepest complete search (depth 1 always completes). Move order is shuffled at every node
 //! when `shuffle` is set (the Freckers report found a fixed order made its minimax rigid); the
 //! previous iteration's best root move is searched first. Finished games score +-WIN (sooner
-//! wins score higher) or 0 for a draw.
+//! wins score higher) or 0 for a draw. Moves come from a `MoveSource` (optionally an LRU
+//! cache, which the deepening's repeated upper tree hits).
 
+use super::move_cache::MoveSource;
 use super::{Agent, Budget, Effort};
 use crate::game::{Game, Outcome, Player};
 use crate::rng::{GameRng, below};
@@ -21,24 +23,26 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
 
 pub const WIN: f64 = 1e9;
 
-pub struct AlphaBeta<E> {
+pub struct AlphaBeta<G: Game, E> {
     eval: E,
     max_depth: u32,
     shuffle: bool,
+    moves: MoveSource<G>,
     effort: Effort,
     /// The deepest depth completed on the last move (for rows and tests).
     pub last_depth: u32,
 }
 
-struct Search<'a> {
+struct Search<'a, G: Game> {
     budget: Budget,
     start: Instant,
     nodes: u64,
     rng: &'a mut GameRng,
     aborted: bool,
+    moves: &'a mut MoveSource<G>,
 }
 
-impl Search<'_> {
+impl<G: Game> Search<'_, G> {
     fn out_of_budget(&mut self) -> bool {
         if !self.aborted {
             self.aborted = match self.budget {
@@ -51,17 +55,17 @@ impl Search<'_> {
     }
 }
 
-impl<E> AlphaBeta<E> {
-    pub fn new(eval: E, max_depth: u32, shuffle: bool) -> AlphaBeta<E> {
-        AlphaBeta { eval, max_depth: max_depth.max(1), shuffle, effort: Effort::default(), last_depth: 0 }
+impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
+    pub fn new(eval: E, max_depth: u32, shuffle: bool) -> AlphaBeta<G, E> {
+        AlphaBeta { eval, max_depth: max_depth.max(1), shuffle, moves: MoveSource::direct(), effort: Effort::default(), last_depth: 0 }
     }
-}
 
-impl<E> AlphaBeta<E> {
-    fn negamax<G: Game>(&self, g: &G, depth: u32, ply: u32, mut alpha: f64, beta: f64, s: &mut Search) -> f64
-    where
-        E: Evaluator<G>,
-    {
+    /// The same search taking its moves from `moves` (an LRU cache, say).
+    pub fn with_moves(self, moves: MoveSource<G>) -> AlphaBeta<G, E> {
+        AlphaBeta { moves, ..self }
+    }
+
+    fn negamax(&self, g: &G, depth: u32, ply: u32, mut alpha: f64, beta: f64, s: &mut Search<G>) -> f64 {
         s.nodes += 1;
         if let Some(o) = g.outcome() {
             return match o {
@@ -77,7 +81,7 @@ impl<E> AlphaBeta<E> {
             return 0.0;
         }
         let mut moves = Vec::new();
-        g.legal_moves(&mut moves);
+        s.moves.legal_moves(g, &mut moves);
         if self.shuffle {
             shuffle(&mut moves, s.rng);
         }
@@ -105,17 +109,18 @@ fn shuffle<T>(v: &mut [T], rng: &mut GameRng) {
     }
 }
 
-impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<E> {
+impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<G, E> {
     fn choose(&mut self, g: &G, rng: &mut GameRng, budget: Budget) -> G::Move {
         let mut root = Vec::new();
-        g.legal_moves(&mut root);
+        self.moves.legal_moves(g, &mut root);
         if root.len() == 1 {
             return root[0];
         }
         if self.shuffle {
             shuffle(&mut root, rng);
         }
-        let mut s = Search { budget, start: Instant::now(), nodes: 0, rng, aborted: false };
+        let mut moves = std::mem::take(&mut self.moves);
+        let mut s = Search { budget, start: Instant::now(), nodes: 0, rng, aborted: false, moves: &mut moves };
         let mut best = root[0];
         self.last_depth = 0;
         for depth in 1..=self.max_depth {
@@ -146,6 +151,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<E> {
             }
         }
         self.effort.nodes += s.nodes;
+        self.effort.depth_sum += self.last_depth as u64;
+        self.effort.searches += 1;
+        self.moves = moves;
+        (self.effort.cache_hits, self.effort.cache_lookups) = self.moves.counts();
         best
     }
 

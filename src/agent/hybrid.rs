@@ -46,6 +46,10 @@ impl<G: Game> Agent<G> for Hybrid<G> {
             nodes: a.nodes + b.nodes,
             peak_tree_bytes: a.peak_tree_bytes.max(b.peak_tree_bytes),
             last_tree_bytes: if self.switched() { b.last_tree_bytes } else { a.last_tree_bytes },
+            depth_sum: a.depth_sum + b.depth_sum,
+            searches: a.searches + b.searches,
+            cache_hits: a.cache_hits + b.cache_hits,
+            cache_lookups: a.cache_lookups + b.cache_lookups,
         }
     }
 }

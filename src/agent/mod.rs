@@ -10,6 +10,7 @@
 //! exist because the reports used them and rows record which kind was used.
 
 pub mod alphabeta;
+pub mod move_cache;
 pub mod flat_mc;
 pub mod hybrid;
 pub mod random;
@@ -57,6 +58,12 @@ pub struct Effort {
     pub peak_tree_bytes: u64,
     /// The search tree held at the end of the last move, in bytes.
     pub last_tree_bytes: u64,
+    /// Depth-limited searches: the sum of the depths completed, over `searches` moves searched.
+    pub depth_sum: u64,
+    pub searches: u64,
+    /// Move lists answered by the move cache, of those asked for (0 without a cache).
+    pub cache_hits: u64,
+    pub cache_lookups: u64,
 }
 
 /// A player of `G`.
@@ -123,6 +130,21 @@ fn three() -> u32 {
 fn yes() -> bool {
     true
 }
+fn is_default<T: Default + PartialEq>(x: &T) -> bool {
+    *x == T::default()
+}
+
+/// How Freckers rollouts draw their random actions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Generator {
+    /// Exactly uniform over the legal actions.
+    #[default]
+    Exact,
+    /// The report's lazy generator (cheaper, biased).
+    Lazy,
+}
+
 fn one_f() -> f64 {
     1.0
 }
@@ -289,11 +311,17 @@ pub enum AgentSpec {
         cohesion: f64,
         #[serde(default = "half")]
         mobility: f64,
+        /// The random part of rollouts: exactly uniform, or the report's lazy generator.
+        #[serde(default, skip_serializing_if = "is_default")]
+        generator: Generator,
+        /// Positions whose move lists an LRU cache keeps (0: no cache).
+        #[serde(default, skip_serializing_if = "is_default")]
+        move_cache: usize,
     },
     /// Alpha-beta minimax with iterative deepening to `depth`, under a node or time budget (or
     /// none: every depth in full); moves shuffled at every node when `shuffle`. Freckers
-    /// evaluation: `distance` x (the opponent's frogs' rows to go - ours) + `mobility` x (our
-    /// actions - theirs) / 10.
+    /// evaluation: a weighted sum of the features of `freckers::agents::EVAL_FEATURES`
+    /// (distance alone by default, the report's final choice).
     Alphabeta {
         #[serde(default = "ab_depth")]
         depth: u32,
@@ -308,10 +336,20 @@ pub enum AgentSpec {
         decay: f64,
         #[serde(default = "yes")]
         shuffle: bool,
+        /// The Freckers evaluation's weights (`WeightedEval`, the vector a tuner changes).
         #[serde(default = "one_f")]
         distance: f64,
         #[serde(default)]
         mobility: f64,
+        #[serde(default, skip_serializing_if = "is_default")]
+        home: f64,
+        #[serde(default, skip_serializing_if = "is_default")]
+        jumps: f64,
+        #[serde(default, skip_serializing_if = "is_default")]
+        cohesion: f64,
+        /// Positions whose move lists an LRU cache keeps (0: no cache).
+        #[serde(default, skip_serializing_if = "is_default")]
+        move_cache: usize,
     },
     /// The Freckers report's hybrid: `early` for the game's first `switch_ply` plies, then
     /// `late`, each with its own budget.
@@ -375,7 +413,7 @@ pub const AGENT_KINDS: [(&str, &str); 16] = [
     ("random_greedy", "Freckers: random, weighted by rows gained"),
     (
         "freckers_mcts",
-        "Freckers: iterations | time_ms | game_time_s (+ decay = 0.96); c = 1.414, widening_k = 1, widening_alpha = 0.5, epsilon = 0.2, prior = 1, gain = 1, cohesion = 0.5, mobility = 0.5",
+        "Freckers: iterations | time_ms | game_time_s (+ decay = 0.96); c = 1.414, widening_k = 1, widening_alpha = 0.5, epsilon = 0.2, prior = 1, gain = 1, cohesion = 0.5, mobility = 0.5; generator = exact|lazy; move_cache = 0 (LRU positions)",
     ),
     ("corners", "Othello arena: corner, else random edge, else greedy"),
     ("positional", "Othello arena: classic 8x8 table (greedy on other sizes)"),
@@ -387,7 +425,7 @@ pub const AGENT_KINDS: [(&str, &str); 16] = [
         "iterations = N | simulations = N | time_ms = T [first_move_ms = T]; c = 1.414; exploration = constant|annealed; expansion = one|all; rollouts_per_leaf = 1; final_move = most_visits|best_mean; root_checks; reuse_tree; rollout = uniform|course_random | table = ...",
     ),
     ("annealed_uct", "simulations = N | time_ms = T [first_move_ms]; sims_per_child = 3; reuse_tree = true (seed 004)"),
-    ("alphabeta", "Freckers: depth = 8; nodes = N | time_ms = T | game_time_s (+ decay) (or none); shuffle = true; distance = 1, mobility = 0"),
+    ("alphabeta", "Freckers: depth = 8; nodes = N | time_ms = T | game_time_s (+ decay) (or none); shuffle = true; weights distance = 1, home = 0, mobility = 0, jumps = 0, cohesion = 0; move_cache = 0 (LRU positions)"),
     ("hybrid", "switch_ply = P; early = { kind = ... }; late = { kind = ... } (each with its own budget)"),
     ("course_random", "Colosseum: the course's random agent"),
     ("heuristic", "Colosseum: adv_moves = 1, adv_distance = 0.5, center = 0.5, center_fade = 20 (seed 003, 2.1)"),

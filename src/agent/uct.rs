@@ -34,6 +34,7 @@
 //! their move lists (not an allocator hook), and its peak is reported in `Effort`.
 
 use super::rollout::{RolloutPolicy, playout};
+use super::move_cache::MoveSource;
 use super::{Agent, Budget, Effort};
 use crate::game::{Game, Outcome, Player};
 use crate::rng::{GameRng, below};
@@ -148,9 +149,9 @@ struct Tree<G: Game> {
 }
 
 impl<G: Game> Tree<G> {
-    fn new(state: &G) -> Tree<G> {
+    fn new(state: &G, moves: &mut MoveSource<G>) -> Tree<G> {
         let mut untried = Vec::new();
-        state.legal_moves(&mut untried);
+        moves.legal_moves(state, &mut untried);
         let root = Node { mv: None, parent: NONE, mover: state.to_move().other(), depth: 0, children: Vec::new(), untried, visits: 0.0, value: 0.0, h: 0.0 };
         Tree { root_state: state.clone(), nodes: vec![root] }
     }
@@ -195,6 +196,8 @@ pub struct Uct<G: Game, P, H = NoHeuristic> {
     heuristic: H,
     effort: Effort,
     tree: Option<Tree<G>>,
+    /// Where expansions get their moves (the game, or an LRU cache).
+    moves: MoveSource<G>,
 }
 
 impl<G: Game, P: RolloutPolicy<G>> Uct<G, P, NoHeuristic> {
@@ -205,7 +208,12 @@ impl<G: Game, P: RolloutPolicy<G>> Uct<G, P, NoHeuristic> {
 
 impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
     pub fn with_heuristic(cfg: UctConfig, policy: P, heuristic: H) -> Self {
-        Uct { cfg, policy, heuristic, effort: Effort::default(), tree: None }
+        Uct { cfg, policy, heuristic, effort: Effort::default(), tree: None, moves: MoveSource::direct() }
+    }
+
+    /// The same search taking its expansions' moves from `moves` (an LRU cache, say).
+    pub fn with_moves(self, moves: MoveSource<G>) -> Self {
+        Uct { moves, ..self }
     }
 
     /// Nodes in the kept tree (0 without one), for tests of tree reuse.
@@ -262,7 +270,7 @@ impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
         let mut after = state.clone();
         after.play(mv);
         let mut untried = Vec::new();
-        after.legal_moves(&mut untried);
+        self.moves.legal_moves(&after, &mut untried);
         let h = if self.cfg.needs_heuristic() { self.heuristic.value(state, mv, &after, mover) } else { 0.0 };
         let depth = tree.nodes[node].depth + 1;
         tree.nodes.push(Node { mv: Some(mv), parent: node as u32, mover, depth, children: Vec::new(), untried, visits: 0.0, value: 0.0, h });
@@ -316,7 +324,7 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
     fn choose(&mut self, game: &G, rng: &mut GameRng, budget: Budget) -> G::Move {
         let mut tree = match self.tree.take() {
             Some(t) if self.cfg.reuse_tree && t.root_state == *game => t,
-            _ => Tree::new(game),
+            _ => Tree::new(game, &mut self.moves),
         };
         if tree.nodes[0].children.is_empty() && tree.nodes[0].untried.len() == 1 {
             let mv = tree.nodes[0].untried[0];
@@ -396,6 +404,7 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
         self.effort.peak_tree_bytes = self.effort.peak_tree_bytes.max(self.effort.last_tree_bytes);
         let mv = self.final_move(&tree);
         self.tree = self.cfg.reuse_tree.then_some(tree);
+        (self.effort.cache_hits, self.effort.cache_lookups) = self.moves.counts();
         mv
     }
 

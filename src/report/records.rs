@@ -17,7 +17,23 @@ pub struct Records {
 }
 
 /// Numeric columns every game record has.
-pub const MEASURES: [&str; 10] = ["result", "score", "opponent_score", "plies", "wall_ms", "simulations", "nodes", "max_move_ms", "peak_tree_mb", "repeat"];
+pub const MEASURES: [&str; 15] = [
+    "result",
+    "score",
+    "opponent_score",
+    "plies",
+    "wall_ms",
+    "simulations",
+    "nodes",
+    "max_move_ms",
+    "peak_tree_mb",
+    "repeat",
+    "moves",
+    "simulations_per_move",
+    "nodes_per_move",
+    "depth",
+    "cache_hit_rate",
+];
 
 /// Group keys of GA generation rows besides the grid keys.
 pub const GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "final"];
@@ -98,6 +114,12 @@ impl Records {
             .into_iter()
             .map(|c| num(c).map(|v| (c, v)))
             .collect::<Result<_>>()?;
+        // Columns added later than the others: rows written before them read as NaN.
+        let optional = |name: &str| if df.column(name).is_ok() { num(name) } else { Ok(vec![f64::NAN; df.height()]) };
+        let later: BTreeMap<&str, Vec<f64>> = ["first_moves", "second_moves", "first_depth", "second_depth", "first_cache_hit_rate", "second_cache_hit_rate"]
+            .into_iter()
+            .map(|c| optional(c).map(|v| (c, v)))
+            .collect::<Result<_>>()?;
         let mut grid: Vec<(String, bool, Vec<String>, Vec<f64>)> = Vec::new();
         // A swept `stage` is the rows' own stage column (see record.rs), pushed once below.
         for key in swept.iter().filter(|k| !SWEPT_AS_ROW_COLUMN.contains(&k.as_str())) {
@@ -132,6 +154,13 @@ impl Records {
                 self.push_num("nodes", own("first_nodes", "second_nodes"));
                 self.push_num("max_move_ms", own("first_max_move_ms", "second_max_move_ms"));
                 self.push_num("peak_tree_mb", own("first_peak_tree_bytes", "second_peak_tree_bytes") / 1e6);
+                let later_own = |a: &str, b: &str| later[if me_first { a } else { b }][i];
+                let moves = later_own("first_moves", "second_moves");
+                self.push_num("moves", moves);
+                self.push_num("simulations_per_move", own("first_simulations", "second_simulations") / moves);
+                self.push_num("nodes_per_move", own("first_nodes", "second_nodes") / moves);
+                self.push_num("depth", later_own("first_depth", "second_depth"));
+                self.push_num("cache_hit_rate", later_own("first_cache_hit_rate", "second_cache_hit_rate"));
                 self.push_num("repeat", nums["repeat"][i]);
                 self.push_num("game", nums["game"][i]);
                 self.push_num("pair", nums["pair"][i]);

@@ -88,6 +88,54 @@ fn shift(bb: u64, d: usize) -> u64 {
     if by >= 0 { bb << by } else { bb >> -by }
 }
 
+/// Cells whose neighbour in direction `d` is on the board, per direction.
+const HAS_NEIGHBOUR: [u64; 8] = {
+    let mut m = [0u64; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut cell = 0;
+        while cell < 64 {
+            let (r, c) = ((cell / 8) as i8 + DIRECTIONS[d].0, (cell % 8) as i8 + DIRECTIONS[d].1);
+            if r >= 0 && r < 8 && c >= 0 && c < 8 {
+                m[d] |= 1u64 << cell;
+            }
+            cell += 1;
+        }
+        d += 1;
+    }
+    m
+};
+
+/// `shift` for a direction known only at run time: mask off the cells that would leave the
+/// board, then rotate (nothing wraps round, since those bits are gone). Branch-free.
+#[inline(always)]
+fn shift_dyn(bb: u64, d: usize) -> u64 {
+    let by = DIRECTIONS[d].0 as i32 * 8 + DIRECTIONS[d].1 as i32;
+    (bb & HAS_NEIGHBOUR[d]).rotate_left(by.rem_euclid(64) as u32)
+}
+
+/// The 120 orders of five things, for drawing a random order of a side's directions in one draw.
+const ORDERS_OF_FIVE: [[u8; 5]; 120] = {
+    let mut out = [[0u8; 5]; 120];
+    let mut k = 0;
+    let mut code = 0;
+    while code < 3125 {
+        let digits = [(code / 625 % 5) as u8, (code / 125 % 5) as u8, (code / 25 % 5) as u8, (code / 5 % 5) as u8, (code % 5) as u8];
+        let mut seen = 0u8;
+        let mut i = 0;
+        while i < 5 {
+            seen |= 1 << digits[i];
+            i += 1;
+        }
+        if seen == 0b11111 {
+            out[k] = digits;
+            k += 1;
+        }
+        code += 1;
+    }
+    out
+};
+
 /// The direction opposite `d`.
 #[inline]
 fn opposite(d: usize) -> usize {
@@ -309,6 +357,64 @@ impl Freckers {
         GROW
     }
 
+    /// The report's lazy random action (its section 4.1.2), as we read it: GROW with the
+    /// probability 1 / (1 + the number of step actions) (a cheap stand-in for GROW's share of
+    /// the legal actions; jumps are not counted); otherwise the directions are tried in a random
+    /// order and the first that gives some frog a move is used: a random such frog, which steps
+    /// if it can and otherwise takes a uniformly random landing of its jump chains. Only the
+    /// jumping frog's chains are searched. Every legal action has a positive probability, but
+    /// the distribution is not uniform: frogs and directions with few actions are favoured,
+    /// long jump chains disfavoured (the bias is measured in the tests and in `Lazy`'s docs).
+    #[inline(always)]
+    fn lazy_action(&self, dirs: &[usize; 5], rng: &mut GameRng) -> Action {
+        let frogs = self.frogs[self.to_move.index()];
+        let occ = self.occupied();
+        let mut n_steps = 0;
+        let mut targets = [0u64; 5];
+        for (i, &d) in dirs.iter().enumerate() {
+            targets[i] = shift(frogs, d) & self.pads;
+            n_steps += targets[i].count_ones();
+        }
+        if below(rng, n_steps as usize + 1) == 0 {
+            return GROW;
+        }
+        // A random order of the five directions.
+        let order = ORDERS_OF_FIVE[below(rng, 120)];
+        for i in order {
+            let d = dirs[i as usize];
+            let back = opposite(d);
+            let steppers = shift_dyn(targets[i as usize], back);
+            // Frogs with a frog next to them in direction d and a frog-free cell beyond.
+            let jumpers = frogs & shift_dyn(occ, back) & shift_dyn(shift_dyn(!occ, back), back) & !steppers;
+            let movers = steppers | jumpers;
+            if movers == 0 {
+                continue;
+            }
+            let from = nth_bit(movers, below(rng, movers.count_ones() as usize) as u32);
+            if steppers >> from & 1 == 1 {
+                return Action::mv(from, shift_dyn(1u64 << from, d).trailing_zeros() as u8);
+            }
+            let landings = self.jump_set(from, dirs) & self.pads;
+            if landings != 0 {
+                return Action::mv(from, nth_bit(landings, below(rng, landings.count_ones() as usize) as u32));
+            }
+        }
+        GROW
+    }
+
+    /// A random legal action by the report's lazy generator (see `lazy_action`; not uniform),
+    /// or None when the game is over.
+    #[inline]
+    pub fn lazy_random_move(&self, rng: &mut GameRng) -> Option<Action> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        Some(match self.to_move {
+            Player::First => self.lazy_action(&RED_DIRS, rng),
+            Player::Second => self.lazy_action(&BLUE_DIRS, rng),
+        })
+    }
+
     /// Parses "GROW" or "MOVE (r, c) [DIR, ...]" for the side to move.
     pub fn parse_action(&self, text: &str) -> Option<Action> {
         let t = text.trim();
@@ -343,6 +449,7 @@ impl Freckers {
 impl Game for Freckers {
     type Move = Action;
 
+    #[inline]
     fn to_move(&self) -> Player {
         self.to_move
     }
@@ -354,6 +461,7 @@ impl Game for Freckers {
         self.actions_of(self.to_move, out);
     }
 
+    #[inline]
     fn play(&mut self, a: Action) {
         let me = self.to_move.index();
         match a.cells() {
@@ -376,11 +484,13 @@ impl Game for Freckers {
         self.to_move = self.to_move.other();
     }
 
+    #[inline]
     fn outcome(&self) -> Option<Outcome> {
-        let [red, blue] = self.scores();
-        if self.actions < MAX_ACTIONS && red < 6 && blue < 6 {
+        // Six frogs home = no frog outside the goal row (no popcount on the hot path).
+        if self.actions < MAX_ACTIONS && self.frogs[0] & !ROW7 != 0 && self.frogs[1] & !ROW0 != 0 {
             return None;
         }
+        let [red, blue] = self.scores();
         Some(match red.cmp(&blue) {
             std::cmp::Ordering::Greater => Outcome::Win(Player::First),
             std::cmp::Ordering::Less => Outcome::Win(Player::Second),
@@ -389,6 +499,7 @@ impl Game for Freckers {
     }
 
     /// Frogs in the goal row: Red's in row 7, Blue's in row 0.
+    #[inline]
     fn scores(&self) -> [i32; 2] {
         [(self.frogs[0] & ROW7).count_ones() as i32, (self.frogs[1] & ROW0).count_ones() as i32]
     }
@@ -397,6 +508,7 @@ impl Game for Freckers {
     /// direction with whole-board shifts, jump chains are searched only for frogs next to a frog
     /// in an allowed direction, and the k-th action is read off those sets. Exactly the
     /// distribution of drawing from `legal_moves` (tested by chi-square).
+    #[inline]
     fn random_move(&self, rng: &mut GameRng, _: &mut Vec<Action>) -> Option<Action> {
         if self.outcome().is_some() {
             return None;

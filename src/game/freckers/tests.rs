@@ -307,7 +307,8 @@ mod search_tests {
     use crate::agent::alphabeta::{AlphaBeta, Evaluator, WIN};
     use crate::agent::hybrid::Hybrid;
     use crate::agent::{Agent, Budget};
-    use crate::game::freckers::agents::DistanceEval;
+    use crate::agent::{AgentSpec, Arena};
+    use crate::game::freckers::agents::{WeightedEval, eval_features};
 
     const FIVE_HOME: &str = "turn red
 . . . . . . . .
@@ -323,13 +324,13 @@ R R R R R . * .
     #[test]
     fn alphabeta_takes_the_winning_move() {
         let g = pos(FIVE_HOME);
-        let mut ab = AlphaBeta::new(DistanceEval { distance: 1.0, mobility: 0.0 }, 3, true);
+        let mut ab = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 3, true);
         let a = ab.choose(&g, &mut rng_from_seed(2), Budget::None);
         assert_eq!(g.move_name(a), "MOVE (6, 6) [DOWN]");
     }
 
     /// Plain minimax without pruning, for comparison.
-    fn minimax(g: &Freckers, depth: u32, ply: u32, eval: &DistanceEval) -> f64 {
+    fn minimax(g: &Freckers, depth: u32, ply: u32, eval: &WeightedEval) -> f64 {
         if let Some(o) = g.outcome() {
             return match o {
                 Outcome::Draw => 0.0,
@@ -351,7 +352,7 @@ R R R R R . * .
 
     #[test]
     fn alphabeta_chooses_a_move_of_the_minimax_value() {
-        let eval = DistanceEval { distance: 1.0, mobility: 0.0 };
+        let eval = WeightedEval::distance(1.0, 0.0);
         let mut rng = rng_from_seed(8);
         let mut g = Freckers::new(false);
         for step in 0..24 {
@@ -373,12 +374,54 @@ R R R R R . * .
     #[test]
     fn a_node_budget_stops_the_deepening_at_a_complete_depth() {
         let g = Freckers::new(false);
-        let mut ab = AlphaBeta::new(DistanceEval { distance: 1.0, mobility: 0.0 }, 8, true);
+        let mut ab = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 8, true);
         ab.choose(&g, &mut rng_from_seed(1), Budget::Iterations(3000));
         assert!(ab.last_depth >= 2 && ab.last_depth < 8, "depth {}", ab.last_depth);
-        let mut tiny = AlphaBeta::new(DistanceEval { distance: 1.0, mobility: 0.0 }, 8, true);
+        let mut tiny = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 8, true);
         tiny.choose(&g, &mut rng_from_seed(1), Budget::Iterations(1));
         assert_eq!(tiny.last_depth, 1, "depth 1 always completes");
+    }
+
+    #[test]
+    fn the_move_cache_changes_no_choice_and_is_hit_by_the_deepening() {
+        use crate::agent::move_cache::MoveSource;
+        let mut g = Freckers::new(false);
+        let mut rng = rng_from_seed(12);
+        for step in 0..12u64 {
+            let mut plain = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 3, true);
+            let mut cached = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 3, true).with_moves(MoveSource::lru(10_000));
+            let a = plain.choose(&g, &mut rng_from_seed(step), Budget::None);
+            let b = cached.choose(&g, &mut rng_from_seed(step), Budget::None);
+            assert_eq!(a, b, "step {step}");
+            let e = Agent::<Freckers>::effort(&cached);
+            // Depth 3 after depths 1 and 2: at least the root's children come back.
+            assert!(e.cache_hits > 0 && e.cache_hits < e.cache_lookups, "{e:?}");
+            assert_eq!(Agent::<Freckers>::effort(&plain).cache_lookups, 0);
+            let mut moves = Vec::new();
+            g.legal_moves(&mut moves);
+            g.play(moves[below(&mut rng, moves.len())]);
+        }
+        let spec = |cache: usize| -> AgentSpec { toml::from_str(&format!("kind = \"freckers_mcts\"\niterations = 300\nmove_cache = {cache}")).unwrap() };
+        let (mut plain, mut cached) = (Freckers::build_agent(&spec(0), &g).unwrap(), Freckers::build_agent(&spec(5000), &g).unwrap());
+        for seed in 0..3 {
+            assert_eq!(plain.choose(&g, &mut rng_from_seed(seed), Budget::Iterations(300)), cached.choose(&g, &mut rng_from_seed(seed), Budget::Iterations(300)));
+        }
+        assert!(cached.effort().cache_hits > 0);
+    }
+
+    #[test]
+    fn evaluation_features_are_zero_at_the_symmetric_start_and_follow_a_move() {
+        let start = Freckers::new(false);
+        assert_eq!(eval_features(&start, Player::First, [true; 5]), [0.0; 5]);
+        let mut g = start;
+        g.play(g.parse_action("MOVE (0, 1) [DOWN]").unwrap());
+        let f = eval_features(&g, Player::First, [true; 5]);
+        assert_eq!(f[0], 1.0, "one row gained");
+        assert_eq!(f[1], 0.0);
+        assert_eq!(eval_features(&g, Player::Second, [true; 5])[0], -1.0);
+        assert_eq!(eval_features(&g, Player::First, [true, false, false, false, false])[2..], [0.0; 3]);
+        let w = WeightedEval { weights: [2.0, 0.0, 0.0, 0.0, 0.0] };
+        assert_eq!(w.evaluate(&g, Player::First), 2.0);
     }
 
     /// Always plays GROW.
@@ -392,7 +435,7 @@ R R R R R . * .
     #[test]
     fn the_hybrid_hands_over_at_its_ply() {
         let mut g = Freckers::new(false);
-        let late = AlphaBeta::new(DistanceEval { distance: 1.0, mobility: 0.0 }, 2, false);
+        let late = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 2, false);
         let mut h = Hybrid::new((Box::new(Grower), Budget::None), (Box::new(late), Budget::None), 4);
         let mut rng = rng_from_seed(4);
         let mut chosen = Vec::new();
@@ -495,10 +538,9 @@ proptest! {
     }
 }
 
-#[test]
-fn the_fast_random_move_is_uniform_over_the_legal_actions() {
-    use statrs::distribution::{ChiSquared, ContinuousCDF};
-    // The start, the water-landing position, and positions of a few random games.
+/// The start, the water-landing position (lenient and strict), and positions of a few random
+/// games: the positions random-action tests draw on.
+fn sample_positions() -> Vec<Freckers> {
     let mut positions = vec![Freckers::new(false), pos(WATER_LANDING), pos(&format!("rule strict\n{WATER_LANDING}"))];
     let mut rng = rng_from_seed(21);
     for plies in [10, 30, 50] {
@@ -513,20 +555,70 @@ fn the_fast_random_move_is_uniform_over_the_legal_actions() {
         }
         positions.push(g);
     }
-    for g in positions {
-        let mut moves = Vec::new();
-        g.legal_moves(&mut moves);
-        let n = 20_000 * moves.len() / 10;
-        let mut counts = vec![0u32; moves.len()];
-        let mut buf = Vec::new();
-        for _ in 0..n {
-            let a = g.random_move(&mut rng, &mut buf).unwrap();
-            let i = moves.iter().position(|&m| m == a).unwrap_or_else(|| panic!("{a:?} is not legal in\n{}", to_text(&g)));
-            counts[i] += 1;
-        }
-        let expected = n as f64 / moves.len() as f64;
-        let chi2: f64 = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum();
-        let critical = ChiSquared::new((moves.len() - 1) as f64).unwrap().inverse_cdf(0.999);
-        assert!(chi2 < critical, "chi2 {chi2:.1} >= {critical:.1} over {} actions in\n{}", moves.len(), to_text(&g));
+    positions
+}
+
+/// Draws `per_action` x (number of legal actions) actions from `draw` in `g`; the count of each
+/// legal action, in `legal_moves` order (an illegal draw panics).
+fn draw_counts(g: &Freckers, per_action: usize, rng: &mut crate::rng::GameRng, draw: &mut dyn FnMut(&Freckers, &mut crate::rng::GameRng) -> Action) -> Vec<u32> {
+    let mut moves = Vec::new();
+    g.legal_moves(&mut moves);
+    let mut counts = vec![0u32; moves.len()];
+    for _ in 0..per_action * moves.len() {
+        let a = draw(g, rng);
+        let i = moves.iter().position(|&m| m == a).unwrap_or_else(|| panic!("{a:?} is not legal in\n{}", to_text(g)));
+        counts[i] += 1;
     }
+    counts
+}
+
+#[test]
+fn the_fast_random_move_is_uniform_over_the_legal_actions() {
+    use statrs::distribution::{ChiSquared, ContinuousCDF};
+    let mut rng = rng_from_seed(22);
+    let mut buf = Vec::new();
+    for g in sample_positions() {
+        let counts = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| g.random_move(rng, &mut buf).unwrap());
+        let expected = 2_000.0;
+        let chi2: f64 = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum();
+        let critical = ChiSquared::new((counts.len() - 1) as f64).unwrap().inverse_cdf(0.999);
+        assert!(chi2 < critical, "chi2 {chi2:.1} >= {critical:.1} over {} actions in\n{}", counts.len(), to_text(&g));
+    }
+}
+
+/// The lazy generator only ever draws legal actions, draws every legal action, and is measurably
+/// biased: its total variation distance from uniform is printed (`cargo test -- --nocapture`)
+/// and is well above what sampling noise gives the exact sampler on the same draws.
+#[test]
+fn the_lazy_random_move_is_legal_covers_every_action_and_is_biased() {
+    let mut rng = rng_from_seed(23);
+    let mut buf = Vec::new();
+    let tv = |counts: &[u32]| {
+        let n: u32 = counts.iter().sum();
+        counts.iter().map(|&c| (c as f64 / n as f64 - 1.0 / counts.len() as f64).abs()).sum::<f64>() / 2.0
+    };
+    let mut lazy_tv = Vec::new();
+    for g in sample_positions() {
+        let lazy = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| g.lazy_random_move(rng).unwrap());
+        assert!(lazy.iter().all(|&c| c > 0), "the lazy generator missed an action in\n{}", to_text(&g));
+        let exact = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| g.random_move(rng, &mut buf).unwrap());
+        println!("{} actions: total variation from uniform, lazy {:.3}, exact {:.3}", lazy.len(), tv(&lazy), tv(&exact));
+        // With 2,000 draws per action the exact sampler's distance is noise, about 0.01.
+        assert!(tv(&exact) < 0.03);
+        lazy_tv.push(tv(&lazy));
+    }
+    assert!(lazy_tv.iter().any(|&d| d > 0.1), "{lazy_tv:?}");
+}
+
+#[test]
+fn the_branch_free_shift_equals_the_plain_one_and_the_orders_are_all_distinct() {
+    let mut rng = rng_from_seed(5);
+    for _ in 0..1000 {
+        let bb = crate::rng::Rng::next_u64(&mut rng);
+        for d in 0..8 {
+            assert_eq!(super::shift_dyn(bb, d), super::shift(bb, d), "direction {d}");
+        }
+    }
+    let orders: std::collections::BTreeSet<[u8; 5]> = super::ORDERS_OF_FIVE.into_iter().collect();
+    assert_eq!(orders.len(), 120);
 }
