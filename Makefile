@@ -39,7 +39,7 @@ reproduce-colosseum: deps
 	@for f in $(COLOSSEUM); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 
 # The Freckers report's experiment files so far (issue 6 is in progress).
-FRECKERS = experiments/freckers-ensemble.toml experiments/freckers-search-effort.toml
+FRECKERS = experiments/freckers-ensemble.toml experiments/freckers-search-effort.toml experiments/freckers-hillclimb.toml
 reproduce-freckers: deps
 	@for f in $(FRECKERS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 

@@ -58,6 +58,19 @@ pub struct GameRow {
 
 /// Plays one game between two agent specs from `start`; `seed` fixes every random choice.
 pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, &AgentSpec), seed: u64, index: u32, stage: &str) -> Result<GameRow> {
+    play_game_observed(start, first, second, seed, index, stage, None)
+}
+
+/// `play_game`, calling `observe(before, after)` after every move (a tuner's view of the game).
+pub fn play_game_observed<G: Arena>(
+    start: &G,
+    first: (&str, &AgentSpec),
+    second: (&str, &AgentSpec),
+    seed: u64,
+    index: u32,
+    stage: &str,
+    mut observe: Option<&mut dyn FnMut(&G, &G)>,
+) -> Result<GameRow> {
     let mut agents: [Box<dyn Agent<G>>; 2] = [
         G::build_agent(first.1, start).map_err(|e| anyhow::anyhow!(e))?,
         G::build_agent(second.1, start).map_err(|e| anyhow::anyhow!(e))?,
@@ -93,7 +106,14 @@ pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, 
         if name != "pass" {
             transcript.push_str(&name);
         }
-        game.play(mv);
+        match observe.as_mut() {
+            Some(f) => {
+                let before = game.clone();
+                game.play(mv);
+                f(&before, &game);
+            }
+            None => game.play(mv),
+        }
         for a in agents.iter_mut() {
             a.observe(mv);
         }

@@ -227,3 +227,19 @@ fn a_bad_freckers_position_names_its_line() {
     assert!(err.contains("bad.txt:11:1:") && err.contains("unknown symbol 'Q'"), "{err}");
     assert!(o.stdout.is_empty());
 }
+
+fn tune_with(replace: &str, by: &str) -> String {
+    assert!(TUNE.contains(replace), "test setup: {replace:?} not in TUNE");
+    TUNE.replacen(replace, by, 1)
+}
+
+#[test]
+fn tune_errors_name_their_key() {
+    rejected(&tune_with("tuner = \"hillclimb\"", "tuner = \"anneal\""), &[], &["exp.toml", "tune.tuner", "anneal"]);
+    rejected(&tune_with("agent = \"tuned\"", "agent = \"plain2\""), &[], &["exp.toml", "tune.agent", "plain2"]);
+    rejected(&tune_with("[agents.tuned]\nkind = \"alphabeta\"", "[agents.tuned]\nkind = \"random_greedy\"\n[agents.unused]\nkind = \"alphabeta\""), &[], &["exp.toml", "tune.agent", "no weight vector"]);
+    rejected(&tune_with("home = 0.5", "home = 1.5"), &[], &["exp.toml", "tune.agent", "home = 1.5", "outside bounds"]);
+    rejected(&tune_with("games = 8", "games = 3"), &[], &["exp.toml", "tune", "buys no generation"]);
+    rejected(&tune_with("game = \"freckers\"\nstage = \"standard\"", "game = \"othello\"\nstage = \"small6\""), &[], &["exp.toml", "tune.agent", "Freckers"]);
+    rejected(&tune_with("[tune]", "[match]\nplayers = [\"tuned\", \"plain\"]\ngames = 2\n[tune]"), &[], &["exp.toml", "tune"]);
+}

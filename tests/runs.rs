@@ -387,3 +387,52 @@ fn a_swept_stage_reports_each_board_once() {
         assert!(here.iter().all(|r| r.split(',').nth(2) == Some("4")), "4 games per agent on {size}:\n{csv}");
     }
 }
+
+#[test]
+fn tune_jobs_are_identical_on_one_and_two_threads_and_spend_their_game_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "tune.toml", TUNE);
+    let f = file.to_str().unwrap();
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
+    run_ok(&["run", f, "--out", two.to_str().unwrap(), "--threads", "2"]);
+    let read = |out: &Path| -> BTreeMap<String, DataFrame> {
+        let dir = out.join("results/tune/tuning");
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| {
+                let p = e.unwrap().path();
+                (p.file_name().unwrap().to_string_lossy().into_owned(), read_part(&p).unwrap())
+            })
+            .collect()
+    };
+    let (a, b) = (read(&one), read(&two));
+    assert_same_rows(&a, &b);
+    assert_eq!(a.len(), 3);
+    for df in a.values() {
+        let tuner = df.column("tuner").unwrap().str().unwrap().get(0).unwrap().to_string();
+        let phase = df.column("phase").unwrap().str().unwrap();
+        let tuning = phase.iter().filter(|p| *p == Some("tune")).count();
+        let eval = phase.iter().filter(|p| *p == Some("eval")).count();
+        // 8 tuning games for both tuners (GA: 2 generations x 2 individuals x 2 games), none for
+        // the baseline; 4 evaluation games each.
+        assert_eq!((tuning, eval), (if tuner == "none" { 0 } else { 8 }, 4), "{tuner}");
+        let w = df.column("w_distance").unwrap().f64().unwrap();
+        assert!(w.iter().all(|x| (0.0..=1.0).contains(&x.unwrap())));
+        if tuner == "none" {
+            assert!(w.iter().all(|x| x == Some(0.5)));
+        }
+        if tuner == "hillclimb" {
+            // Each game's weights are the previous game's moved by the hill-climber's step.
+            let (result, share) = (df.column("result").unwrap().f64().unwrap(), df.column("a_distance").unwrap().f64().unwrap());
+            for i in 1..tuning {
+                let expected = (w.get(i - 1).unwrap() + 0.1 * (2.0 * result.get(i - 1).unwrap() - 1.0) * share.get(i - 1).unwrap()).clamp(0.0, 1.0);
+                assert!((w.get(i).unwrap() - expected).abs() < 1e-12, "game {i}");
+            }
+        }
+    }
+    let o = gamelab(&["report", f, "--out", one.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let report = std::fs::read_to_string(one.join("results/tune/report.md")).unwrap();
+    assert!(report.contains("The final weights") && report.contains("| hillclimb | distance |"), "{report}");
+}

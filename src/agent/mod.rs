@@ -433,6 +433,27 @@ pub const AGENT_KINDS: [(&str, &str); 16] = [
 ];
 
 impl AgentSpec {
+    /// The weight vector a tuner may change, as (name, value) in a fixed order; None for kinds
+    /// without one. Alpha-beta: its Freckers evaluation weights.
+    pub fn weights(&self) -> Option<Vec<(&'static str, f64)>> {
+        match self {
+            AgentSpec::Alphabeta { distance, home, mobility, jumps, cohesion, .. } => {
+                Some(vec![("distance", *distance), ("home", *home), ("mobility", *mobility), ("jumps", *jumps), ("cohesion", *cohesion)])
+            }
+            _ => None,
+        }
+    }
+
+    /// The spec with its weight vector replaced by `w` (in `weights` order); unchanged for kinds
+    /// without one.
+    pub fn with_weights(&self, w: &[f64]) -> AgentSpec {
+        let mut spec = self.clone();
+        if let AgentSpec::Alphabeta { distance, home, mobility, jumps, cohesion, .. } = &mut spec {
+            [*distance, *home, *mobility, *jumps, *cohesion] = [w[0], w[1], w[2], w[3], w[4]];
+        }
+        spec
+    }
+
     pub fn kind_name(&self) -> &'static str {
         match self {
             AgentSpec::Random => "random",

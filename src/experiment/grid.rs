@@ -8,7 +8,7 @@
 //! same file and seed give the same jobs and rows however they are scheduled or sharded.
 
 use super::error::InputError;
-use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, Stage, TournamentSpec};
+use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, Stage, TournamentSpec, TuneSpec};
 use crate::agent::{AgentSpec, Arena};
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
@@ -34,6 +34,8 @@ pub struct JobConfig {
     pub tournament: Option<TournamentSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ga: Option<GaSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tune: Option<TuneSpec>,
 }
 
 /// One unit of work: a grid point and a repeat.
@@ -211,8 +213,20 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
     if file.repeats == 0 {
         return Err(err("repeats", "must be at least 1".into()));
     }
-    let sections = [file.match_.is_some(), file.tournament.is_some(), file.ga.is_some()].iter().filter(|x| **x).count();
+    let sections = [file.match_.is_some(), file.tournament.is_some(), file.ga.is_some(), file.tune.is_some()].iter().filter(|x| **x).count();
     let labels: Vec<String> = match (file.kind, &file.match_, &file.tournament) {
+        (JobKind::Tune, None, None) if sections == 1 && file.tune.is_some() => {
+            let t = file.tune.as_ref().expect("checked above");
+            t.check().map_err(|e| err("tune", e))?;
+            let spec = file.agents.get(&t.agent).ok_or_else(|| err("tune.agent", format!("no agent labelled '{}'", t.agent)))?;
+            let weights = crate::experiment::tune_job::tunable_weights(file.game, spec).map_err(|e| err("tune.agent", e))?;
+            if let Some((name, w)) = weights.iter().find(|(_, w)| !(t.bounds[0]..=t.bounds[1]).contains(w)) {
+                return Err(err("tune.agent", format!("the starting weight {name} = {w} is outside bounds {:?}", t.bounds)));
+            }
+            vec![t.agent.clone(), t.opponent.clone()]
+        }
+        (JobKind::Tune, _, _) => return Err(err("tune", "kind = \"tune\" needs a [tune] table and no [match], [tournament] or [ga]".into())),
+        _ if file.tune.is_some() => return Err(err("tune", format!("a [tune] table goes with kind = \"tune\", not {:?}", file.kind).to_lowercase())),
         (JobKind::Ga, None, None) if sections == 1 => {
             if file.game != GameName::Othello {
                 return Err(err("game", "GA jobs evolve Othello weight tables; use game = \"othello\"".into()));
@@ -278,7 +292,12 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         let key = format!("agents.{label}");
         let mut spec = file.agents.get(label).cloned().ok_or_else(|| {
             let known: Vec<&str> = file.agents.keys().map(String::as_str).collect();
-            let where_ = if file.kind == JobKind::Match { "match.players" } else { "tournament.participants" };
+            let where_ = match file.kind {
+                JobKind::Match => "match.players",
+                JobKind::Tune if *label == file.tune.as_ref().map_or("", |t| t.agent.as_str()) => "tune.agent",
+                JobKind::Tune => "tune.opponent",
+                _ => "tournament.participants",
+            };
             err(where_, format!("no agent labelled '{label}' (agents: {})", known.join(", ")))
         })?;
         spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
@@ -298,6 +317,7 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         match_: file.match_.clone(),
         tournament: file.tournament.as_ref().map(|t| TournamentSpec { rounds: t.rounds, participants: Some(labels.clone()) }),
         ga: file.ga.clone(),
+        tune: file.tune.clone(),
     })
 }
 

@@ -6,6 +6,7 @@ pub mod grid;
 pub mod record;
 pub mod runner;
 pub mod spec;
+pub mod tune_job;
 
 pub use error::InputError;
 pub use grid::{Job, JobConfig, expand};

@@ -162,10 +162,35 @@ pub fn generations_frame(id: &JobColumns, rows: &[super::ga_job::GenerationRow])
     Ok(DataFrame::new(n, cols)?)
 }
 
-/// The folder of a job kind's part files: `games` or `generations`.
+/// A tune job's rows: one per game, each weight as a column `w_<name>` and each advantage
+/// share as `a_<name>`.
+pub fn tuning_frame(id: &JobColumns, names: &[&str], rows: &[super::tune_job::TuneRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let mut cols = id_columns(id, n, &[]);
+    cols.extend([
+        Column::new("tuner".into(), rows.iter().map(|r| r.tuner).collect::<Vec<&str>>()),
+        Column::new("phase".into(), rows.iter().map(|r| r.phase).collect::<Vec<&str>>()),
+        Column::new("game".into(), rows.iter().map(|r| r.game as i64).collect::<Vec<i64>>()),
+        Column::new("generation".into(), rows.iter().map(|r| r.generation as i64).collect::<Vec<i64>>()),
+        Column::new("individual".into(), rows.iter().map(|r| r.individual as i64).collect::<Vec<i64>>()),
+        Column::new("tuned_first".into(), rows.iter().map(|r| r.tuned_first).collect::<Vec<bool>>()),
+        Column::new("result".into(), rows.iter().map(|r| r.result).collect::<Vec<f64>>()),
+        Column::new("plies".into(), rows.iter().map(|r| r.plies as i64).collect::<Vec<i64>>()),
+    ]);
+    for (i, name) in names.iter().enumerate() {
+        cols.push(Column::new(format!("w_{name}").into(), rows.iter().map(|r| r.weights[i]).collect::<Vec<f64>>()));
+    }
+    for (i, name) in names.iter().enumerate() {
+        cols.push(Column::new(format!("a_{name}").into(), rows.iter().map(|r| r.advantage[i]).collect::<Vec<f64>>()));
+    }
+    Ok(DataFrame::new(n, cols)?)
+}
+
+/// The folder of a job kind's part files: `games`, `generations` or `tuning`.
 pub fn rows_folder(kind: super::spec::JobKind) -> &'static str {
     match kind {
         super::spec::JobKind::Ga => "generations",
+        super::spec::JobKind::Tune => "tuning",
         _ => "games",
     }
 }

@@ -10,7 +10,8 @@
 use super::error::InputError;
 use super::grid::Job;
 use super::ga_job::{run_ga, write_table_file};
-use super::record::{Format, JobColumns, SweptKind, existing_part, games_frame, generations_frame, remove_stale_temps, rows_folder, write_atomic, write_frame};
+use super::record::{Format, JobColumns, SweptKind, existing_part, games_frame, generations_frame, remove_stale_temps, rows_folder, tuning_frame, write_atomic, write_frame};
+use super::tune_job::{games_of, run_tune};
 use super::spec::{Experiment, JobKind, Stage};
 use crate::report::stats::elo::Sprt;
 use crate::agent::Arena;
@@ -70,7 +71,8 @@ pub struct RunSummary {
     pub jobs_in_shard: usize,
     pub jobs_skipped: usize,
     pub jobs_run: usize,
-    /// Rows written: games, or individuals x generations for GA jobs.
+    /// Rows written: games (of matches, tournaments and tune jobs), or individuals x
+    /// generations for GA jobs.
     pub rows: usize,
     pub seconds: f64,
     pub results_dir: PathBuf,
@@ -181,7 +183,14 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     // Progress counts games, or generations for GA jobs (1 for a time budget).
     let is_ga = exp.file.kind == JobKind::Ga;
     let unit = if is_ga { "generations" } else { "games" };
-    let total_steps: usize = pending.iter().map(|j| if is_ga { j.config.ga.as_ref().and_then(|g| g.generations).unwrap_or(1) as usize } else { j.pairings().len() }).sum();
+    let total_steps: usize = pending
+        .iter()
+        .map(|j| match exp.file.kind {
+            JobKind::Ga => j.config.ga.as_ref().and_then(|g| g.generations).unwrap_or(1) as usize,
+            JobKind::Tune => games_of(j),
+            _ => j.pairings().len(),
+        })
+        .sum();
 
     let bar = if opts.progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         ProgressBar::with_draw_target(Some(total_steps as u64), ProgressDrawTarget::stderr())
@@ -227,6 +236,10 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 write_table_file(&table_file, job, &outcome.best)?;
                 write_frame(&part, &mut generations_frame(&id, &outcome.rows)?, opts.format)?;
                 std::fs::remove_file(&checkpoint).ok();
+            } else if exp.file.kind == JobKind::Tune {
+                let (names, rows) = run_tune(job, &|| bar.inc(1))?;
+                rows_written.fetch_add(rows.len(), std::sync::atomic::Ordering::Relaxed);
+                write_frame(&part, &mut tuning_frame(&id, &names, &rows)?, opts.format)?;
             } else {
                 let rows = play_job(job, &|| bar.inc(1))?;
                 rows_written.fetch_add(rows.len(), std::sync::atomic::Ordering::Relaxed);

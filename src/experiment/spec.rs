@@ -29,6 +29,9 @@ pub enum JobKind {
     Tournament,
     /// A genetic algorithm evolves a weight table for the stage (`[ga]`).
     Ga,
+    /// A tuner (hill-climber, GA, or none) changes an agent's weight vector by playing an
+    /// opponent, then the final weights play it again (`[tune]`).
+    Tune,
 }
 
 /// Games an experiment can name.
@@ -168,6 +171,111 @@ fn ga_checkpoint() -> f64 {
     10.0
 }
 
+/// Tuners of the `tune` job kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TunerName {
+    /// The Freckers report's hill-climber with the advantage vector.
+    Hillclimb,
+    /// The genetic algorithm of `tune::ga` on the same vector.
+    Ga,
+    /// No tuning: the starting weights are evaluated (the baseline).
+    None,
+}
+
+/// The `[tune]` section: tune the weight vector of agent `agent` by games against `opponent`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TuneSpec {
+    pub tuner: TunerName,
+    /// The agent whose weights are tuned (its spec gives the starting weights).
+    pub agent: String,
+    pub opponent: String,
+    /// Tuning games, the same budget for every tuner (colours alternate).
+    pub games: u32,
+    /// Games of the final weights against the opponent.
+    pub eval_games: u32,
+    /// Every weight stays in [lo, hi].
+    #[serde(default = "tune_bounds")]
+    pub bounds: [f64; 2],
+    /// Hill-climber: the step of a won or lost game (times the game's advantage share).
+    #[serde(default = "tune_step")]
+    pub step: f64,
+    /// GA: individuals per generation (the first of generation 0 is the starting weights).
+    #[serde(default = "tune_population")]
+    pub population: usize,
+    /// GA: games per individual; generations = games / (population x games_per_individual).
+    #[serde(default = "tune_games_per_individual")]
+    pub games_per_individual: u32,
+    #[serde(default = "ga_elite")]
+    pub elite: f64,
+    #[serde(default = "tune_tournament")]
+    pub tournament: usize,
+    /// GA: probability that a child's weight is redrawn.
+    #[serde(default = "tune_mutation")]
+    pub mutation: f64,
+}
+
+fn tune_bounds() -> [f64; 2] {
+    [0.0, 1.0]
+}
+fn tune_step() -> f64 {
+    0.1
+}
+fn tune_population() -> usize {
+    10
+}
+fn tune_games_per_individual() -> u32 {
+    4
+}
+fn tune_tournament() -> usize {
+    3
+}
+fn tune_mutation() -> f64 {
+    0.2
+}
+
+impl TuneSpec {
+    /// The GA settings of a `ga` tuner.
+    pub fn ga_config(&self) -> GaConfig {
+        GaConfig { population: self.population, elite: self.elite, tournament: self.tournament, mutation: self.mutation, bounds: (self.bounds[0], self.bounds[1]) }
+    }
+
+    /// GA generations the game budget buys.
+    pub fn generations(&self) -> u32 {
+        self.games / (self.population as u32 * self.games_per_individual).max(1)
+    }
+
+    /// What is wrong with the section, if anything (agents are checked by the grid).
+    pub fn check(&self) -> Result<(), String> {
+        if self.games == 0 && self.tuner != TunerName::None {
+            return Err("games must be at least 1".into());
+        }
+        if self.eval_games == 0 {
+            return Err("eval_games must be at least 1".into());
+        }
+        if !(self.bounds[0] < self.bounds[1]) || !self.bounds.iter().all(|b| b.is_finite()) {
+            return Err(format!("bounds must be [lo, hi] with lo < hi, got {:?}", self.bounds));
+        }
+        if !(self.step > 0.0 && self.step.is_finite()) {
+            return Err(format!("step must be positive, got {}", self.step));
+        }
+        if self.agent == self.opponent {
+            return Err("agent and opponent must be different labels (copy the agent for self-play)".into());
+        }
+        if self.tuner == TunerName::Ga {
+            self.ga_config().check()?;
+            if self.games_per_individual == 0 {
+                return Err("games_per_individual must be at least 1".into());
+            }
+            if self.generations() == 0 {
+                return Err(format!("games = {} buys no generation of {} individuals x {} games", self.games, self.population, self.games_per_individual));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// The `[arena]` section of a GA experiment: every evolved table (one per GA job) plays as
 /// SimpleMCTS with the table for its rollouts, against each other and the `agents` listed here,
 /// in an arena tournament (every ordered pair `rounds` times).
@@ -259,6 +367,8 @@ pub struct ExperimentFile {
     pub tournament: Option<TournamentSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ga: Option<GaSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tune: Option<TuneSpec>,
     /// Dotted key -> values to sweep. Jobs = product of the axes x repeats.
     #[serde(default)]
     pub grid: BTreeMap<String, Vec<toml::Value>>,

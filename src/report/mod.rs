@@ -59,7 +59,11 @@ pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Recor
             let df = read_part(&part)?;
             rows += df.height();
             with_rows += 1;
-            let added = if exp.file.kind == JobKind::Ga { records.add_generations(&df, &swept) } else { records.add_games(&df, &swept) };
+            let added = match exp.file.kind {
+                JobKind::Ga => records.add_generations(&df, &swept),
+                JobKind::Tune => records.add_rows(&df),
+                _ => records.add_games(&df, &swept),
+            };
             added.with_context(|| format!("reading {}", part.display()))?;
         }
     }
@@ -100,6 +104,9 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, arena: Opt
         .iter()
         .map(|t| {
             let records = if t.rows == spec::RowSource::Arena { arena.expect("loaded for arena tables") } else { records };
+            // A pattern metric (`w_*`) is computed over the long form of its columns.
+            let melted = t.metric.as_deref().filter(|m| m.ends_with('*')).map(|m| records.melt(m));
+            let records = melted.as_ref().unwrap_or(records);
             let filter: Vec<(String, String)> = t.filter.iter().map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))).collect();
             table::compute(
                 records,

@@ -1,7 +1,7 @@
 //! The `[report]` section checked against its experiment, with the defaults filled in: which
 //! tables and figures a report makes. Runs before anything is run or written.
 
-use super::records::{GA_KEYS, GA_MEASURES, MEASURES};
+use super::records::{GA_KEYS, GA_MEASURES, MEASURES, TUNE_KEYS, TUNE_MEASURES};
 use super::spec::{FigureKind, FigureSpec, RowSource, Statistic, TableSpec};
 use crate::experiment::error::InputError;
 use crate::experiment::record::SweptKind;
@@ -25,12 +25,17 @@ pub struct ReportPlan {
 pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     let r = &exp.file.report;
     let is_ga = exp.file.kind == JobKind::Ga;
-    // Game rows and GA generation rows have their own columns.
-    let (base_keys, measures): (&[&str], &[&str]) = if is_ga { (&GA_KEYS, &GA_MEASURES) } else { (&BASE_KEYS, &MEASURES) };
+    let is_tune = exp.file.kind == JobKind::Tune;
+    // Game rows, GA generation rows and tune rows have their own columns.
+    let (base_keys, measures): (&[&str], &[&str]) = match exp.file.kind {
+        JobKind::Ga => (&GA_KEYS, &GA_MEASURES),
+        JobKind::Tune => (&TUNE_KEYS, &TUNE_MEASURES),
+        _ => (&BASE_KEYS, &MEASURES),
+    };
     let grid: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     let numeric_grid: Vec<String> = exp.swept_axes().iter().filter(|(_, v)| matches!(SweptKind::of(v), SweptKind::Int | SweptKind::Float)).map(|(k, _)| (*k).clone()).collect();
     let known_keys = || base_keys.iter().map(|s| s.to_string()).chain(grid.iter().cloned()).collect::<Vec<_>>().join(", ");
-    let default_group: Vec<String> = if is_ga { grid.clone() } else { std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect() };
+    let default_group: Vec<String> = if is_ga || is_tune { grid.clone() } else { std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect() };
     let check_keys = |keys: &[String], at: &str, allow_empty: bool| -> Result<(), InputError> {
         if keys.is_empty() && !allow_empty {
             return Err(exp.error(at, "give at least one column"));
@@ -77,6 +82,13 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             by_agent.extend(grid.iter().cloned());
             tables.push(TableSpec { rows: RowSource::Arena, elo: true, ..table("arena", "The evolved tables in the arena", Some(by_agent)) });
         }
+    } else if tables.is_empty() && is_tune {
+        // The final weights' score against the opponent, and the final weights themselves.
+        let eval: std::collections::BTreeMap<String, toml::Value> = [("phase".to_string(), toml::Value::from("eval"))].into();
+        let mut by_weight = default_group.clone();
+        by_weight.push("weight".into());
+        tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("result".into()), filter: eval.clone(), ..table("eval", "Score of the final weights against the opponent (1 win, 0.5 draw)", Some(default_group.clone())) });
+        tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("w_*".into()), unit: Some("repeat".into()), filter: eval, ..table("final_weights", "The final weights (mean over repeats)", Some(by_weight)) });
     } else if tables.is_empty() {
         tables.push(table("scores", "Scores", r.group_by.clone()));
     } else if r.group_by.is_some() {
@@ -109,6 +121,12 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         if is_ga && t.statistic != Statistic::Mean {
             return Err(exp.error(at, format!("table '{}': GA rows have no games to score: use statistic = \"mean\" of {}", t.name, GA_MEASURES.join(", "))));
         }
+        if is_tune && t.statistic != Statistic::Mean {
+            return Err(exp.error(at, format!("table '{}': tune rows are scored by their `result`: use statistic = \"mean\" of {}", t.name, TUNE_MEASURES.join(", "))));
+        }
+        if g.iter().chain(t.filter.keys()).any(|k| k == "weight") && !t.metric.as_deref().is_some_and(|m| m.ends_with('*')) {
+            return Err(exp.error(at, format!("table '{}': the column `weight` exists only for a pattern metric (w_* or a_*)", t.name)));
+        }
         match t.statistic {
             Statistic::Mean => {
                 let m = t.metric.as_deref().unwrap_or("");
@@ -129,7 +147,11 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             }
         }
         if let Some(u) = &t.unit {
-            let unit_columns = if is_ga { ["repeat", "job", "generation", "individual", "final"] } else { ["repeat", "job", "pair", "game", "stage"] };
+            let unit_columns = match exp.file.kind {
+                JobKind::Ga => ["repeat", "job", "generation", "individual", "final"],
+                JobKind::Tune => ["repeat", "job", "generation", "individual", "game"],
+                _ => ["repeat", "job", "pair", "game", "stage"],
+            };
             if t.statistic != Statistic::Mean || (!unit_columns.contains(&u.as_str()) && !grid.contains(u)) {
                 return Err(exp.error(at, format!("table '{}': `unit` goes with statistic = \"mean\" and is one of {} or a grid key", t.name, unit_columns.join(", "))));
             }
@@ -194,8 +216,8 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         }
         match f.kind {
             FigureKind::Curve | FigureKind::Profile | FigureKind::Box if f.x.is_none() => return Err(err("needs `x`".into())),
-            FigureKind::Curve if !numeric_grid.contains(f.x.as_ref().expect("checked")) && !["repeat", "generation"].contains(&f.x.as_deref().unwrap_or("")) => {
-                return Err(err("x must be a numeric grid key, repeat or generation".into()));
+            FigureKind::Curve if !numeric_grid.contains(f.x.as_ref().expect("checked")) && !["repeat", "generation", "game"].contains(&f.x.as_deref().unwrap_or("")) => {
+                return Err(err("x must be a numeric grid key, repeat, generation or game".into()));
             }
             FigureKind::Profile if f.new.is_none() || f.baseline.is_none() => return Err(err("needs `new` and `baseline`".into())),
             FigureKind::Box if f.metric.as_deref().is_some_and(|m| !measures.contains(&m)) => {

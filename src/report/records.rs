@@ -41,6 +41,15 @@ pub const GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "f
 /// Numeric columns of GA generation rows.
 pub const GA_MEASURES: [&str; 4] = ["fitness", "points", "games", "generation"];
 
+/// Group keys of tune-job rows besides the grid keys (`weight` exists in the long form a
+/// pattern metric such as `w_*` makes).
+pub const TUNE_KEYS: [&str; 8] = ["tuner", "phase", "game", "generation", "individual", "repeat", "tuned_first", "weight"];
+
+/// Numeric columns of tune-job rows; `w_*` (the weights) and `a_*` (the advantage shares) are
+/// patterns: a mean table of one is computed over one record per row and weight, with the
+/// weight's name in the key column `weight`.
+pub const TUNE_MEASURES: [&str; 6] = ["result", "plies", "game", "generation", "w_*", "a_*"];
+
 /// A number as a group key: integers without a decimal point.
 pub fn key_text(x: f64) -> String {
     if x.is_nan() {
@@ -97,6 +106,46 @@ impl Records {
         }
         self.len += df.height();
         Ok(())
+    }
+
+    /// Appends one record per row of `df` (a tune job's rows), every column as it is: numeric
+    /// and boolean columns as numbers, the others as text.
+    pub fn add_rows(&mut self, df: &DataFrame) -> Result<()> {
+        for col in df.columns() {
+            let name = col.name().to_string();
+            if col.dtype().is_primitive_numeric() || col.dtype() == &DataType::Boolean {
+                let c = col.cast(&DataType::Float64)?;
+                self.num.entry(name).or_default().extend(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)));
+            } else {
+                let c = col.cast(&DataType::String)?;
+                self.text.entry(name).or_default().extend(c.str()?.iter().map(|v| v.unwrap_or("").to_string()));
+            }
+        }
+        self.len += df.height();
+        Ok(())
+    }
+
+    /// The long form of the numeric columns whose names start with `pattern` less its final
+    /// `*`: one record per record and matching column, with every other column copied, the
+    /// column's name less the prefix in text column `weight`, and its value in column `pattern`.
+    pub fn melt(&self, pattern: &str) -> Records {
+        let prefix = pattern.trim_end_matches('*');
+        let mut out = Records::default();
+        let columns: Vec<(&String, &Vec<f64>)> = self.num.iter().filter(|(k, _)| k.starts_with(prefix)).collect();
+        for (name, values) in columns {
+            for i in 0..self.len {
+                for (k, v) in &self.text {
+                    out.push_text(k, v[i].clone());
+                }
+                for (k, v) in &self.num {
+                    out.push_num(k, v[i]);
+                }
+                out.push_text("weight", name[prefix.len()..].to_string());
+                out.push_num(pattern, values[i]);
+                out.len += 1;
+            }
+        }
+        out
     }
 
     /// Appends the two records of every game row in `df`; `swept` names the grid columns.

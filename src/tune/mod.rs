@@ -4,4 +4,5 @@
 
 pub mod fitness;
 pub mod ga;
+pub mod hillclimb;
 pub mod symmetry;

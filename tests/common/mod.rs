@@ -65,3 +65,34 @@ simulations = 300
 kind = "popcoin"
 iterations = 300
 "#;
+
+/// A valid small tune experiment: the three tuners on a Freckers alpha-beta's weights.
+pub const TUNE: &str = r#"
+name = "tune"
+kind = "tune"
+game = "freckers"
+stage = "standard"
+seed = 5
+
+[tune]
+tuner = "hillclimb"
+agent = "tuned"
+opponent = "plain"
+games = 8
+eval_games = 4
+population = 2
+games_per_individual = 2
+
+[grid]
+"tune.tuner" = ["none", "hillclimb", "ga"]
+
+[agents.tuned]
+kind = "alphabeta"
+nodes = 200
+distance = 0.5
+home = 0.5
+
+[agents.plain]
+kind = "alphabeta"
+nodes = 200
+"#;

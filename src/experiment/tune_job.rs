@@ -1,0 +1,182 @@
+//! Runs a `tune` job: a tuner changes the weight vector of one agent by games against a fixed
+//! opponent, then the final weights play that opponent again. Tuners: the report's
+//! hill-climber (`tune::hillclimb`), the GA (`tune::ga`, its population evaluated by games
+//! against the opponent rather than against each other, so that both tuners spend the same
+//! games on the same question), or none (the starting weights, the baseline).
+//!
+//! One row per game, in both phases ("tune", then "eval"): the weights that played, the
+//! hill-climber's advantage shares, the result for the tuned agent. The weight trajectories of
+//! the report's Figure 2 are the tune-phase rows of a hill-climbing job.
+//!
+//! Games are seeded from (job seed, phase, game), so a job is reproducible and independent of
+//! the thread count. The hill-climber's games run one after another (each game changes the
+//! weights); the GA's games of a generation and the evaluation games run in parallel. A killed
+//! job is rerun from its start (it has no checkpoint; its part file is written at the end).
+//!
+//! `kind = "tune"` goes beyond DESIGN.md's `hillclimb` job kind: one kind with the tuner as a
+//! swept setting makes "the two tuners at equal game budgets" one grid axis.
+
+use super::grid::Job;
+use super::spec::{GameName, Stage, TunerName};
+use crate::agent::AgentSpec;
+use crate::game::freckers::Freckers;
+use crate::game::freckers::agents::{EVAL_FEATURES, eval_features};
+use crate::game::{Game, Player};
+use crate::play::{GameRow, play_game, play_game_observed};
+use crate::rng::{derive_seed, rng_from_seed};
+use crate::tune::ga::{elite, next_generation, random_population};
+use crate::tune::hillclimb::{Advantage, climb};
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+
+/// One game of a tune job.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneRow {
+    pub tuner: &'static str,
+    /// "tune" or "eval".
+    pub phase: &'static str,
+    /// Game index within the phase.
+    pub game: u32,
+    /// GA generation (hill-climber: the game index; eval: 0).
+    pub generation: u32,
+    /// GA individual (0 otherwise).
+    pub individual: u32,
+    /// The tuned agent moved first.
+    pub tuned_first: bool,
+    /// 1 win, 0.5 draw, 0 loss for the tuned agent.
+    pub result: f64,
+    pub plies: u32,
+    /// The weights that played this game.
+    pub weights: Vec<f64>,
+    /// The hill-climber's advantage shares of this game (zeros for other tuners).
+    pub advantage: Vec<f64>,
+}
+
+/// The starting weights of `spec` when `game` can tune them, with their names.
+pub fn tunable_weights(game: GameName, spec: &AgentSpec) -> Result<Vec<(&'static str, f64)>, String> {
+    if game != GameName::Freckers {
+        return Err("tune jobs tune a Freckers alpha-beta evaluation; use game = \"freckers\"".into());
+    }
+    spec.weights().ok_or_else(|| format!("agent kind '{}' has no weight vector to tune (alphabeta has: {})", spec.kind_name(), EVAL_FEATURES.join(", ")))
+}
+
+const TUNE: u64 = 1;
+const EVAL: u64 = 2;
+
+fn tuner_name(t: TunerName) -> &'static str {
+    match t {
+        TunerName::Hillclimb => "hillclimb",
+        TunerName::Ga => "ga",
+        TunerName::None => "none",
+    }
+}
+
+/// Plays game `index` of a phase between the tuned agent (with `weights`) and the opponent;
+/// the tuned agent moves first in even games. With `advantage`, accumulates the tuned side's
+/// advantage vector over its moves.
+fn play(job: &Job, weights: &[f64], phase: u64, index: u32, advantage: Option<&mut Advantage>) -> Result<(GameRow, bool, f64)> {
+    let t = job.config.tune.as_ref().context("a tune job has a [tune] section")?;
+    let Stage::Freckers(stage) = &job.config.stage else { anyhow::bail!("tune jobs play Freckers") };
+    let start = Freckers::new(stage.strict);
+    let tuned = job.config.agents[&t.agent].with_weights(weights);
+    let opponent = &job.config.agents[&t.opponent];
+    let tuned_first = index % 2 == 0;
+    let (first, second) = if tuned_first { ((t.agent.as_str(), &tuned), (t.opponent.as_str(), opponent)) } else { ((t.opponent.as_str(), opponent), (t.agent.as_str(), &tuned)) };
+    let seed = derive_seed(job.seed, &[phase, index as u64]);
+    let me = if tuned_first { Player::First } else { Player::Second };
+    let row = match advantage {
+        None => play_game(&start, first, second, seed, index, &stage.id)?,
+        Some(adv) => {
+            let mut observe = |before: &Freckers, after: &Freckers| {
+                if before.to_move() == me {
+                    adv.add(weights, &eval_features(before, me, [true; 5]), &eval_features(after, me, [true; 5]));
+                }
+            };
+            play_game_observed(&start, first, second, seed, index, &stage.id, Some(&mut observe))?
+        }
+    };
+    let result = match (row.winner, tuned_first) {
+        ("draw", _) => 0.5,
+        ("first", true) | ("second", false) => 1.0,
+        _ => 0.0,
+    };
+    Ok((row, tuned_first, result))
+}
+
+/// Runs a tune job; `on_game` is called after every game. Returns the weight names and rows.
+pub fn run_tune(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<(Vec<&'static str>, Vec<TuneRow>)> {
+    let t = job.config.tune.as_ref().context("a tune job has a [tune] section")?;
+    let named = tunable_weights(job.config.game, &job.config.agents[&t.agent]).map_err(|e| anyhow::anyhow!(e))?;
+    let names: Vec<&'static str> = named.iter().map(|(n, _)| *n).collect();
+    let start: Vec<f64> = named.iter().map(|(_, w)| *w).collect();
+    let bounds = (t.bounds[0], t.bounds[1]);
+    let tuner = tuner_name(t.tuner);
+    let zeros = vec![0.0; names.len()];
+    let mut rows = Vec::new();
+    let last = match t.tuner {
+        TunerName::None => start,
+        TunerName::Hillclimb => {
+            let mut w = start;
+            for g in 0..t.games {
+                let mut adv = Advantage::new(w.len());
+                let (row, tuned_first, result) = play(job, &w, TUNE, g, Some(&mut adv))?;
+                let shares = adv.shares();
+                rows.push(TuneRow { tuner, phase: "tune", game: g, generation: g, individual: 0, tuned_first, result, plies: row.plies, weights: w.clone(), advantage: shares.clone() });
+                w = climb(&w, &shares, result, t.step, bounds);
+                on_game();
+            }
+            w
+        }
+        TunerName::Ga => {
+            let cfg = t.ga_config();
+            let mut rng = rng_from_seed(job.seed);
+            let mut population = random_population(cfg.population, start.len(), cfg.bounds, &mut rng);
+            population[0] = start;
+            let k = t.games_per_individual;
+            let mut best = population[0].clone();
+            for generation in 0..t.generations() {
+                let base = generation * cfg.population as u32 * k;
+                let games: Vec<(usize, u32)> = (0..cfg.population).flat_map(|i| (0..k).map(move |j| (i, j))).collect();
+                let played: Vec<(usize, TuneRow)> = games
+                    .par_iter()
+                    .map(|&(i, j)| -> Result<(usize, TuneRow)> {
+                        let g = base + i as u32 * k + j;
+                        let (row, tuned_first, result) = play(job, &population[i], TUNE, g, None)?;
+                        on_game();
+                        Ok((i, TuneRow { tuner, phase: "tune", game: g, generation, individual: i as u32, tuned_first, result, plies: row.plies, weights: population[i].clone(), advantage: zeros.clone() }))
+                    })
+                    .collect::<Result<_>>()?;
+                let mut fitness = vec![0.0; cfg.population];
+                for (i, row) in played {
+                    fitness[i] += row.result / k as f64;
+                    rows.push(row);
+                }
+                best = population[elite(&fitness, 1)[0]].clone();
+                population = next_generation(&population, &fitness, &cfg, &mut rng);
+            }
+            best
+        }
+    };
+    let evals: Vec<TuneRow> = (0..t.eval_games)
+        .into_par_iter()
+        .map(|g| -> Result<TuneRow> {
+            let (row, tuned_first, result) = play(job, &last, EVAL, g, None)?;
+            on_game();
+            Ok(TuneRow { tuner, phase: "eval", game: g, generation: 0, individual: 0, tuned_first, result, plies: row.plies, weights: last.clone(), advantage: zeros.clone() })
+        })
+        .collect::<Result<_>>()?;
+    rows.extend(evals);
+    Ok((names, rows))
+}
+
+/// Games a tune job plays (for progress).
+pub fn games_of(job: &Job) -> usize {
+    job.config.tune.as_ref().map_or(0, |t| {
+        let tuning = match t.tuner {
+            TunerName::None => 0,
+            TunerName::Hillclimb => t.games,
+            TunerName::Ga => t.generations() * t.population as u32 * t.games_per_individual,
+        };
+        (tuning + t.eval_games) as usize
+    })
+}
