@@ -110,7 +110,7 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         // The check tournament, as an experiment file of its own.
         let mut check_section: toml::Table = toml::from_str(CHECK_REPORT).expect("a valid report section");
         check_section.insert("title".into(), format!("Evolved table on {} in the arena", stage.id).into());
-        let builtins = [("random", AgentSpec::Random), ("greedy", AgentSpec::Greedy), ("corners", AgentSpec::Corners), ("positional", AgentSpec::Positional)];
+        let builtins = [("random", AgentSpec::Random {}), ("greedy", AgentSpec::Greedy {}), ("corners", AgentSpec::Corners {}), ("positional", AgentSpec::Positional {})];
         let mut extra: std::collections::BTreeMap<String, AgentSpec> = builtins.into_iter().map(|(l, a)| (l.to_string(), a)).collect();
         extra.insert("uniform".into(), AgentSpec::SimpleMcts { rollouts: Some(check.rollouts), time_ms: None, table: None });
         let check_exp = TablesTournament {

@@ -243,3 +243,8 @@ fn tune_errors_name_their_key() {
     rejected(&tune_with("game = \"freckers\"\nstage = \"standard\"", "game = \"othello\"\nstage = \"small6\""), &[], &["exp.toml", "tune.agent", "Freckers"]);
     rejected(&tune_with("[tune]", "[match]\nplayers = [\"tuned\", \"plain\"]\ngames = 2\n[tune]"), &[], &["exp.toml", "tune"]);
 }
+
+#[test]
+fn a_parameter_given_to_an_agent_kind_without_parameters() {
+    rejected(&with("[agents.random]\nkind = \"random\"", "[agents.random]\nkind = \"random\"\nrollouts = 5"), &[], &["exp.toml", "rollouts"]);
+}

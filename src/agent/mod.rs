@@ -200,16 +200,16 @@ pub enum RolloutName {
 #[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum AgentSpec {
     /// Uniform over legal moves.
-    Random,
+    Random {},
     /// Othello arena: most discs flipped now; ties to the first move in row-major order.
     /// Freckers: the most rows gained; ties at random.
-    Greedy,
+    Greedy {},
     /// Freckers: a random action weighted by its vertical gain (the report's random greedy).
-    RandomGreedy,
+    RandomGreedy {},
     /// Othello arena: first legal corner, else a random edge move, else greedy.
-    Corners,
+    Corners {},
     /// Othello arena: best by the classic 8x8 table; greedy on other sizes.
-    Positional,
+    Positional {},
     /// Random, each move weighted by its cell's value in `table`.
     WeightedRandom { table: TableRef },
     /// Deterministic: the move whose cell has the highest value in `table`; ties row-major.
@@ -360,7 +360,7 @@ pub enum AgentSpec {
     },
     /// Colosseum: the course's random agent (a random walk of 0..K steps, then a random free
     /// wall side), the reports' "random_agent".
-    CourseRandom,
+    CourseRandom {},
     /// Colosseum: seed 003's heuristic agent (section 2.1).
     Heuristic {
         /// Weight of the adversary's number of moves after ours (minimised).
@@ -456,20 +456,20 @@ impl AgentSpec {
 
     pub fn kind_name(&self) -> &'static str {
         match self {
-            AgentSpec::Random => "random",
-            AgentSpec::Greedy => "greedy",
-            AgentSpec::RandomGreedy => "random_greedy",
+            AgentSpec::Random {} => "random",
+            AgentSpec::Greedy {} => "greedy",
+            AgentSpec::RandomGreedy {} => "random_greedy",
             AgentSpec::Alphabeta { .. } => "alphabeta",
             AgentSpec::Hybrid { .. } => "hybrid",
             AgentSpec::FreckersMcts { .. } => "freckers_mcts",
-            AgentSpec::Corners => "corners",
-            AgentSpec::Positional => "positional",
+            AgentSpec::Corners {} => "corners",
+            AgentSpec::Positional {} => "positional",
             AgentSpec::WeightedRandom { .. } => "weighted_random",
             AgentSpec::TablePlayer { .. } => "table_player",
             AgentSpec::SimpleMcts { .. } => "simple_mcts",
             AgentSpec::Uct { .. } => "uct",
             AgentSpec::AnnealedUct { .. } => "annealed_uct",
-            AgentSpec::CourseRandom => "course_random",
+            AgentSpec::CourseRandom {} => "course_random",
             AgentSpec::Heuristic { .. } => "heuristic",
             AgentSpec::Popcoin { .. } => "popcoin",
         }
@@ -620,7 +620,7 @@ pub fn build_generic<G: CellGame>(spec: &AgentSpec, start: &G) -> Result<Option<
     use rollout::{Uniform, Weighted};
     let table = |t: &TableRef| t.table_for(start.board_size());
     Ok(Some(match spec {
-        AgentSpec::Random => Box::new(random::RandomAgent),
+        AgentSpec::Random {} => Box::new(random::RandomAgent),
         AgentSpec::WeightedRandom { table: t } => Box::new(random::PolicyAgent(Weighted::new(table(t)?)?)),
         AgentSpec::TablePlayer { table: t } => Box::new(random::TablePlayer::new(table(t)?)),
         AgentSpec::SimpleMcts { table: None, .. } => Box::new(flat_mc::SimpleMcts::new(Uniform)),
@@ -635,13 +635,13 @@ pub fn build_generic<G: CellGame>(spec: &AgentSpec, start: &G) -> Result<Option<
             None | Some(RolloutName::Uniform) => Box::new(uct::Uct::new(spec.uct_config().expect("tree search"), Uniform)),
             Some(RolloutName::CourseRandom) => return Err("rollout = \"course_random\" is a Colosseum policy".into()),
         },
-        AgentSpec::CourseRandom | AgentSpec::Heuristic { .. } | AgentSpec::Popcoin { .. } => {
+        AgentSpec::CourseRandom {} | AgentSpec::Heuristic { .. } | AgentSpec::Popcoin { .. } => {
             return Err(format!("`{}` is a Colosseum agent", spec.kind_name()));
         }
-        AgentSpec::RandomGreedy | AgentSpec::FreckersMcts { .. } | AgentSpec::Alphabeta { .. } | AgentSpec::Hybrid { .. } => {
+        AgentSpec::RandomGreedy {} | AgentSpec::FreckersMcts { .. } | AgentSpec::Alphabeta { .. } | AgentSpec::Hybrid { .. } => {
             return Err(format!("`{}` is available for Freckers only", spec.kind_name()));
         }
-        AgentSpec::Greedy | AgentSpec::Corners | AgentSpec::Positional => return Ok(None),
+        AgentSpec::Greedy {} | AgentSpec::Corners {} | AgentSpec::Positional {} => return Ok(None),
     }))
 }
 

@@ -215,7 +215,7 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
                     let t = match agent {
                         AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => table.clone(),
                         AgentSpec::SimpleMcts { table: Some(t), .. } | AgentSpec::Uct { table: Some(t), .. } => t.clone(),
-                        AgentSpec::Positional => TableRef::Name("classic".into()),
+                        AgentSpec::Positional {} => TableRef::Name("classic".into()),
                         other => bail!("figure '{}': agent '{label}' ({}) has no weight table", spec.name, other.kind_name()),
                     };
                     (t, format!("weights of agent {label}"))

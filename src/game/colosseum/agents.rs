@@ -183,8 +183,8 @@ impl Arena for Colosseum {
     fn build_agent(spec: &AgentSpec, _start: &Colosseum) -> Result<Box<dyn Agent<Colosseum>>, String> {
         let rollout = spec.rollout_name();
         Ok(match spec {
-            AgentSpec::Random => Box::new(random::RandomAgent),
-            AgentSpec::CourseRandom => Box::new(random::PolicyAgent(CourseRandom)),
+            AgentSpec::Random {} => Box::new(random::RandomAgent),
+            AgentSpec::CourseRandom {} => Box::new(random::PolicyAgent(CourseRandom)),
             AgentSpec::Heuristic { adv_moves, adv_distance, center, center_fade } => {
                 Box::new(HeuristicAgent::new(*adv_moves, *adv_distance, *center, *center_fade))
             }

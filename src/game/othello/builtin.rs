@@ -77,9 +77,9 @@ impl Arena for Othello {
             return Ok(agent);
         }
         Ok(match spec {
-            AgentSpec::Greedy => Box::new(Greedy),
-            AgentSpec::Corners => Box::new(Corners),
-            AgentSpec::Positional => Box::new(Positional::new()),
+            AgentSpec::Greedy {} => Box::new(Greedy),
+            AgentSpec::Corners {} => Box::new(Corners),
+            AgentSpec::Positional {} => Box::new(Positional::new()),
             other => return Err(format!("agent kind '{}' is not available for Othello", other.kind_name())),
         })
     }
@@ -104,8 +104,8 @@ mod tests {
     fn ties_go_to_the_first_move_in_row_major_order() {
         let start = Othello::from_text(START8, Player::First).unwrap();
         // All four openings flip one disc and weigh 3 in the classic table.
-        assert_eq!(choose(&AgentSpec::Greedy, &start, 1), "d3");
-        assert_eq!(choose(&AgentSpec::Positional, &start, 1), "d3");
+        assert_eq!(choose(&AgentSpec::Greedy {}, &start, 1), "d3");
+        assert_eq!(choose(&AgentSpec::Positional {}, &start, 1), "d3");
     }
 
     #[test]
@@ -121,10 +121,10 @@ mod tests {
         pos.legal_moves(&mut legal);
         let names: Vec<String> = legal.iter().map(|&m| pos.move_name(m)).collect();
         assert!(names.contains(&"a1".to_string()) && names.contains(&"d8".to_string()), "{names:?}");
-        assert_eq!(choose(&AgentSpec::Greedy, &pos, 1), "d8");
-        assert_eq!(choose(&AgentSpec::Positional, &pos, 1), "a1");
+        assert_eq!(choose(&AgentSpec::Greedy {}, &pos, 1), "d8");
+        assert_eq!(choose(&AgentSpec::Positional {}, &pos, 1), "a1");
         // Corners takes the corner too.
-        assert_eq!(choose(&AgentSpec::Corners, &pos, 1), "a1");
+        assert_eq!(choose(&AgentSpec::Corners {}, &pos, 1), "a1");
     }
 
     #[test]
@@ -135,7 +135,7 @@ mod tests {
             Player::First,
         )
         .unwrap();
-        assert_eq!(choose(&AgentSpec::Corners, &two_corners, 3), "a1");
+        assert_eq!(choose(&AgentSpec::Corners {}, &two_corners, 3), "a1");
         // No corner; edge moves a4 and h4, interior moves d4 and e6: only edges are chosen, and
         // both of them over a few seeds. Greedy (all flip one disc) takes a4, the first.
         let edges = Othello::from_text(
@@ -147,11 +147,11 @@ mod tests {
         edges.legal_moves(&mut legal);
         let names: Vec<String> = legal.iter().map(|&m| edges.move_name(m)).collect();
         assert_eq!(names, ["a4", "d4", "h4", "e6"]);
-        let seen: std::collections::BTreeSet<String> = (0..40).map(|seed| choose(&AgentSpec::Corners, &edges, seed)).collect();
+        let seen: std::collections::BTreeSet<String> = (0..40).map(|seed| choose(&AgentSpec::Corners {}, &edges, seed)).collect();
         assert_eq!(seen.into_iter().collect::<Vec<_>>(), ["a4", "h4"]);
         // Neither corner nor edge: greedy's choice.
         let start = Othello::from_text(START8, Player::First).unwrap();
-        assert_eq!(choose(&AgentSpec::Corners, &start, 5), "d3");
+        assert_eq!(choose(&AgentSpec::Corners {}, &start, 5), "d3");
     }
 
     #[test]
@@ -168,7 +168,7 @@ mod tests {
             if pos.is_over() {
                 continue;
             }
-            assert_eq!(choose(&AgentSpec::Positional, &pos, 0), choose(&AgentSpec::Greedy, &pos, 0));
+            assert_eq!(choose(&AgentSpec::Positional {}, &pos, 0), choose(&AgentSpec::Greedy {}, &pos, 0));
         }
     }
 
