@@ -56,6 +56,16 @@ pub struct GameRow {
     pub transcript: String,
 }
 
+/// The result of a game for one seat, from the row's `winner` ("first", "second" or "draw"):
+/// 1 for a win, 0.5 for a draw, 0 for a loss.
+pub fn seat_result(winner: &str, first: bool) -> f64 {
+    match (winner, first) {
+        ("draw", _) => 0.5,
+        ("first", true) | ("second", false) => 1.0,
+        _ => 0.0,
+    }
+}
+
 /// Plays one game between two agent specs from `start`; `seed` fixes every random choice.
 pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, &AgentSpec), seed: u64, index: u32, stage: &str) -> Result<GameRow> {
     play_game_observed(start, first, second, seed, index, stage, None)

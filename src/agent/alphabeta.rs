@@ -23,6 +23,16 @@ pub trait Evaluator<G: Game>: Send + Sync + 'static {
 
 pub const WIN: f64 = 1e9;
 
+/// The value of a finished game for the side to move at `ply`: a draw 0, a win WIN less the
+/// ply (sooner wins score higher), a loss the negative.
+pub fn terminal_value(o: Outcome, to_move: Player, ply: u32) -> f64 {
+    match o {
+        Outcome::Draw => 0.0,
+        Outcome::Win(w) if w == to_move => WIN - ply as f64,
+        Outcome::Win(_) => -(WIN - ply as f64),
+    }
+}
+
 pub struct AlphaBeta<G: Game, E> {
     eval: E,
     max_depth: u32,
@@ -68,11 +78,7 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     fn negamax(&self, g: &G, depth: u32, ply: u32, mut alpha: f64, beta: f64, s: &mut Search<G>) -> f64 {
         s.nodes += 1;
         if let Some(o) = g.outcome() {
-            return match o {
-                Outcome::Draw => 0.0,
-                Outcome::Win(w) if w == g.to_move() => WIN - ply as f64,
-                Outcome::Win(_) => -(WIN - ply as f64),
-            };
+            return terminal_value(o, g.to_move(), ply);
         }
         if depth == 0 {
             return self.eval.evaluate(g, g.to_move());
@@ -154,11 +160,11 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<G, E> {
         self.effort.depth_sum += self.last_depth as u64;
         self.effort.searches += 1;
         self.moves = moves;
-        (self.effort.cache_hits, self.effort.cache_lookups) = self.moves.counts();
         best
     }
 
     fn effort(&self) -> Effort {
-        self.effort
+        let (cache_hits, cache_lookups) = self.moves.counts();
+        Effort { cache_hits, cache_lookups, ..self.effort }
     }
 }

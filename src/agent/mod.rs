@@ -433,13 +433,11 @@ pub const AGENT_KINDS: [(&str, &str); 16] = [
 ];
 
 impl AgentSpec {
-    /// The weight vector a tuner may change, as (name, value) in a fixed order; None for kinds
-    /// without one. Alpha-beta: its Freckers evaluation weights.
-    pub fn weights(&self) -> Option<Vec<(&'static str, f64)>> {
+    /// The weight vector a tuner may change; None for kinds without one. Alpha-beta: its
+    /// Freckers evaluation weights, in `freckers::agents::EVAL_FEATURES` order.
+    pub fn weights(&self) -> Option<[f64; 5]> {
         match self {
-            AgentSpec::Alphabeta { distance, home, mobility, jumps, cohesion, .. } => {
-                Some(vec![("distance", *distance), ("home", *home), ("mobility", *mobility), ("jumps", *jumps), ("cohesion", *cohesion)])
-            }
+            AgentSpec::Alphabeta { distance, home, mobility, jumps, cohesion, .. } => Some([*distance, *home, *mobility, *jumps, *cohesion]),
             _ => None,
         }
     }

@@ -19,9 +19,7 @@ pub trait MoveLookup<G: Game>: Send {
     /// Appends the legal moves of `g` to `out` (as `Game::legal_moves`).
     fn legal_moves(&mut self, g: &G, out: &mut Vec<G::Move>);
     /// (lookups answered from the cache, lookups).
-    fn counts(&self) -> (u64, u64) {
-        (0, 0)
-    }
+    fn counts(&self) -> (u64, u64);
 }
 
 /// An LRU cache of move lists keyed by position, holding at most `capacity` positions.

@@ -404,7 +404,6 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
         self.effort.peak_tree_bytes = self.effort.peak_tree_bytes.max(self.effort.last_tree_bytes);
         let mv = self.final_move(&tree);
         self.tree = self.cfg.reuse_tree.then_some(tree);
-        (self.effort.cache_hits, self.effort.cache_lookups) = self.moves.counts();
         mv
     }
 
@@ -415,7 +414,8 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
     }
 
     fn effort(&self) -> Effort {
-        self.effort
+        let (cache_hits, cache_lookups) = self.moves.counts();
+        Effort { cache_hits, cache_lookups, ..self.effort }
     }
 }
 

@@ -18,7 +18,7 @@ use crate::agent::Arena;
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
-use crate::play::{GameRow, play_game};
+use crate::play::{GameRow, play_game, seat_result};
 use crate::report::stats::elo::{Pentanomial, SprtDecision};
 use crate::rng::derive_seed;
 use anyhow::{Context, Result};
@@ -154,11 +154,7 @@ fn play_games<G: Arena>(job: &Job, start: &(dyn Fn(usize, Option<u32>) -> Result
 /// hypothesis, if it does within `rows` (complete pairs only, in game order).
 pub fn sprt_stop(sprt: &Sprt, me: &str, rows: &[GameRow]) -> Option<usize> {
     let mut penta = Pentanomial::default();
-    let result = |r: &GameRow| match (r.winner, r.first_agent == me) {
-        ("draw", _) => 0.5,
-        ("first", true) | ("second", false) => 1.0,
-        _ => 0.0,
-    };
+    let result = |r: &GameRow| seat_result(r.winner, r.first_agent == me);
     for (i, pair) in rows.chunks(2).enumerate() {
         if pair.len() < 2 || pair[0].pair.is_none() {
             break;

@@ -22,7 +22,7 @@ use crate::agent::AgentSpec;
 use crate::game::freckers::Freckers;
 use crate::game::freckers::agents::{EVAL_FEATURES, eval_features};
 use crate::game::{Game, Player};
-use crate::play::{GameRow, play_game, play_game_observed};
+use crate::play::{GameRow, play_game_observed, seat_result};
 use crate::rng::{derive_seed, rng_from_seed};
 use crate::tune::ga::{elite, next_generation, random_population};
 use crate::tune::hillclimb::{Advantage, climb};
@@ -57,7 +57,8 @@ pub fn tunable_weights(game: GameName, spec: &AgentSpec) -> Result<Vec<(&'static
     if game != GameName::Freckers {
         return Err("tune jobs tune a Freckers alpha-beta evaluation; use game = \"freckers\"".into());
     }
-    spec.weights().ok_or_else(|| format!("agent kind '{}' has no weight vector to tune (alphabeta has: {})", spec.kind_name(), EVAL_FEATURES.join(", ")))
+    let weights = spec.weights().ok_or_else(|| format!("agent kind '{}' has no weight vector to tune (alphabeta has: {})", spec.kind_name(), EVAL_FEATURES.join(", ")))?;
+    Ok(EVAL_FEATURES.into_iter().zip(weights).collect())
 }
 
 const TUNE: u64 = 1;
@@ -84,22 +85,16 @@ fn play(job: &Job, weights: &[f64], phase: u64, index: u32, advantage: Option<&m
     let (first, second) = if tuned_first { ((t.agent.as_str(), &tuned), (t.opponent.as_str(), opponent)) } else { ((t.opponent.as_str(), opponent), (t.agent.as_str(), &tuned)) };
     let seed = derive_seed(job.seed, &[phase, index as u64]);
     let me = if tuned_first { Player::First } else { Player::Second };
-    let row = match advantage {
-        None => play_game(&start, first, second, seed, index, &stage.id)?,
-        Some(adv) => {
-            let mut observe = |before: &Freckers, after: &Freckers| {
-                if before.to_move() == me {
-                    adv.add(weights, &eval_features(before, me, [true; 5]), &eval_features(after, me, [true; 5]));
-                }
-            };
-            play_game_observed(&start, first, second, seed, index, &stage.id, Some(&mut observe))?
+    let mut observe = advantage.map(|adv| {
+        move |before: &Freckers, after: &Freckers| {
+            if before.to_move() == me {
+                adv.add(weights, &eval_features(before, me, [true; 5]), &eval_features(after, me, [true; 5]));
+            }
         }
-    };
-    let result = match (row.winner, tuned_first) {
-        ("draw", _) => 0.5,
-        ("first", true) | ("second", false) => 1.0,
-        _ => 0.0,
-    };
+    });
+    let observer = observe.as_mut().map(|f| f as &mut dyn FnMut(&Freckers, &Freckers));
+    let row = play_game_observed(&start, first, second, seed, index, &stage.id, observer)?;
+    let result = seat_result(row.winner, tuned_first);
     Ok((row, tuned_first, result))
 }
 
@@ -121,8 +116,8 @@ pub fn run_tune(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<(Vec<&'static 
                 let mut adv = Advantage::new(w.len());
                 let (row, tuned_first, result) = play(job, &w, TUNE, g, Some(&mut adv))?;
                 let shares = adv.shares();
-                rows.push(TuneRow { tuner, phase: "tune", game: g, generation: g, individual: 0, tuned_first, result, plies: row.plies, weights: w.clone(), advantage: shares.clone() });
-                w = climb(&w, &shares, result, t.step, bounds);
+                let next = climb(&w, &shares, result, t.step, bounds);
+                rows.push(TuneRow { tuner, phase: "tune", game: g, generation: g, individual: 0, tuned_first, result, plies: row.plies, weights: std::mem::replace(&mut w, next), advantage: shares });
                 on_game();
             }
             w

@@ -60,8 +60,7 @@ pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Recor
             rows += df.height();
             with_rows += 1;
             let added = match exp.file.kind {
-                JobKind::Ga => records.add_generations(&df, &swept),
-                JobKind::Tune => records.add_rows(&df),
+                JobKind::Ga | JobKind::Tune => records.add_rows(&df),
                 _ => records.add_games(&df, &swept),
             };
             added.with_context(|| format!("reading {}", part.display()))?;

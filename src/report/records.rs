@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 use polars::prelude::{DataFrame, DataType};
 use std::collections::BTreeMap;
 use crate::experiment::record::SWEPT_AS_ROW_COLUMN;
+use crate::play::seat_result;
 
 /// Columns of the records, by name: text columns group, numeric columns are measured (and can
 /// group too, shown as numbers).
@@ -88,28 +89,8 @@ impl Records {
         }
     }
 
-    /// Appends one record per row of a GA job's generation rows in `df`.
-    pub fn add_generations(&mut self, df: &DataFrame, swept: &[String]) -> Result<()> {
-        let mut numeric: Vec<&str> = vec!["generation", "individual", "repeat", "best", "final", "fitness", "points", "games"];
-        let mut text: Vec<&str> = vec!["job"];
-        for key in swept {
-            let col = df.column(key).with_context(|| format!("the rows have no column for grid key '{key}'"))?;
-            if col.dtype().is_primitive_numeric() { numeric.push(key) } else { text.push(key) }
-        }
-        for name in numeric {
-            let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?.cast(&DataType::Float64)?;
-            self.num.entry(name.to_string()).or_default().extend(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)));
-        }
-        for name in text {
-            let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?.cast(&DataType::String)?;
-            self.text.entry(name.to_string()).or_default().extend(c.str()?.iter().map(|v| v.unwrap_or("").to_string()));
-        }
-        self.len += df.height();
-        Ok(())
-    }
-
-    /// Appends one record per row of `df` (a tune job's rows), every column as it is: numeric
-    /// and boolean columns as numbers, the others as text.
+    /// Appends one record per row of `df` (a GA job's generation rows, a tune job's rows),
+    /// every column as it is: numeric and boolean columns as numbers, the others as text.
     pub fn add_rows(&mut self, df: &DataFrame) -> Result<()> {
         for col in df.columns() {
             let name = col.name().to_string();
@@ -184,11 +165,7 @@ impl Records {
                 let me_first = seat == "first";
                 let (me, them) = if me_first { (&first[i], &second[i]) } else { (&second[i], &first[i]) };
                 let own = |a: &str, b: &str| nums[if me_first { a } else { b }][i];
-                let result = match winner[i].as_str() {
-                    "draw" => 0.5,
-                    w if w == seat => 1.0,
-                    _ => 0.0,
-                };
+                let result = seat_result(&winner[i], me_first);
                 self.push_text("agent", me.clone());
                 self.push_text("opponent", them.clone());
                 self.push_text("seat", seat.to_string());

@@ -233,8 +233,8 @@ impl Arena for Freckers {
                 let rollout = EpsilonGreedy { epsilon: *epsilon, lazy: *generator == Generator::Lazy };
                 Box::new(Uct::with_heuristic(spec.uct_config().expect("tree search"), rollout, prior).with_moves(MoveSource::lru(*move_cache)))
             }
-            AgentSpec::Alphabeta { depth, shuffle, distance, home, mobility, jumps, cohesion, move_cache, .. } => {
-                let eval = WeightedEval { weights: [*distance, *home, *mobility, *jumps, *cohesion] };
+            AgentSpec::Alphabeta { depth, shuffle, move_cache, .. } => {
+                let eval = WeightedEval { weights: spec.weights().expect("alpha-beta has weights") };
                 Box::new(AlphaBeta::new(eval, *depth, *shuffle).with_moves(MoveSource::lru(*move_cache)))
             }
             AgentSpec::Hybrid { switch_ply, early, late } => {

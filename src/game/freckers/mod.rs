@@ -72,21 +72,6 @@ fn step(cell: u8, d: usize) -> Option<u8> {
 
 const ROW0: u64 = 0xff;
 const ROW7: u64 = 0xff << 56;
-const COL0: u64 = 0x0101_0101_0101_0101;
-const COL7: u64 = COL0 << 7;
-
-/// Every cell of `bb` moved one step in direction `d` (cells that would leave the board drop).
-#[inline(always)]
-fn shift(bb: u64, d: usize) -> u64 {
-    let (dr, dc, _) = DIRECTIONS[d];
-    let bb = match dc {
-        1 => bb & !COL7,
-        -1 => bb & !COL0,
-        _ => bb,
-    };
-    let by = (dr as i32) * 8 + dc as i32;
-    if by >= 0 { bb << by } else { bb >> -by }
-}
 
 /// Cells whose neighbour in direction `d` is on the board, per direction.
 const HAS_NEIGHBOUR: [u64; 8] = {
@@ -106,10 +91,11 @@ const HAS_NEIGHBOUR: [u64; 8] = {
     m
 };
 
-/// `shift` for a direction known only at run time: mask off the cells that would leave the
-/// board, then rotate (nothing wraps round, since those bits are gone). Branch-free.
+/// Every cell of `bb` moved one step in direction `d` (cells that would leave the board drop):
+/// mask them off, then rotate (nothing wraps round, since those bits are gone). Branch-free, so
+/// as cheap for a direction known only at run time as for a constant one.
 #[inline(always)]
-fn shift_dyn(bb: u64, d: usize) -> u64 {
+fn shift(bb: u64, d: usize) -> u64 {
     let by = DIRECTIONS[d].0 as i32 * 8 + DIRECTIONS[d].1 as i32;
     (bb & HAS_NEIGHBOUR[d]).rotate_left(by.rem_euclid(64) as u32)
 }
@@ -364,7 +350,7 @@ impl Freckers {
     /// if it can and otherwise takes a uniformly random landing of its jump chains. Only the
     /// jumping frog's chains are searched. Every legal action has a positive probability, but
     /// the distribution is not uniform: frogs and directions with few actions are favoured,
-    /// long jump chains disfavoured (the bias is measured in the tests and in `Lazy`'s docs).
+    /// long jump chains disfavoured (the bias is measured in the tests and in `LazyRandom`'s docs).
     #[inline(always)]
     fn lazy_action(&self, dirs: &[usize; 5], rng: &mut GameRng) -> Action {
         let frogs = self.frogs[self.to_move.index()];
@@ -383,16 +369,16 @@ impl Freckers {
         for i in order {
             let d = dirs[i as usize];
             let back = opposite(d);
-            let steppers = shift_dyn(targets[i as usize], back);
+            let steppers = shift(targets[i as usize], back);
             // Frogs with a frog next to them in direction d and a frog-free cell beyond.
-            let jumpers = frogs & shift_dyn(occ, back) & shift_dyn(shift_dyn(!occ, back), back) & !steppers;
+            let jumpers = frogs & shift(occ, back) & shift(shift(!occ, back), back) & !steppers;
             let movers = steppers | jumpers;
             if movers == 0 {
                 continue;
             }
             let from = nth_bit(movers, below(rng, movers.count_ones() as usize) as u32);
             if steppers >> from & 1 == 1 {
-                return Action::mv(from, shift_dyn(1u64 << from, d).trailing_zeros() as u8);
+                return Action::mv(from, shift(1u64 << from, d).trailing_zeros() as u8);
             }
             let landings = self.jump_set(from, dirs) & self.pads;
             if landings != 0 {

@@ -304,7 +304,7 @@ mod agent_tests {
 
 mod search_tests {
     use super::*;
-    use crate::agent::alphabeta::{AlphaBeta, Evaluator, WIN};
+    use crate::agent::alphabeta::{AlphaBeta, Evaluator, terminal_value};
     use crate::agent::hybrid::Hybrid;
     use crate::agent::{Agent, Budget};
     use crate::agent::{AgentSpec, Arena};
@@ -332,11 +332,7 @@ R R R R R . * .
     /// Plain minimax without pruning, for comparison.
     fn minimax(g: &Freckers, depth: u32, ply: u32, eval: &WeightedEval) -> f64 {
         if let Some(o) = g.outcome() {
-            return match o {
-                Outcome::Draw => 0.0,
-                Outcome::Win(w) if w == g.to_move() => WIN - ply as f64,
-                Outcome::Win(_) => -(WIN - ply as f64),
-            };
+            return terminal_value(o, g.to_move(), ply);
         }
         if depth == 0 {
             return eval.evaluate(g, g.to_move());
@@ -611,12 +607,14 @@ fn the_lazy_random_move_is_legal_covers_every_action_and_is_biased() {
 }
 
 #[test]
-fn the_branch_free_shift_equals_the_plain_one_and_the_orders_are_all_distinct() {
+fn the_board_shift_moves_every_cell_one_step_and_the_orders_are_all_distinct() {
     let mut rng = rng_from_seed(5);
     for _ in 0..1000 {
         let bb = crate::rng::Rng::next_u64(&mut rng);
         for d in 0..8 {
-            assert_eq!(super::shift_dyn(bb, d), super::shift(bb, d), "direction {d}");
+            // Cell by cell: each set cell's neighbour in direction d, if it is on the board.
+            let expected = (0..64u8).filter(|&c| bb >> c & 1 == 1).filter_map(|c| super::step(c, d)).fold(0u64, |acc, c| acc | 1u64 << c);
+            assert_eq!(super::shift(bb, d), expected, "direction {d}");
         }
     }
     let orders: std::collections::BTreeSet<[u8; 5]> = super::ORDERS_OF_FIVE.into_iter().collect();
