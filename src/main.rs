@@ -109,6 +109,24 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
+    /// Solve life-and-death problems (the problem text format or SGF): the status (l, d, lNd,
+    /// dNl), the winning first moves of the side to move, and the search counters.
+    Solve {
+        /// A problem file (one or more problems) or an .sgf file.
+        file: PathBuf,
+        /// Heuristic weights: reference, zero, or a weights file (see `gamelab show --weights`).
+        #[arg(long, default_value = "reference")]
+        weights: String,
+        /// Node budget per problem (past it the status is '?').
+        #[arg(long, default_value_t = 2_000_000)]
+        node_budget: u64,
+        /// Only this problem of the file (by name).
+        #[arg(long)]
+        problem: Option<String>,
+        /// Skip the search for all winning first moves (status and counters only).
+        #[arg(long)]
+        status_only: bool,
+    },
     /// List games, stages, agent kinds and experiment files.
     List {
         /// Folder of experiment files.
@@ -254,6 +272,22 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Show { game, position, size, seed } => {
+            if game == "tsumego" {
+                let Some(path) = &position else {
+                    return Err(InputError::plain("--game tsumego needs --position FILE (a problem file or .sgf)").into());
+                };
+                for p in read_problems(path)? {
+                    println!("problem {}", p.name);
+                    print!("{}", p.draw());
+                    if let Some(st) = p.status {
+                        println!("recorded status: {st}");
+                    }
+                    if !p.winning.is_empty() {
+                        println!("recorded winning moves: {}", p.winning.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>().join(" "));
+                    }
+                }
+                return Ok(());
+            }
             if game == "freckers" {
                 let g = match &position {
                     Some(p) => gamelab::game::freckers::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
@@ -286,6 +320,38 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
+        Command::Solve { file, weights, node_budget, problem, status_only } => {
+            let problems = read_problems(&file)?;
+            let w = gamelab::game::tsumego::heuristic::load_weights(&weights).map_err(|e| InputError::plain(format!("--weights: {e}")))?;
+            let chosen: Vec<&gamelab::game::tsumego::Problem> = problems.iter().filter(|p| problem.as_ref().is_none_or(|n| &p.name == n)).collect();
+            if chosen.is_empty() {
+                return Err(InputError { file: Some(file.clone()), line_col: None, key: None, message: format!("no problem named '{}'", problem.unwrap_or_default()) }.into());
+            }
+            let mut solver = gamelab::game::tsumego::Solver::new(20);
+            let limits = gamelab::game::tsumego::Limits { node_budget, ..Default::default() };
+            for p in chosen {
+                let s = solver.solve(p, &w, limits, !status_only);
+                let moves: Vec<String> = s.winning_moves.iter().map(|&m| p.move_name(m)).collect();
+                let c = s.counters;
+                println!(
+                    "{}: {} ({} to move){}; nodes {}, leaves {}, tt hits {}, depth {}, {:.3} s{}",
+                    p.name,
+                    s.status,
+                    p.start.to_move.name(),
+                    if moves.is_empty() { String::new() } else { format!("; winning moves {}", moves.join(" ")) },
+                    c.nodes,
+                    c.leaves,
+                    c.tt_hits,
+                    c.max_depth,
+                    c.time_s,
+                    match p.status {
+                        Some(r) if r != s.status => format!("; recorded status {r} differs"),
+                        _ => String::new(),
+                    }
+                );
+            }
+            Ok(())
+        }
         Command::List { experiments } => {
             println!("games:\n  othello\n  colosseum\n  freckers");
             println!("stages (freckers): standard (the referee's lenient multi-jumps), strict");
@@ -315,6 +381,17 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// Reads a problem file (text format) or an SGF file (by extension); errors name the file and line.
+fn read_problems(path: &PathBuf) -> Result<Vec<gamelab::game::tsumego::Problem>> {
+    let text = read_position(path)?;
+    let parsed = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+        gamelab::game::tsumego::parse_sgf(&text).map(|p| vec![p])
+    } else {
+        gamelab::game::tsumego::parse_problems(&text)
+    };
+    parsed.map_err(|e| position_error(path, e))
 }
 
 fn colosseum_only(game: &str) -> Result<()> {

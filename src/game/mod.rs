@@ -11,6 +11,7 @@
 pub mod colosseum;
 pub mod freckers;
 pub mod othello;
+pub mod tsumego;
 
 use crate::rng::{GameRng, below};
 use std::fmt::Debug;

@@ -1,0 +1,110 @@
+//! The terminal tests of the search: Benson's unconditional life for the defender, and the
+//! cheap proofs of death (targets captured; no room for two eyes).
+//!
+//! Benson's algorithm, inside R: the defender's chains and the regions of R left by them
+//! (connected sets of empty points and attacker stones). A region that touches the wall is
+//! never vital (the attacker's living stones are outside it). A region is vital to a chain when
+//! all its empty points are liberties of that chain. Repeatedly drop chains with fewer than two
+//! vital regions, and regions next to a dropped chain; the chains left are alive whatever the
+//! attacker plays, even if the defender always passes.
+
+use super::board::{Bits, Position, Region, Side, bit};
+
+/// The defender's stones in unconditionally alive chains (Benson).
+pub fn benson_alive(region: &Region, pos: &Position) -> u64 {
+    let def = pos.of(Side::Defender);
+    if def == 0 {
+        return 0;
+    }
+    let empty = pos.empty(region);
+    // Chains with their liberties.
+    let mut chains: [(u64, u64); 64] = [(0, 0); 64];
+    let mut nc = 0;
+    let mut rest = def;
+    while rest != 0 {
+        let (chain, adj) = region.chain(rest.trailing_zeros() as usize, def);
+        rest &= !chain;
+        chains[nc] = (chain, adj & empty);
+        nc += 1;
+    }
+    // Regions not touching the wall, with their neighbouring defender stones.
+    let mut regions: [(u64, u64); 64] = [(0, 0); 64];
+    let mut nr = 0;
+    let others = region.all & !def;
+    let mut rest = others;
+    while rest != 0 {
+        let (reg, adj) = region.chain(rest.trailing_zeros() as usize, others);
+        rest &= !reg;
+        if reg & region.wall_adj == 0 {
+            regions[nr] = (reg, adj & def);
+            nr += 1;
+        }
+    }
+    let mut alive_chains: u64 = if nc == 64 { u64::MAX } else { (1u64 << nc) - 1 };
+    let mut live_regions: u64 = if nr == 64 { u64::MAX } else { (1u64 << nr) - 1 };
+    loop {
+        let mut dropped = 0u64;
+        for c in Bits(alive_chains) {
+            let (_, libs) = chains[c];
+            let vital = Bits(live_regions).filter(|&r| regions[r].0 & empty & !libs == 0 && regions[r].1 & chains[c].0 != 0).count();
+            if vital < 2 {
+                alive_chains &= !bit(c);
+                dropped |= chains[c].0;
+            }
+        }
+        if dropped == 0 {
+            break;
+        }
+        for r in Bits(live_regions) {
+            if regions[r].1 & dropped != 0 {
+                live_regions &= !bit(r);
+            }
+        }
+        if alive_chains == 0 {
+            break;
+        }
+    }
+    Bits(alive_chains).fold(0, |acc, c| acc | chains[c].0)
+}
+
+/// Whether the defender provably cannot make two eyes: an eye point can be neither next to the
+/// wall nor next to an uncapturable attacker stone, nor be one; two eyes need two such points
+/// that are not neighbours. (A cheap necessary condition, so "cannot" is a proof.)
+pub fn cannot_make_two_eyes(region: &Region, pos: &Position) -> bool {
+    let att = pos.of(Side::Attacker);
+    // Attacker stones joined to the wall: the chains through wall-adjacent attacker stones.
+    let mut safe = 0u64;
+    let mut rest = att & region.wall_adj;
+    while rest != 0 {
+        let c = region.component(rest.trailing_zeros() as usize, att);
+        safe |= c;
+        rest &= !c;
+    }
+    let candidates = region.all & !safe & !region.wall_adj & !region.dilate(safe);
+    for p in Bits(candidates) {
+        if candidates & !(region.nbr[p] | bit(p)) != 0 {
+            return false;
+        }
+    }
+    true
+}
+
+/// Who has won in this position, if the search may stop here: the defender when a target chain
+/// is alive by Benson or after two passes; the attacker when no target stone is left or the
+/// defender cannot make two eyes.
+pub fn decided(region: &Region, pos: &Position, targets: u64) -> Option<Side> {
+    let def = pos.of(Side::Defender);
+    if def & targets == 0 {
+        return Some(Side::Attacker);
+    }
+    if pos.passes >= 2 {
+        return Some(Side::Defender);
+    }
+    if benson_alive(region, pos) & targets != 0 {
+        return Some(Side::Defender);
+    }
+    if cannot_make_two_eyes(region, pos) {
+        return Some(Side::Attacker);
+    }
+    None
+}

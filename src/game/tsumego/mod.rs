@@ -1,0 +1,26 @@
+//! Go life-and-death (tsume-go) on closed regions: the model of `shared/rules/tsumego.md` for
+//! the GoTools report.
+//!
+//! - `board`: the region R (at most 64 points, u64 bitsets), positions, captures and suicide.
+//! - `life`: Benson's unconditional life and the proofs of death (the terminal tests).
+//! - `heuristic`: the named static and dynamic features and their weight vectors.
+//! - `solver`: AND/OR depth-first search with a transposition table, the status sweep over ko
+//!   threats (`l`, `d`, `lNd`, `dNl`), counters (nodes, leaves, table hits, depth, time).
+//! - `problem`: the problem text format, drawing, SGF import and export.
+//!
+//! Life-and-death is not a two-player game to the end, so it does not implement `Game`: the
+//! solver is what the experiments run.
+
+pub mod board;
+pub mod heuristic;
+pub mod life;
+pub mod problem;
+pub mod solver;
+
+#[cfg(test)]
+mod tests;
+
+pub use board::{Move, Position, Region, Side};
+pub use heuristic::{Weights, WeightSet};
+pub use problem::{Problem, parse_problems, parse_sgf};
+pub use solver::{Counters, Limits, Solution, Solver, Status};

@@ -1,0 +1,735 @@
+//! The life-and-death solver: depth-first AND/OR search over win/loss with a transposition
+//! table, ordered by the weighted heuristic, and the status sweep over ko threats.
+//!
+//! A node is a position with the side to move. Terminal tests (`life::decided`) end the search
+//! and count one leaf each. Otherwise every legal move (empty points that are not suicide and
+//! do not repeat a position of the sequence since the last pass, plus the pass) is scored by the
+//! heuristic and tried best first; the first winning child returns. A move that repeats a
+//! position (a ko retake) may be played by a side with external threats left, spending one.
+//! Results are stored in the table under (stones, side to move, passes, threat budgets); a
+//! node or depth cap gives "unknown", which is never stored. The search's result never depends
+//! on the weights, only its cost does. (As in most solvers, a stored result ignores the path
+//! that reached it, so the repetition ban is approximate across transpositions.)
+//!
+//! The transposition table is the "hash database" of the report, always on; the rules page's
+//! "TT move first" shows through the `hash_move` dynamic feature, since a table hit with a
+//! result returns at once. The dynamic tables (history, killers, counter-moves, hash moves)
+//! live for one problem: they carry over between the solves of its status sweep and are reset
+//! for the next problem, so a problem's counts do not depend on the problems solved before it
+//! (or on the thread that solved it).
+
+use super::board::{Bits, Move, Position, Region, Side, bit};
+use super::heuristic::{N_DYNAMIC, N_STATIC, Weights};
+use super::life::decided;
+use super::problem::Problem;
+use std::time::Instant;
+
+/// Threat budgets tried by the status sweep: `N` of `lNd`/`dNl` runs 1..=MAX_THREATS.
+pub const MAX_THREATS: u8 = 5;
+
+const PASS: u8 = 64;
+const NONE: u8 = 255;
+
+/// What GoTools prints for a problem, from the defender's point of view, with the problem's
+/// side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// `l`: alive however many ko threats the attacker has.
+    Alive,
+    /// `d`: dead however many ko threats the defender has.
+    Dead,
+    /// `lNd`: alive unless the attacker has N external ko threats.
+    AliveUnlessKo(u8),
+    /// `dNl`: dead unless the defender has N external ko threats.
+    DeadUnlessKo(u8),
+    /// The node budget ran out.
+    Unknown,
+}
+
+impl std::fmt::Display for Status {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Status::Alive => write!(f, "l"),
+            Status::Dead => write!(f, "d"),
+            Status::AliveUnlessKo(n) => write!(f, "l{n}d"),
+            Status::DeadUnlessKo(n) => write!(f, "d{n}l"),
+            Status::Unknown => write!(f, "?"),
+        }
+    }
+}
+
+impl std::str::FromStr for Status {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Status, String> {
+        let bad = || format!("status '{s}': expected l, d, lNd or dNl (N = 1..{MAX_THREATS})");
+        match s {
+            "l" => return Ok(Status::Alive),
+            "d" => return Ok(Status::Dead),
+            _ => {}
+        }
+        let b = s.as_bytes();
+        if b.len() != 3 || !(b'1'..=b'0' + MAX_THREATS).contains(&b[1]) {
+            return Err(bad());
+        }
+        let n = b[1] - b'0';
+        match (b[0], b[2]) {
+            (b'l', b'd') => Ok(Status::AliveUnlessKo(n)),
+            (b'd', b'l') => Ok(Status::DeadUnlessKo(n)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+impl Status {
+    /// Whether the side to move reaches its aim without ko threats.
+    pub fn mover_wins(self, to_move: Side) -> Option<bool> {
+        let lives = match self {
+            Status::Alive | Status::AliveUnlessKo(_) => true,
+            Status::Dead | Status::DeadUnlessKo(_) => false,
+            Status::Unknown => return None,
+        };
+        Some(lives == (to_move == Side::Defender))
+    }
+}
+
+/// Search effort of one solve (or of a whole problem's sweep).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Counters {
+    pub nodes: u64,
+    /// Terminal positions reached (the report's "terminal leaves").
+    pub leaves: u64,
+    pub tt_hits: u64,
+    pub max_depth: u32,
+    pub time_s: f64,
+}
+
+/// Limits of a problem's search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Nodes per problem (the whole status sweep); past it the status is unknown.
+    pub node_budget: u64,
+    /// Plies from the problem's position; deeper lines are unknown.
+    pub max_depth: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { node_budget: 2_000_000, max_depth: 80 }
+    }
+}
+
+/// The result of solving a problem.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solution {
+    pub status: Status,
+    /// Winning first moves of the side to move without ko threats (empty when it loses or
+    /// when not asked for).
+    pub winning_moves: Vec<Move>,
+    pub counters: Counters,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Val {
+    Win,
+    Loss,
+    Unknown,
+}
+
+impl std::ops::Neg for Val {
+    type Output = Val;
+    fn neg(self) -> Val {
+        match self {
+            Val::Win => Val::Loss,
+            Val::Loss => Val::Win,
+            Val::Unknown => Val::Unknown,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Default)]
+struct TtEntry {
+    key: u64,
+    generation: u32,
+    win: bool,
+}
+
+/// A candidate move of a node, with its child position and heuristic score.
+#[derive(Clone, Copy)]
+struct Candidate {
+    mv: u8,
+    score: f64,
+    child: Position,
+    /// The child's terminal test, when the heuristic already ran it.
+    decided: Option<Option<Side>>,
+}
+
+/// The search learning of one problem (the dynamic features' sources).
+struct Learning {
+    history: [[u32; 65]; 2],
+    history_max: [u32; 2],
+    killers: Vec<[u8; 2]>,
+    counter: [[u8; 65]; 2],
+    hash_moves: Vec<(u64, u8)>,
+}
+
+const HASH_MOVE_BITS: u32 = 14;
+
+impl Learning {
+    fn new() -> Learning {
+        Learning { history: [[0; 65]; 2], history_max: [0; 2], killers: Vec::new(), counter: [[NONE; 65]; 2], hash_moves: vec![(0, NONE); 1 << HASH_MOVE_BITS] }
+    }
+    fn reset(&mut self) {
+        self.history = [[0; 65]; 2];
+        self.history_max = [0; 2];
+        self.killers.iter_mut().for_each(|k| *k = [NONE; 2]);
+        self.counter = [[NONE; 65]; 2];
+        self.hash_moves.iter_mut().for_each(|e| *e = (0, NONE));
+    }
+    fn hash_move(&self, hash: u64) -> u8 {
+        let e = self.hash_moves[(hash >> (64 - HASH_MOVE_BITS)) as usize];
+        if e.0 == hash { e.1 } else { NONE }
+    }
+}
+
+/// Facts about a node's position that every candidate's features read.
+struct NodeFacts {
+    me: Side,
+    own: u64,
+    opp: u64,
+    empty: u64,
+    /// Chain masks and liberty masks, own and opponent, with a point -> chain map.
+    chain_of: [u8; 64],
+    chains: Vec<(u64, u64, bool)>,
+    own_eyes: u64,
+    opp_eyes: u64,
+    /// Points of the defender's enclosed regions (not touching the wall).
+    enclosed: u64,
+    vital: u64,
+}
+
+/// A solver with its table and learning; reuse one per thread.
+pub struct Solver {
+    tt: Vec<TtEntry>,
+    tt_bits: u32,
+    generation: u32,
+    learning: Learning,
+    buffers: Vec<Vec<Candidate>>,
+    /// Hashes of the positions from the root; the current sequence (since the last pass)
+    /// starts at `seq_start`.
+    path: Vec<u64>,
+    seq_start: usize,
+    counters: Counters,
+    limits: Limits,
+    out_of_budget: bool,
+    // The problem being solved.
+    region: Region,
+    targets: u64,
+    weights: Weights,
+    use_static: bool,
+    use_dynamic: bool,
+    /// A retake was banned somewhere in the search (so ko threats may matter).
+    ban_seen: bool,
+}
+
+impl Solver {
+    /// A solver with a transposition table of 2^`tt_bits` entries (16 bytes each).
+    pub fn new(tt_bits: u32) -> Solver {
+        Solver {
+            tt: vec![TtEntry::default(); 1 << tt_bits],
+            tt_bits,
+            generation: 0,
+            learning: Learning::new(),
+            buffers: Vec::new(),
+            path: Vec::new(),
+            seq_start: 0,
+            counters: Counters::default(),
+            limits: Limits::default(),
+            out_of_budget: false,
+            region: Region::new(1, vec![], vec![]),
+            targets: 0,
+            weights: Weights::zero(),
+            use_static: false,
+            use_dynamic: false,
+            ban_seen: false,
+        }
+    }
+
+    /// Solves a problem: its status (the sweep over ko threats) and, if asked, every winning
+    /// first move of the side to move.
+    pub fn solve(&mut self, problem: &Problem, weights: &Weights, limits: Limits, with_moves: bool) -> Solution {
+        let t0 = Instant::now();
+        self.start(problem, weights, limits);
+        let root = problem.start;
+        let status = self.status(&root);
+        let mut winning_moves = Vec::new();
+        if with_moves && status.mover_wins(root.to_move) == Some(true) {
+            winning_moves = self.winning_moves(&root);
+        }
+        self.counters.time_s = t0.elapsed().as_secs_f64();
+        Solution { status, winning_moves, counters: self.counters }
+    }
+
+    /// The heuristic's ranking of the legal first moves of a problem (best first), without
+    /// search: what the static fitness reads.
+    pub fn rank_first_moves(&mut self, problem: &Problem, weights: &Weights) -> Vec<Move> {
+        self.start(problem, weights, Limits::default());
+        self.root_path(&problem.start);
+        let cands = self.candidates(&problem.start, 0, NONE, NONE, NONE);
+        cands.iter().map(|c| to_move(c.mv)).collect()
+    }
+
+    fn start(&mut self, problem: &Problem, weights: &Weights, limits: Limits) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
+            self.generation = 1;
+        }
+        self.learning.reset();
+        self.counters = Counters::default();
+        self.limits = limits;
+        self.out_of_budget = false;
+        self.region = problem.region.clone();
+        self.targets = problem.targets;
+        self.weights = weights.clone();
+        self.use_static = weights.statics.iter().any(|&w| w != 0.0);
+        self.use_dynamic = weights.uses_dynamic();
+        self.path.clear();
+    }
+
+    fn root_path(&mut self, root: &Position) {
+        self.path.clear();
+        self.path.push(root.hash);
+        self.seq_start = 0;
+    }
+
+    /// Whether the defender lives from `pos` with the given threat budgets (None: unknown).
+    fn defender_lives(&mut self, pos: &Position, attacker_threats: u8, defender_threats: u8) -> Option<bool> {
+        let mut p = *pos;
+        p.threats = [attacker_threats, defender_threats];
+        self.root_path(&p);
+        let v = self.search(&p, 0, NONE, NONE, NONE);
+        match v {
+            Val::Unknown => None,
+            v => Some((v == Val::Win) == (p.to_move == Side::Defender)),
+        }
+    }
+
+    /// The status sweep: one boolean solve without threats, then budgets 1..=5 for the side
+    /// that loses it until the result flips. A decided root needs no search; and when the
+    /// first solve met no banned retake anywhere, its proof holds whatever the threats (a
+    /// budget only adds moves where a retake is banned), so the status is `l` or `d` at once.
+    fn status(&mut self, root: &Position) -> Status {
+        if let Some(winner) = decided(&self.region, root, self.targets) {
+            self.counters.nodes += 1;
+            self.counters.leaves += 1;
+            return if winner == Side::Defender { Status::Alive } else { Status::Dead };
+        }
+        self.ban_seen = false;
+        let first = self.defender_lives(root, 0, 0);
+        if !self.ban_seen {
+            return match first {
+                None => Status::Unknown,
+                Some(true) => Status::Alive,
+                Some(false) => Status::Dead,
+            };
+        }
+        match first {
+            None => Status::Unknown,
+            Some(true) => {
+                for n in 1..=MAX_THREATS {
+                    match self.defender_lives(root, n, 0) {
+                        None => return Status::Unknown,
+                        Some(false) => return Status::AliveUnlessKo(n),
+                        Some(true) => {}
+                    }
+                }
+                Status::Alive
+            }
+            Some(false) => {
+                for n in 1..=MAX_THREATS {
+                    match self.defender_lives(root, 0, n) {
+                        None => return Status::Unknown,
+                        Some(true) => return Status::DeadUnlessKo(n),
+                        Some(false) => {}
+                    }
+                }
+                Status::Dead
+            }
+        }
+    }
+
+    /// Every first move that wins for the side to move without ko threats.
+    fn winning_moves(&mut self, root: &Position) -> Vec<Move> {
+        let mut p = *root;
+        p.threats = [0, 0];
+        self.root_path(&p);
+        let cands = self.candidates(&p, 0, NONE, NONE, NONE);
+        let top = cands.first().map_or(NONE, |c| c.mv);
+        let mut wins = Vec::new();
+        for c in &cands {
+            if self.descend(c, 0, NONE, top) == Val::Win {
+                wins.push(to_move(c.mv));
+            }
+        }
+        wins.sort_by_key(|m| match m {
+            Move::Play(i) => *i as u16,
+            Move::Pass => 64,
+        });
+        wins
+    }
+
+    fn tt_index(&self, key: u64) -> usize {
+        (key >> (64 - self.tt_bits)) as usize
+    }
+
+    fn tt_key(pos: &Position) -> u64 {
+        const PASS_KEY: u64 = 0x5851_f42d_4c95_7f2d;
+        const KO_KEY: u64 = 0x2545_f491_4f6c_dd1d;
+        const THREAT_KEYS: [u64; 2] = [0x1405_7b7e_f767_814f, 0xd1b5_4a32_d192_ed03];
+        let mut k = pos.hash;
+        if pos.passes > 0 {
+            k ^= PASS_KEY;
+        }
+        k ^= THREAT_KEYS[0].wrapping_mul(pos.threats[0] as u64) ^ THREAT_KEYS[1].wrapping_mul(pos.threats[1] as u64);
+        k ^= KO_KEY.wrapping_mul(pos.ko as u64 + 1).rotate_left(17);
+        k
+    }
+
+    /// Negamax over win/loss/unknown for the side to move. `last` is the opponent's last move,
+    /// `prev` the mover's own previous move, `favourite` the opponent's best-ranked move at the
+    /// parent.
+    fn search(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8) -> Val {
+        self.search_with(pos, ply, last, prev, favourite, None)
+    }
+
+    fn search_with(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8, known: Option<Option<Side>>) -> Val {
+        self.counters.nodes += 1;
+        self.counters.max_depth = self.counters.max_depth.max(ply);
+        if self.counters.nodes > self.limits.node_budget {
+            self.out_of_budget = true;
+            return Val::Unknown;
+        }
+        let result = match known {
+            Some(d) => d,
+            None => decided(&self.region, pos, self.targets),
+        };
+        if let Some(winner) = result {
+            self.counters.leaves += 1;
+            return if winner == pos.to_move { Val::Win } else { Val::Loss };
+        }
+        if ply >= self.limits.max_depth {
+            return Val::Unknown;
+        }
+        let key = Solver::tt_key(pos);
+        let slot = self.tt_index(key);
+        let e = self.tt[slot];
+        if e.generation == self.generation && e.key == key {
+            self.counters.tt_hits += 1;
+            return if e.win { Val::Win } else { Val::Loss };
+        }
+        let cands = self.candidates(pos, ply, last, prev, favourite);
+        let top = cands.first().map_or(NONE, |c| c.mv);
+        let mut any_unknown = false;
+        let mut result = Val::Loss;
+        for c in &cands {
+            let v = self.descend(c, ply, last, top);
+            match v {
+                Val::Win => {
+                    self.learn(pos, ply, c.mv, last);
+                    result = Val::Win;
+                    break;
+                }
+                Val::Unknown => {
+                    any_unknown = true;
+                    if self.out_of_budget {
+                        break;
+                    }
+                }
+                Val::Loss => {}
+            }
+        }
+        self.recycle(ply, cands);
+        if result != Val::Win && any_unknown {
+            return Val::Unknown;
+        }
+        self.tt[slot] = TtEntry { key, generation: self.generation, win: result == Val::Win };
+        result
+    }
+
+    /// Plays a candidate on the path and searches it; the value is the mover's. A pass starts
+    /// a new sequence (it lifts the repetition bans).
+    fn descend(&mut self, c: &Candidate, ply: u32, last: u8, top: u8) -> Val {
+        let saved = self.seq_start;
+        if c.mv == PASS {
+            self.seq_start = self.path.len();
+        }
+        self.path.push(c.child.hash);
+        let v = -self.search_with(&c.child, ply + 1, c.mv, last, top, c.decided);
+        self.path.pop();
+        self.seq_start = saved;
+        v
+    }
+
+    fn recycle(&mut self, ply: u32, mut cands: Vec<Candidate>) {
+        cands.clear();
+        self.buffers[ply as usize] = cands;
+    }
+
+    /// Records a winning move for the dynamic features.
+    fn learn(&mut self, pos: &Position, ply: u32, mv: u8, last: u8) {
+        if !self.use_dynamic {
+            return;
+        }
+        let s = pos.to_move.index();
+        let l = &mut self.learning;
+        l.history[s][mv as usize] += 1;
+        l.history_max[s] = l.history_max[s].max(l.history[s][mv as usize]);
+        let k = &mut l.killers[ply as usize];
+        if k[0] != mv {
+            k[1] = k[0];
+            k[0] = mv;
+        }
+        if last != NONE {
+            l.counter[s][last as usize] = mv;
+        }
+        let slot = (pos.hash >> (64 - HASH_MOVE_BITS)) as usize;
+        l.hash_moves[slot] = (pos.hash, mv);
+    }
+
+    /// The legal moves of `pos`, scored and sorted best first (ties by point, pass after
+    /// points of equal score).
+    fn candidates(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8) -> Vec<Candidate> {
+        while self.buffers.len() <= ply as usize {
+            self.buffers.push(Vec::with_capacity(32));
+        }
+        while self.learning.killers.len() <= ply as usize {
+            self.learning.killers.push([NONE; 2]);
+        }
+        let mut out = std::mem::take(&mut self.buffers[ply as usize]);
+        out.clear();
+        let region = &self.region;
+        let me = pos.to_move;
+        let facts = if self.use_static { Some(node_facts(region, pos)) } else { None };
+        let empty = pos.empty(region);
+        let hash_move = if self.use_dynamic { self.learning.hash_move(pos.hash) } else { NONE };
+        let wins_now_weight = self.weights.statics[25];
+        for p in Bits(empty) {
+            let Some((mut child, info)) = pos.play(region, p) else { continue };
+            let mut retake = false;
+            if self.path[self.seq_start..].contains(&child.hash) {
+                self.ban_seen = true;
+                if pos.threats[me.index()] == 0 {
+                    continue;
+                }
+                child.threats[me.index()] -= 1;
+                retake = true;
+            }
+            let mut score = 0.0;
+            let mut known = None;
+            if let Some(f) = &facts {
+                if wins_now_weight != 0.0 {
+                    known = Some(decided(region, &child, self.targets));
+                }
+                let feats = static_features(region, self.targets, f, p, &child, &info, retake, known.flatten() == Some(me));
+                score += dot(&self.weights.statics, &feats);
+            }
+            if self.use_dynamic {
+                let feats = dynamic_features(region, &self.learning, pos, ply, p as u8, last, prev, favourite, hash_move);
+                score += dot(&self.weights.dynamics, &feats);
+            }
+            out.push(Candidate { mv: p as u8, score, child, decided: known });
+        }
+        // The pass: always legal.
+        let mut score = self.weights.statics[N_STATIC - 1];
+        if self.use_dynamic {
+            let feats = dynamic_features(region, &self.learning, pos, ply, PASS, last, prev, favourite, hash_move);
+            score += dot(&self.weights.dynamics, &feats);
+        }
+        out.push(Candidate { mv: PASS, score, child: pos.pass(), decided: None });
+        out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.mv.cmp(&b.mv)));
+        out
+    }
+}
+
+fn to_move(mv: u8) -> Move {
+    if mv == PASS { Move::Pass } else { Move::Play(mv) }
+}
+
+#[inline]
+fn dot(w: &[f64], f: &[f64]) -> f64 {
+    w.iter().zip(f).map(|(a, b)| a * b).sum()
+}
+
+/// Empty points all of whose neighbours are stones of `side` (the wall counts for the
+/// attacker; a defender eye cannot touch the wall).
+fn eye_points(region: &Region, pos: &Position, side: Side) -> u64 {
+    let own = pos.of(side);
+    let mut eyes = 0u64;
+    for p in Bits(pos.empty(region)) {
+        if region.nbr[p] & !own == 0 && (side == Side::Attacker || region.wall_count[p] == 0) {
+            eyes |= bit(p);
+        }
+    }
+    eyes
+}
+
+fn node_facts(region: &Region, pos: &Position) -> NodeFacts {
+    let me = pos.to_move;
+    let (own, opp) = (pos.of(me), pos.of(me.other()));
+    let empty = pos.empty(region);
+    let mut chain_of = [NONE; 64];
+    let mut chains = Vec::with_capacity(16);
+    for side in [me, me.other()] {
+        let stones = pos.of(side);
+        let mut rest = stones;
+        while rest != 0 {
+            let (chain, adj) = region.chain(rest.trailing_zeros() as usize, stones);
+            rest &= !chain;
+            for q in Bits(chain) {
+                chain_of[q] = chains.len() as u8;
+            }
+            chains.push((chain, adj & empty, Position::is_safe(region, side, chain)));
+        }
+    }
+    let def = pos.of(Side::Defender);
+    let others = region.all & !def;
+    let (mut enclosed, mut vital) = (0u64, 0u64);
+    let mut rest = others;
+    while rest != 0 {
+        let q = region.component(rest.trailing_zeros() as usize, others);
+        rest &= !q;
+        if q & region.wall_adj != 0 {
+            continue;
+        }
+        enclosed |= q;
+        let n = q.count_ones();
+        if (3..=6).contains(&n) {
+            let degree = |p: usize| (region.nbr[p] & q).count_ones();
+            let best = Bits(q).map(degree).max().unwrap_or(0);
+            let at_best: Vec<usize> = Bits(q).filter(|&p| degree(p) == best).collect();
+            if at_best.len() == 1 {
+                vital |= bit(at_best[0]);
+            }
+        }
+    }
+    NodeFacts { me, own, opp, empty, chain_of, chains, own_eyes: eye_points(region, pos, me), opp_eyes: eye_points(region, pos, me.other()), enclosed, vital }
+}
+
+/// The static features of playing point `p` (see `STATIC_FEATURES` for the order).
+#[allow(clippy::too_many_arguments)]
+fn static_features(region: &Region, targets: u64, f: &NodeFacts, p: usize, child: &Position, info: &super::board::PlayInfo, retake: bool, wins_now: bool) -> [f64; N_STATIC] {
+    let mut x = [0.0; N_STATIC];
+    let nbr = region.nbr[p];
+    let libs_after = info.liberties.count_ones();
+    // Adjacent chains, each once.
+    let (mut own_adj, mut opp_adj) = (0u64, 0u64);
+    let (mut n_own, mut n_opp, mut ataris, mut rescued) = (0u32, 0u32, 0u32, 0u32);
+    let mut min_opp_libs = u32::MAX;
+    for q in Bits(nbr & (f.own | f.opp)) {
+        let c = f.chain_of[q] as usize;
+        let (chain, libs, safe) = f.chains[c];
+        if f.own & bit(q) != 0 {
+            if own_adj & chain == 0 {
+                own_adj |= chain;
+                n_own += 1;
+                if libs.count_ones() == 1 && !safe && (libs_after >= 2 || info.safe) {
+                    rescued += 1;
+                }
+            }
+        } else if opp_adj & chain == 0 {
+            opp_adj |= chain;
+            n_opp += 1;
+            if chain & info.captured == 0 && !safe {
+                let l = (libs & !bit(p)).count_ones();
+                if l == 1 {
+                    ataris += 1;
+                }
+                min_opp_libs = min_opp_libs.min(l.max(1));
+            }
+        }
+    }
+    x[0] = info.captured.count_ones() as f64;
+    x[1] = (info.captured & targets).count_ones() as f64;
+    x[2] = ataris as f64;
+    x[3] = if libs_after == 1 && !info.safe { -1.0 } else { 0.0 };
+    x[4] = if info.safe { 1.0 } else { libs_after.min(4) as f64 / 4.0 };
+    x[5] = if min_opp_libs == u32::MAX { 0.0 } else { 1.0 / min_opp_libs as f64 };
+    x[6] = rescued as f64;
+    x[7] = n_own.saturating_sub(1) as f64;
+    x[8] = n_opp.saturating_sub(1) as f64;
+    x[9] = (nbr & f.empty).count_ones() as f64 / 4.0;
+    x[10] = (region.diag[p] & f.empty).count_ones() as f64 / 4.0;
+    let d = region.edge_distance[p];
+    x[11] = (d == 0) as u8 as f64;
+    x[12] = (d == 1) as u8 as f64;
+    x[13] = (region.corners & bit(p) != 0) as u8 as f64;
+    x[14] = (region.wall_adj & bit(p) != 0) as u8 as f64;
+    x[15] = if f.own_eyes & bit(p) != 0 { -1.0 } else { 0.0 };
+    x[16] = (f.opp_eyes & bit(p) != 0) as u8 as f64;
+    if f.enclosed & bit(p) != 0 {
+        let q = region.component(p, f.enclosed) & !bit(p);
+        x[17] = (q != 0 && region.components(q) >= 2) as u8 as f64;
+    }
+    let own_after = child.of(f.me);
+    let mut completed = 0;
+    for q in Bits(nbr & f.empty & !f.own_eyes) {
+        if region.nbr[q] & !own_after == 0 && (f.me == Side::Attacker || region.wall_count[q] == 0) {
+            completed += 1;
+        }
+    }
+    x[18] = completed as f64;
+    x[19] = (region.diag[p] & f.opp_eyes).count_ones() as f64;
+    let lone = info.chain == bit(p);
+    x[20] = (lone && libs_after == 1 && !info.safe && nbr & f.own == 0) as u8 as f64;
+    x[21] = (lone && libs_after == 1 && info.captured.count_ones() == 1) as u8 as f64;
+    x[22] = retake as u8 as f64;
+    x[23] = (f.vital & bit(p) != 0) as u8 as f64;
+    x[24] = (region.one_two & bit(p) != 0) as u8 as f64;
+    x[25] = wins_now as u8 as f64;
+    x[26] = (nbr & f.own).count_ones() as f64 / 4.0;
+    x[27] = (nbr & f.opp).count_ones() as f64 / 4.0;
+    let defender = if f.me == Side::Defender { f.own } else { f.opp };
+    x[28] = (nbr & defender & targets != 0) as u8 as f64;
+    x
+}
+
+/// The dynamic features of move `mv` (a point or PASS).
+#[allow(clippy::too_many_arguments)]
+fn dynamic_features(region: &Region, l: &Learning, pos: &Position, ply: u32, mv: u8, last: u8, prev: u8, favourite: u8, hash_move: u8) -> [f64; N_DYNAMIC] {
+    let mut x = [0.0; N_DYNAMIC];
+    let s = pos.to_move.index();
+    let o = 1 - s;
+    let m = mv as usize;
+    x[0] = l.history[s][m] as f64 / (l.history_max[s] + 1) as f64;
+    x[1] = l.history[o][m] as f64 / (l.history_max[o] + 1) as f64;
+    let k = l.killers[ply as usize];
+    x[2] = (k[0] == mv) as u8 as f64;
+    x[3] = (k[1] == mv) as u8 as f64;
+    x[4] = (last != NONE && l.counter[s][last as usize] == mv) as u8 as f64;
+    x[5] = (hash_move == mv) as u8 as f64;
+    x[6] = (favourite == mv) as u8 as f64;
+    if mv != PASS {
+        let nbr = region.nbr[m];
+        x[7] = (last != NONE && last != PASS && nbr & bit(last as usize) != 0) as u8 as f64;
+        x[8] = (prev != NONE && prev != PASS && nbr & bit(prev as usize) != 0) as u8 as f64;
+        // Suicide for the opponent: surrounded by the mover's stones (and, for the attacker,
+        // the wall), none of whose chains it would take the last liberty of.
+        let me = pos.to_move;
+        let own = pos.of(me);
+        let empty = pos.empty(region);
+        if nbr & !own == 0 && (me == Side::Attacker || region.wall_count[m] == 0) {
+            let mut captures = false;
+            for q in Bits(nbr) {
+                let (chain, adj) = region.chain(q, own);
+                if !Position::is_safe(region, me, chain) && (adj & empty).count_ones() == 1 {
+                    captures = true;
+                    break;
+                }
+            }
+            if !captures {
+                x[9] = -1.0;
+            }
+        }
+    }
+    x
+}

@@ -1,0 +1,293 @@
+//! Hand-made problems with answers known from Go, the rules inside a region, Benson's algorithm
+//! on textbook positions, and the solver's determinism.
+
+use super::board::{Move, Side, bit};
+use super::life::{benson_alive, cannot_make_two_eyes, decided};
+use super::*;
+
+/// One problem in the text format, with the side to move and the map.
+fn problem(to_move: &str, map: &str) -> Problem {
+    let text = format!("problem t\nto-move {to_move}\nmap\n{map}\nend\n");
+    parse_problems(&text).unwrap_or_else(|e| panic!("line {}: {}", e.line, e.message)).remove(0)
+}
+
+fn solve(p: &Problem) -> Solution {
+    Solver::new(16).solve(p, &Weights::reference(), Limits::default(), true)
+}
+
+fn names(p: &Problem, moves: &[Move]) -> Vec<String> {
+    moves.iter().map(|&m| p.move_name(m)).collect()
+}
+
+fn point(p: &Problem, name: &str) -> usize {
+    let c = board::parse_coord(p.region.size, name).unwrap();
+    p.region.index_of(c).unwrap()
+}
+
+// Straight three on the edge: whoever plays the middle point B19 decides.
+const STRAIGHT_THREE: &str = "...O#\nOOOO#\n#####";
+
+#[test]
+fn straight_three_lives_or_dies_by_the_vital_point() {
+    let d = problem("defender", STRAIGHT_THREE);
+    let s = solve(&d);
+    assert_eq!(s.status, Status::Alive);
+    assert_eq!(names(&d, &s.winning_moves), ["B19"]);
+    let a = problem("attacker", STRAIGHT_THREE);
+    let s = solve(&a);
+    assert_eq!(s.status, Status::Dead);
+    assert_eq!(names(&a, &s.winning_moves), ["B19"]);
+}
+
+// Bent four in the corner: eye space A19 B19 C19 A18, the defender without outside liberties.
+const BENT_FOUR: &str = "...O#\n.OOO#\nOO###\n##";
+
+#[test]
+fn bent_four_in_the_corner_is_a_ko_for_the_attacker_to_start() {
+    // The defender to move makes two eyes at either A19 or B19.
+    let d = problem("defender", BENT_FOUR);
+    let s = solve(&d);
+    assert_eq!(s.status, Status::Alive);
+    assert_eq!(names(&d, &s.winning_moves), ["A19", "B19"]);
+    // The attacker to move plays B19; the defender's A19 is captured at A18 and the defender
+    // needs one ko threat to retake: dead unless the defender has a threat.
+    let a = problem("attacker", BENT_FOUR);
+    let s = solve(&a);
+    assert_eq!(s.status, Status::DeadUnlessKo(1));
+    assert!(names(&a, &s.winning_moves).contains(&"B19".to_string()));
+}
+
+#[test]
+fn a_ko_for_life_needs_threats_to_kill() {
+    // After the attacker took the ko at A18 the defender is in atari; retaking at A19 lives
+    // unless the attacker has a threat to take it back.
+    let p = problem("defender", ".X.O#\nXOOO#\nOO###\n##");
+    let s = solve(&p);
+    assert_eq!(s.status, Status::AliveUnlessKo(1));
+    assert_eq!(names(&p, &s.winning_moves), ["A19"]);
+    // The same position with the attacker to move: C19 captures everything.
+    let a = problem("attacker", ".X.O#\nXOOO#\nOO###\n##");
+    let s = solve(&a);
+    assert_eq!(s.status, Status::Dead);
+    // C19 captures everything; A19 (self-atari of three) leaves a bent three in the corner
+    // after the defender's capture, killed at its vital point.
+    assert_eq!(names(&a, &s.winning_moves), ["A19", "C19"]);
+}
+
+// Seki: the inner attacker chain C19-E19 and the defender share B19 and F19; whoever plays
+// there is captured (a defender capture of four leaves straight four, alive).
+const SEKI: &str = "O.XXX.O#\nOOOOOOO#\n########";
+
+#[test]
+fn seki_counts_as_alive() {
+    let d = problem("defender", SEKI);
+    let s = solve(&d);
+    assert_eq!(s.status, Status::Alive);
+    assert_eq!(names(&d, &s.winning_moves), ["pass"]);
+    let p = problem("attacker", SEKI);
+    assert_eq!(benson_alive(&p.region, &p.start), 0, "seki is not unconditional life");
+    assert_eq!(solve(&p).status, Status::Alive);
+}
+
+#[test]
+fn straight_two_is_dead_whoever_moves() {
+    for side in ["defender", "attacker"] {
+        let p = problem(side, "..O#\nOOO#\n####");
+        assert_eq!(decided(&p.region, &p.start, p.targets), Some(Side::Attacker), "{side}");
+        assert_eq!(solve(&p).status, Status::Dead);
+    }
+}
+
+#[test]
+fn two_real_eyes_live_whoever_moves() {
+    for side in ["defender", "attacker"] {
+        let p = problem(side, ".O.O#\nOOOO#\n####");
+        assert_eq!(decided(&p.region, &p.start, p.targets), Some(Side::Defender));
+        let s = Solver::new(16).solve(&p, &Weights::reference(), Limits::default(), false);
+        assert_eq!(s.status, Status::Alive);
+        assert_eq!((s.counters.nodes, s.counters.leaves), (1, 1), "the root is a leaf");
+    }
+}
+
+#[test]
+fn a_snapback_recaptures_on_the_point_of_the_captured_stone() {
+    // The defender chain B19 B18 C18 D18 E18 E19 has liberties C19 and D19.
+    let p = problem("attacker", "#O..O#\n#OOOO#\n######");
+    let (c19, d19) = (point(&p, "C19"), point(&p, "D19"));
+    // The throw-in at C19 is self-atari, and legal.
+    let (after_throw_in, info) = p.start.play(&p.region, c19).expect("a throw-in with a liberty is legal");
+    assert_eq!(info.liberties, bit(d19));
+    // The defender captures it at D19 and is left with the single liberty C19.
+    let (after_capture, info) = after_throw_in.play(&p.region, d19).expect("capturing is legal");
+    assert_eq!(info.captured, bit(c19));
+    assert_eq!(info.liberties, bit(c19));
+    assert_eq!(after_capture.ko, board::NO_KO, "a capture by a chain of six is no ko");
+    // The attacker plays C19 again and captures all seven defender stones.
+    let (snap, info) = after_capture.play(&p.region, c19).expect("the snapback is legal");
+    assert_eq!(info.captured.count_ones(), 7);
+    assert_eq!(snap.of(Side::Defender), 0);
+}
+
+#[test]
+fn captures_and_suicide() {
+    let q = problem("attacker", ".O.O#\nOOOO#\n####");
+    // The attacker inside a real eye is suicide.
+    assert!(q.start.play(&q.region, point(&q, "A19")).is_none());
+    assert!(q.start.play(&q.region, point(&q, "C19")).is_none());
+    // Filling its own eye is legal for the defender (one liberty left).
+    let d = problem("defender", ".O.O#\nOOOO#\n####");
+    let (_, info) = d.start.play(&d.region, point(&d, "A19")).unwrap();
+    assert_eq!(info.liberties.count_ones(), 1);
+    // Filling the second eye then captures nothing and is suicide.
+    let (after, _) = d.start.play(&d.region, point(&d, "A19")).unwrap();
+    let after = after.pass();
+    assert!(after.play(&d.region, point(&d, "C19")).is_none());
+}
+
+#[test]
+fn a_chain_without_liberties_is_a_bad_problem() {
+    let e = parse_problems("problem dead-on-arrival\nto-move defender\nmap\nXO.O#\nOOOO#\n#####\nend\n").unwrap_err();
+    assert!(e.message.contains("attacker chain at A19 has no liberties"), "{}", e.message);
+    assert_eq!(e.line, 4);
+}
+
+#[test]
+fn attacker_stones_touching_the_wall_are_never_captured() {
+    // X at D19 has no liberty inside the region but touches the wall E19: a legal problem, and
+    // the defender filling B19 (its last liberty) captures nothing, so it is suicide.
+    let p = problem("defender", "O.OX#\nOOOO#\n#####");
+    assert!(p.start.play(&p.region, point(&p, "B19")).is_none());
+    // The same shape one point in from the wall: X at C19 is captured.
+    let p = problem("defender", "O.X.O#\nOOOOO#\n######");
+    let (after, info) = p.start.play(&p.region, point(&p, "D19")).unwrap();
+    assert_eq!(info.captured, 0, "C19 still has B19");
+    let (_, info) = after.pass().play(&p.region, point(&p, "B19")).unwrap();
+    assert_eq!(info.captured, bit(point(&p, "C19")));
+}
+
+#[test]
+fn a_ko_retake_is_banned_without_a_threat() {
+    // The defender captures the ko at A19; the attacker's immediate retake at A18 repeats the
+    // position, so without threats the attacker loses (the solver says l1d, not l or d).
+    let p = problem("defender", ".X.O#\nXOOO#\nOO###\n##");
+    let (after, info) = p.start.play(&p.region, point(&p, "A19")).unwrap();
+    assert_eq!(info.captured, bit(point(&p, "A18")));
+    assert_eq!(after.ko, point(&p, "A18") as u8);
+    // The retake is a legal Go move (it captures A19): the ban is the repetition rule.
+    let (back, _) = after.play(&p.region, point(&p, "A18")).unwrap();
+    assert_eq!(back.stones, p.start.stones, "the retake recreates the problem's position");
+}
+
+#[test]
+fn benson_on_textbook_positions() {
+    // Two separate eyes: alive.
+    let p = problem("attacker", ".O.O#\nOOOO#\n####");
+    assert_eq!(benson_alive(&p.region, &p.start), p.start.of(Side::Defender));
+    // One two-point eye: not unconditionally alive.
+    let p = problem("attacker", "..O#\nOOO#\n####");
+    assert_eq!(benson_alive(&p.region, &p.start), 0);
+    // Two chains sharing their eyes: the lone B19 and the rest, with the one-point eyes A19,
+    // C19 and B18 each all liberties of both chains: both alive.
+    let p = problem("attacker", ".O.O#\nO.OO#\nOOOO#\n#####");
+    let alive = benson_alive(&p.region, &p.start);
+    assert_eq!(alive, p.start.of(Side::Defender));
+    // An eye whose empty point is not a liberty of the chain (a big eye with an attacker stone
+    // inside) is not vital: straight three with an attacker stone in the middle.
+    let p = problem("defender", ".X.O#\nOOOO#\n#####");
+    assert_eq!(benson_alive(&p.region, &p.start), 0);
+    // An eye next to the wall is never vital.
+    let p = problem("attacker", "O.O#\nOOO#\n.O##\n##");
+    assert_eq!(benson_alive(&p.region, &p.start), 0);
+}
+
+#[test]
+fn no_room_for_two_eyes_is_death() {
+    // Every point of this strip touches the wall except the two adjacent points B19 C19.
+    let p = problem("defender", "#..#\n#OO#\n####");
+    assert!(cannot_make_two_eyes(&p.region, &p.start));
+    let p = problem("defender", STRAIGHT_THREE);
+    assert!(!cannot_make_two_eyes(&p.region, &p.start));
+}
+
+#[test]
+fn status_strings_read_back() {
+    for s in ["l", "d", "l1d", "d3l", "l5d"] {
+        let st: Status = s.parse().unwrap();
+        assert_eq!(st.to_string(), s);
+    }
+    for bad in ["x", "l0d", "l6d", "ldd", "d1d"] {
+        assert!(bad.parse::<Status>().is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn the_text_format_and_sgf_round_trip() {
+    let text = "problem corner\nsize 9\nto-move attacker\nattacker white\ntargets D9\nstatus d1l\nmap\n...O#\n.OOO#\nOO###\n##\nend\n";
+    let p = parse_problems(text).unwrap().remove(0);
+    let again = parse_problems(&p.to_text()).unwrap().remove(0);
+    assert_eq!(again.to_text(), p.to_text());
+    assert_eq!(again.status, Some(Status::DeadUnlessKo(1)));
+    let sgf = p.to_sgf();
+    assert!(sgf.contains("SZ[9]") && sgf.contains("PL[W]") && sgf.contains("MA[da]"), "{sgf}");
+    let back = parse_sgf(&sgf).unwrap();
+    assert_eq!(back.start.stones, p.start.stones);
+    assert_eq!(back.start.to_move, Side::Attacker);
+    assert_eq!(back.targets, p.targets);
+    assert_eq!(back.region.coords, p.region.coords);
+    assert!(!back.attacker_black);
+}
+
+#[test]
+fn solves_are_identical_when_repeated_and_across_threads() {
+    let problems = [problem("attacker", BENT_FOUR), problem("defender", SEKI), problem("attacker", STRAIGHT_THREE), problem("defender", ".X.O#\nXOOO#\nOO###\n##")];
+    let mut solver = Solver::new(16);
+    let first: Vec<(Status, u64, u64)> = problems.iter().map(|p| {
+        let s = solver.solve(p, &Weights::reference(), Limits::default(), true);
+        (s.status, s.counters.leaves, s.counters.nodes)
+    }).collect();
+    // The same solver again, in reverse order: nothing carries over between problems.
+    let again: Vec<(Status, u64, u64)> = problems.iter().rev().map(|p| {
+        let s = solver.solve(p, &Weights::reference(), Limits::default(), true);
+        (s.status, s.counters.leaves, s.counters.nodes)
+    }).collect();
+    assert_eq!(first, again.into_iter().rev().collect::<Vec<_>>());
+    // Fresh solvers on two threads.
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let parallel: Vec<(Status, u64, u64)> = pool.install(|| {
+        problems.par_iter().map_init(|| Solver::new(16), |s, p| {
+            let r = s.solve(p, &Weights::reference(), Limits::default(), true);
+            (r.status, r.counters.leaves, r.counters.nodes)
+        }).collect()
+    });
+    assert_eq!(first, parallel);
+}
+
+#[test]
+fn the_weights_change_the_cost_not_the_answer() {
+    let problems = [problem("attacker", BENT_FOUR), problem("defender", SEKI), problem("attacker", STRAIGHT_THREE)];
+    let mut solver = Solver::new(16);
+    for p in &problems {
+        let r = solver.solve(p, &Weights::reference(), Limits::default(), true);
+        let z = solver.solve(p, &Weights::zero(), Limits::default(), true);
+        assert_eq!((r.status, &r.winning_moves), (z.status, &z.winning_moves), "{}", p.to_text());
+    }
+}
+
+#[test]
+fn a_node_budget_gives_unknown() {
+    let p = problem("attacker", BENT_FOUR);
+    let s = Solver::new(16).solve(&p, &Weights::zero(), Limits { node_budget: 5, max_depth: 80 }, true);
+    assert_eq!(s.status, Status::Unknown);
+    assert!(s.winning_moves.is_empty());
+}
+
+#[test]
+fn weights_files_name_their_features() {
+    let w = heuristic::parse_weights("nakade_vital 900\nhistory 10 # dynamic\n").unwrap();
+    assert_eq!(w.statics[heuristic::STATIC_FEATURES.iter().position(|&n| n == "nakade_vital").unwrap()], 900.0);
+    assert_eq!(w.dynamics[0], 10.0);
+    assert_eq!(heuristic::parse_weights(&heuristic::weights_text(&Weights::zero())).unwrap(), Weights::zero());
+    assert!(heuristic::parse_weights("vital 3").unwrap_err().contains("unknown feature 'vital'"));
+    assert!(heuristic::parse_weights("pass -1").is_err());
+}
