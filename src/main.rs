@@ -127,6 +127,28 @@ enum Command {
         #[arg(long)]
         status_only: bool,
     },
+    /// Generate life-and-death problem files lv<set>-<level> (reproducible from the seed), and
+    /// print the calibration: leaves per level with the reference weights.
+    GenProblems {
+        #[arg(long, default_value_t = 6)]
+        sets: u8,
+        /// Levels, as FIRST-LAST (1-14) or one level.
+        #[arg(long, default_value = "1-14")]
+        levels: String,
+        #[arg(long, default_value_t = 280)]
+        per_level: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output folder (created).
+        #[arg(long)]
+        out: PathBuf,
+        /// Node budget per problem: positions the reference weights cannot solve within it are
+        /// not kept.
+        #[arg(long, default_value_t = 2_000_000)]
+        node_budget: u64,
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// List games, stages, agent kinds and experiment files.
     List {
         /// Folder of experiment files.
@@ -352,6 +374,13 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
+        Command::GenProblems { sets, levels, per_level, seed, out, node_budget, threads } => {
+            let (lo, hi) = parse_levels(&levels)?;
+            if sets == 0 || per_level == 0 || threads == Some(0) {
+                return Err(InputError::plain("--sets, --per-level and --threads must be at least 1").into());
+            }
+            gamelab::workflow::gen_problems(sets, lo..=hi, per_level, seed, &out, node_budget, threads)
+        }
         Command::List { experiments } => {
             println!("games:\n  othello\n  colosseum\n  freckers");
             println!("stages (freckers): standard (the referee's lenient multi-jumps), strict");
@@ -381,6 +410,22 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
     }
+}
+
+/// `--levels 1-14` or `--levels 7`, within 1..=14.
+fn parse_levels(s: &str) -> Result<(u8, u8)> {
+    let bad = || InputError::plain(format!("--levels '{s}': expected FIRST-LAST within 1-14, such as 1-14 or 3-6"));
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (a.trim().parse::<u8>().map_err(|_| bad())?, b.trim().parse::<u8>().map_err(|_| bad())?),
+        None => {
+            let v = s.trim().parse::<u8>().map_err(|_| bad())?;
+            (v, v)
+        }
+    };
+    if a == 0 || b > 14 || a > b {
+        return Err(bad().into());
+    }
+    Ok((a, b))
 }
 
 /// Reads a problem file (text format) or an SGF file (by extension); errors name the file and line.

@@ -176,3 +176,25 @@ pub fn arena_experiment(exp: &Experiment, jobs: &[Job], out: &std::path::Path) -
     };
     Ok(Some(tournament.write()?))
 }
+
+/// `gamelab gen-problems`: writes the files and prints the calibration table (also written to
+/// OUT/calibration.md).
+pub fn gen_problems(sets: u8, levels: std::ops::RangeInclusive<u8>, per_level: usize, seed: u64, out: &std::path::Path, node_budget: u64, threads: Option<usize>) -> Result<()> {
+    use crate::game::tsumego::generate::{calibration_table, generate_library};
+    let t0 = std::time::Instant::now();
+    let limits = crate::game::tsumego::Limits { node_budget, ..Default::default() };
+    let files = generate_library(sets, levels, per_level, seed, out, limits, threads)?;
+    let table = calibration_table(&files);
+    let short: Vec<String> = files.iter().filter(|f| f.problems.len() < per_level).map(|f| format!("lv{}-{} ({})", f.set, f.level, f.problems.len())).collect();
+    crate::experiment::record::write_atomic(&out.join("calibration.md"), |w| {
+        use std::io::Write;
+        writeln!(w, "# Calibration: seed {seed}, node budget {node_budget}\n\n{table}")?;
+        Ok(())
+    })?;
+    println!("{table}");
+    if !short.is_empty() {
+        println!("files with fewer problems than asked (too many draws rejected): {}", short.join(", "));
+    }
+    println!("{} files in {} ({:.1} s)", files.len(), out.display(), t0.elapsed().as_secs_f64());
+    Ok(())
+}

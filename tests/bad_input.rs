@@ -248,3 +248,52 @@ fn tune_errors_name_their_key() {
 fn a_parameter_given_to_an_agent_kind_without_parameters() {
     rejected(&with("[agents.random]\nkind = \"random\"", "[agents.random]\nkind = \"random\"\nrollouts = 5"), &[], &["exp.toml", "rollouts"]);
 }
+
+/// A life-and-death problem file with `map` as the second problem's map.
+fn problems_with(map: &str) -> String {
+    format!("problem good\nto-move defender\nmap\n...O#\nOOOO#\n#####\nend\n\nproblem bad-one\nsize 19\nto-move attacker\nmap\n{map}\nend\n")
+}
+
+#[test]
+fn bad_problem_files_name_the_problem_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &str, &str); 5] = [
+        // An open region: B17 is neither region nor wall (the map's third row is short).
+        ("...O#\nOOOO#\n#", "bad.txt:14:1:", "open region: B18 has the neighbour B17"),
+        // A defender chain without liberties.
+        ("XOX#\nXXX#\n####", "bad.txt:13:1:", "defender chain at B19 has no liberties"),
+        // The map runs off a 19x19 board.
+        ("....................#", "bad.txt:13:1:", "does not fit the board"),
+        ("..Q.O#\nOOOOO#\n######", "bad.txt:13:1:", "unknown symbol 'Q'"),
+        ("", "bad.txt:9:1:", "the map has no region points"),
+    ];
+    for (map, place, message) in cases {
+        let file = write(dir.path(), "bad.txt", &problems_with(map));
+        for args in [vec!["solve", file.to_str().unwrap()], vec!["show", "--game", "tsumego", "--position", file.to_str().unwrap()]] {
+            let o = gamelab(&args);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{map}: {err}");
+            assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+            assert!(err.contains(place) && err.contains("problem bad-one") && err.contains(message), "{map}: {err}");
+            assert!(o.stdout.is_empty(), "nothing solved or drawn from a bad file");
+        }
+    }
+    let good = write(dir.path(), "good.txt", &problems_with("..O#\nOOO#\n####"));
+    let o = gamelab(&["solve", good.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("good: l (defender to move); winning moves B19"), "{out}");
+    assert!(out.contains("bad-one: d (attacker to move)"), "straight two is dead: {out}");
+}
+
+#[test]
+fn gen_problems_rejects_bad_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("lib");
+    for levels in ["0-3", "3-15", "6-3", "x"] {
+        let o = gamelab(&["gen-problems", "--levels", levels, "--out", out.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{levels}");
+        assert!(stderr(&o).contains("--levels"), "{}", stderr(&o));
+    }
+    assert!(!out.exists(), "nothing written");
+}

@@ -7,11 +7,13 @@
 //! - `solver`: AND/OR depth-first search with a transposition table, the status sweep over ko
 //!   threats (`l`, `d`, `lNd`, `dNl`), counters (nodes, leaves, table hits, depth, time).
 //! - `problem`: the problem text format, drawing, SGF import and export.
+//! - `generate`: the seeded `lv<set>-<level>` problem library and its calibration.
 //!
 //! Life-and-death is not a two-player game to the end, so it does not implement `Game`: the
 //! solver is what the experiments run.
 
 pub mod board;
+pub mod generate;
 pub mod heuristic;
 pub mod life;
 pub mod problem;

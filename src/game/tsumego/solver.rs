@@ -2,14 +2,25 @@
 //! table, ordered by the weighted heuristic, and the status sweep over ko threats.
 //!
 //! A node is a position with the side to move. Terminal tests (`life::decided`) end the search
-//! and count one leaf each. Otherwise every legal move (empty points that are not suicide and
-//! do not repeat a position of the sequence since the last pass, plus the pass) is scored by the
-//! heuristic and tried best first; the first winning child returns. A move that repeats a
-//! position (a ko retake) may be played by a side with external threats left, spending one.
-//! Results are stored in the table under (stones, side to move, passes, threat budgets); a
-//! node or depth cap gives "unknown", which is never stored. The search's result never depends
-//! on the weights, only its cost does. (As in most solvers, a stored result ignores the path
-//! that reached it, so the repetition ban is approximate across transpositions.)
+//! and count one leaf each. Otherwise every legal move is scored by the heuristic and tried
+//! best first; the first winning child returns. Legal: empty points that are not suicide and
+//! do not repeat a position of the line from the problem's position (positional superko; a
+//! side with external ko threats left may repeat one anyway, spending a threat: a ko retake
+//! after a threat elsewhere), and the defender's pass. The attacker never passes: the defender
+//! would pass back, and after two passes the defender lives.
+//!
+//! Departure from the rules page, which lets a pass lift the bans: with the bans lifted,
+//! lines like "the defender passes, the attacker throws in, the defender captures, the defender
+//! passes..." never repeat within a sequence, and the search ran into its depth cap on level-3
+//! problems. With the ban over the whole line the search has no cycles; a pass stays always
+//! legal (it is never banned), and a ko retake after a pass needs a threat, as after any
+//! other move.
+//!
+//! Results are stored in the table under (stones, side to move, passes, threat budgets, ko
+//! point); a node or depth cap gives "unknown", which is never stored. The search's result
+//! never depends on the weights, only its cost does. (As in most solvers, a stored result
+//! ignores the line that reached it, so the repetition ban is approximate across
+//! transpositions; the ko point in the key tells the commonest case, a banned retake, apart.)
 //!
 //! The transposition table is the "hash database" of the report, always on; the rules page's
 //! "TT move first" shows through the `hash_move` dynamic feature, since a table hit with a
@@ -214,10 +225,8 @@ pub struct Solver {
     generation: u32,
     learning: Learning,
     buffers: Vec<Vec<Candidate>>,
-    /// Hashes of the positions from the root; the current sequence (since the last pass)
-    /// starts at `seq_start`.
+    /// Hashes of the positions from the root (the repetition ban reads them).
     path: Vec<u64>,
-    seq_start: usize,
     counters: Counters,
     limits: Limits,
     out_of_budget: bool,
@@ -241,7 +250,6 @@ impl Solver {
             learning: Learning::new(),
             buffers: Vec::new(),
             path: Vec::new(),
-            seq_start: 0,
             counters: Counters::default(),
             limits: Limits::default(),
             out_of_budget: false,
@@ -299,7 +307,6 @@ impl Solver {
     fn root_path(&mut self, root: &Position) {
         self.path.clear();
         self.path.push(root.hash);
-        self.seq_start = 0;
     }
 
     /// Whether the defender lives from `pos` with the given threat budgets (None: unknown).
@@ -456,17 +463,11 @@ impl Solver {
         result
     }
 
-    /// Plays a candidate on the path and searches it; the value is the mover's. A pass starts
-    /// a new sequence (it lifts the repetition bans).
+    /// Plays a candidate on the path and searches it; the value is the mover's.
     fn descend(&mut self, c: &Candidate, ply: u32, last: u8, top: u8) -> Val {
-        let saved = self.seq_start;
-        if c.mv == PASS {
-            self.seq_start = self.path.len();
-        }
         self.path.push(c.child.hash);
         let v = -self.search_with(&c.child, ply + 1, c.mv, last, top, c.decided);
         self.path.pop();
-        self.seq_start = saved;
         v
     }
 
@@ -516,7 +517,7 @@ impl Solver {
         for p in Bits(empty) {
             let Some((mut child, info)) = pos.play(region, p) else { continue };
             let mut retake = false;
-            if self.path[self.seq_start..].contains(&child.hash) {
+            if self.path.contains(&child.hash) {
                 self.ban_seen = true;
                 if pos.threats[me.index()] == 0 {
                     continue;
@@ -539,13 +540,16 @@ impl Solver {
             }
             out.push(Candidate { mv: p as u8, score, child, decided: known });
         }
-        // The pass: always legal.
-        let mut score = self.weights.statics[N_STATIC - 1];
-        if self.use_dynamic {
-            let feats = dynamic_features(region, &self.learning, pos, ply, PASS, last, prev, favourite, hash_move);
-            score += dot(&self.weights.dynamics, &feats);
+        // The pass, for the defender only: an attacker's pass never wins (the defender passes
+        // back, and after two passes the defender lives), so the attacker's is not searched.
+        if me == Side::Defender {
+            let mut score = self.weights.statics[N_STATIC - 1];
+            if self.use_dynamic {
+                let feats = dynamic_features(region, &self.learning, pos, ply, PASS, last, prev, favourite, hash_move);
+                score += dot(&self.weights.dynamics, &feats);
+            }
+            out.push(Candidate { mv: PASS, score, child: pos.pass(), decided: None });
         }
-        out.push(Candidate { mv: PASS, score, child: pos.pass(), decided: None });
         out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.mv.cmp(&b.mv)));
         out
     }
