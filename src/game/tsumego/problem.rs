@@ -89,13 +89,12 @@ impl Problem {
         let mut rows = Vec::new();
         for row in self.origin.0..=last_row {
             let mut line: Vec<char> = Vec::new();
-            for &((r0, c0), ch) in cells.iter().filter(|c| c.0.0 == row) {
-                let at = (c0 - self.origin.1) as usize;
+            for &((_, col), ch) in cells.iter().filter(|c| c.0.0 == row) {
+                let at = (col - self.origin.1) as usize;
                 if line.len() <= at {
                     line.resize(at + 1, ' ');
                 }
                 line[at] = ch;
-                let _ = r0;
             }
             rows.push(line.into_iter().collect());
         }

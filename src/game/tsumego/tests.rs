@@ -291,3 +291,49 @@ fn weights_files_name_their_features() {
     assert!(heuristic::parse_weights("vital 3").unwrap_err().contains("unknown feature 'vital'"));
     assert!(heuristic::parse_weights("pass -1").is_err());
 }
+
+#[test]
+fn the_reference_heuristic_ranks_the_vital_point_first() {
+    // Straight three: B19 is the vital point (nakade_vital, split_eye_space) for both sides;
+    // the zero weights rank by point index (A19 first), pass last.
+    for side in ["defender", "attacker"] {
+        let p = problem(side, STRAIGHT_THREE);
+        let ranked = Solver::new(12).rank_first_moves(&p, &Weights::reference());
+        assert_eq!(p.move_name(ranked[0]), "B19", "{side}");
+        let zero = Solver::new(12).rank_first_moves(&p, &Weights::zero());
+        let expected: &[&str] = if side == "defender" { &["A19", "B19", "C19", "pass"] } else { &["A19", "B19", "C19"] };
+        assert_eq!(names(&p, &zero), expected, "{side}: the attacker never passes");
+    }
+}
+
+#[test]
+fn generated_problems_are_reproducible_and_solved() {
+    let limits = Limits::default();
+    let a = generate::generate_level(2, 1, 3, 42, limits, &|| {});
+    let b = generate::generate_level(2, 1, 3, 42, limits, &|| {});
+    assert_eq!(generate::level_text(&a, 42), generate::level_text(&b, 42));
+    assert_eq!(a.problems.len(), 3);
+    for p in &a.problems {
+        assert!(p.name.starts_with("lv2-1-"));
+        // The file reads back, and its recorded status is the solver's.
+        let back = parse_problems(&p.to_text()).unwrap().remove(0);
+        let s = solve(&back);
+        assert_eq!(Some(s.status), p.status);
+        assert_eq!(s.status.mover_wins(p.start.to_move), Some(true), "the side to move wins");
+        assert_eq!(s.winning_moves, p.winning);
+        let (empty, region) = generate::level_shape(1);
+        assert_eq!((p.start.empty(&p.region).count_ones() as usize, p.region.len()), (empty, region));
+    }
+}
+
+#[test]
+fn mirror_images_share_a_symmetry_key() {
+    // The same corner shape, transposed (rows for columns), and one with a stone moved.
+    let a = problem("attacker", "...O#\n.OOO#\nOO###\n##");
+    let b = problem("attacker", "..O#\n.OO#\n.O#\nOO#\n###");
+    let c = problem("attacker", "..O.#\n.OOO#\nOO###\n##");
+    assert_eq!(generate::symmetry_key(&a), generate::symmetry_key(&b));
+    assert_ne!(generate::symmetry_key(&a), generate::symmetry_key(&c));
+    let d = problem("defender", "...O#\n.OOO#\nOO###\n##");
+    assert_ne!(generate::symmetry_key(&a), generate::symmetry_key(&d), "the side to move counts");
+}
