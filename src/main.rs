@@ -114,7 +114,8 @@ enum Command {
     Solve {
         /// A problem file (one or more problems) or an .sgf file.
         file: PathBuf,
-        /// Heuristic weights: reference, zero, or a weights file (see `gamelab show --weights`).
+        /// Heuristic weights: reference, zero, or a file of `feature value` lines (features not
+        /// listed keep their reference value; names in src/game/tsumego/heuristic.rs).
         #[arg(long, default_value = "reference")]
         weights: String,
         /// Node budget per problem (past it the status is '?').
@@ -382,7 +383,7 @@ fn dispatch(command: Command) -> Result<()> {
             gamelab::workflow::gen_problems(sets, lo..=hi, per_level, seed, &out, node_budget, threads)
         }
         Command::List { experiments } => {
-            println!("games:\n  othello\n  colosseum\n  freckers");
+            println!("games:\n  othello\n  colosseum\n  freckers\n  tsumego (Go life-and-death: gamelab solve, gamelab gen-problems)");
             println!("stages (freckers): standard (the referee's lenient multi-jumps), strict");
             println!("stages (colosseum): size-M (3 <= M <= 16), sizes-A-B (a size drawn per pair of games)");
             println!("stages (othello):");
