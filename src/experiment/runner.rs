@@ -246,10 +246,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             Ok(())
         })
     };
-    match opts.threads {
-        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build().context("starting the thread pool")?.install(work)?,
-        None => work()?,
-    }
+    with_threads(opts.threads, work)?;
     bar.finish_and_clear();
     Ok(RunSummary {
         jobs_total: jobs.len(),
@@ -260,4 +257,12 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         seconds: t0.elapsed().as_secs_f64(),
         results_dir: dir,
     })
+}
+
+/// Runs `work` on a pool of `threads` worker threads, or on rayon's global pool (one per core).
+pub fn with_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+    match threads {
+        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build().context("starting the thread pool")?.install(work),
+        None => work(),
+    }
 }

@@ -200,15 +200,11 @@ impl Region {
         self.chain(i, set).0
     }
 
-    /// The number of connected components of `set`.
-    pub fn components(&self, mut set: u64) -> usize {
-        let mut n = 0;
-        while set != 0 {
-            let c = self.component(set.trailing_zeros() as usize, set);
-            set &= !c;
-            n += 1;
-        }
-        n
+    /// The connected parts of `set`, lowest point first: each part and the points next to it
+    /// (chains of stones, the regions Benson reads...).
+    #[inline]
+    pub fn parts(&self, set: u64) -> Parts<'_> {
+        Parts { region: self, set, rest: set }
     }
 
     /// The Zobrist key of a stone of `side` on point `i`.
@@ -220,6 +216,27 @@ impl Region {
     /// Go notation of a point: column letter (A-T without I), row number from the bottom.
     pub fn point_name(&self, i: usize) -> String {
         coord_name(self.size, self.coords[i])
+    }
+}
+
+/// The iterator of `Region::parts`.
+pub struct Parts<'a> {
+    region: &'a Region,
+    set: u64,
+    rest: u64,
+}
+
+impl Iterator for Parts<'_> {
+    /// (the part, the points of R next to it)
+    type Item = (u64, u64);
+    #[inline]
+    fn next(&mut self) -> Option<(u64, u64)> {
+        if self.rest == 0 {
+            return None;
+        }
+        let (part, adj) = self.region.chain(self.rest.trailing_zeros() as usize, self.set);
+        self.rest &= !part;
+        Some((part, adj))
     }
 }
 
@@ -317,7 +334,7 @@ impl Position {
         debug_assert!(self.empty(region) & bit(i) != 0);
         let me = self.to_move;
         let them = me.other();
-        let mut own = self.of(me) | bit(i);
+        let own = self.of(me) | bit(i);
         let mut opp = self.of(them);
         let mut hash = self.hash ^ region.key(i, me) ^ SIDE_KEY;
         let mut captured = 0u64;
@@ -347,7 +364,6 @@ impl Position {
         if liberties == 0 && !safe {
             return None;
         }
-        own &= region.all;
         let mut stones = [0u64; 2];
         stones[me.index()] = own;
         stones[them.index()] = opp;
@@ -362,16 +378,17 @@ impl Position {
     }
 
     /// Every chain of `side`: (stones, liberties).
-    pub fn chains(&self, region: &Region, side: Side) -> Vec<(u64, u64)> {
-        let stones = self.of(side);
+    #[inline]
+    pub fn chains<'a>(&self, region: &'a Region, side: Side) -> impl Iterator<Item = (u64, u64)> + 'a {
         let empty = self.empty(region);
-        let mut rest = stones;
-        let mut out = Vec::new();
-        while rest != 0 {
-            let (chain, adj) = region.chain(rest.trailing_zeros() as usize, stones);
-            rest &= !chain;
-            out.push((chain, adj & empty));
-        }
-        out
+        region.parts(self.of(side)).map(move |(chain, adj)| (chain, adj & empty))
+    }
+
+    /// A chain with no liberty that could be captured (a position no game reaches), if any:
+    /// its side and stones.
+    pub fn chain_without_liberty(&self, region: &Region) -> Option<(Side, u64)> {
+        [Side::Attacker, Side::Defender].into_iter().find_map(|side| {
+            self.chains(region, side).find(|&(chain, libs)| libs == 0 && !Position::is_safe(region, side, chain)).map(|(chain, _)| (side, chain))
+        })
     }
 }

@@ -172,11 +172,6 @@ fn draw(level: u8, rng: &mut GameRng) -> Option<Problem> {
     Some(Problem { name: String::new(), region: reg, start, targets: def, attacker_black: true, status: None, winning: Vec::new(), unique: None, level: Some(level), origin })
 }
 
-/// Every chain inside the region has a liberty (attacker chains touching the wall excepted).
-fn legal(p: &Problem) -> bool {
-    [Side::Attacker, Side::Defender].iter().all(|&side| p.start.chains(&p.region, side).iter().all(|&(chain, libs)| libs != 0 || Position::is_safe(&p.region, side, chain)))
-}
-
 /// A key equal for problems equal up to the board's symmetries and translation: the cells
 /// (stones, empty points, wall, and the off-board points next to them) relative to their
 /// bounding box, minimised over the 8 rotations and reflections.
@@ -245,7 +240,7 @@ pub fn generate_level(set: u8, level: u8, count: usize, seed: u64, limits: Limit
         let mut rng = rng_from_seed(derive_seed(seed, &[set as u64, level as u64, out.attempts]));
         out.attempts += 1;
         let Some(mut p) = draw(level, &mut rng) else { continue };
-        if !legal(&p) {
+        if p.start.chain_without_liberty(&p.region).is_some() {
             out.rejections.no_liberty += 1;
             continue;
         }
@@ -330,10 +325,7 @@ pub fn generate_library(sets: u8, levels: std::ops::RangeInclusive<u8>, per_leve
             })
             .collect()
     };
-    let files = match threads {
-        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build().context("starting the thread pool")?.install(work)?,
-        None => work()?,
-    };
+    let files = crate::experiment::runner::with_threads(threads, work)?;
     bar.finish_and_clear();
     Ok(files)
 }

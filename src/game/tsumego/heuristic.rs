@@ -62,6 +62,12 @@ pub const DYNAMIC_FEATURES: [&str; 10] = [
 ];
 
 pub const N_STATIC: usize = STATIC_FEATURES.len();
+
+/// Indices of the static features the solver reads by name: `wins_now` (computed only when
+/// its weight is not zero) and `pass` (the pass's only feature).
+pub const WINS_NOW: usize = 25;
+pub const PASS_FEATURE: usize = 29;
+const _: () = assert!(matches!(STATIC_FEATURES[WINS_NOW].as_bytes(), b"wins_now") && matches!(STATIC_FEATURES[PASS_FEATURE].as_bytes(), b"pass"));
 pub const N_DYNAMIC: usize = DYNAMIC_FEATURES.len();
 
 /// Which subset of the weight vector a chromosome holds.

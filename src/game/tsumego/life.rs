@@ -20,25 +20,16 @@ pub fn benson_alive(region: &Region, pos: &Position) -> u64 {
     // Chains with their liberties.
     let mut chains: [(u64, u64); 64] = [(0, 0); 64];
     let mut nc = 0;
-    let mut rest = def;
-    while rest != 0 {
-        let (chain, adj) = region.chain(rest.trailing_zeros() as usize, def);
-        rest &= !chain;
-        chains[nc] = (chain, adj & empty);
+    for c in pos.chains(region, Side::Defender) {
+        chains[nc] = c;
         nc += 1;
     }
     // Regions not touching the wall, with their neighbouring defender stones.
     let mut regions: [(u64, u64); 64] = [(0, 0); 64];
     let mut nr = 0;
-    let others = region.all & !def;
-    let mut rest = others;
-    while rest != 0 {
-        let (reg, adj) = region.chain(rest.trailing_zeros() as usize, others);
-        rest &= !reg;
-        if reg & region.wall_adj == 0 {
-            regions[nr] = (reg, adj & def);
-            nr += 1;
-        }
+    for r in enclosed_regions(region, pos) {
+        regions[nr] = r;
+        nr += 1;
     }
     let mut alive_chains: u64 = if nc == 64 { u64::MAX } else { (1u64 << nc) - 1 };
     let mut live_regions: u64 = if nr == 64 { u64::MAX } else { (1u64 << nr) - 1 };
@@ -67,19 +58,22 @@ pub fn benson_alive(region: &Region, pos: &Position) -> u64 {
     Bits(alive_chains).fold(0, |acc, c| acc | chains[c].0)
 }
 
+/// The regions of R left by the defender's stones (connected sets of empty points and attacker
+/// stones) that do not touch the wall, each with the defender stones next to it: the
+/// defender's possible eye spaces.
+#[inline]
+pub fn enclosed_regions<'a>(region: &'a Region, pos: &Position) -> impl Iterator<Item = (u64, u64)> + 'a {
+    let def = pos.of(Side::Defender);
+    region.parts(region.all & !def).filter(|(reg, _)| reg & region.wall_adj == 0).map(move |(reg, adj)| (reg, adj & def))
+}
+
 /// Whether the defender provably cannot make two eyes: an eye point can be neither next to the
 /// wall nor next to an uncapturable attacker stone, nor be one; two eyes need two such points
 /// that are not neighbours. (A cheap necessary condition, so "cannot" is a proof.)
 pub fn cannot_make_two_eyes(region: &Region, pos: &Position) -> bool {
     let att = pos.of(Side::Attacker);
     // Attacker stones joined to the wall: the chains through wall-adjacent attacker stones.
-    let mut safe = 0u64;
-    let mut rest = att & region.wall_adj;
-    while rest != 0 {
-        let c = region.component(rest.trailing_zeros() as usize, att);
-        safe |= c;
-        rest &= !c;
-    }
+    let safe = region.parts(att).filter(|(c, _)| c & region.wall_adj != 0).fold(0u64, |acc, (c, _)| acc | c);
     let candidates = region.all & !safe & !region.wall_adj & !region.dilate(safe);
     for p in Bits(candidates) {
         if candidates & !(region.nbr[p] | bit(p)) != 0 {

@@ -360,13 +360,9 @@ fn finish(d: Draft) -> Result<Problem, TextError> {
         return err(d.line, name, "no defender stones (O): nothing to kill or save");
     }
     let start = Position::new(&region, att, def, to_move);
-    for side in [Side::Attacker, Side::Defender] {
-        for (chain, libs) in start.chains(&region, side) {
-            if libs == 0 && !Position::is_safe(&region, side, chain) {
-                let first = chain.trailing_zeros() as usize;
-                return err(line_of(region.coords[first]), name, format!("the {} chain at {} has no liberties", side.name(), region.point_name(first)));
-            }
-        }
+    if let Some((side, chain)) = start.chain_without_liberty(&region) {
+        let first = chain.trailing_zeros() as usize;
+        return err(line_of(region.coords[first]), name, format!("the {} chain at {} has no liberties", side.name(), region.point_name(first)));
     }
     let mut p = Problem { name: d.name.clone(), region, start, targets: def, attacker_black: d.attacker_black, status: d.status, winning: Vec::new(), unique: None, level: d.level, origin: d.origin };
     if let Some((n, names)) = &d.targets {

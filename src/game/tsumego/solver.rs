@@ -30,8 +30,8 @@
 //! (or on the thread that solved it).
 
 use super::board::{Bits, Move, Position, Region, Side, bit};
-use super::heuristic::{N_DYNAMIC, N_STATIC, Weights};
-use super::life::decided;
+use super::heuristic::{N_DYNAMIC, N_STATIC, PASS_FEATURE, WINS_NOW, Weights};
+use super::life::{decided, enclosed_regions};
 use super::problem::Problem;
 use std::time::Instant;
 
@@ -172,6 +172,8 @@ struct Candidate {
     child: Position,
     /// The child's terminal test, when the heuristic already ran it.
     decided: Option<Option<Side>>,
+    /// The move captured stones.
+    captures: bool,
 }
 
 /// The search learning of one problem (the dynamic features' sources).
@@ -225,8 +227,12 @@ pub struct Solver {
     generation: u32,
     learning: Learning,
     buffers: Vec<Vec<Candidate>>,
-    /// Hashes of the positions from the root (the repetition ban reads them).
+    /// Hashes of the positions from the root (the repetition ban reads them), and how many
+    /// of the moves on that line captured.
     path: Vec<u64>,
+    captures_on_line: u32,
+    /// The node facts' chain buffer, reused from node to node.
+    chains: Vec<(u64, u64, bool)>,
     counters: Counters,
     limits: Limits,
     out_of_budget: bool,
@@ -250,6 +256,8 @@ impl Solver {
             learning: Learning::new(),
             buffers: Vec::new(),
             path: Vec::new(),
+            captures_on_line: 0,
+            chains: Vec::with_capacity(64),
             counters: Counters::default(),
             limits: Limits::default(),
             out_of_budget: false,
@@ -307,6 +315,7 @@ impl Solver {
     fn root_path(&mut self, root: &Position) {
         self.path.clear();
         self.path.push(root.hash);
+        self.captures_on_line = 0;
     }
 
     /// Whether the defender lives from `pos` with the given threat budgets (None: unknown).
@@ -466,7 +475,9 @@ impl Solver {
     /// Plays a candidate on the path and searches it; the value is the mover's.
     fn descend(&mut self, c: &Candidate, ply: u32, last: u8, top: u8) -> Val {
         self.path.push(c.child.hash);
+        self.captures_on_line += c.captures as u32;
         let v = -self.search_with(&c.child, ply + 1, c.mv, last, top, c.decided);
+        self.captures_on_line -= c.captures as u32;
         self.path.pop();
         v
     }
@@ -510,14 +521,16 @@ impl Solver {
         out.clear();
         let region = &self.region;
         let me = pos.to_move;
-        let facts = if self.use_static { Some(node_facts(region, pos)) } else { None };
+        let facts = if self.use_static { Some(node_facts(region, pos, std::mem::take(&mut self.chains))) } else { None };
         let empty = pos.empty(region);
         let hash_move = if self.use_dynamic { self.learning.hash_move(pos.hash) } else { NONE };
-        let wins_now_weight = self.weights.statics[25];
+        let wins_now_weight = self.weights.statics[WINS_NOW];
         for p in Bits(empty) {
             let Some((mut child, info)) = pos.play(region, p) else { continue };
             let mut retake = false;
-            if self.path.contains(&child.hash) {
+            // Without a capture on the line a move adds a stone to every earlier position's
+            // count, so only then can it repeat one.
+            if (self.captures_on_line > 0 || info.captured != 0) && self.path.contains(&child.hash) {
                 self.ban_seen = true;
                 if pos.threats[me.index()] == 0 {
                     continue;
@@ -538,19 +551,22 @@ impl Solver {
                 let feats = dynamic_features(region, &self.learning, pos, ply, p as u8, last, prev, favourite, hash_move);
                 score += dot(&self.weights.dynamics, &feats);
             }
-            out.push(Candidate { mv: p as u8, score, child, decided: known });
+            out.push(Candidate { mv: p as u8, score, child, decided: known, captures: info.captured != 0 });
         }
         // The pass, for the defender only: an attacker's pass never wins (the defender passes
         // back, and after two passes the defender lives), so the attacker's is not searched.
         if me == Side::Defender {
-            let mut score = self.weights.statics[N_STATIC - 1];
+            let mut score = self.weights.statics[PASS_FEATURE];
             if self.use_dynamic {
                 let feats = dynamic_features(region, &self.learning, pos, ply, PASS, last, prev, favourite, hash_move);
                 score += dot(&self.weights.dynamics, &feats);
             }
-            out.push(Candidate { mv: PASS, score, child: pos.pass(), decided: None });
+            out.push(Candidate { mv: PASS, score, child: pos.pass(), decided: None, captures: false });
         }
         out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.mv.cmp(&b.mv)));
+        if let Some(f) = facts {
+            self.chains = f.chains;
+        }
         out
     }
 }
@@ -577,42 +593,37 @@ fn eye_points(region: &Region, pos: &Position, side: Side) -> u64 {
     eyes
 }
 
-fn node_facts(region: &Region, pos: &Position) -> NodeFacts {
+/// The facts of a node; `chains` is a reused buffer (the node's chains go into it).
+fn node_facts(region: &Region, pos: &Position, mut chains: Vec<(u64, u64, bool)>) -> NodeFacts {
     let me = pos.to_move;
     let (own, opp) = (pos.of(me), pos.of(me.other()));
     let empty = pos.empty(region);
     let mut chain_of = [NONE; 64];
-    let mut chains = Vec::with_capacity(16);
+    chains.clear();
     for side in [me, me.other()] {
-        let stones = pos.of(side);
-        let mut rest = stones;
-        while rest != 0 {
-            let (chain, adj) = region.chain(rest.trailing_zeros() as usize, stones);
-            rest &= !chain;
+        for (chain, libs) in pos.chains(region, side) {
             for q in Bits(chain) {
                 chain_of[q] = chains.len() as u8;
             }
-            chains.push((chain, adj & empty, Position::is_safe(region, side, chain)));
+            chains.push((chain, libs, Position::is_safe(region, side, chain)));
         }
     }
-    let def = pos.of(Side::Defender);
-    let others = region.all & !def;
     let (mut enclosed, mut vital) = (0u64, 0u64);
-    let mut rest = others;
-    while rest != 0 {
-        let q = region.component(rest.trailing_zeros() as usize, others);
-        rest &= !q;
-        if q & region.wall_adj != 0 {
-            continue;
-        }
+    for (q, _) in enclosed_regions(region, pos) {
         enclosed |= q;
-        let n = q.count_ones();
-        if (3..=6).contains(&n) {
-            let degree = |p: usize| (region.nbr[p] & q).count_ones();
-            let best = Bits(q).map(degree).max().unwrap_or(0);
-            let at_best: Vec<usize> = Bits(q).filter(|&p| degree(p) == best).collect();
-            if at_best.len() == 1 {
-                vital |= bit(at_best[0]);
+        if (3..=6).contains(&q.count_ones()) {
+            // The vital point: the one point with the most neighbours inside the region.
+            let (mut best, mut at_best, mut point) = (0, 0, 0);
+            for p in Bits(q) {
+                let degree = (region.nbr[p] & q).count_ones();
+                if degree > best {
+                    (best, at_best, point) = (degree, 1, p);
+                } else if degree == best {
+                    at_best += 1;
+                }
+            }
+            if at_best == 1 {
+                vital |= bit(point);
             }
         }
     }
@@ -672,7 +683,7 @@ fn static_features(region: &Region, targets: u64, f: &NodeFacts, p: usize, child
     x[16] = (f.opp_eyes & bit(p) != 0) as u8 as f64;
     if f.enclosed & bit(p) != 0 {
         let q = region.component(p, f.enclosed) & !bit(p);
-        x[17] = (q != 0 && region.components(q) >= 2) as u8 as f64;
+        x[17] = (region.parts(q).nth(1).is_some()) as u8 as f64;
     }
     let own_after = child.of(f.me);
     let mut completed = 0;
@@ -689,7 +700,7 @@ fn static_features(region: &Region, targets: u64, f: &NodeFacts, p: usize, child
     x[22] = retake as u8 as f64;
     x[23] = (f.vital & bit(p) != 0) as u8 as f64;
     x[24] = (region.one_two & bit(p) != 0) as u8 as f64;
-    x[25] = wins_now as u8 as f64;
+    x[WINS_NOW] = wins_now as u8 as f64;
     x[26] = (nbr & f.own).count_ones() as f64 / 4.0;
     x[27] = (nbr & f.opp).count_ones() as f64 / 4.0;
     let defender = if f.me == Side::Defender { f.own } else { f.opp };
