@@ -436,3 +436,134 @@ fn tune_jobs_are_identical_on_one_and_two_threads_and_spend_their_game_budget() 
     let report = std::fs::read_to_string(one.join("results/tune/report.md")).unwrap();
     assert!(report.contains("The final weights") && report.contains("| hillclimb | distance |"), "{report}");
 }
+
+const TSUMEGO_GA: &str = r#"
+name = "tga"
+kind = "tsumego_ga"
+game = "tsumego"
+stage = "tiny"
+seed = 4
+[library]
+sets = 2
+levels = "1-3"
+per_level = 4
+seed = 9
+[tsumego_ga]
+part = "dynamic"
+fitness = "dynamic"
+formula = 1
+population = 4
+children = 4
+generations = GENERATIONS
+checkpoint_s = 0.01
+node_budget = 30000
+train = { sets = [1], levels = "1-3", count = 6 }
+test = { sets = [2], levels = "2-3" }
+compare = { reference = "reference" }
+"#;
+
+/// Part files of `folder` under experiment `name`, with the time columns dropped.
+fn solve_outputs(out: &Path, name: &str, folder: &str) -> BTreeMap<String, DataFrame> {
+    let mut parts = BTreeMap::new();
+    for entry in std::fs::read_dir(out.join("results").join(name).join(folder)).unwrap() {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        if file.starts_with("part-") {
+            let df = read_part(&path).unwrap();
+            let df = if folder == "solves" { df.drop_many(["time_s", "us_per_leaf"]) } else { df };
+            parts.insert(file, df);
+        }
+    }
+    parts
+}
+
+#[test]
+fn a_tsumego_ga_is_identical_on_one_and_two_threads_and_resumes_after_a_kill() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "tga.toml", &TSUMEGO_GA.replace("GENERATIONS", "12"));
+    let f = file.to_str().unwrap();
+    let (one, two, killed) = (dir.path().join("one"), dir.path().join("two"), dir.path().join("killed"));
+    run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
+    run_ok(&["run", f, "--out", two.to_str().unwrap(), "--threads", "2"]);
+    let (gens, tests) = (solve_outputs(&one, "tga", "generations"), solve_outputs(&one, "tga", "solves"));
+    assert_same_rows(&gens, &solve_outputs(&two, "tga", "generations"));
+    assert_same_rows(&tests, &solve_outputs(&two, "tga", "solves"));
+    let g = gens.values().next().unwrap();
+    assert_eq!(g.height(), 4 * 13, "generation 0 and 12 more, 4 individuals each");
+    // The best fitness never falls: parents survive unless children beat them.
+    let generation: Vec<i64> = g.column("generation").unwrap().i64().unwrap().iter().map(Option::unwrap).collect();
+    let fitness: Vec<f64> = g.column("fitness").unwrap().f64().unwrap().iter().map(Option::unwrap).collect();
+    let best: Vec<f64> = (0..13).map(|k| generation.iter().zip(&fitness).filter(|(g, _)| **g == k).map(|(_, f)| *f).fold(f64::MIN, f64::max)).collect();
+    assert!(best.windows(2).all(|w| w[1] >= w[0]), "{best:?}");
+    // The test set (levels 2-3 of set 2: 8 problems) solved by the trained and reference weights:
+    // weights change the cost, never the answer, so every problem solved within the node budget
+    // has the status the library recorded.
+    let t = tests.values().next().unwrap();
+    assert_eq!(t.height(), 2 * 8);
+    let correct: Vec<i64> = t.column("correct").unwrap().i64().unwrap().iter().map(Option::unwrap).collect();
+    let budget_hit: Vec<i64> = t.column("budget_hit").unwrap().i64().unwrap().iter().map(Option::unwrap).collect();
+    assert!(correct.iter().zip(&budget_hit).all(|(c, b)| c + b == 1), "{correct:?} {budget_hit:?}");
+    assert!(budget_hit.iter().sum::<i64>() < 8);
+
+    // Killed after a checkpoint, then resumed: the same rows and weights.
+    std::fs::create_dir_all(&killed).unwrap();
+    // The library first, so the kill lands in the GA.
+    let lib = gamelab::game::tsumego::library::LibrarySpec { sets: 2, levels: "1-3".into(), per_level: 4, seed: 9, node_budget: 2_000_000 };
+    lib.ensure(&killed, "tiny", Some(1)).unwrap();
+    let checkpoints = killed.join("results/tga/checkpoints");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", f, "--out", killed.to_str().unwrap(), "--threads", "1"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while t0.elapsed() < Duration::from_secs(60) && std::fs::read_dir(&checkpoints).map(|d| d.count()).unwrap_or(0) == 0 {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::thread::sleep(Duration::from_millis(20));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let resumed_from_checkpoint = std::fs::read_dir(&checkpoints).map(|d| d.count()).unwrap_or(0) > 0;
+    run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
+    assert!(resumed_from_checkpoint, "the kill came after the run finished: make the GA longer");
+    assert_same_rows(&gens, &solve_outputs(&killed, "tga", "generations"));
+    let weights = |out: &Path| std::fs::read_dir(out.join("results/tga/tables")).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect::<Vec<_>>();
+    assert_eq!(weights(&one), weights(&killed));
+
+    // A solve experiment reads the trained weights by name; the report draws a profile.
+    let solve = r#"
+name = "tsolve"
+kind = "solve"
+game = "tsumego"
+stage = "tiny"
+[library]
+sets = 2
+levels = "1-3"
+per_level = 4
+seed = 9
+[solve]
+problems = { sets = [2], levels = "1-3" }
+weights = { reference = "reference", zero = "zero", trained = "trained:tga" }
+[[report.tables]]
+name = "per_problem"
+statistic = "mean"
+metric = "leaves"
+group_by = ["weights", "problem"]
+hidden = true
+[[report.figures]]
+name = "profile"
+kind = "profile"
+table = "per_problem"
+x = "weights"
+new = "trained"
+baseline = "reference"
+"#;
+    let sf = write(dir.path(), "tsolve.toml", solve);
+    run_ok(&["run", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
+    let rows = solve_outputs(&one, "tsolve", "solves");
+    let r = rows.values().next().unwrap();
+    assert_eq!(r.height(), 3 * 12);
+    run_ok(&["report", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
+    assert!(one.join("figures/tsolve/profile.png").exists());
+}

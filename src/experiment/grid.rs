@@ -8,7 +8,7 @@
 //! same file and seed give the same jobs and rows however they are scheduled or sharded.
 
 use super::error::InputError;
-use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, Stage, TournamentSpec, TuneSpec};
+use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, SolveSpec, Stage, TournamentSpec, TsumegoGaSpec, TuneSpec};
 use crate::agent::{AgentSpec, Arena};
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
@@ -36,6 +36,11 @@ pub struct JobConfig {
     pub ga: Option<GaSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tune: Option<TuneSpec>,
+    /// Life-and-death jobs, with weight vectors resolved (see `tsumego_spec`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solve: Option<SolveSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tsumego_ga: Option<TsumegoGaSpec>,
 }
 
 /// One unit of work: a grid point and a repeat.
@@ -191,6 +196,15 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
     let err = |key: &str, msg: String| {
         if swept.is_empty() { exp.error(key, msg) } else { exp.error(key, format!("with {}: {msg}", describe_point(swept))) }
     };
+    if file.repeats == 0 {
+        return Err(err("repeats", "must be at least 1".into()));
+    }
+    if file.game == GameName::Tsumego || matches!(file.kind, JobKind::Solve | JobKind::TsumegoGa) {
+        return tsumego_config(exp, &file, &err);
+    }
+    if let Some(key) = [("library", file.library.is_some()), ("solve", file.solve.is_some()), ("tsumego_ga", file.tsumego_ga.is_some())].iter().find(|(_, on)| *on).map(|(k, _)| *k) {
+        return Err(err(key, format!("[{key}] goes with game = \"tsumego\"")));
+    }
     let stage = Stage::resolve(file.game, &file.stage).map_err(|e| err("stage", e))?;
     // A start position to build agents on (Colosseum: a setup of the smallest size).
     enum Start {
@@ -202,6 +216,7 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         Stage::Othello(def) => Start::Othello(Othello::new(def).map_err(|e| err("stage", e))?),
         Stage::Colosseum(c) => Start::Colosseum(c.setup(0).map_err(|e| err("stage", e))?),
         Stage::Freckers(f) => Start::Freckers(Freckers::new(f.strict)),
+        Stage::Tsumego(_) => unreachable!("life-and-death configs are built by tsumego_config"),
     };
     let build = |spec: &crate::agent::AgentSpec| -> Result<(), String> {
         match &start {
@@ -210,9 +225,6 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             Start::Freckers(g) => Freckers::build_agent(spec, g).map(|_| ()),
         }
     };
-    if file.repeats == 0 {
-        return Err(err("repeats", "must be at least 1".into()));
-    }
     let sections = [file.match_.is_some(), file.tournament.is_some(), file.ga.is_some(), file.tune.is_some()].iter().filter(|x| **x).count();
     let labels: Vec<String> = match (file.kind, &file.match_, &file.tournament) {
         (JobKind::Tune, None, None) if sections == 1 && file.tune.is_some() => {
@@ -286,6 +298,7 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         }
         (JobKind::Match, _, _) => return Err(err("match", "kind = \"match\" needs a [match] table (players, games) and no [tournament]".into())),
         (JobKind::Tournament, _, _) => return Err(err("tournament", "kind = \"tournament\" needs a [tournament] table and no [match]".into())),
+        (JobKind::Solve | JobKind::TsumegoGa, _, _) => unreachable!("life-and-death configs are built by tsumego_config"),
     };
     let mut agents = BTreeMap::new();
     for label in &labels {
@@ -318,6 +331,65 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         tournament: file.tournament.as_ref().map(|t| TournamentSpec { rounds: t.rounds, participants: Some(labels.clone()) }),
         ga: file.ga.clone(),
         tune: file.tune.clone(),
+        solve: None,
+        tsumego_ga: None,
+    })
+}
+
+/// The config of a life-and-death grid point: the library as the stage, one of `[solve]` or
+/// `[tsumego_ga]`, weight vectors resolved.
+fn tsumego_config(exp: &Experiment, file: &ExperimentFile, err: &dyn Fn(&str, String) -> InputError) -> Result<JobConfig, InputError> {
+    if file.game != GameName::Tsumego {
+        return Err(err("game", format!("kind = \"{}\" solves life-and-death problems: use game = \"tsumego\"", if file.kind == JobKind::Solve { "solve" } else { "tsumego_ga" })));
+    }
+    let stage = Stage::tsumego(&file.stage, file.library.as_ref()).map_err(|e| err(if file.library.is_none() { "stage" } else { "library" }, e))?;
+    let Stage::Tsumego(t) = &stage else { unreachable!() };
+    for (key, present) in [("match", file.match_.is_some()), ("tournament", file.tournament.is_some()), ("ga", file.ga.is_some()), ("tune", file.tune.is_some()), ("arena", file.arena.is_some())] {
+        if present {
+            return Err(err(key, format!("[{key}] does not go with game = \"tsumego\" (use [solve] or [tsumego_ga])")));
+        }
+    }
+    if !file.agents.is_empty() {
+        return Err(err("agents", "life-and-death experiments name weight vectors, not agents".into()));
+    }
+    let base = exp.base_dir();
+    let resolve = |key: String, w: &super::spec::WeightsRef| w.resolve(&base).map_err(|e| err(&key, e));
+    let (solve, tsumego_ga) = match (file.kind, &file.solve, &file.tsumego_ga) {
+        (JobKind::Solve, Some(s), None) => {
+            s.check(&t.library).map_err(|(k, m)| err(k, m))?;
+            let mut s = s.clone();
+            for (label, w) in s.weights.iter_mut() {
+                *w = resolve(format!("solve.weights.{label}"), w)?;
+            }
+            (Some(s), None)
+        }
+        (JobKind::TsumegoGa, None, Some(g)) => {
+            g.check(&t.library).map_err(|(k, m)| err(k, m))?;
+            let mut g = g.clone();
+            g.base = resolve("tsumego_ga.base".into(), &g.base)?;
+            for (label, w) in g.compare.iter_mut() {
+                *w = resolve(format!("tsumego_ga.compare.{label}"), w)?;
+            }
+            (None, Some(g))
+        }
+        (JobKind::Solve, _, _) => return Err(err("solve", "kind = \"solve\" needs a [solve] section and no [tsumego_ga]".into())),
+        (JobKind::TsumegoGa, _, _) => return Err(err("tsumego_ga", "kind = \"tsumego_ga\" needs a [tsumego_ga] section and no [solve]".into())),
+        _ => return Err(err("kind", "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into())),
+    };
+    Ok(JobConfig {
+        experiment: exp.name.clone(),
+        kind: file.kind,
+        game: file.game,
+        stage,
+        seed: file.seed,
+        repeat: 0,
+        agents: BTreeMap::new(),
+        match_: None,
+        tournament: None,
+        ga: None,
+        tune: None,
+        solve,
+        tsumego_ga,
     })
 }
 

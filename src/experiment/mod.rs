@@ -5,7 +5,9 @@ pub mod ga_job;
 pub mod grid;
 pub mod record;
 pub mod runner;
+pub mod solve_job;
 pub mod spec;
+pub mod tsumego_spec;
 pub mod tune_job;
 
 pub use error::InputError;

@@ -186,10 +186,56 @@ pub fn tuning_frame(id: &JobColumns, names: &[&str], rows: &[super::tune_job::Tu
     Ok(DataFrame::new(n, cols)?)
 }
 
-/// The folder of a job kind's part files: `games`, `generations` or `tuning`.
+/// Solved problems as a DataFrame: one row per weight vector and problem, with the problem's
+/// difficulty band (easy, medium, hard) and the time per leaf in microseconds.
+pub fn solves_frame(id: &JobColumns, rows: &[super::solve_job::SolveRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let mut cols = id_columns(id, n, &[]);
+    let s = |f: &dyn Fn(&super::solve_job::SolveRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
+    let i = |f: &dyn Fn(&super::solve_job::SolveRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
+    cols.extend([
+        Column::new("weights".into(), s(&|r| r.weights.clone())),
+        Column::new("problem".into(), s(&|r| r.problem.clone())),
+        Column::new("set".into(), i(&|r| r.set as i64)),
+        Column::new("level".into(), i(&|r| r.level as i64)),
+        Column::new("band".into(), s(&|r| super::solve_job::band_of(r.level).to_string())),
+        Column::new("status".into(), s(&|r| r.status.clone())),
+        Column::new("expected".into(), s(&|r| r.expected.clone())),
+        Column::new("correct".into(), i(&|r| (r.status == r.expected) as i64)),
+        Column::new("leaves".into(), i(&|r| r.leaves as i64)),
+        Column::new("nodes".into(), i(&|r| r.nodes as i64)),
+        Column::new("tt_hits".into(), i(&|r| r.tt_hits as i64)),
+        Column::new("max_depth".into(), i(&|r| r.max_depth as i64)),
+        Column::new("time_s".into(), rows.iter().map(|r| r.time_s).collect::<Vec<f64>>()),
+        Column::new("us_per_leaf".into(), rows.iter().map(|r| 1e6 * r.time_s / r.leaves.max(1) as f64).collect::<Vec<f64>>()),
+        Column::new("budget_hit".into(), i(&|r| r.budget_hit as i64)),
+    ]);
+    Ok(DataFrame::new(n, cols)?)
+}
+
+/// A `tsumego_ga` job's generation rows; `final` marks the last generation.
+pub fn tsumego_generations_frame(id: &JobColumns, rows: &[super::solve_job::GaRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let last = rows.iter().map(|r| r.generation).max().unwrap_or(0);
+    let mut cols = id_columns(id, n, &[]);
+    cols.extend([
+        Column::new("generation".into(), rows.iter().map(|r| r.generation as i64).collect::<Vec<i64>>()),
+        Column::new("individual".into(), rows.iter().map(|r| r.individual as i64).collect::<Vec<i64>>()),
+        Column::new("fitness".into(), rows.iter().map(|r| r.fitness).collect::<Vec<f64>>()),
+        Column::new("scaled_fitness".into(), rows.iter().map(|r| r.scaled_fitness).collect::<Vec<f64>>()),
+        Column::new("train_leaves".into(), rows.iter().map(|r| r.train_leaves).collect::<Vec<f64>>()),
+        Column::new("best".into(), rows.iter().map(|r| r.best as i64).collect::<Vec<i64>>()),
+        Column::new("final".into(), rows.iter().map(|r| (r.generation == last) as i64).collect::<Vec<i64>>()),
+        Column::new("genes".into(), rows.iter().map(|r| r.genes.clone()).collect::<Vec<String>>()),
+    ]);
+    Ok(DataFrame::new(n, cols)?)
+}
+
+/// The folder of a job kind's part files: `games`, `generations`, `tuning` or `solves`.
 pub fn rows_folder(kind: super::spec::JobKind) -> &'static str {
     match kind {
-        super::spec::JobKind::Ga => "generations",
+        super::spec::JobKind::Ga | super::spec::JobKind::TsumegoGa => "generations",
+        super::spec::JobKind::Solve => "solves",
         super::spec::JobKind::Tune => "tuning",
         _ => "games",
     }

@@ -10,7 +10,7 @@
 use super::error::InputError;
 use super::grid::Job;
 use super::ga_job::{run_ga, write_table_file};
-use super::record::{Format, JobColumns, SweptKind, existing_part, games_frame, generations_frame, remove_stale_temps, rows_folder, tuning_frame, write_atomic, write_frame};
+use super::record::{Format, JobColumns, SweptKind, existing_part, games_frame, generations_frame, solves_frame, tsumego_generations_frame, remove_stale_temps, rows_folder, tuning_frame, write_atomic, write_frame};
 use super::tune_job::{games_of, run_tune};
 use super::spec::{Experiment, JobKind, Stage};
 use crate::report::stats::elo::Sprt;
@@ -110,6 +110,7 @@ pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> 
             let start = Freckers::new(stage.strict);
             play_games(job, &|_, _| Ok((start, stage.id.clone())), on_game)
         }
+        Stage::Tsumego(_) => anyhow::bail!("life-and-death jobs solve problems; they play no games"),
     }
 }
 
@@ -178,12 +179,34 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let kinds: Vec<SweptKind> = exp.swept_axes().iter().map(|(_, v)| SweptKind::of(v)).collect();
     // Progress counts games, or generations for GA jobs (1 for a time budget).
     let is_ga = exp.file.kind == JobKind::Ga;
-    let unit = if is_ga { "generations" } else { "games" };
+    let unit = match exp.file.kind {
+        JobKind::Ga | JobKind::TsumegoGa => "generations",
+        JobKind::Solve => "problems",
+        _ => "games",
+    };
+    // Life-and-death jobs read a problem library, generated here on first use.
+    let mut libraries = std::collections::BTreeMap::new();
+    for j in &pending {
+        if let Stage::Tsumego(t) = &j.config.stage
+            && !libraries.contains_key(&t.library.dir(&opts.out, &t.id))
+        {
+            let dir = t.library.ensure(&opts.out, &t.id, opts.threads)?;
+            libraries.insert(dir.clone(), dir);
+        }
+    }
+    let library_of = |job: &Job| -> Option<std::path::PathBuf> {
+        match &job.config.stage {
+            Stage::Tsumego(t) => Some(t.library.dir(&opts.out, &t.id)),
+            _ => None,
+        }
+    };
     let total_steps: usize = pending
         .iter()
         .map(|j| match exp.file.kind {
             JobKind::Ga => j.config.ga.as_ref().and_then(|g| g.generations).unwrap_or(1) as usize,
             JobKind::Tune => games_of(j),
+            JobKind::Solve => super::solve_job::solve_count(j),
+            JobKind::TsumegoGa => super::solve_job::generations_of(j),
             _ => j.pairings().len(),
         })
         .sum();
@@ -226,7 +249,23 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 serde_json::to_writer_pretty(f, &record)?;
                 Ok(())
             })?;
-            if is_ga {
+            if exp.file.kind == JobKind::TsumegoGa {
+                let library = library_of(job).expect("a tsumego job has a library");
+                let outcome = super::solve_job::run_tsumego_ga(job, &library, &opts.out, &checkpoint, &|| bar.inc(1))?;
+                rows_written.fetch_add(outcome.rows.len() + outcome.test.len(), std::sync::atomic::Ordering::Relaxed);
+                super::solve_job::write_weights_file(&table_file.with_extension("weights"), job, &outcome.best)?;
+                // The test rows first: the generations part marks the job done.
+                if !outcome.test.is_empty() {
+                    write_frame(&dir.join("solves").join(format!("part-{}.{}", job.hash, opts.format.ext())), &mut solves_frame(&id, &outcome.test)?, opts.format)?;
+                }
+                write_frame(&part, &mut tsumego_generations_frame(&id, &outcome.rows)?, opts.format)?;
+                std::fs::remove_file(&checkpoint).ok();
+            } else if exp.file.kind == JobKind::Solve {
+                let library = library_of(job).expect("a tsumego job has a library");
+                let rows = super::solve_job::run_solve(job, &library, &opts.out, &|| bar.inc(1))?;
+                rows_written.fetch_add(rows.len(), std::sync::atomic::Ordering::Relaxed);
+                write_frame(&part, &mut solves_frame(&id, &rows)?, opts.format)?;
+            } else if is_ga {
                 let outcome = run_ga(job, &checkpoint, &|| bar.inc(1))?;
                 rows_written.fetch_add(outcome.rows.len(), std::sync::atomic::Ordering::Relaxed);
                 write_table_file(&table_file, job, &outcome.best)?;

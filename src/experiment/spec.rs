@@ -15,6 +15,8 @@ use crate::report::stats::elo::Sprt;
 use crate::tune::fitness::{DrawRule, Evaluation, FitnessMeasure, Strategy, Subset};
 use crate::tune::ga::GaConfig;
 use crate::tune::symmetry::Symmetry;
+pub use crate::experiment::tsumego_spec::{SolveSpec, TsumegoGaSpec, WeightsRef};
+use crate::game::tsumego::library::LibrarySpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -32,6 +34,13 @@ pub enum JobKind {
     /// A tuner (hill-climber, GA, or none) changes an agent's weight vector by playing an
     /// opponent, then the final weights play it again (`[tune]`).
     Tune,
+    /// Life-and-death: solve a problem set with each of several weight vectors (`[solve]`), one
+    /// row per weight vector and problem.
+    Solve,
+    /// Life-and-death: the GoTools report's GA over the heuristic's static or dynamic weights
+    /// (`[tsumego_ga]`), one row per individual per generation, then the test set solved with the
+    /// best weights and the baselines.
+    TsumegoGa,
 }
 
 /// Games an experiment can name.
@@ -41,9 +50,10 @@ pub enum GameName {
     Othello,
     Colosseum,
     Freckers,
+    Tsumego,
 }
 
-pub const GAMES: [&str; 3] = ["othello", "colosseum", "freckers"];
+pub const GAMES: [&str; 4] = ["othello", "colosseum", "freckers", "tsumego"];
 
 /// A job's resolved stage: an Othello stage written out, or the boards of a Colosseum job.
 /// Untagged, so an Othello stage serialises (and hashes) as its definition alone.
@@ -53,6 +63,15 @@ pub enum Stage {
     Othello(StageDef),
     Colosseum(ColosseumStage),
     Freckers(FreckersStage),
+    Tsumego(TsumegoStage),
+}
+
+/// A life-and-death job's stage: the problem library it reads (named by the file's `stage`,
+/// generated from its `[library]` section).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TsumegoStage {
+    pub id: String,
+    pub library: LibrarySpec,
 }
 
 impl Stage {
@@ -64,7 +83,20 @@ impl Stage {
             (GameName::Colosseum, StageRef::Inline(_)) => Err("a Colosseum stage is a name: size-M or sizes-A-B".into()),
             (GameName::Freckers, StageRef::Id(id)) => Ok(Stage::Freckers(FreckersStage::parse(id)?)),
             (GameName::Freckers, StageRef::Inline(_)) => Err("a Freckers stage is a name: standard or strict".into()),
+            (GameName::Tsumego, _) => Err("a life-and-death stage is the library's name with a [library] section (see Stage::tsumego)".into()),
         }
+    }
+
+    /// The stage of a life-and-death experiment: the library `stage` names, as `[library]`
+    /// generates it.
+    pub fn tsumego(stage: &StageRef, library: Option<&LibrarySpec>) -> Result<Stage, String> {
+        let StageRef::Id(id) = stage else { return Err("a life-and-death stage is a library name (letters, digits, '-', '_')".into()) };
+        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) {
+            return Err(format!("library name '{id}' must be letters, digits, '-' or '_' (it names a folder)"));
+        }
+        let library = library.ok_or("game = \"tsumego\" needs a [library] section (sets, levels, per_level, seed)")?;
+        library.check()?;
+        Ok(Stage::Tsumego(TsumegoStage { id: id.clone(), library: library.clone() }))
     }
 
     pub fn id(&self) -> &str {
@@ -72,6 +104,7 @@ impl Stage {
             Stage::Othello(s) => &s.id,
             Stage::Colosseum(s) => &s.id,
             Stage::Freckers(s) => &s.id,
+            Stage::Tsumego(s) => &s.id,
         }
     }
 
@@ -79,7 +112,7 @@ impl Stage {
     pub fn othello(&self) -> Option<&StageDef> {
         match self {
             Stage::Othello(s) => Some(s),
-            Stage::Colosseum(_) | Stage::Freckers(_) => None,
+            Stage::Colosseum(_) | Stage::Freckers(_) | Stage::Tsumego(_) => None,
         }
     }
 }
@@ -369,6 +402,13 @@ pub struct ExperimentFile {
     pub ga: Option<GaSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tune: Option<TuneSpec>,
+    /// Life-and-death: how the problem library is generated.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub library: Option<LibrarySpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solve: Option<SolveSpec>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tsumego_ga: Option<TsumegoGaSpec>,
     /// Dotted key -> values to sweep. Jobs = product of the axes x repeats.
     #[serde(default)]
     pub grid: BTreeMap<String, Vec<toml::Value>>,

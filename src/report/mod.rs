@@ -60,7 +60,7 @@ pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Recor
             rows += df.height();
             with_rows += 1;
             let added = match exp.file.kind {
-                JobKind::Ga | JobKind::Tune => records.add_rows(&df),
+                JobKind::Ga | JobKind::Tune | JobKind::Solve | JobKind::TsumegoGa => records.add_rows(&df),
                 _ => records.add_games(&df, &swept),
             };
             added.with_context(|| format!("reading {}", part.display()))?;
@@ -97,12 +97,28 @@ fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
     Ok(Some(records))
 }
 
-/// Computes the tables of a plan from records (and the arena's records for arena tables).
-pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, arena: Option<&Records>) -> Vec<table::Table> {
+/// The test problems a `tsumego_ga` experiment solved (`solves/`), when a table reads them.
+fn solve_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) -> Result<Option<Records>> {
+    if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Solves) {
+        return Ok(None);
+    }
+    let dir = results_dir(out, &exp.name).join("solves");
+    let mut records = Records::default();
+    for job in jobs {
+        if let Some(part) = existing_part(&dir, &job.hash) {
+            records.add_rows(&read_part(&part)?).with_context(|| format!("reading {}", part.display()))?;
+        }
+    }
+    Ok(Some(records))
+}
+
+/// Computes the tables of a plan from records, and from `second` for the tables that read other
+/// rows (an arena's games, or a GA's test solves).
+pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Option<&Records>) -> Vec<table::Table> {
     plan.tables
         .iter()
         .map(|t| {
-            let records = if t.rows == spec::RowSource::Arena { arena.expect("loaded for arena tables") } else { records };
+            let records = if t.rows == spec::RowSource::Own { records } else { second.expect("loaded for arena and solves tables") };
             // A pattern metric (`w_*`) is computed over the long form of its columns.
             let melted = t.metric.as_deref().filter(|m| m.ends_with('*')).map(|m| records.melt(m));
             let records = melted.as_ref().unwrap_or(records);
@@ -182,7 +198,8 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
         anyhow::bail!("no rows for {} under {}: run `gamelab run {}` first", exp.name, dir.join(rows_folder(f_kind)).display(), exp.path.display());
     }
     let arena = arena_records(exp, jobs, out, &plan)?;
-    let computed = tables(exp, &plan, &records, arena.as_ref());
+    let solves = solve_records(exp, jobs, out, &plan)?;
+    let computed = tables(exp, &plan, &records, arena.as_ref().or(solves.as_ref()));
     let by_name: BTreeMap<String, table::Table> = computed.iter().map(|t| (t.name.clone(), t.clone())).collect();
 
     std::fs::create_dir_all(&dir)?;
@@ -207,7 +224,8 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     }
     md += "## Settings\n\n";
     md += &format!("- experiment file: `{}` (name `{}`)\n", exp.path.display(), exp.name);
-    md += &format!("- kind: {:?}, game: {:?}, seed: {}, repeats: {}\n", f.kind, f.game, f.seed, f.repeats).to_lowercase();
+    let name = |v: serde_json::Value| v.as_str().unwrap_or_default().to_string();
+    md += &format!("- kind: {}, game: {}, seed: {}, repeats: {}\n", name(serde_json::to_value(f.kind)?), name(serde_json::to_value(f.game)?), f.seed, f.repeats);
     let stages: BTreeSet<&str> = jobs.iter().map(|j| j.config.stage.id()).collect();
     md += &format!("- stage: {}\n", stages.into_iter().collect::<Vec<_>>().join(", "));
     for (label, spec) in &f.agents {

@@ -1,7 +1,7 @@
 //! The `[report]` section checked against its experiment, with the defaults filled in: which
 //! tables and figures a report makes. Runs before anything is run or written.
 
-use super::records::{GA_KEYS, GA_MEASURES, MEASURES, TUNE_KEYS, TUNE_MEASURES};
+use super::records::{GA_KEYS, GA_MEASURES, MEASURES, SOLVE_KEYS, SOLVE_MEASURES, TSUMEGO_GA_KEYS, TSUMEGO_GA_MEASURES, TUNE_KEYS, TUNE_MEASURES};
 use super::spec::{FigureKind, FigureSpec, RowSource, Statistic, TableSpec};
 use crate::experiment::error::InputError;
 use crate::experiment::record::SweptKind;
@@ -26,27 +26,42 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     let r = &exp.file.report;
     let is_ga = exp.file.kind == JobKind::Ga;
     let is_tune = exp.file.kind == JobKind::Tune;
-    // Game rows, GA generation rows and tune rows have their own columns.
-    let (base_keys, measures): (&[&str], &[&str]) = match exp.file.kind {
-        JobKind::Ga => (&GA_KEYS, &GA_MEASURES),
-        JobKind::Tune => (&TUNE_KEYS, &TUNE_MEASURES),
-        _ => (&BASE_KEYS, &MEASURES),
+    let is_tsumego_ga = exp.file.kind == JobKind::TsumegoGa;
+    // Rows without games: nothing to score, only means.
+    let no_games = matches!(exp.file.kind, JobKind::Ga | JobKind::Tune | JobKind::Solve | JobKind::TsumegoGa);
+    // Game rows, GA generation rows, tune rows and solve rows have their own columns.
+    let columns_of = |rows: RowSource| -> (&'static [&'static str], &'static [&'static str]) {
+        match (exp.file.kind, rows) {
+            (_, RowSource::Solves) | (JobKind::Solve, _) => (&SOLVE_KEYS, &SOLVE_MEASURES),
+            (JobKind::TsumegoGa, _) => (&TSUMEGO_GA_KEYS, &TSUMEGO_GA_MEASURES),
+            (JobKind::Ga, _) => (&GA_KEYS, &GA_MEASURES),
+            (JobKind::Tune, _) => (&TUNE_KEYS, &TUNE_MEASURES),
+            _ => (&BASE_KEYS, &MEASURES),
+        }
     };
+    let (base_keys, measures) = columns_of(RowSource::Own);
     let grid: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     let numeric_grid: Vec<String> = exp.swept_axes().iter().filter(|(_, v)| matches!(SweptKind::of(v), SweptKind::Int | SweptKind::Float)).map(|(k, _)| (*k).clone()).collect();
-    let known_keys = || base_keys.iter().map(|s| s.to_string()).chain(grid.iter().cloned()).collect::<Vec<_>>().join(", ");
-    let default_group: Vec<String> = if is_ga || is_tune { grid.clone() } else { std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect() };
-    let check_keys = |keys: &[String], at: &str, allow_empty: bool| -> Result<(), InputError> {
+    let known_keys = |base_keys: &[&str]| base_keys.iter().map(|s| s.to_string()).chain(grid.iter().cloned()).collect::<Vec<_>>().join(", ");
+    let default_group: Vec<String> = if is_ga || is_tune || is_tsumego_ga {
+        grid.clone()
+    } else if exp.file.kind == JobKind::Solve {
+        std::iter::once("weights".to_string()).chain(grid.iter().cloned()).collect()
+    } else {
+        std::iter::once("agent".to_string()).chain(grid.iter().cloned()).collect()
+    };
+    let check_keys_of = |base_keys: &[&str], keys: &[String], at: &str, allow_empty: bool| -> Result<(), InputError> {
         if keys.is_empty() && !allow_empty {
             return Err(exp.error(at, "give at least one column"));
         }
         for k in keys {
             if !base_keys.contains(&k.as_str()) && !grid.contains(k) {
-                return Err(exp.error(at, format!("unknown column '{k}' (expected one of {})", known_keys())));
+                return Err(exp.error(at, format!("unknown column '{k}' (expected one of {})", known_keys(base_keys))));
             }
         }
         Ok(())
     };
+    let check_keys = |keys: &[String], at: &str, allow_empty: bool| check_keys_of(base_keys, keys, at, allow_empty);
     let level = r.level.unwrap_or(0.95);
     if !(level > 0.0 && level < 1.0) {
         return Err(exp.error("report.level", format!("{level} is not a confidence level (expected a number strictly between 0 and 1, e.g. 0.95)")));
@@ -69,7 +84,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         filter: Default::default(),
         rows: RowSource::Own,
     };
-    if tables.is_empty() && is_ga {
+    if tables.is_empty() && (is_ga || is_tsumego_ga) {
         // The fitness of each generation's best, and of the last generation's best, averaged
         // over repeats.
         let best = |extra: &[&str]| std::iter::once(("best".to_string(), toml::Value::Integer(1))).chain(extra.iter().map(|k| (k.to_string(), toml::Value::Integer(1)))).collect();
@@ -77,6 +92,11 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         by_gen.push("generation".into());
         tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("fitness".into()), unit: Some("repeat".into()), filter: best(&["final"]), ..table("final_best", "Fitness of the best individual of the last generation (mean over repeats)", Some(default_group.clone())) });
         tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("fitness".into()), unit: Some("repeat".into()), filter: best(&[]), hidden: true, ..table("best_by_generation", "Fitness of each generation's best (mean over repeats)", Some(by_gen)) });
+        if exp.file.tsumego_ga.as_ref().is_some_and(|g| g.test.is_some()) {
+            let mut by_weights = grid.clone();
+            by_weights.extend(["weights".to_string(), "band".to_string()]);
+            tables.push(TableSpec { rows: RowSource::Solves, statistic: Statistic::Mean, metric: Some("leaves".into()), ..table("test_leaves", "Leaves per test problem with the trained weights and the baselines", Some(by_weights)) });
+        }
         if exp.file.arena.is_some() {
             let mut by_agent = vec!["agent".to_string()];
             by_agent.extend(grid.iter().cloned());
@@ -89,6 +109,10 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         by_weight.push("weight".into());
         tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("result".into()), filter: eval.clone(), ..table("eval", "Score of the final weights against the opponent (1 win, 0.5 draw)", Some(default_group.clone())) });
         tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("w_*".into()), unit: Some("repeat".into()), filter: eval, ..table("final_weights", "The final weights (mean over repeats)", Some(by_weight)) });
+    } else if tables.is_empty() && exp.file.kind == JobKind::Solve {
+        let mut by_band = default_group.clone();
+        by_band.push("band".into());
+        tables.push(TableSpec { statistic: Statistic::Mean, metric: Some("leaves".into()), ..table("leaves", "Leaves per problem", Some(by_band)) });
     } else if tables.is_empty() {
         tables.push(table("scores", "Scores", r.group_by.clone()));
     } else if r.group_by.is_some() {
@@ -116,10 +140,14 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             }
             continue;
         }
+        if t.rows == RowSource::Solves && !is_tsumego_ga {
+            return Err(exp.error(at, format!("table '{}': rows = \"solves\" reads the test problems of a tsumego_ga experiment", t.name)));
+        }
+        let (base_keys, measures) = columns_of(t.rows);
         let g = t.group_by.get_or_insert_with(|| default_group.clone());
-        check_keys(g, at, true).map_err(|e| InputError { message: format!("table '{}': {}", t.name, e.message), ..e })?;
-        if is_ga && t.statistic != Statistic::Mean {
-            return Err(exp.error(at, format!("table '{}': GA rows have no games to score: use statistic = \"mean\" of {}", t.name, GA_MEASURES.join(", "))));
+        check_keys_of(base_keys, g, at, true).map_err(|e| InputError { message: format!("table '{}': {}", t.name, e.message), ..e })?;
+        if no_games && !is_tune && t.statistic != Statistic::Mean {
+            return Err(exp.error(at, format!("table '{}': these rows have no games to score: use statistic = \"mean\" of {}", t.name, measures.join(", "))));
         }
         if is_tune && t.statistic != Statistic::Mean {
             return Err(exp.error(at, format!("table '{}': tune rows are scored by their `result`: use statistic = \"mean\" of {}", t.name, TUNE_MEASURES.join(", "))));
@@ -143,13 +171,14 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         }
         for k in t.filter.keys() {
             if !base_keys.contains(&k.as_str()) && !grid.contains(k) {
-                return Err(exp.error(at, format!("table '{}': filter column '{k}' is unknown (expected one of {})", t.name, known_keys())));
+                return Err(exp.error(at, format!("table '{}': filter column '{k}' is unknown (expected one of {})", t.name, known_keys(base_keys))));
             }
         }
         if let Some(u) = &t.unit {
-            let unit_columns = match exp.file.kind {
-                JobKind::Ga => ["repeat", "job", "generation", "individual", "final"],
-                JobKind::Tune => ["repeat", "job", "generation", "individual", "game"],
+            let unit_columns = match (exp.file.kind, t.rows) {
+                (_, RowSource::Solves) | (JobKind::Solve, _) => ["repeat", "job", "problem", "level", "set"],
+                (JobKind::Ga | JobKind::TsumegoGa, _) => ["repeat", "job", "generation", "individual", "final"],
+                (JobKind::Tune, _) => ["repeat", "job", "generation", "individual", "game"],
                 _ => ["repeat", "job", "pair", "game", "stage"],
             };
             if t.statistic != Statistic::Mean || (!unit_columns.contains(&u.as_str()) && !grid.contains(u)) {
@@ -177,6 +206,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                 "best_by_generation" if r.tables.is_empty() => {
                     FigureSpec { kind: FigureKind::Curve, x: Some("generation".into()), series: grid.first().cloned(), ..blank_figure() }
                 }
+                "final_best" if r.tables.is_empty() && is_tsumego_ga => continue,
                 "final_best" if r.tables.is_empty() => {
                     figures.push(FigureSpec { name: "best".into(), kind: FigureKind::Heatmap, weights: Some("evolved".into()), ..blank_figure() });
                     continue;

@@ -42,6 +42,18 @@ pub const GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "f
 /// Numeric columns of GA generation rows.
 pub const GA_MEASURES: [&str; 4] = ["fitness", "points", "games", "generation"];
 
+/// Group keys of solve rows (life-and-death) besides the grid keys.
+pub const SOLVE_KEYS: [&str; 9] = ["weights", "problem", "set", "level", "band", "status", "expected", "repeat", "job"];
+
+/// Numeric columns of solve rows.
+pub const SOLVE_MEASURES: [&str; 9] = ["leaves", "nodes", "tt_hits", "max_depth", "time_s", "us_per_leaf", "correct", "budget_hit", "level"];
+
+/// Group keys of `tsumego_ga` generation rows besides the grid keys.
+pub const TSUMEGO_GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "final"];
+
+/// Numeric columns of `tsumego_ga` generation rows.
+pub const TSUMEGO_GA_MEASURES: [&str; 4] = ["fitness", "scaled_fitness", "train_leaves", "generation"];
+
 /// Group keys of tune-job rows besides the grid keys (`weight` exists in the long form a
 /// pattern metric such as `w_*` makes).
 pub const TUNE_KEYS: [&str; 8] = ["tuner", "phase", "game", "generation", "individual", "repeat", "tuned_first", "weight"];

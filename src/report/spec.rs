@@ -37,6 +37,9 @@ pub enum RowSource {
     /// The games of a GA experiment's `[arena]`, with the GA job's grid values as columns of each
     /// evolved agent ("-" for the other participants) and `origin` (evolved or reference).
     Arena,
+    /// The test problems a `tsumego_ga` experiment solved after training (`solves/`), one
+    /// record per weight vector and problem.
+    Solves,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -3,12 +3,20 @@
 //! each chosen by a tournament of 5 drawn from the elite, uniform crossover gene by gene, and
 //! mutation that redraws each gene with a small probability.
 //!
+//! A second scheme, `PlusConfig`, is the GoTools report's GA: each generation breeds a number of
+//! children (not necessarily the population size) from parents chosen in proportion to their
+//! fitness shifted and scaled to [0, 1]; crossover is applied to a child with one probability
+//! and mutation with another (rates per chromosome, not per gene); the population and children
+//! are then pooled and the fittest `population` survive (the report's "select parents to be
+//! replaced by the new generation").
+//!
 //! The GA knows nothing of games: fitness comes from a callback over the whole population (so
 //! the caller can play individuals against each other). Every random draw comes from the
 //! caller's generator, so a run is reproducible from its seed and can be checkpointed as
 //! (population, generator state).
 
 use crate::rng::{GameRng, below, unit_f64};
+use serde::{Deserialize, Serialize};
 
 /// The GA's settings (the experiment file's `[ga]` section builds them).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -118,6 +126,112 @@ pub fn next_generation(population: &[Vec<f64>], fitness: &[f64], cfg: &GaConfig,
     next
 }
 
+/// The GoTools report's GA: `children` per generation, crossover and mutation applied per
+/// chromosome with the given probabilities (the report: 6.5% and 50%), fitness shifted and
+/// scaled to [0, 1] for selection, the fittest of parents and children survive.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlusConfig {
+    pub population: usize,
+    pub children: usize,
+    /// Probability that a child is the uniform crossover of two parents (else a copy of one).
+    pub crossover: f64,
+    /// Probability that a child is mutated: one gene, chosen uniformly, is redrawn.
+    pub mutation: f64,
+    pub bounds: (f64, f64),
+    /// Genes are whole numbers (GoTools' weights are integers).
+    pub integer: bool,
+}
+
+impl PlusConfig {
+    /// What is wrong with the configuration, if anything.
+    pub fn check(&self) -> Result<(), String> {
+        if self.population < 2 {
+            return Err(format!("population must be at least 2, got {}", self.population));
+        }
+        if self.children == 0 {
+            return Err("children must be at least 1".into());
+        }
+        for (name, p) in [("crossover", self.crossover), ("mutation", self.mutation)] {
+            if !(0.0..=1.0).contains(&p) {
+                return Err(format!("{name} must be a probability, got {p}"));
+            }
+        }
+        if !(self.bounds.0 < self.bounds.1) || !self.bounds.0.is_finite() || !self.bounds.1.is_finite() {
+            return Err(format!("bounds must be (lo, hi) with lo < hi, got {:?}", self.bounds));
+        }
+        Ok(())
+    }
+
+    /// A gene drawn from the bounds (rounded when genes are integers).
+    pub fn gene(&self, rng: &mut GameRng) -> f64 {
+        let g = random_gene(self.bounds, rng);
+        if self.integer { g.round().clamp(self.bounds.0.ceil(), self.bounds.1.floor()) } else { g }
+    }
+
+    /// A random population of vectors of `len` genes.
+    pub fn random_population(&self, len: usize, rng: &mut GameRng) -> Vec<Vec<f64>> {
+        (0..self.population).map(|_| (0..len).map(|_| self.gene(rng)).collect()).collect()
+    }
+}
+
+/// Raw fitness shifted and linearly scaled to [0, 1]: the worst becomes 0 and the best 1. When
+/// all are equal, all become 1 (selection is then uniform).
+pub fn scale_fitness(raw: &[f64]) -> Vec<f64> {
+    let lo = raw.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = raw.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if !(hi > lo) {
+        return vec![1.0; raw.len()];
+    }
+    raw.iter().map(|&f| (f - lo) / (hi - lo)).collect()
+}
+
+/// Roulette-wheel selection over scaled (non-negative) fitness: index i with probability
+/// scaled[i] / sum; uniform when the sum is zero.
+pub fn roulette(scaled: &[f64], rng: &mut GameRng) -> usize {
+    let total: f64 = scaled.iter().sum();
+    if !(total > 0.0) {
+        return below(rng, scaled.len());
+    }
+    let mut x = unit_f64(rng) * total;
+    for (i, &f) in scaled.iter().enumerate() {
+        if x < f {
+            return i;
+        }
+        x -= f;
+    }
+    // Rounding left x at the very end: the last individual with positive fitness.
+    scaled.iter().rposition(|&f| f > 0.0).expect("total > 0")
+}
+
+/// One generation's children: parents by roulette over the scaled fitness; with probability
+/// `crossover` a child is the uniform crossover of two parents, else a copy of the first; with
+/// probability `mutation` one of its genes is redrawn.
+pub fn breed(population: &[Vec<f64>], raw_fitness: &[f64], cfg: &PlusConfig, rng: &mut GameRng) -> Vec<Vec<f64>> {
+    let scaled = scale_fitness(raw_fitness);
+    (0..cfg.children)
+        .map(|_| {
+            let a = roulette(&scaled, rng);
+            let mut child = if unit_f64(rng) < cfg.crossover {
+                let b = roulette(&scaled, rng);
+                crossover(&population[a], &population[b], rng)
+            } else {
+                population[a].clone()
+            };
+            if unit_f64(rng) < cfg.mutation && !child.is_empty() {
+                let k = below(rng, child.len());
+                child[k] = cfg.gene(rng);
+            }
+            child
+        })
+        .collect()
+}
+
+/// Survivors of parents and children pooled: the indices (into parents ++ children) of the
+/// fittest `population`, best first, ties to the earlier index (parents before children).
+pub fn survivors(pooled_fitness: &[f64], population: usize) -> Vec<usize> {
+    elite(pooled_fitness, population)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +312,59 @@ mod tests {
         assert!(GaConfig { population: 1, ..cfg(10) }.check().is_err());
         assert!(GaConfig { elite: 0.0, ..cfg(10) }.check().is_err());
         assert!(GaConfig { bounds: (5.0, 5.0), ..cfg(10) }.check().is_err());
+    }
+
+    fn plus() -> PlusConfig {
+        PlusConfig { population: 6, children: 4, crossover: 0.065, mutation: 0.5, bounds: (0.0, 1000.0), integer: true }
+    }
+
+    #[test]
+    fn fitness_is_shifted_and_scaled_to_the_unit_interval() {
+        assert_eq!(scale_fitness(&[-300.0, -100.0, -200.0]), vec![0.0, 1.0, 0.5]);
+        assert_eq!(scale_fitness(&[7.0, 7.0]), vec![1.0, 1.0]);
+    }
+
+    #[test]
+    fn roulette_follows_the_scaled_fitness() {
+        let mut rng = rng_from_seed(5);
+        let scaled = [0.0, 1.0, 3.0];
+        let mut counts = [0usize; 3];
+        for _ in 0..40_000 {
+            counts[roulette(&scaled, &mut rng)] += 1;
+        }
+        assert_eq!(counts[0], 0, "the worst (scaled 0) is never chosen");
+        // Binomial(40000, 1/4): mean 10000, sd 86.6; +- 5 sd.
+        assert!((9567..=10433).contains(&counts[1]), "{counts:?}");
+        assert_eq!(roulette(&[0.0, 0.0], &mut rng) < 2, true);
+    }
+
+    #[test]
+    fn operator_rates_apply_per_chromosome() {
+        let cfg = PlusConfig { children: 20_000, ..plus() };
+        let mut rng = rng_from_seed(8);
+        let a = vec![1.0; 10];
+        let b = vec![2.0; 10];
+        let pop = vec![a.clone(), b.clone()];
+        let kids = breed(&pop, &[1.0, 1.0], &cfg, &mut rng);
+        assert_eq!(kids.len(), 20_000);
+        // A child that is neither all-a nor all-b (ignoring one mutated gene) came from crossover.
+        let mixed = kids.iter().filter(|k| k.iter().any(|&g| g == 1.0) && k.iter().any(|&g| g == 2.0) && k.iter().filter(|&&g| g == 1.0 || g == 2.0).count() >= 9).count();
+        // A crossover child is mixed when its two parents differ (roulette over two equally fit
+        // parents: 1/2) and not all 10 genes come from one (1 - 2/1024): p = 0.065 x 0.5 x
+        // 0.998 = 0.0324, mean 649 of 20000, sd 25; +- 5 sd.
+        assert!((524..=774).contains(&mixed), "{mixed}");
+        let mutated = kids.iter().filter(|k| k.iter().any(|&g| g != 1.0 && g != 2.0)).count();
+        // Half are mutated; a redrawn integer gene equals 1 or 2 with probability 2/1001.
+        assert!((9600..=10400).contains(&mutated), "{mutated}");
+        assert!(kids.iter().flatten().all(|g| g.fract() == 0.0 && (0.0..=1000.0).contains(g)));
+        assert!(kids.iter().all(|k| k.iter().filter(|&&g| g != 1.0 && g != 2.0).count() <= 1), "mutation redraws one gene");
+    }
+
+    #[test]
+    fn survivors_are_the_fittest_of_parents_and_children() {
+        assert_eq!(survivors(&[1.0, 5.0, 3.0, 5.0, 9.0], 3), vec![4, 1, 3]);
+        assert!(plus().check().is_ok());
+        assert!(PlusConfig { children: 0, ..plus() }.check().is_err());
+        assert!(PlusConfig { crossover: 1.5, ..plus() }.check().is_err());
     }
 }

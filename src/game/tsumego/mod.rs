@@ -8,13 +8,17 @@
 //!   threats (`l`, `d`, `lNd`, `dNl`), counters (nodes, leaves, table hits, depth, time).
 //! - `problem`: the problem text format, drawing, SGF import and export.
 //! - `generate`: the seeded `lv<set>-<level>` problem library and its calibration.
+//! - `library`: libraries as experiments name them (generated once, cached) and selections.
+//! - `fitness`: the GoTools report's static (rank bonus) and dynamic (leaves) fitness.
 //!
 //! Life-and-death is not a two-player game to the end, so it does not implement `Game`: the
 //! solver is what the experiments run.
 
 pub mod board;
+pub mod fitness;
 pub mod generate;
 pub mod heuristic;
+pub mod library;
 pub mod life;
 pub mod problem;
 pub mod solver;

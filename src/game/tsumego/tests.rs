@@ -337,3 +337,64 @@ fn mirror_images_share_a_symmetry_key() {
     let d = problem("defender", "...O#\n.OOO#\nOO###\n##");
     assert_ne!(generate::symmetry_key(&a), generate::symmetry_key(&d), "the side to move counts");
 }
+
+#[test]
+fn the_static_fitness_scores_the_place_of_the_winning_move() {
+    use super::fitness::{REPORT_BONUS, static_fitness, winning_place};
+    // Hand-checked rankings of straight three (winning move B19 for either side): the reference
+    // weights put B19 first (bonus 20); the zero weights rank by point index, A19 then B19
+    // (place 2: bonus 13).
+    let d = problem("defender", STRAIGHT_THREE);
+    let a = problem("attacker", STRAIGHT_THREE);
+    let mut solver = Solver::new(12);
+    let mut both = Vec::new();
+    for mut p in [d, a] {
+        p.winning = vec![Move::Play(point(&p, "B19") as u8)];
+        both.push(p);
+    }
+    assert_eq!(static_fitness(&mut solver, &both, &Weights::reference(), &REPORT_BONUS), 40.0);
+    assert_eq!(static_fitness(&mut solver, &both, &Weights::zero(), &REPORT_BONUS), 26.0);
+    // A bonus list shorter than the winning move's place gives nothing.
+    assert_eq!(static_fitness(&mut solver, &both, &Weights::zero(), &[20.0]), 0.0);
+    // Several winning moves: the best-placed one counts; none: no place.
+    let m = |i| Move::Play(i);
+    assert_eq!(winning_place(&[m(4), m(2), m(7)], &[m(7), m(2)]), Some(1));
+    assert_eq!(winning_place(&[m(4), m(2)], &[m(9)]), None);
+}
+
+#[test]
+fn the_four_dynamic_fitness_formulas() {
+    use super::fitness::Formula;
+    let old = [100, 40];
+    let new = [50, 80];
+    assert_eq!(Formula::OldSquaredOverNew.raw(&old, &new), 100.0 * 100.0 / 50.0 + 40.0 * 40.0 / 80.0);
+    assert_eq!(Formula::OldOverNew.raw(&old, &new), 2.0 + 0.5);
+    assert_eq!(Formula::MinusNew.raw(&old, &new), -130.0);
+    assert_eq!(Formula::OneOverNew.raw(&old, &new), 1.0 / 50.0 + 1.0 / 80.0);
+    // A problem decided at the root (0 leaves) counts as one leaf.
+    assert_eq!(Formula::OneOverNew.raw(&[], &[0]), 1.0);
+    assert_eq!(Formula::try_from(3u8), Ok(Formula::MinusNew));
+    assert!(Formula::try_from(5u8).is_err());
+}
+
+#[test]
+fn selections_take_problems_round_robin_over_their_files() {
+    use super::library::{LibrarySpec, Selection, parse_levels};
+    let dir = tempfile::tempdir().unwrap();
+    let spec = LibrarySpec { sets: 2, levels: "1-2".into(), per_level: 3, seed: 5, node_budget: 2_000_000 };
+    let lib = spec.ensure(dir.path(), "t", Some(1)).unwrap();
+    assert!(lib.join("library.json").exists() && lib.join("lv2-2").exists());
+    // Generated once: a second call finds it complete.
+    assert_eq!(spec.ensure(dir.path(), "t", Some(1)).unwrap(), lib);
+    let sel = |sets: Vec<u8>, levels: &str, count: Option<usize>| Selection { sets, levels: levels.into(), count, unique: false };
+    let all: Vec<String> = sel(vec![1, 2], "1-2", None).load(&lib).unwrap().into_iter().map(|p| p.name).collect();
+    assert_eq!(all.len(), 12);
+    assert_eq!(&all[..4], ["lv1-1-001", "lv1-2-001", "lv2-1-001", "lv2-2-001"]);
+    let five: Vec<String> = sel(vec![1, 2], "1-2", Some(5)).load(&lib).unwrap().into_iter().map(|p| p.name).collect();
+    assert_eq!(five, all[..5], "a smaller count is a prefix");
+    assert!(sel(vec![1], "1-2", Some(7)).load(&lib).is_err(), "more than the library holds");
+    assert!(sel(vec![3], "1-2", None).check(&spec).is_err());
+    assert!(sel(vec![1], "1-3", None).check(&spec).is_err());
+    assert_eq!(parse_levels("3-6"), Ok(3..=6));
+    assert!(parse_levels("6-3").is_err() && parse_levels("0-2").is_err() && parse_levels("x").is_err());
+}

@@ -1,0 +1,265 @@
+//! Runs life-and-death jobs: `solve` (every weight vector solves every selected problem, one row
+//! each, in `solves/`) and `tsumego_ga` (the GoTools report's GA, one row per individual per
+//! generation in `generations/`, then the test set solved with the best weights and each
+//! baseline, rows in `solves/`, and the best weights in `tables/<job>.weights`).
+//!
+//! Deterministic: leaf and node counts do not depend on the thread that solves a problem (every
+//! solve starts from a fresh table generation and fresh learning tables), and every random draw
+//! of the GA comes from the job's generator, so the rows are the same on any thread count (the
+//! times are not). Children are evaluated in parallel, one solver per worker thread.
+//!
+//! A GA checkpoint (generation, population with its fitness, generator, rows so far) is written
+//! atomically every `checkpoint_s` seconds; a killed run resumes from it with the same rows.
+
+use super::grid::Job;
+use super::record::write_atomic;
+use super::spec::Stage;
+use super::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
+use crate::game::tsumego::fitness::{solve_all, static_fitness};
+use crate::game::tsumego::heuristic::weights_text;
+use crate::game::tsumego::library::band;
+use crate::game::tsumego::{Limits, Problem, Solution, Solver, Status, Weights};
+use crate::rng::{GameRng, rng_from_seed};
+use crate::tune::ga::{breed, elite, scale_fitness, survivors};
+use anyhow::{Context, Result};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::path::Path;
+use std::time::Instant;
+
+thread_local! {
+    /// One solver (and its 2^20-entry table) per worker thread.
+    static SOLVER: RefCell<Solver> = RefCell::new(Solver::new(20));
+}
+
+fn with_solver<T>(f: impl FnOnce(&mut Solver) -> T) -> T {
+    SOLVER.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// One solved problem.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveRow {
+    /// The weight vector's label.
+    pub weights: String,
+    pub problem: String,
+    pub set: u32,
+    pub level: u32,
+    pub status: String,
+    /// The status the library recorded.
+    pub expected: String,
+    pub leaves: u64,
+    pub nodes: u64,
+    pub tt_hits: u64,
+    pub max_depth: u32,
+    pub time_s: f64,
+    pub budget_hit: bool,
+}
+
+/// The set number of a library problem (`lv<set>-<level>-NNN`).
+fn set_of(p: &Problem) -> u32 {
+    p.name.strip_prefix("lv").and_then(|r| r.split('-').next()).and_then(|s| s.parse().ok()).unwrap_or(0)
+}
+
+fn solve_row(label: &str, p: &Problem, s: &Solution) -> SolveRow {
+    SolveRow {
+        weights: label.to_string(),
+        problem: p.name.clone(),
+        set: set_of(p),
+        level: p.level.unwrap_or(0) as u32,
+        status: s.status.to_string(),
+        expected: p.status.map(|s| s.to_string()).unwrap_or_default(),
+        leaves: s.counters.leaves,
+        nodes: s.counters.nodes,
+        tt_hits: s.counters.tt_hits,
+        max_depth: s.counters.max_depth,
+        time_s: s.counters.time_s,
+        budget_hit: s.status == Status::Unknown,
+    }
+}
+
+/// Solves `problems` with each labelled weight vector, problems in parallel; rows in (label,
+/// problem) order.
+fn solve_rows(problems: &[Problem], weights: &[(String, Weights)], limits: Limits, on_problem: &(dyn Fn() + Sync)) -> Vec<SolveRow> {
+    let mut rows = Vec::new();
+    for (label, w) in weights {
+        let solved: Vec<SolveRow> = problems
+            .par_iter()
+            .map(|p| {
+                let s = with_solver(|solver| solver.solve(p, w, limits, false));
+                on_problem();
+                solve_row(label, p, &s)
+            })
+            .collect();
+        rows.extend(solved);
+    }
+    rows
+}
+
+fn library_problems(job: &Job, library: &Path, sel: &crate::game::tsumego::library::Selection) -> Result<Vec<Problem>> {
+    anyhow::ensure!(matches!(job.config.stage, Stage::Tsumego(_)), "a life-and-death job has a library stage");
+    sel.load(library)
+}
+
+/// Problems a `solve` job solves (its progress total).
+pub fn solve_count(job: &Job) -> usize {
+    job.config.solve.as_ref().map_or(0, |s| s.weights.len() * s.problems.count.unwrap_or(0).max(1))
+}
+
+/// Runs a `solve` job; `out` is the results folder (for `trained:` weights).
+pub fn run_solve(job: &Job, library: &Path, out: &Path, on_problem: &(dyn Fn() + Sync)) -> Result<Vec<SolveRow>> {
+    let spec = job.config.solve.as_ref().context("a solve job has a [solve] section")?;
+    let problems = library_problems(job, library, &spec.problems)?;
+    let weights = load_labelled(&spec.weights, out)?;
+    let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
+    Ok(solve_rows(&problems, &weights, limits, on_problem))
+}
+
+fn load_labelled(map: &std::collections::BTreeMap<String, WeightsRef>, out: &Path) -> Result<Vec<(String, Weights)>> {
+    map.iter().map(|(label, w)| Ok((label.clone(), w.load(out).with_context(|| format!("weights '{label}'"))?))).collect()
+}
+
+/// One individual of one generation of a `tsumego_ga` job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GaRow {
+    pub generation: u32,
+    pub individual: u32,
+    /// The raw fitness (rank bonus, or the formula's value).
+    pub fitness: f64,
+    /// Shifted and scaled to [0, 1] within its generation.
+    pub scaled_fitness: f64,
+    /// Dynamic fitness: leaves over the training set (NaN for the static fitness).
+    pub train_leaves: f64,
+    pub best: bool,
+    /// The chromosome, genes separated by spaces.
+    pub genes: String,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Checkpoint {
+    job: String,
+    generation: u32,
+    population: Vec<Vec<f64>>,
+    fitness: Vec<f64>,
+    leaves: Vec<f64>,
+    old_leaves: Vec<u64>,
+    rng: GameRng,
+    rows: Vec<GaRow>,
+}
+
+/// What a finished `tsumego_ga` job produced.
+pub struct TsumegoGaOutcome {
+    pub rows: Vec<GaRow>,
+    pub best: Weights,
+    pub test: Vec<SolveRow>,
+}
+
+/// Evaluates chromosomes: (raw fitness, training leaves or NaN), in parallel.
+fn evaluate(spec: &TsumegoGaSpec, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Vec<(f64, f64)> {
+    let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
+    genes
+        .par_iter()
+        .map(|g| {
+            let w = base.with_part(spec.part, g);
+            with_solver(|solver| match spec.fitness {
+                FitnessKind::Static => (static_fitness(solver, train, &w, &spec.bonus), f64::NAN),
+                FitnessKind::Dynamic => {
+                    let leaves: Vec<u64> = solve_all(solver, train, &w, limits).iter().map(|s| s.counters.leaves).collect();
+                    (spec.formula.raw(old, &leaves), leaves.iter().sum::<u64>() as f64)
+                }
+            })
+        })
+        .collect()
+}
+
+fn genes_text(g: &[f64]) -> String {
+    g.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")
+}
+
+fn push_rows(rows: &mut Vec<GaRow>, generation: u32, population: &[Vec<f64>], fitness: &[f64], leaves: &[f64]) {
+    let scaled = scale_fitness(fitness);
+    let top = elite(fitness, 1)[0];
+    for (i, g) in population.iter().enumerate() {
+        rows.push(GaRow { generation, individual: i as u32, fitness: fitness[i], scaled_fitness: scaled[i], train_leaves: leaves[i], best: i == top, genes: genes_text(g) });
+    }
+}
+
+/// Runs (or resumes) a `tsumego_ga` job. Progress: `on_generation` after each generation.
+pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -> Result<TsumegoGaOutcome> {
+    let spec = job.config.tsumego_ga.as_ref().context("a tsumego_ga job has a [tsumego_ga] section")?;
+    let cfg = spec.config();
+    let base = spec.base.load(out).context("tsumego_ga.base")?;
+    let train = library_problems(job, library, &spec.train)?;
+    let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
+    let mut state = match std::fs::read(checkpoint) {
+        Ok(bytes) => {
+            let ck: Checkpoint = serde_json::from_slice(&bytes).with_context(|| format!("reading checkpoint {}", checkpoint.display()))?;
+            anyhow::ensure!(ck.job == job.hash, "checkpoint {} belongs to job {}", checkpoint.display(), ck.job);
+            ck
+        }
+        Err(_) => {
+            let mut rng = rng_from_seed(job.seed);
+            // Generation 0: random chromosomes, and the base weights' leaves ("old").
+            let population = cfg.random_population(spec.part.names().len(), &mut rng);
+            let old_leaves = if spec.fitness == FitnessKind::Dynamic && spec.formula.needs_old() {
+                solve_all(&mut Solver::new(20), &train, &base, limits).iter().map(|s| s.counters.leaves).collect()
+            } else {
+                Vec::new()
+            };
+            let (fitness, leaves): (Vec<f64>, Vec<f64>) = evaluate(spec, &base, &train, &old_leaves, &population).into_iter().unzip();
+            let mut rows = Vec::new();
+            push_rows(&mut rows, 0, &population, &fitness, &leaves);
+            on_generation();
+            Checkpoint { job: job.hash.clone(), generation: 0, population, fitness, leaves, old_leaves, rng, rows }
+        }
+    };
+    let mut last_checkpoint = Instant::now();
+    while state.generation < spec.generations {
+        let children = breed(&state.population, &state.fitness, &cfg, &mut state.rng);
+        let (cf, cl): (Vec<f64>, Vec<f64>) = evaluate(spec, &base, &train, &state.old_leaves, &children).into_iter().unzip();
+        let pooled: Vec<Vec<f64>> = state.population.iter().cloned().chain(children).collect();
+        let pooled_fitness: Vec<f64> = state.fitness.iter().copied().chain(cf).collect();
+        let pooled_leaves: Vec<f64> = state.leaves.iter().copied().chain(cl).collect();
+        let keep = survivors(&pooled_fitness, cfg.population);
+        state.population = keep.iter().map(|&i| pooled[i].clone()).collect();
+        state.fitness = keep.iter().map(|&i| pooled_fitness[i]).collect();
+        state.leaves = keep.iter().map(|&i| pooled_leaves[i]).collect();
+        state.generation += 1;
+        push_rows(&mut state.rows, state.generation, &state.population, &state.fitness, &state.leaves);
+        on_generation();
+        if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
+            write_atomic(checkpoint, |f| Ok(serde_json::to_writer(f, &state)?))?;
+            last_checkpoint = Instant::now();
+        }
+    }
+    let top = elite(&state.fitness, 1)[0];
+    let best = base.with_part(spec.part, &state.population[top]);
+    let mut test = Vec::new();
+    if let Some(sel) = &spec.test {
+        let problems = library_problems(job, library, sel)?;
+        let mut labelled = vec![("trained".to_string(), best.clone())];
+        labelled.extend(load_labelled(&spec.compare, out)?);
+        test = solve_rows(&problems, &labelled, limits, &|| {});
+    }
+    Ok(TsumegoGaOutcome { rows: state.rows, best, test })
+}
+
+/// Writes a GA job's best weights as a weights file (`gamelab solve --weights FILE` reads it).
+pub fn write_weights_file(path: &Path, job: &Job, best: &Weights) -> Result<()> {
+    write_atomic(path, |f| {
+        use std::io::Write;
+        writeln!(f, "# best weights of tsumego_ga job {} ({}), last generation", job.hash, job.config.experiment)?;
+        f.write_all(weights_text(best).as_bytes())?;
+        Ok(())
+    })
+}
+
+/// Generations a `tsumego_ga` job runs, counting generation 0 (its progress total).
+pub fn generations_of(job: &Job) -> usize {
+    job.config.tsumego_ga.as_ref().map_or(0, |g| g.generations as usize + 1)
+}
+
+/// The band column of a level (easy, medium, hard), for rows.
+pub fn band_of(level: u32) -> &'static str {
+    band(level as u8)
+}
