@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers
+.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -42,6 +42,26 @@ reproduce-colosseum: deps
 FRECKERS = experiments/freckers-ensemble.toml experiments/freckers-search-effort.toml experiments/freckers-hillclimb.toml
 reproduce-freckers: deps
 	@for f in $(FRECKERS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
+
+# The GoTools report's GA experiments. The quick version (a small library, small GAs) takes a few
+# minutes; the full one generates a 3 x 14 x 50 problem library and runs GAs that solve thousands
+# of problems per generation: many hours on 2 cores (see the experiment files). The combined
+# and time-per-leaf experiments read the weights the GAs trained, so the order matters; the
+# timed runs use one thread.
+GOTOOLS_QUICK = experiments/gotools-quick-static.toml experiments/gotools-quick-static-df.toml \
+                experiments/gotools-quick-dynamic.toml experiments/gotools-quick-combined.toml
+reproduce-gotools-quick: deps
+	@for f in $(GOTOOLS_QUICK); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
+	$(GAMELAB) run experiments/gotools-quick-time-per-leaf.toml --threads 1
+	$(GAMELAB) report experiments/gotools-quick-time-per-leaf.toml
+
+GOTOOLS = experiments/gotools-static.toml experiments/gotools-static-dynamic-fitness.toml \
+          experiments/gotools-dynamic.toml experiments/gotools-dynamic-formulas.toml \
+          experiments/gotools-combined.toml
+reproduce-gotools: deps
+	@for f in $(GOTOOLS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
+	$(GAMELAB) run experiments/gotools-time-per-leaf.toml --threads 1
+	$(GAMELAB) report experiments/gotools-time-per-leaf.toml
 
 bench: deps
 	$(CARGO) bench

@@ -206,7 +206,12 @@ fn dispatch(command: Command) -> Result<()> {
                 for j in &jobs {
                     let swept: Vec<String> = j.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
                     let in_shard = shard.is_none_or(|s| s.contains(j));
-                    println!("{} repeat={} games={} {}{}", j.hash, j.config.repeat, j.pairings().len(), swept.join(" "), if in_shard { "" } else { " (other shard)" });
+                    let work = match (&j.config.tsumego_ga, &j.config.solve) {
+                        (Some(g), _) => format!("generations={}", g.generations),
+                        (_, Some(s)) => format!("weights={}", s.weights.len()),
+                        _ => format!("games={}", j.pairings().len()),
+                    };
+                    println!("{} repeat={} {work} {}{}", j.hash, j.config.repeat, swept.join(" "), if in_shard { "" } else { " (other shard)" });
                 }
                 return Ok(());
             }
