@@ -202,7 +202,11 @@ fn dispatch(command: Command) -> Result<()> {
             let (exp, jobs) = load(&file)?;
             if dry_run {
                 let games: usize = jobs.iter().map(|j| j.pairings().len()).sum();
-                println!("{}: {} jobs, {} games", exp.name, jobs.len(), games);
+                if exp.file.game == gamelab::experiment::spec::GameName::Tsumego {
+                    println!("{}: {} jobs", exp.name, jobs.len());
+                } else {
+                    println!("{}: {} jobs, {} games", exp.name, jobs.len(), games);
+                }
                 for j in &jobs {
                     let swept: Vec<String> = j.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
                     let in_shard = shard.is_none_or(|s| s.contains(j));

@@ -297,3 +297,43 @@ fn gen_problems_rejects_bad_levels() {
     }
     assert!(!out.exists(), "nothing written");
 }
+
+/// A valid small life-and-death experiment.
+const SOLVE: &str = r#"kind = "solve"
+game = "tsumego"
+stage = "lib"
+[library]
+sets = 1
+levels = "1-3"
+per_level = 2
+seed = 1
+[solve]
+problems = { sets = [1], levels = "1-3" }
+weights = { reference = "reference" }
+"#;
+
+fn solve_with(replace: &str, by: &str) -> String {
+    assert!(SOLVE.contains(replace), "test setup: {replace:?} not in SOLVE");
+    SOLVE.replacen(replace, by, 1)
+}
+
+#[test]
+fn the_small_solve_experiment_is_valid() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", SOLVE);
+    let o = gamelab(&["run", file.to_str().unwrap(), "--dry-run"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("exp: 1 jobs"));
+}
+
+#[test]
+fn life_and_death_experiments_with_bad_settings() {
+    rejected(&solve_with("[library]\nsets = 1\nlevels = \"1-3\"\nper_level = 2\nseed = 1\n", ""), &[], &["exp.toml", "needs a [library] section"]);
+    rejected(&solve_with("levels = \"1-3\"\nper_level", "levels = \"3-1\"\nper_level"), &[], &["exp.toml:4:1", "key `library`", "levels '3-1'"]);
+    rejected(&solve_with("{ sets = [1], levels = \"1-3\" }", "{ sets = [2], levels = \"1-3\" }"), &[], &["key `solve.problems`", "sets [2]"]);
+    rejected(&solve_with("{ sets = [1], levels = \"1-3\" }", "{ sets = [1], levels = \"1-5\" }"), &[], &["key `solve.problems`", "outside the library's levels 1-3"]);
+    rejected(&solve_with("reference = \"reference\"", "mine = \"no-such.weights\""), &[], &["key `solve.weights.mine`", "no-such.weights"]);
+    rejected(&solve_with("reference = \"reference\"", "mine = \"trained:\""), &[], &["key `solve.weights.mine`", "names no experiment"]);
+    rejected(&solve_with("kind = \"solve\"", "kind = \"tsumego_ga\""), &[], &["key `tsumego_ga`", "needs a [tsumego_ga] section"]);
+    rejected(&solve_with("game = \"tsumego\"", "game = \"othello\""), &[], &["key `game`", "use game = \"tsumego\""]);
+}
