@@ -185,13 +185,12 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         _ => "games",
     };
     // Life-and-death jobs read a problem library, generated here on first use.
-    let mut libraries = std::collections::BTreeMap::new();
+    let mut libraries = std::collections::BTreeSet::new();
     for j in &pending {
         if let Stage::Tsumego(t) = &j.config.stage
-            && !libraries.contains_key(&t.library.dir(&opts.out, &t.id))
+            && libraries.insert(t.library.dir(&opts.out, &t.id))
         {
-            let dir = t.library.ensure(&opts.out, &t.id, opts.threads)?;
-            libraries.insert(dir.clone(), dir);
+            t.library.ensure(&opts.out, &t.id, opts.threads)?;
         }
     }
     let library_of = |job: &Job| -> Option<std::path::PathBuf> {

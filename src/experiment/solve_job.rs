@@ -101,9 +101,12 @@ fn library_problems(job: &Job, library: &Path, sel: &crate::game::tsumego::libra
     sel.load(library)
 }
 
-/// Problems a `solve` job solves (its progress total).
+/// Problems a `solve` job solves (its progress total; an upper bound with `unique`).
 pub fn solve_count(job: &Job) -> usize {
-    job.config.solve.as_ref().map_or(0, |s| s.weights.len() * s.problems.count.unwrap_or(0).max(1))
+    let (Some(s), Stage::Tsumego(t)) = (&job.config.solve, &job.config.stage) else { return 0 };
+    let levels = crate::game::tsumego::library::parse_levels(&s.problems.levels).map_or(0, |l| l.count());
+    let all = s.problems.sets.len() * levels * t.library.per_level;
+    s.weights.len() * s.problems.count.map_or(all, |c| c.min(all))
 }
 
 /// Runs a `solve` job; `out` is the results folder (for `trained:` weights).
