@@ -198,7 +198,7 @@ pub fn solves_frame(id: &JobColumns, rows: &[super::solve_job::SolveRow]) -> Res
         Column::new("problem".into(), s(&|r| r.problem.clone())),
         Column::new("set".into(), i(&|r| r.set as i64)),
         Column::new("level".into(), i(&|r| r.level as i64)),
-        Column::new("band".into(), s(&|r| super::solve_job::band_of(r.level).to_string())),
+        Column::new("band".into(), s(&|r| crate::game::tsumego::library::band(r.level as u8).to_string())),
         Column::new("status".into(), s(&|r| r.status.clone())),
         Column::new("expected".into(), s(&|r| r.expected.clone())),
         Column::new("correct".into(), i(&|r| (r.status == r.expected) as i64)),

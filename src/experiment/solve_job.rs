@@ -17,7 +17,6 @@ use super::spec::Stage;
 use super::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
 use crate::game::tsumego::fitness::{solve_all, static_fitness};
 use crate::game::tsumego::heuristic::weights_text;
-use crate::game::tsumego::library::band;
 use crate::game::tsumego::{Limits, Problem, Solution, Solver, Status, Weights};
 use crate::rng::{GameRng, rng_from_seed};
 use crate::tune::ga::{breed, elite, scale_fitness, survivors};
@@ -260,9 +259,4 @@ pub fn write_weights_file(path: &Path, job: &Job, best: &Weights) -> Result<()> 
 /// Generations a `tsumego_ga` job runs, counting generation 0 (its progress total).
 pub fn generations_of(job: &Job) -> usize {
     job.config.tsumego_ga.as_ref().map_or(0, |g| g.generations as usize + 1)
-}
-
-/// The band column of a level (easy, medium, hard), for rows.
-pub fn band_of(level: u32) -> &'static str {
-    band(level as u8)
 }
