@@ -2,10 +2,19 @@
 //! 7-14 with the reference weights (status sweep, no winning-move search), one core. Target
 //! (issue 7): at least 1 M nodes per second per core on levels 1-6. The problems come from the
 //! generator (seed 1, 4 per level), so the bench needs no files.
+//!
+//! GA generations, one core: breeding and evaluating the children of one generation of the
+//! GoTools report's GA with the static fitness (population 100, 80 children, 16 training problems
+//! of levels 3-6) and with the dynamic fitness on dynamic weights (22 children solving 8 problems
+//! of levels 3-4, node budget 500,000; a smaller training set than the report's so that the bench
+//! takes minutes; a generation scales with children x problems).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gamelab::game::tsumego::generate::generate_level;
-use gamelab::game::tsumego::{Limits, Problem, Solver, Weights};
+use gamelab::game::tsumego::fitness::{REPORT_BONUS, solve_all, static_fitness};
+use gamelab::game::tsumego::{Limits, Problem, Solver, WeightSet, Weights};
+use gamelab::rng::rng_from_seed;
+use gamelab::tune::ga::{PlusConfig, breed};
 use std::hint::black_box;
 
 fn problems(levels: std::ops::RangeInclusive<u8>) -> Vec<Problem> {
@@ -32,5 +41,38 @@ fn bench_solve(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_solve);
+fn bench_ga_generation(c: &mut Criterion) {
+    let mut g = c.benchmark_group("tsumego GA generation");
+    g.sample_size(10);
+    let train = problems(3..=6);
+    let statics = PlusConfig { population: 100, children: 80, crossover: 0.065, mutation: 0.5, bounds: WeightSet::Static.bounds(), integer: true };
+    let mut rng = rng_from_seed(7);
+    let population = statics.random_population(WeightSet::Static.names().len(), &mut rng);
+    let fitness: Vec<f64> = (0..population.len()).map(|i| i as f64).collect();
+    let mut solver = Solver::new(20);
+    let zero = Weights::zero();
+    g.bench_function("static fitness: 80 children x 16 problems", |b| {
+        b.iter(|| {
+            let children = breed(&population, &fitness, &statics, &mut rng);
+            let f: Vec<f64> = children.iter().map(|c| static_fitness(&mut solver, &train, &zero.with_part(WeightSet::Static, c), &REPORT_BONUS)).collect();
+            black_box(f)
+        })
+    });
+    let small: Vec<Problem> = train.iter().filter(|p| p.level.is_some_and(|l| l <= 4)).cloned().collect();
+    let dynamics = PlusConfig { population: 22, children: 22, bounds: WeightSet::Dynamic.bounds(), ..statics };
+    let population = dynamics.random_population(WeightSet::Dynamic.names().len(), &mut rng);
+    let fitness: Vec<f64> = (0..population.len()).map(|i| i as f64).collect();
+    let reference = Weights::reference();
+    let limits = Limits { node_budget: 500_000, ..Limits::default() };
+    g.bench_function("dynamic fitness: 22 children x 8 problems", |b| {
+        b.iter(|| {
+            let children = breed(&population, &fitness, &dynamics, &mut rng);
+            let leaves: u64 = children.iter().map(|c| solve_all(&mut solver, &small, &reference.with_part(WeightSet::Dynamic, c), limits).iter().map(|s| s.counters.leaves).sum::<u64>()).sum();
+            black_box(leaves)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_solve, bench_ga_generation);
 criterion_main!(benches);
