@@ -10,7 +10,7 @@
 //! is done.
 
 use super::grid::Job;
-use super::record::write_atomic;
+use super::record::{read_checkpoint, write_atomic, write_checkpoint};
 use crate::game::othello::Othello;
 use crate::rng::{GameRng, derive_seed, rng_from_seed};
 use crate::tune::fitness::evaluate;
@@ -69,13 +69,9 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
     let eval = spec.evaluation();
     let start = Othello::new(othello_stage(job)?).map_err(|e| anyhow::anyhow!(e))?;
     let layout = TableLayout::new(othello_stage(job)?.size as usize, spec.symmetry);
-    let mut state = match std::fs::read(checkpoint) {
-        Ok(bytes) => {
-            let ck: Checkpoint = serde_json::from_slice(&bytes).with_context(|| format!("reading checkpoint {}", checkpoint.display()))?;
-            anyhow::ensure!(ck.job == job.hash, "checkpoint {} belongs to job {}", checkpoint.display(), ck.job);
-            ck
-        }
-        Err(_) => {
+    let mut state = match read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)? {
+        Some(ck) => ck,
+        None => {
             let mut rng = rng_from_seed(job.seed);
             let population = random_population(cfg.population, layout.params, cfg.bounds, &mut rng);
             Checkpoint { job: job.hash.clone(), generation: 0, population, rng, elapsed_s: 0.0, rows: Vec::new() }
@@ -114,7 +110,7 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
         on_generation();
         if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
             state.elapsed_s = resumed_at_s + t0.elapsed().as_secs_f64();
-            write_atomic(checkpoint, |f| Ok(serde_json::to_writer(f, &state)?))?;
+            write_checkpoint(checkpoint, &state)?;
             last_checkpoint = Instant::now();
         }
     }

@@ -43,6 +43,28 @@ pub struct JobConfig {
     pub tsumego_ga: Option<TsumegoGaSpec>,
 }
 
+impl JobConfig {
+    /// The config of a grid point of `file` on `stage` (repeat 0) without agents or sections:
+    /// each job kind fills in its own.
+    fn bare(exp: &Experiment, file: &ExperimentFile, stage: Stage) -> JobConfig {
+        JobConfig {
+            experiment: exp.name.clone(),
+            kind: file.kind,
+            game: file.game,
+            stage,
+            seed: file.seed,
+            repeat: 0,
+            agents: BTreeMap::new(),
+            match_: None,
+            tournament: None,
+            ga: None,
+            tune: None,
+            solve: None,
+            tsumego_ga: None,
+        }
+    }
+}
+
 /// One unit of work: a grid point and a repeat.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Job {
@@ -320,19 +342,12 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         agents.insert(label.clone(), spec);
     }
     Ok(JobConfig {
-        experiment: exp.name.clone(),
-        kind: file.kind,
-        game: file.game,
-        stage,
-        seed: file.seed,
-        repeat: 0,
         agents,
         match_: file.match_.clone(),
         tournament: file.tournament.as_ref().map(|t| TournamentSpec { rounds: t.rounds, participants: Some(labels.clone()) }),
         ga: file.ga.clone(),
         tune: file.tune.clone(),
-        solve: None,
-        tsumego_ga: None,
+        ..JobConfig::bare(exp, &file, stage)
     })
 }
 
@@ -376,21 +391,7 @@ fn tsumego_config(exp: &Experiment, file: &ExperimentFile, err: &dyn Fn(&str, St
         (JobKind::TsumegoGa, _, _) => return Err(err("tsumego_ga", "kind = \"tsumego_ga\" needs a [tsumego_ga] section and no [solve]".into())),
         _ => return Err(err("kind", "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into())),
     };
-    Ok(JobConfig {
-        experiment: exp.name.clone(),
-        kind: file.kind,
-        game: file.game,
-        stage,
-        seed: file.seed,
-        repeat: 0,
-        agents: BTreeMap::new(),
-        match_: None,
-        tournament: None,
-        ga: None,
-        tune: None,
-        solve,
-        tsumego_ga,
-    })
+    Ok(JobConfig { solve, tsumego_ga, ..JobConfig::bare(exp, file, stage) })
 }
 
 #[cfg(test)]

@@ -143,23 +143,39 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     Ok(DataFrame::new(n, cols)?)
 }
 
+/// The columns of GA generation rows, in order: the id columns, generation, individual,
+/// fitness, the kind's `measures`, best, final (the job's last generation), then `trailing`.
+fn generation_columns(id: &JobColumns, generation: Vec<i64>, individual: Vec<i64>, fitness: Vec<f64>, measures: Vec<Column>, best: Vec<i64>, trailing: Vec<Column>) -> Vec<Column> {
+    let n = generation.len();
+    let last = generation.iter().copied().max().unwrap_or(0);
+    let last_column: Vec<i64> = generation.iter().map(|&g| (g == last) as i64).collect();
+    let mut cols = id_columns(id, n, &[]);
+    cols.push(Column::new("generation".into(), generation));
+    cols.push(Column::new("individual".into(), individual));
+    cols.push(Column::new("fitness".into(), fitness));
+    cols.extend(measures);
+    cols.push(Column::new("best".into(), best));
+    cols.push(Column::new("final".into(), last_column));
+    cols.extend(trailing);
+    cols
+}
+
 /// The rows of one GA job as a DataFrame: one row per individual per generation; `final`
 /// marks the job's last generation.
 pub fn generations_frame(id: &JobColumns, rows: &[super::ga_job::GenerationRow]) -> Result<DataFrame> {
-    let n = rows.len();
-    let last = rows.iter().map(|r| r.generation).max().unwrap_or(0);
-    let mut cols = id_columns(id, n, &[]);
-    cols.extend([
-        Column::new("generation".into(), rows.iter().map(|r| r.generation as i64).collect::<Vec<i64>>()),
-        Column::new("individual".into(), rows.iter().map(|r| r.individual as i64).collect::<Vec<i64>>()),
-        Column::new("fitness".into(), rows.iter().map(|r| r.fitness).collect::<Vec<f64>>()),
-        Column::new("points".into(), rows.iter().map(|r| r.points).collect::<Vec<f64>>()),
-        Column::new("games".into(), rows.iter().map(|r| r.games as i64).collect::<Vec<i64>>()),
-        Column::new("best".into(), rows.iter().map(|r| r.best as i64).collect::<Vec<i64>>()),
-        Column::new("final".into(), rows.iter().map(|r| (r.generation == last) as i64).collect::<Vec<i64>>()),
-        Column::new("table".into(), rows.iter().map(|r| r.table.clone()).collect::<Vec<String>>()),
-    ]);
-    Ok(DataFrame::new(n, cols)?)
+    let cols = generation_columns(
+        id,
+        rows.iter().map(|r| r.generation as i64).collect(),
+        rows.iter().map(|r| r.individual as i64).collect(),
+        rows.iter().map(|r| r.fitness).collect(),
+        vec![
+            Column::new("points".into(), rows.iter().map(|r| r.points).collect::<Vec<f64>>()),
+            Column::new("games".into(), rows.iter().map(|r| r.games as i64).collect::<Vec<i64>>()),
+        ],
+        rows.iter().map(|r| r.best as i64).collect(),
+        vec![Column::new("table".into(), rows.iter().map(|r| r.table.clone()).collect::<Vec<String>>())],
+    );
+    Ok(DataFrame::new(rows.len(), cols)?)
 }
 
 /// A tune job's rows: one per game, each weight as a column `w_<name>` and each advantage
@@ -215,20 +231,19 @@ pub fn solves_frame(id: &JobColumns, rows: &[super::solve_job::SolveRow]) -> Res
 
 /// A `tsumego_ga` job's generation rows; `final` marks the last generation.
 pub fn tsumego_generations_frame(id: &JobColumns, rows: &[super::solve_job::GaRow]) -> Result<DataFrame> {
-    let n = rows.len();
-    let last = rows.iter().map(|r| r.generation).max().unwrap_or(0);
-    let mut cols = id_columns(id, n, &[]);
-    cols.extend([
-        Column::new("generation".into(), rows.iter().map(|r| r.generation as i64).collect::<Vec<i64>>()),
-        Column::new("individual".into(), rows.iter().map(|r| r.individual as i64).collect::<Vec<i64>>()),
-        Column::new("fitness".into(), rows.iter().map(|r| r.fitness).collect::<Vec<f64>>()),
-        Column::new("scaled_fitness".into(), rows.iter().map(|r| r.scaled_fitness).collect::<Vec<f64>>()),
-        Column::new("train_leaves".into(), rows.iter().map(|r| r.train_leaves).collect::<Vec<f64>>()),
-        Column::new("best".into(), rows.iter().map(|r| r.best as i64).collect::<Vec<i64>>()),
-        Column::new("final".into(), rows.iter().map(|r| (r.generation == last) as i64).collect::<Vec<i64>>()),
-        Column::new("genes".into(), rows.iter().map(|r| r.genes.clone()).collect::<Vec<String>>()),
-    ]);
-    Ok(DataFrame::new(n, cols)?)
+    let cols = generation_columns(
+        id,
+        rows.iter().map(|r| r.generation as i64).collect(),
+        rows.iter().map(|r| r.individual as i64).collect(),
+        rows.iter().map(|r| r.fitness).collect(),
+        vec![
+            Column::new("scaled_fitness".into(), rows.iter().map(|r| r.scaled_fitness).collect::<Vec<f64>>()),
+            Column::new("train_leaves".into(), rows.iter().map(|r| r.train_leaves).collect::<Vec<f64>>()),
+        ],
+        rows.iter().map(|r| r.best as i64).collect(),
+        vec![Column::new("genes".into(), rows.iter().map(|r| r.genes.clone()).collect::<Vec<String>>())],
+    );
+    Ok(DataFrame::new(rows.len(), cols)?)
 }
 
 /// The folder of a job kind's part files: `games`, `generations`, `tuning` or `solves`.
@@ -252,6 +267,20 @@ pub fn write_atomic(path: &Path, write: impl FnOnce(&mut std::fs::File) -> Resul
     drop(f);
     std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
     Ok(())
+}
+
+/// A job's checkpoint, if `path` holds one: parsed, and checked to belong to job `hash`
+/// (`job_of` names the job a checkpoint records).
+pub fn read_checkpoint<T: serde::de::DeserializeOwned>(path: &Path, hash: &str, job_of: impl Fn(&T) -> &str) -> Result<Option<T>> {
+    let Ok(bytes) = std::fs::read(path) else { return Ok(None) };
+    let ck: T = serde_json::from_slice(&bytes).with_context(|| format!("reading checkpoint {}", path.display()))?;
+    anyhow::ensure!(job_of(&ck) == hash, "checkpoint {} belongs to job {}", path.display(), job_of(&ck));
+    Ok(Some(ck))
+}
+
+/// Writes a checkpoint atomically (JSON).
+pub fn write_checkpoint<T: serde::Serialize>(path: &Path, state: &T) -> Result<()> {
+    write_atomic(path, |f| Ok(serde_json::to_writer(f, state)?))
 }
 
 /// Removes the temporary files a killed writer of `path` left behind (`write_atomic` names them

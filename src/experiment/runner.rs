@@ -239,8 +239,10 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             let checkpoint = dir.join("checkpoints").join(format!("{}.json", job.hash));
             let table_file = dir.join("tables").join(format!("{}.txt", job.hash));
             let config_file = jobs_dir.join(format!("{}.json", job.hash));
+            let weights_file = table_file.with_extension("weights");
+            let test_part = dir.join("solves").join(format!("part-{}.{}", job.hash, opts.format.ext()));
             // Temporary files a killed run left for this job's outputs.
-            for output in [&part, &checkpoint, &table_file, &config_file] {
+            for output in [&part, &checkpoint, &table_file, &config_file, &weights_file, &test_part] {
                 remove_stale_temps(output);
             }
             let record = serde_json::json!({ "hash": job.hash, "seed": job.seed, "swept": job.swept.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(), "config": job.config });
@@ -252,10 +254,10 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 let library = library_of(job).expect("a tsumego job has a library");
                 let outcome = super::solve_job::run_tsumego_ga(job, &library, &opts.out, &checkpoint, &|| bar.inc(1))?;
                 rows_written.fetch_add(outcome.rows.len() + outcome.test.len(), std::sync::atomic::Ordering::Relaxed);
-                super::solve_job::write_weights_file(&table_file.with_extension("weights"), job, &outcome.best)?;
+                super::solve_job::write_weights_file(&weights_file, job, &outcome.best)?;
                 // The test rows first: the generations part marks the job done.
                 if !outcome.test.is_empty() {
-                    write_frame(&dir.join("solves").join(format!("part-{}.{}", job.hash, opts.format.ext())), &mut solves_frame(&id, &outcome.test)?, opts.format)?;
+                    write_frame(&test_part, &mut solves_frame(&id, &outcome.test)?, opts.format)?;
                 }
                 write_frame(&part, &mut tsumego_generations_frame(&id, &outcome.rows)?, opts.format)?;
                 std::fs::remove_file(&checkpoint).ok();

@@ -12,7 +12,7 @@
 //! atomically every `checkpoint_s` seconds; a killed run resumes from it with the same rows.
 
 use super::grid::Job;
-use super::record::write_atomic;
+use super::record::{read_checkpoint, write_atomic, write_checkpoint};
 use super::spec::Stage;
 use super::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
 use crate::game::tsumego::fitness::{solve_all, static_fitness};
@@ -95,11 +95,6 @@ fn solve_rows(problems: &[Problem], weights: &[(String, Weights)], limits: Limit
     rows
 }
 
-fn library_problems(job: &Job, library: &Path, sel: &crate::game::tsumego::library::Selection) -> Result<Vec<Problem>> {
-    anyhow::ensure!(matches!(job.config.stage, Stage::Tsumego(_)), "a life-and-death job has a library stage");
-    sel.load(library)
-}
-
 /// Problems a `solve` job solves (its progress total; an upper bound with `unique`).
 pub fn solve_count(job: &Job) -> usize {
     let (Some(s), Stage::Tsumego(t)) = (&job.config.solve, &job.config.stage) else { return 0 };
@@ -111,7 +106,7 @@ pub fn solve_count(job: &Job) -> usize {
 /// Runs a `solve` job; `out` is the results folder (for `trained:` weights).
 pub fn run_solve(job: &Job, library: &Path, out: &Path, on_problem: &(dyn Fn() + Sync)) -> Result<Vec<SolveRow>> {
     let spec = job.config.solve.as_ref().context("a solve job has a [solve] section")?;
-    let problems = library_problems(job, library, &spec.problems)?;
+    let problems = spec.problems.load(library)?;
     let weights = load_labelled(&spec.weights, out)?;
     let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
     Ok(solve_rows(&problems, &weights, limits, on_problem))
@@ -191,20 +186,16 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
     let spec = job.config.tsumego_ga.as_ref().context("a tsumego_ga job has a [tsumego_ga] section")?;
     let cfg = spec.config();
     let base = spec.base.load(out).context("tsumego_ga.base")?;
-    let train = library_problems(job, library, &spec.train)?;
+    let train = spec.train.load(library)?;
     let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
-    let mut state = match std::fs::read(checkpoint) {
-        Ok(bytes) => {
-            let ck: Checkpoint = serde_json::from_slice(&bytes).with_context(|| format!("reading checkpoint {}", checkpoint.display()))?;
-            anyhow::ensure!(ck.job == job.hash, "checkpoint {} belongs to job {}", checkpoint.display(), ck.job);
-            ck
-        }
-        Err(_) => {
+    let mut state = match read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)? {
+        Some(ck) => ck,
+        None => {
             let mut rng = rng_from_seed(job.seed);
             // Generation 0: random chromosomes, and the base weights' leaves ("old").
             let population = cfg.random_population(spec.part.names().len(), &mut rng);
             let old_leaves = if spec.fitness == FitnessKind::Dynamic && spec.formula.needs_old() {
-                solve_all(&mut Solver::new(20), &train, &base, limits).iter().map(|s| s.counters.leaves).collect()
+                with_solver(|solver| solve_all(solver, &train, &base, limits)).iter().map(|s| s.counters.leaves).collect()
             } else {
                 Vec::new()
             };
@@ -230,7 +221,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
         push_rows(&mut state.rows, state.generation, &state.population, &state.fitness, &state.leaves);
         on_generation();
         if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
-            write_atomic(checkpoint, |f| Ok(serde_json::to_writer(f, &state)?))?;
+            write_checkpoint(checkpoint, &state)?;
             last_checkpoint = Instant::now();
         }
     }
@@ -238,7 +229,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
     let best = base.with_part(spec.part, &state.population[top]);
     let mut test = Vec::new();
     if let Some(sel) = &spec.test {
-        let problems = library_problems(job, library, sel)?;
+        let problems = sel.load(library)?;
         let mut labelled = vec![("trained".to_string(), best.clone())];
         labelled.extend(load_labelled(&spec.compare, out)?);
         test = solve_rows(&problems, &labelled, limits, &|| {});
