@@ -149,6 +149,10 @@ enum Command {
         node_budget: u64,
         #[arg(long)]
         threads: Option<usize>,
+        /// Also write the draws the reference weights could not solve within the node budget,
+        /// as OUT/unsolved/lv<set>-<level> (for calibrating levels and the solver).
+        #[arg(long)]
+        keep_unsolved: bool,
     },
     /// List games, stages, agent kinds and experiment files.
     List {
@@ -384,12 +388,12 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::GenProblems { sets, levels, per_level, seed, out, node_budget, threads } => {
+        Command::GenProblems { sets, levels, per_level, seed, out, node_budget, threads, keep_unsolved } => {
             let (lo, hi) = parse_levels(&levels)?;
             if sets == 0 || per_level == 0 || threads == Some(0) {
                 return Err(InputError::plain("--sets, --per-level and --threads must be at least 1").into());
             }
-            gamelab::workflow::gen_problems(sets, lo..=hi, per_level, seed, &out, node_budget, threads)
+            gamelab::workflow::gen_problems(sets, lo..=hi, per_level, seed, &out, node_budget, threads, keep_unsolved)
         }
         Command::List { experiments } => {
             println!("games:\n  othello\n  colosseum\n  freckers\n  tsumego (Go life-and-death: gamelab solve, gamelab gen-problems)");

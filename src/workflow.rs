@@ -178,13 +178,29 @@ pub fn arena_experiment(exp: &Experiment, jobs: &[Job], out: &std::path::Path) -
 }
 
 /// `gamelab gen-problems`: writes the files and prints the calibration table (also written to
-/// OUT/calibration.md).
-pub fn gen_problems(sets: u8, levels: std::ops::RangeInclusive<u8>, per_level: usize, seed: u64, out: &std::path::Path, node_budget: u64, threads: Option<usize>) -> Result<()> {
+/// OUT/calibration.md); with `keep_unsolved`, the draws left unsolved within the node budget
+/// as OUT/unsolved/lv<set>-<level>.
+#[allow(clippy::too_many_arguments)]
+pub fn gen_problems(sets: u8, levels: std::ops::RangeInclusive<u8>, per_level: usize, seed: u64, out: &std::path::Path, node_budget: u64, threads: Option<usize>, keep_unsolved: bool) -> Result<()> {
     use crate::game::tsumego::generate::{calibration_table, generate_library};
     let t0 = std::time::Instant::now();
     let limits = crate::game::tsumego::Limits { node_budget, ..Default::default() };
     let files = generate_library(sets, levels, per_level, seed, out, limits, threads)?;
     let table = calibration_table(&files);
+    if keep_unsolved {
+        let dir = out.join("unsolved");
+        std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        for f in files.iter().filter(|f| !f.unsolved.is_empty()) {
+            crate::experiment::record::write_atomic(&dir.join(format!("lv{}-{}", f.set, f.level)), |w| {
+                use std::io::Write;
+                writeln!(w, "# draws of lv{}-{} the reference weights left unsolved within {node_budget} nodes (seed {seed})\n", f.set, f.level)?;
+                for p in &f.unsolved {
+                    writeln!(w, "{}", p.to_text())?;
+                }
+                Ok(())
+            })?;
+        }
+    }
     let short: Vec<String> = files.iter().filter(|f| f.problems.len() < per_level).map(|f| format!("lv{}-{} ({})", f.set, f.level, f.problems.len())).collect();
     crate::experiment::record::write_atomic(&out.join("calibration.md"), |w| {
         use std::io::Write;

@@ -14,33 +14,48 @@
 //! level, k), files are generated in parallel and each is written whole (temporary file, then
 //! rename).
 //!
-//! Levels: level L has round(7 + 7 (L - 1) / 13) empty points (7 at level 1, 10 at level 7,
-//! 14 at level 14, as GoTools) in a region of 16 + round(5 (L - 1) / 13) points (16..21).
-//! Calibration, measured with `gamelab gen-problems --sets 1 --levels 1-14 --per-level 20
-//! --seed 1` (reference weights, node budget 2,000,000 per problem; leaves of the status sweep
-//! and the winning-move search; 174 s on 2 cores). Only 20 problems per level so far: the full
-//! 280-per-level calibration is still to be run. Not yet calibrated as issue 7 asks: at
-//! levels 11-14 about half of the drawn positions exceed the node budget (column "unsolved";
-//! they are not kept, so every kept problem is solved, but the levels are biased towards the
-//! easier draws), and leaves grow with the level only roughly (level 14's median is below
-//! level 13's). Unique winning moves are rare (1-4 in 20).
+//! Levels (gamelab's own scale, calibrated to our solver): level L has
+//! round(6 + 5 (L - 1) / 13) empty points (6 at level 1, 8 at level 7, 11 at level 14) in a
+//! region of round(14 + 2 (L - 1) / 13) points (14-16), so the defender's shell thins from 8
+//! stones to 5. See `level_shape`.
+//!
+//! Why not GoTools' scale (7 empty points at level 1 to 14 at level 14, regions of 16-21): our
+//! solver cannot solve enough of its larger shapes. Drawn with `gamelab gen-problems
+//! --keep-unsolved` (which writes the unsolved draws for such studies), seed 7, 20 problems per
+//! shape, node budget 2,000,000, reference weights: 14 empty points in a region of 21 left 31
+//! of 66 draws unsolved, 13 in 19 left 7 of 40, 12 in 18 left 2 of 52, 11 in 19 left 2 of 39.
+//! The unsolved draws run into long capturing races on the first line that reach the depth
+//! cap of 80 plies, and a bigger budget barely helps (before the dynamic weights' unit was
+//! fixed, 9 of 37 level-8 draws of GoTools' scale were still unsolved at 10,000,000 nodes).
+//! Kept problems would then be the easier part of each level. A thinner shell (fewer defender
+//! stones around the same empty points) leaves fewer draws unsolved, so our scale tops out at
+//! 11 empty points in a region of 16, where no draw was left unsolved.
+//!
+//! Calibration (generator version 2), measured with `gamelab gen-problems --sets 6 --levels 1-14
+//! --per-level 280 --seed 1` (reference weights, node budget 2,000,000 per drawn position;
+//! leaves of the status sweep and the winning-move search; 7 min 8 s on 2 cores). The reference
+//! weights solved every level-14 draw within the budget, and every draw of every level but one
+//! (column "unsolved": draws dropped for the budget). Levels of one shape (1-2, 3-4, 5-7, 8-10,
+//! 11-12, 13-14) are equally hard; from shape to shape the median leaves grow about 30-fold from
+//! level 1 to level 14 (p90: 1,025 to 36,338). Unique winning moves (what the static fitness
+//! reads) are 1-9% of the problems.
 //!
 //! | level | empty | region | problems | unique move | drawn | median leaves | p90 leaves | max leaves | unsolved | decided | mover loses | duplicates |
 //! |---|---|---|---|---|---|---|---|---|---|---|---|---|
-//! | 1 | 7 | 16 | 20 | 0 | 49 | 647 | 4904 | 27886 | 1 | 15 | 13 | 0 |
-//! | 2 | 8 | 16 | 20 | 0 | 47 | 5044 | 45154 | 161580 | 1 | 12 | 14 | 0 |
-//! | 3 | 8 | 17 | 20 | 1 | 43 | 18298 | 102614 | 203737 | 3 | 10 | 10 | 0 |
-//! | 4 | 9 | 17 | 20 | 2 | 52 | 8020 | 66682 | 138281 | 3 | 10 | 19 | 0 |
-//! | 5 | 9 | 18 | 20 | 2 | 55 | 13989 | 91346 | 156474 | 10 | 7 | 18 | 0 |
-//! | 6 | 10 | 18 | 20 | 4 | 68 | 12920 | 131620 | 180112 | 12 | 13 | 23 | 0 |
-//! | 7 | 10 | 18 | 20 | 0 | 43 | 10325 | 37985 | 82269 | 10 | 5 | 8 | 0 |
-//! | 8 | 11 | 19 | 20 | 2 | 59 | 38360 | 377812 | 431873 | 18 | 10 | 11 | 0 |
-//! | 9 | 11 | 19 | 20 | 2 | 49 | 22591 | 168289 | 425423 | 16 | 5 | 8 | 0 |
-//! | 10 | 12 | 19 | 20 | 2 | 61 | 79210 | 267796 | 321466 | 21 | 10 | 10 | 0 |
-//! | 11 | 12 | 20 | 20 | 1 | 88 | 54433 | 333506 | 580484 | 39 | 11 | 18 | 0 |
-//! | 12 | 13 | 20 | 20 | 1 | 85 | 94717 | 364705 | 556682 | 38 | 11 | 16 | 0 |
-//! | 13 | 13 | 21 | 20 | 1 | 96 | 110844 | 475587 | 576879 | 48 | 15 | 13 | 0 |
-//! | 14 | 14 | 21 | 20 | 1 | 89 | 57223 | 219327 | 238736 | 46 | 10 | 13 | 0 |
+//! | 1 | 6 | 14 | 1680 | 147 | 4229 | 160 | 1025 | 8547 | 0 | 1237 | 1311 | 1 |
+//! | 2 | 6 | 14 | 1680 | 140 | 4215 | 145 | 860 | 18876 | 0 | 1183 | 1348 | 4 |
+//! | 3 | 7 | 14 | 1680 | 85 | 4284 | 299 | 1938 | 14825 | 0 | 1134 | 1467 | 3 |
+//! | 4 | 7 | 14 | 1680 | 77 | 4214 | 303 | 1795 | 16950 | 0 | 1094 | 1436 | 4 |
+//! | 5 | 8 | 15 | 1680 | 67 | 3935 | 852 | 5624 | 55289 | 0 | 811 | 1443 | 1 |
+//! | 6 | 8 | 15 | 1680 | 66 | 3986 | 811 | 5993 | 34917 | 0 | 849 | 1456 | 1 |
+//! | 7 | 8 | 15 | 1680 | 69 | 3972 | 798 | 5382 | 31052 | 0 | 853 | 1437 | 2 |
+//! | 8 | 9 | 15 | 1680 | 35 | 4040 | 1322 | 10007 | 80724 | 0 | 775 | 1583 | 2 |
+//! | 9 | 9 | 15 | 1680 | 33 | 4039 | 1302 | 8979 | 43531 | 0 | 711 | 1646 | 2 |
+//! | 10 | 9 | 15 | 1680 | 41 | 4008 | 1381 | 9770 | 46243 | 0 | 733 | 1590 | 5 |
+//! | 11 | 10 | 16 | 1680 | 45 | 3862 | 3628 | 27983 | 144628 | 0 | 567 | 1615 | 0 |
+//! | 12 | 10 | 16 | 1680 | 53 | 3808 | 3345 | 24583 | 251575 | 1 | 557 | 1569 | 1 |
+//! | 13 | 11 | 16 | 1680 | 18 | 3871 | 5019 | 37814 | 235690 | 0 | 512 | 1677 | 2 |
+//! | 14 | 11 | 16 | 1680 | 17 | 3636 | 5064 | 36338 | 188067 | 0 | 437 | 1516 | 3 |
 
 use super::board::{Coord, Position, Region, Side, bit};
 use super::heuristic::Weights;
@@ -52,10 +67,18 @@ use std::collections::HashSet;
 
 pub const BOARD: u8 = 19;
 
-/// The size of a level: empty points and region points.
+/// The generator's version: part of a library's settings (its folder's digest and the job
+/// hashes of the experiments that read it), so a library generated by an older scale or solver
+/// is never reused. 2: the calibrated level scale (6-11 empty points in regions of 14-16), and
+/// the reference weights read with the dynamic unit (`heuristic::DYNAMIC_UNIT`).
+pub const GENERATOR_VERSION: u32 = 2;
+
+/// The size of a level: empty points and region points. Empty points grow from 6 (level 1) to
+/// 11 (level 14), the region from 14 to 16 points, so the defender's shell (the region's other
+/// points) thins from 8 stones to 5; neither ever shrinks from one level to the next.
 pub fn level_shape(level: u8) -> (usize, usize) {
-    let l = level.max(1) as f64 - 1.0;
-    ((7.0 + 7.0 * l / 13.0).round() as usize, (16.0 + 5.0 * l / 13.0).round() as usize)
+    let l = level.clamp(1, 14) as f64 - 1.0;
+    ((6.0 + 5.0 * l / 13.0).round() as usize, (14.0 + 2.0 * l / 13.0).round() as usize)
 }
 
 /// Why a drawn position was not kept (counted for the calibration table).
@@ -77,6 +100,9 @@ pub struct LevelFile {
     pub leaves: Vec<u64>,
     pub attempts: u64,
     pub rejections: Rejections,
+    /// The draws the reference weights could not solve within the node budget (named
+    /// `unsolved-lv<set>-<level>-<k>`), for calibrating the solver and the levels.
+    pub unsolved: Vec<Problem>,
 }
 
 /// Draws one candidate problem (not yet solved).
@@ -233,7 +259,7 @@ pub fn symmetry_key(p: &Problem) -> Vec<(i32, i32, u8)> {
 pub fn generate_level(set: u8, level: u8, count: usize, seed: u64, limits: Limits, on_problem: &(dyn Fn() + Sync)) -> LevelFile {
     let mut solver = Solver::new(20);
     let weights = Weights::reference();
-    let mut out = LevelFile { set, level, problems: Vec::new(), leaves: Vec::new(), attempts: 0, rejections: Rejections::default() };
+    let mut out = LevelFile { set, level, problems: Vec::new(), leaves: Vec::new(), attempts: 0, rejections: Rejections::default(), unsolved: Vec::new() };
     let mut seen: HashSet<Vec<(i32, i32, u8)>> = HashSet::new();
     let max_attempts = 2_000 * count as u64 + 10_000;
     while out.problems.len() < count && out.attempts < max_attempts {
@@ -256,6 +282,8 @@ pub fn generate_level(set: u8, level: u8, count: usize, seed: u64, limits: Limit
         let s = solver.solve(&p, &weights, limits, true);
         if s.status == Status::Unknown {
             out.rejections.unsolved += 1;
+            p.name = format!("unsolved-lv{set}-{level}-{:03}", out.unsolved.len() + 1);
+            out.unsolved.push(p);
             continue;
         }
         if s.status.mover_wins(p.start.to_move) != Some(true) {

@@ -47,6 +47,14 @@ pub struct LibrarySpec {
     /// Nodes the generator may spend on a drawn position (more: the draw is rejected).
     #[serde(default = "default_budget")]
     pub node_budget: u64,
+    /// The generator's version (not settable in a file): a library made by another version
+    /// lives in another folder, and the jobs reading it have other hashes.
+    #[serde(skip_deserializing, default = "generator_version")]
+    pub generator: u32,
+}
+
+fn generator_version() -> u32 {
+    super::generate::GENERATOR_VERSION
 }
 
 pub fn default_budget() -> u64 {

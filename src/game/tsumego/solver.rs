@@ -30,7 +30,7 @@
 //! (or on the thread that solved it).
 
 use super::board::{Bits, Move, Position, Region, Side, bit};
-use super::heuristic::{N_DYNAMIC, N_STATIC, PASS_FEATURE, WINS_NOW, Weights};
+use super::heuristic::{DYNAMIC_UNIT, N_DYNAMIC, N_STATIC, PASS_FEATURE, WINS_NOW, Weights};
 use super::life::{decided, enclosed_regions};
 use super::problem::Problem;
 use std::time::Instant;
@@ -549,7 +549,7 @@ impl Solver {
             }
             if self.use_dynamic {
                 let feats = dynamic_features(region, &self.learning, pos, ply, p as u8, last, prev, favourite, hash_move);
-                score += dot(&self.weights.dynamics, &feats);
+                score += DYNAMIC_UNIT * dot(&self.weights.dynamics, &feats);
             }
             out.push(Candidate { mv: p as u8, score, child, decided: known, captures: info.captured != 0 });
         }
@@ -559,7 +559,7 @@ impl Solver {
             let mut score = self.weights.statics[PASS_FEATURE];
             if self.use_dynamic {
                 let feats = dynamic_features(region, &self.learning, pos, ply, PASS, last, prev, favourite, hash_move);
-                score += dot(&self.weights.dynamics, &feats);
+                score += DYNAMIC_UNIT * dot(&self.weights.dynamics, &feats);
             }
             out.push(Candidate { mv: PASS, score, child: pos.pass(), decided: None, captures: false });
         }

@@ -381,7 +381,7 @@ fn the_four_dynamic_fitness_formulas() {
 fn selections_take_problems_round_robin_over_their_files() {
     use super::library::{LibrarySpec, Selection, parse_levels};
     let dir = tempfile::tempdir().unwrap();
-    let spec = LibrarySpec { sets: 2, levels: "1-2".into(), per_level: 3, seed: 5, node_budget: 2_000_000 };
+    let spec = LibrarySpec { sets: 2, levels: "1-2".into(), per_level: 3, seed: 5, node_budget: 2_000_000, generator: generate::GENERATOR_VERSION };
     let lib = spec.ensure(dir.path(), "t", Some(1)).unwrap();
     assert!(lib.join("library.json").exists() && lib.join("lv2-2").exists());
     // Generated once: a second call finds it complete.
@@ -397,4 +397,23 @@ fn selections_take_problems_round_robin_over_their_files() {
     assert!(sel(vec![1], "1-3", None).check(&spec).is_err());
     assert_eq!(parse_levels("3-6"), Ok(3..=6));
     assert!(parse_levels("6-3").is_err() && parse_levels("0-2").is_err() && parse_levels("x").is_err());
+}
+
+#[test]
+fn level_scale_grows_and_libraries_carry_the_generator_version() {
+    use super::library::LibrarySpec;
+    assert_eq!(generate::level_shape(1), (6, 14));
+    assert_eq!(generate::level_shape(14), (11, 16));
+    for l in 1..14 {
+        let (a, b) = (generate::level_shape(l), generate::level_shape(l + 1));
+        assert!(b.0 >= a.0, "empty points never shrink from level {l} to {}", l + 1);
+        assert!(b.1 >= a.1, "the region never shrinks from level {l} to {}", l + 1);
+        assert!(b.1 - b.0 <= a.1 - a.0, "the shell never thickens from level {l} to {}", l + 1);
+    }
+    let spec: LibrarySpec = toml::from_str("sets = 1\nlevels = \"1-2\"\nper_level = 1\nseed = 1").unwrap();
+    assert_eq!(spec.generator, generate::GENERATOR_VERSION);
+    let mut older = spec.clone();
+    older.generator -= 1;
+    assert_ne!(spec.dir(std::path::Path::new("o"), "x"), older.dir(std::path::Path::new("o"), "x"), "another generator, another folder");
+    assert!(toml::from_str::<LibrarySpec>("sets = 1\nlevels = \"1-2\"\nper_level = 1\nseed = 1\ngenerator = 1").is_err(), "the version is not set in a file");
 }
