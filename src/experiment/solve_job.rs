@@ -18,6 +18,7 @@ use super::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
 use crate::game::tsumego::fitness::{solve_all, static_fitness};
 use crate::game::tsumego::heuristic::weights_text;
 use crate::game::tsumego::{Limits, Problem, Solution, Solver, Status, Weights};
+use crate::game::tsumego::library::LibrarySpec;
 use crate::rng::{GameRng, rng_from_seed};
 use crate::tune::ga::{breed, elite, scale_fitness, survivors};
 use anyhow::{Context, Result};
@@ -107,13 +108,14 @@ pub fn solve_count(job: &Job) -> usize {
 pub fn run_solve(job: &Job, library: &Path, out: &Path, on_problem: &(dyn Fn() + Sync)) -> Result<Vec<SolveRow>> {
     let spec = job.config.solve.as_ref().context("a solve job has a [solve] section")?;
     let problems = spec.problems.load(library)?;
-    let weights = load_labelled(&spec.weights, out)?;
+    let Stage::Tsumego(stage) = &job.config.stage else { anyhow::bail!("a solve job reads a problem library") };
+    let weights = load_labelled(&spec.weights, out, &stage.library)?;
     let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
     Ok(solve_rows(&problems, &weights, limits, on_problem))
 }
 
-fn load_labelled(map: &std::collections::BTreeMap<String, WeightsRef>, out: &Path) -> Result<Vec<(String, Weights)>> {
-    map.iter().map(|(label, w)| Ok((label.clone(), w.load(out).with_context(|| format!("weights '{label}'"))?))).collect()
+fn load_labelled(map: &std::collections::BTreeMap<String, WeightsRef>, out: &Path, library: &LibrarySpec) -> Result<Vec<(String, Weights)>> {
+    map.iter().map(|(label, w)| Ok((label.clone(), w.load(out, library).with_context(|| format!("weights '{label}'"))?))).collect()
 }
 
 /// One individual of one generation of a `tsumego_ga` job.
@@ -185,7 +187,8 @@ fn push_rows(rows: &mut Vec<GaRow>, generation: u32, population: &[Vec<f64>], fi
 pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -> Result<TsumegoGaOutcome> {
     let spec = job.config.tsumego_ga.as_ref().context("a tsumego_ga job has a [tsumego_ga] section")?;
     let cfg = spec.config();
-    let base = spec.base.load(out).context("tsumego_ga.base")?;
+    let Stage::Tsumego(stage) = &job.config.stage else { anyhow::bail!("a tsumego_ga job reads a problem library") };
+    let base = spec.base.load(out, &stage.library).context("tsumego_ga.base")?;
     let train = spec.train.load(library)?;
     let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
     let mut state = match read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)? {
@@ -231,7 +234,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
     if let Some(sel) = &spec.test {
         let problems = sel.load(library)?;
         let mut labelled = vec![("trained".to_string(), best.clone())];
-        labelled.extend(load_labelled(&spec.compare, out)?);
+        labelled.extend(load_labelled(&spec.compare, out, &stage.library)?);
         test = solve_rows(&problems, &labelled, limits, &|| {});
     }
     Ok(TsumegoGaOutcome { rows: state.rows, best, test })

@@ -5,12 +5,14 @@
 //! A weight vector is `"reference"`, `"zero"`, a weights file (relative to the experiment
 //! file), `"trained:EXPERIMENT"` or `"trained:EXPERIMENT/key=value,key=value"` (the best weights
 //! of the one `tsumego_ga` job of that experiment whose grid values match; a key may be written
-//! as its last dotted part), or a table `{ static = ..., dynamic = ... }` taking each part from
+//! as its last dotted part; results of an older problem generator are never read, and among
+//! several matches the job trained on the reading job's own library wins), or a table `{ static = ..., dynamic = ... }` taking each part from
 //! one of those. Built-ins and files are resolved into numbers when the experiment is expanded,
 //! so they are part of the job's hash; `trained:` is resolved when the job runs (the other
 //! experiment must have run first), so its job hash names the source, not the numbers: rerun
 //! downstream experiments (remove their results) after retraining.
 
+use crate::game::tsumego::generate::GENERATOR_VERSION;
 use crate::game::tsumego::fitness::{Formula, REPORT_BONUS};
 use crate::game::tsumego::heuristic::{Weights, WeightSet, load_weights};
 use crate::game::tsumego::library::{LibrarySpec, Selection, default_budget};
@@ -64,16 +66,17 @@ impl WeightsRef {
         }
     }
 
-    /// The numbers, reading `trained:` weights from the results under `out` (the run's --out).
-    pub fn load(&self, out: &Path) -> Result<Weights> {
+    /// The numbers, reading `trained:` weights from the results under `out` (the run's --out);
+    /// `library` is the reading job's library (see `load_trained`).
+    pub fn load(&self, out: &Path, library: &LibrarySpec) -> Result<Weights> {
         match self {
             WeightsRef::Values(w) => Ok(w.clone()),
             WeightsRef::Named(name) => match name.strip_prefix("trained:") {
-                Some(rest) => load_trained(out, rest),
+                Some(rest) => load_trained(out, rest, library),
                 None => load_weights(name).map_err(|e| anyhow::anyhow!(e)),
             },
             WeightsRef::Parts(p) => {
-                let (s, d) = (p.statics.load(out)?, p.dynamic.load(out)?);
+                let (s, d) = (p.statics.load(out, library)?, p.dynamic.load(out, library)?);
                 Ok(Weights { statics: s.statics, dynamics: d.dynamics })
             }
         }
@@ -94,13 +97,18 @@ fn parse_trained(s: &str) -> Result<(String, Vec<(String, String)>), String> {
     Ok((exp.to_string(), pairs))
 }
 
-/// The best weights of the matching `tsumego_ga` job of another experiment.
-fn load_trained(out: &Path, s: &str) -> Result<Weights> {
+/// The best weights of the matching `tsumego_ga` job of another experiment: its jobs whose
+/// swept values match the filter, among those trained on a library of this generator version
+/// (results left by an older version are never read); when several match, the one trained on
+/// the reading job's own library.
+fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
     let (exp, filter) = parse_trained(s).map_err(|e| anyhow::anyhow!(e))?;
     let dir = crate::experiment::runner::results_dir(out, &exp);
     let jobs_dir = dir.join("jobs");
     let mut matches = Vec::new();
+    let mut same_library = Vec::new();
     let mut seen = Vec::new();
+    let ours = serde_json::to_value(library)?;
     let entries = std::fs::read_dir(&jobs_dir).with_context(|| format!("trained:{s}: no results in {} (run experiments/{exp}.toml first)", jobs_dir.display()))?;
     for e in entries.flatten() {
         let text = std::fs::read_to_string(e.path())?;
@@ -109,19 +117,30 @@ fn load_trained(out: &Path, s: &str) -> Result<Weights> {
         let swept = job["swept"].as_object().cloned().unwrap_or_default();
         let text_of = |v: &serde_json::Value| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
         let describe: Vec<String> = swept.iter().map(|(k, v)| format!("{k}={}", text_of(v))).collect();
+        let theirs = &job["config"]["stage"]["library"];
+        if theirs["generator"].as_u64() != Some(GENERATOR_VERSION as u64) {
+            continue;
+        }
         let ok = filter.iter().all(|(k, v)| swept.iter().any(|(sk, sv)| (sk == k || sk.rsplit('.').next() == Some(k)) && text_of(sv) == *v));
         if ok {
+            if *theirs == ours {
+                same_library.push(hash.clone());
+            }
             matches.push(hash);
         }
         seen.push(describe.join(","));
     }
     seen.sort();
+    if matches.len() > 1 && same_library.len() == 1 {
+        matches = same_library;
+    }
     match matches.as_slice() {
         [hash] => {
             let path = dir.join("tables").join(format!("{hash}.weights"));
             let text = std::fs::read_to_string(&path).with_context(|| format!("trained:{s}: the GA job {hash} has not finished ({} is missing)", path.display()))?;
             crate::game::tsumego::heuristic::parse_weights(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         }
+        [] if seen.is_empty() => anyhow::bail!("trained:{s}: {exp} has no results of this version of the problem generator (run experiments/{exp}.toml again)"),
         [] => anyhow::bail!("trained:{s}: no job of {exp} matches (its jobs: {})", seen.join("; ")),
         _ => anyhow::bail!("trained:{s}: {} jobs of {exp} match; add key=value to pick one (its jobs: {})", matches.len(), seen.join("; ")),
     }
