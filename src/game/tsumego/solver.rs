@@ -525,6 +525,9 @@ impl Solver {
         let empty = pos.empty(region);
         let hash_move = if self.use_dynamic { self.learning.hash_move(pos.hash) } else { NONE };
         let wins_now_weight = self.weights.statics[WINS_NOW];
+        // The dynamic part of a move's score (points and the pass alike).
+        let (dynamics, learning) = (&self.weights.dynamics, &self.learning);
+        let dynamic_score = |mv: u8| DYNAMIC_UNIT * dot(dynamics, &dynamic_features(region, learning, pos, ply, mv, last, prev, favourite, hash_move));
         for p in Bits(empty) {
             let Some((mut child, info)) = pos.play(region, p) else { continue };
             let mut retake = false;
@@ -548,8 +551,7 @@ impl Solver {
                 score += dot(&self.weights.statics, &feats);
             }
             if self.use_dynamic {
-                let feats = dynamic_features(region, &self.learning, pos, ply, p as u8, last, prev, favourite, hash_move);
-                score += DYNAMIC_UNIT * dot(&self.weights.dynamics, &feats);
+                score += dynamic_score(p as u8);
             }
             out.push(Candidate { mv: p as u8, score, child, decided: known, captures: info.captured != 0 });
         }
@@ -558,8 +560,7 @@ impl Solver {
         if me == Side::Defender {
             let mut score = self.weights.statics[PASS_FEATURE];
             if self.use_dynamic {
-                let feats = dynamic_features(region, &self.learning, pos, ply, PASS, last, prev, favourite, hash_move);
-                score += DYNAMIC_UNIT * dot(&self.weights.dynamics, &feats);
+                score += dynamic_score(PASS);
             }
             out.push(Candidate { mv: PASS, score, child: pos.pass(), decided: None, captures: false });
         }
