@@ -63,7 +63,7 @@ fn bench_ga_generation(c: &mut Criterion) {
     let population = dynamics.random_population(WeightSet::Dynamic.names().len(), &mut rng);
     let fitness: Vec<f64> = (0..population.len()).map(|i| i as f64).collect();
     let reference = Weights::reference();
-    let limits = Limits { node_budget: 500_000, ..Limits::default() };
+    let limits = Limits::with_budget(500_000);
     g.bench_function("dynamic fitness: 22 children x 8 problems", |b| {
         b.iter(|| {
             let children = breed(&population, &fitness, &dynamics, &mut rng);

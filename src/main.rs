@@ -364,7 +364,7 @@ fn dispatch(command: Command) -> Result<()> {
                 return Err(InputError { file: Some(file.clone()), line_col: None, key: None, message: format!("no problem named '{}'", problem.unwrap_or_default()) }.into());
             }
             let mut solver = gamelab::game::tsumego::Solver::new(20);
-            let limits = gamelab::game::tsumego::Limits { node_budget, ..Default::default() };
+            let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
             for p in chosen {
                 let s = solver.solve(p, &w, limits, !status_only);
                 let moves: Vec<String> = s.winning_moves.iter().map(|&m| p.move_name(m)).collect();

@@ -184,7 +184,7 @@ pub fn arena_experiment(exp: &Experiment, jobs: &[Job], out: &std::path::Path) -
 pub fn gen_problems(sets: u8, levels: std::ops::RangeInclusive<u8>, per_level: usize, seed: u64, out: &std::path::Path, node_budget: u64, threads: Option<usize>, keep_unsolved: bool) -> Result<()> {
     use crate::game::tsumego::generate::{calibration_table, generate_library};
     let t0 = std::time::Instant::now();
-    let limits = crate::game::tsumego::Limits { node_budget, ..Default::default() };
+    let limits = crate::game::tsumego::Limits::with_budget(node_budget);
     let files = generate_library(sets, levels, per_level, seed, out, limits, threads)?;
     let table = calibration_table(&files);
     if keep_unsolved {

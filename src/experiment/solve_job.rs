@@ -20,7 +20,7 @@ use crate::game::tsumego::heuristic::weights_text;
 use crate::game::tsumego::{Limits, Problem, Solution, Solver, Status, Weights};
 use crate::game::tsumego::library::LibrarySpec;
 use crate::rng::{GameRng, rng_from_seed};
-use crate::tune::ga::{breed, elite, scale_fitness, survivors};
+use crate::tune::ga::{breed, elite, scale_fitness};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -110,7 +110,7 @@ pub fn run_solve(job: &Job, library: &Path, out: &Path, on_problem: &(dyn Fn() +
     let problems = spec.problems.load(library)?;
     let Stage::Tsumego(stage) = &job.config.stage else { anyhow::bail!("a solve job reads a problem library") };
     let weights = load_labelled(&spec.weights, out, &stage.library)?;
-    let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
+    let limits = Limits::with_budget(spec.node_budget);
     Ok(solve_rows(&problems, &weights, limits, on_problem))
 }
 
@@ -154,8 +154,7 @@ pub struct TsumegoGaOutcome {
 }
 
 /// Evaluates chromosomes: (raw fitness, training leaves or NaN), in parallel.
-fn evaluate(spec: &TsumegoGaSpec, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Vec<(f64, f64)> {
-    let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
+fn evaluate(spec: &TsumegoGaSpec, limits: Limits, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Vec<(f64, f64)> {
     genes
         .par_iter()
         .map(|g| {
@@ -190,7 +189,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
     let Stage::Tsumego(stage) = &job.config.stage else { anyhow::bail!("a tsumego_ga job reads a problem library") };
     let base = spec.base.load(out, &stage.library).context("tsumego_ga.base")?;
     let train = spec.train.load(library)?;
-    let limits = Limits { node_budget: spec.node_budget, ..Limits::default() };
+    let limits = Limits::with_budget(spec.node_budget);
     let mut state = match read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)? {
         Some(ck) => ck,
         None => {
@@ -202,7 +201,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
             } else {
                 Vec::new()
             };
-            let (fitness, leaves): (Vec<f64>, Vec<f64>) = evaluate(spec, &base, &train, &old_leaves, &population).into_iter().unzip();
+            let (fitness, leaves): (Vec<f64>, Vec<f64>) = evaluate(spec, limits, &base, &train, &old_leaves, &population).into_iter().unzip();
             let mut rows = Vec::new();
             push_rows(&mut rows, 0, &population, &fitness, &leaves);
             on_generation();
@@ -212,11 +211,12 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
     let mut last_checkpoint = Instant::now();
     while state.generation < spec.generations {
         let children = breed(&state.population, &state.fitness, &cfg, &mut state.rng);
-        let (cf, cl): (Vec<f64>, Vec<f64>) = evaluate(spec, &base, &train, &state.old_leaves, &children).into_iter().unzip();
+        let (cf, cl): (Vec<f64>, Vec<f64>) = evaluate(spec, limits, &base, &train, &state.old_leaves, &children).into_iter().unzip();
         let pooled: Vec<Vec<f64>> = state.population.iter().cloned().chain(children).collect();
         let pooled_fitness: Vec<f64> = state.fitness.iter().copied().chain(cf).collect();
         let pooled_leaves: Vec<f64> = state.leaves.iter().copied().chain(cl).collect();
-        let keep = survivors(&pooled_fitness, cfg.population);
+        // The fittest of parents and children survive (ties to parents: the earlier index).
+        let keep = elite(&pooled_fitness, cfg.population);
         state.population = keep.iter().map(|&i| pooled[i].clone()).collect();
         state.fitness = keep.iter().map(|&i| pooled_fitness[i]).collect();
         state.leaves = keep.iter().map(|&i| pooled_leaves[i]).collect();

@@ -32,25 +32,40 @@ pub struct GaConfig {
     pub bounds: (f64, f64),
 }
 
+/// The checks both GA schemes share: population size, probabilities, gene bounds.
+fn check_population(population: usize) -> Result<(), String> {
+    if population < 2 {
+        return Err(format!("population must be at least 2, got {population}"));
+    }
+    Ok(())
+}
+
+fn check_probability(name: &str, p: f64) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&p) {
+        return Err(format!("{name} must be a probability, got {p}"));
+    }
+    Ok(())
+}
+
+fn check_bounds(bounds: (f64, f64)) -> Result<(), String> {
+    if !(bounds.0 < bounds.1) || !bounds.0.is_finite() || !bounds.1.is_finite() {
+        return Err(format!("bounds must be (lo, hi) with lo < hi, got {bounds:?}"));
+    }
+    Ok(())
+}
+
 impl GaConfig {
     /// What is wrong with the configuration, if anything.
     pub fn check(&self) -> Result<(), String> {
-        if self.population < 2 {
-            return Err(format!("population must be at least 2, got {}", self.population));
-        }
+        check_population(self.population)?;
         if !(self.elite > 0.0 && self.elite <= 1.0) {
             return Err(format!("elite must be a fraction in (0, 1], got {}", self.elite));
         }
         if self.tournament == 0 {
             return Err("tournament must be at least 1".into());
         }
-        if !(0.0..=1.0).contains(&self.mutation) {
-            return Err(format!("mutation must be a probability, got {}", self.mutation));
-        }
-        if !(self.bounds.0 < self.bounds.1) || !self.bounds.0.is_finite() || !self.bounds.1.is_finite() {
-            return Err(format!("bounds must be (lo, hi) with lo < hi, got {:?}", self.bounds));
-        }
-        Ok(())
+        check_probability("mutation", self.mutation)?;
+        check_bounds(self.bounds)
     }
 
     /// The number of individuals kept as the elite: round(elite x population), at least 1.
@@ -145,21 +160,13 @@ pub struct PlusConfig {
 impl PlusConfig {
     /// What is wrong with the configuration, if anything.
     pub fn check(&self) -> Result<(), String> {
-        if self.population < 2 {
-            return Err(format!("population must be at least 2, got {}", self.population));
-        }
+        check_population(self.population)?;
         if self.children == 0 {
             return Err("children must be at least 1".into());
         }
-        for (name, p) in [("crossover", self.crossover), ("mutation", self.mutation)] {
-            if !(0.0..=1.0).contains(&p) {
-                return Err(format!("{name} must be a probability, got {p}"));
-            }
-        }
-        if !(self.bounds.0 < self.bounds.1) || !self.bounds.0.is_finite() || !self.bounds.1.is_finite() {
-            return Err(format!("bounds must be (lo, hi) with lo < hi, got {:?}", self.bounds));
-        }
-        Ok(())
+        check_probability("crossover", self.crossover)?;
+        check_probability("mutation", self.mutation)?;
+        check_bounds(self.bounds)
     }
 
     /// A gene drawn from the bounds (rounded when genes are integers).
@@ -224,12 +231,6 @@ pub fn breed(population: &[Vec<f64>], raw_fitness: &[f64], cfg: &PlusConfig, rng
             child
         })
         .collect()
-}
-
-/// Survivors of parents and children pooled: the indices (into parents ++ children) of the
-/// fittest `population`, best first, ties to the earlier index (parents before children).
-pub fn survivors(pooled_fitness: &[f64], population: usize) -> Vec<usize> {
-    elite(pooled_fitness, population)
 }
 
 #[cfg(test)]
@@ -362,7 +363,7 @@ mod tests {
 
     #[test]
     fn survivors_are_the_fittest_of_parents_and_children() {
-        assert_eq!(survivors(&[1.0, 5.0, 3.0, 5.0, 9.0], 3), vec![4, 1, 3]);
+        assert_eq!(elite(&[1.0, 5.0, 3.0, 5.0, 9.0], 3), vec![4, 1, 3]);
         assert!(plus().check().is_ok());
         assert!(PlusConfig { children: 0, ..plus() }.check().is_err());
         assert!(PlusConfig { crossover: 1.5, ..plus() }.check().is_err());

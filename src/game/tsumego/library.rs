@@ -91,7 +91,7 @@ impl LibrarySpec {
             return Ok(dir);
         }
         eprintln!("generating problem library {} ({} sets, levels {}, {} per level, seed {})", dir.display(), self.sets, self.levels, self.per_level, self.seed);
-        let limits = Limits { node_budget: self.node_budget, ..Limits::default() };
+        let limits = Limits::with_budget(self.node_budget);
         let files = super::generate::generate_library(self.sets, self.level_range(), self.per_level, self.seed, &dir, limits, threads)?;
         let table = super::generate::calibration_table(&files);
         crate::experiment::record::write_atomic(&dir.join("calibration.md"), |w| {

@@ -129,6 +129,13 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// The default limits with another node budget.
+    pub fn with_budget(node_budget: u64) -> Limits {
+        Limits { node_budget, ..Limits::default() }
+    }
+}
+
 /// The result of solving a problem.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
