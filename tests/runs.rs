@@ -560,20 +560,31 @@ new = "trained"
 baseline = "reference"
 "#;
     let sf = write(dir.path(), "tsolve.toml", solve);
-    // A stale record of the GA from an older problem generator, with the same grid values: alone
-    // it is never read, and beside the current one it does not make `trained:tga` ambiguous.
+    // Stale records of the GA with the same grid values: one from an older problem generator,
+    // one from an older version of the experiment file (a hash the file no longer defines).
+    // Alone they are never read, and beside the current one they do not make `trained:tga`
+    // ambiguous.
     let jobs = one.join("results/tga/jobs");
     let record = std::fs::read_dir(&jobs).unwrap().next().unwrap().unwrap().path();
-    let mut stale: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
-    stale["hash"] = "0000000000000000".into();
-    stale["config"]["stage"]["library"]["generator"] = 1.into();
-    let old_jobs = one.join("results/tga-old/jobs");
-    std::fs::create_dir_all(&old_jobs).unwrap();
-    std::fs::write(old_jobs.join("0000000000000000.json"), stale.to_string()).unwrap();
-    let of = write(dir.path(), "told.toml", &solve.replace("tsolve", "told").replace("trained:tga", "trained:tga-old"));
-    let o = gamelab(&["run", of.to_str().unwrap(), "--out", one.to_str().unwrap()]);
-    assert!(!o.status.success() && stderr(&o).contains("no results of this version of the problem generator"), "{}", stderr(&o));
-    std::fs::write(jobs.join("0000000000000000.json"), stale.to_string()).unwrap();
+    let current: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let mut old_generator = current.clone();
+    old_generator["hash"] = "0000000000000000".into();
+    old_generator["config"]["stage"]["library"]["generator"] = 1.into();
+    let mut old_file = current.clone();
+    old_file["hash"] = "1111111111111111".into();
+    for (name, stale, hash) in [("tga-old", &old_generator, "0000000000000000"), ("tga-changed", &old_file, "1111111111111111")] {
+        let stale_jobs = one.join("results").join(name).join("jobs");
+        std::fs::create_dir_all(&stale_jobs).unwrap();
+        std::fs::write(stale_jobs.join(format!("{hash}.json")), stale.to_string()).unwrap();
+        if name == "tga-changed" {
+            // The file was changed and run again elsewhere: its list names other jobs.
+            std::fs::write(one.join("results").join(name).join("current-jobs.json"), format!("[\"{}\"]", current["hash"].as_str().unwrap())).unwrap();
+        }
+        let of = write(dir.path(), "told.toml", &solve.replace("tsolve", "told").replace("trained:tga", &format!("trained:{name}")));
+        let o = gamelab(&["run", of.to_str().unwrap(), "--out", one.to_str().unwrap()]);
+        assert!(!o.status.success() && stderr(&o).contains("no results of its current jobs"), "{name}: {}", stderr(&o));
+        std::fs::write(jobs.join(format!("{hash}.json")), stale.to_string()).unwrap();
+    }
     run_ok(&["run", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
     let rows = solve_outputs(&one, "tsolve", "solves");
     let r = rows.values().next().unwrap();

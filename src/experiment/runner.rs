@@ -82,6 +82,23 @@ pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
     out.join("results").join(experiment)
 }
 
+/// The file in an experiment's results folder that lists the job hashes of the experiment file
+/// as it was last run. Job records of other hashes (from an older version of the file) stay on
+/// disk; readers of another experiment's results (`trained:`) use this list to skip them.
+pub fn current_jobs_file(results: &Path) -> PathBuf {
+    results.join("current-jobs.json")
+}
+
+/// The hashes listed by `current_jobs_file`, or None for results written before the list existed.
+pub fn current_jobs(results: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
+    let path = current_jobs_file(results);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Ok(Some(serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
 /// Plays every game of a job, in parallel, returning rows in game order. A match with an SPRT
 /// stops after the first colour-swapped pair at which the test decides (see `sprt_stop`).
 ///
@@ -174,6 +191,11 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let dir = results_dir(&opts.out, &exp.name);
     let rows_dir = dir.join(rows_folder(exp.file.kind));
     let jobs_dir = dir.join("jobs");
+    let hashes: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
+    write_atomic(&current_jobs_file(&dir), |f| {
+        serde_json::to_writer_pretty(f, &hashes)?;
+        Ok(())
+    })?;
     let in_shard: Vec<&Job> = jobs.iter().filter(|j| opts.shard.is_none_or(|s| s.contains(j))).collect();
     let pending: Vec<&Job> = in_shard.iter().copied().filter(|j| existing_part(&rows_dir, &j.hash).is_none()).collect();
     let kinds: Vec<SweptKind> = exp.swept_axes().iter().map(|(_, v)| SweptKind::of(v)).collect();

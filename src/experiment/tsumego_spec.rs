@@ -98,13 +98,16 @@ fn parse_trained(s: &str) -> Result<(String, Vec<(String, String)>), String> {
 }
 
 /// The best weights of the matching `tsumego_ga` job of another experiment: its jobs whose
-/// swept values match the filter, among those trained on a library of this generator version
-/// (results left by an older version are never read); when several match, the one trained on
-/// the reading job's own library.
+/// swept values match the filter, among those of the experiment file as it was last run (the
+/// results folder's list of current jobs; records left by an older version of the file are
+/// skipped) and trained on a library of this generator version (results left by an older
+/// version are never read); when several match, the one trained on the reading job's own
+/// library.
 fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
     let (exp, filter) = parse_trained(s).map_err(|e| anyhow::anyhow!(e))?;
     let dir = crate::experiment::runner::results_dir(out, &exp);
     let jobs_dir = dir.join("jobs");
+    let current = crate::experiment::runner::current_jobs(&dir)?;
     let mut matches = Vec::new();
     let mut same_library = Vec::new();
     let mut seen = Vec::new();
@@ -118,7 +121,7 @@ fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
         let text_of = |v: &serde_json::Value| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
         let describe: Vec<String> = swept.iter().map(|(k, v)| format!("{k}={}", text_of(v))).collect();
         let theirs = &job["config"]["stage"]["library"];
-        if theirs["generator"].as_u64() != Some(GENERATOR_VERSION as u64) {
+        if theirs["generator"].as_u64() != Some(GENERATOR_VERSION as u64) || current.as_ref().is_some_and(|c| !c.contains(&hash)) {
             continue;
         }
         let ok = filter.iter().all(|(k, v)| swept.iter().any(|(sk, sv)| (sk == k || sk.rsplit('.').next() == Some(k)) && text_of(sv) == *v));
@@ -140,7 +143,7 @@ fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
             let text = std::fs::read_to_string(&path).with_context(|| format!("trained:{s}: the GA job {hash} has not finished ({} is missing)", path.display()))?;
             crate::game::tsumego::heuristic::parse_weights(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         }
-        [] if seen.is_empty() => anyhow::bail!("trained:{s}: {exp} has no results of this version of the problem generator (run experiments/{exp}.toml again)"),
+        [] if seen.is_empty() => anyhow::bail!("trained:{s}: {exp} has no results of its current jobs (its file changed since it ran, or it ran on an older problem generator): run experiments/{exp}.toml again"),
         [] => anyhow::bail!("trained:{s}: no job of {exp} matches (its jobs: {})", seen.join("; ")),
         _ => anyhow::bail!("trained:{s}: {} jobs of {exp} match; add key=value to pick one (its jobs: {})", matches.len(), seen.join("; ")),
     }
