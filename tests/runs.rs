@@ -591,4 +591,22 @@ baseline = "reference"
     assert_eq!(r.height(), 3 * 12);
     run_ok(&["report", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
     assert!(one.join("figures/tsolve/profile.png").exists());
+
+    // The GA trained again (here: its best weights replaced by zero ones): the solve job, whose
+    // hash names only the source, runs again with the new numbers; unchanged, it is skipped.
+    let again = gamelab(&["run", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
+    assert!(again.status.success() && !stderr(&again).contains("running it again"), "{}", stderr(&again));
+    let weights_file = std::fs::read_dir(one.join("results/tga/tables")).unwrap().map(|e| e.unwrap().path()).find(|p| p.extension().is_some_and(|e| e == "weights")).unwrap();
+    std::fs::write(&weights_file, gamelab::game::tsumego::heuristic::weights_text(&gamelab::game::tsumego::Weights::zero())).unwrap();
+    let retrained = gamelab(&["run", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
+    assert!(retrained.status.success() && stderr(&retrained).contains("running it again"), "{}", stderr(&retrained));
+    let rows = solve_outputs(&one, "tsolve", "solves");
+    let r = rows.values().next().unwrap();
+    assert_eq!(r.height(), 3 * 12);
+    let text = |name: &str| -> Vec<String> { r.column(name).unwrap().str().unwrap().iter().map(|v| v.unwrap().to_string()).collect() };
+    let (labels, problems) = (text("weights"), text("problem"));
+    let leaves: Vec<i64> = r.column("leaves").unwrap().i64().unwrap().iter().map(Option::unwrap).collect();
+    let leaves_of = |label: &str| -> BTreeMap<&String, i64> { (0..r.height()).filter(|&i| labels[i] == label).map(|i| (&problems[i], leaves[i])).collect() };
+    assert_eq!(leaves_of("trained").len(), 12);
+    assert_eq!(leaves_of("trained"), leaves_of("zero"));
 }

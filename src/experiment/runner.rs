@@ -190,13 +190,26 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let t0 = Instant::now();
     let dir = results_dir(&opts.out, &exp.name);
     let rows_dir = dir.join(rows_folder(exp.file.kind));
-    let jobs_dir = dir.join("jobs");
     let hashes: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
     write_atomic(&current_jobs_file(&dir), |f| {
         serde_json::to_writer_pretty(f, &hashes)?;
         Ok(())
     })?;
     let in_shard: Vec<&Job> = jobs.iter().filter(|j| opts.shard.is_none_or(|s| s.contains(j))).collect();
+    // Jobs that read another experiment's trained weights: what they read now; a job that ran
+    // (or began) with other numbers runs again from the start.
+    let mut inputs = std::collections::BTreeMap::new();
+    for j in &in_shard {
+        if let Some(now) = super::solve_job::resolved_inputs(j, &opts.out).with_context(|| format!("job {}", j.hash))? {
+            let files = JobFiles::of(&dir, &rows_dir, &j.hash, opts.format);
+            let ran_with = std::fs::read_to_string(&files.record).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()).map(|r| r["inputs"].clone());
+            if ran_with.as_ref() != Some(&now) && (existing_part(&rows_dir, &j.hash).is_some() || files.checkpoint.exists()) {
+                eprintln!("job {}: the trained weights it reads have changed since it ran; running it again", j.hash);
+                files.remove_outputs()?;
+            }
+            inputs.insert(j.hash.clone(), now);
+        }
+    }
     let pending: Vec<&Job> = in_shard.iter().copied().filter(|j| existing_part(&rows_dir, &j.hash).is_none()).collect();
     let kinds: Vec<SweptKind> = exp.swept_axes().iter().map(|(_, v)| SweptKind::of(v)).collect();
     // Progress counts games, or generations for GA jobs (1 for a time budget).
@@ -257,17 +270,15 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 repeat: job.config.repeat,
                 swept: job.swept.iter().zip(&kinds).map(|((k, v), kind)| (k.as_str(), kind.clone(), v)).collect(),
             };
-            let part = rows_dir.join(format!("part-{}.{}", job.hash, opts.format.ext()));
-            let checkpoint = dir.join("checkpoints").join(format!("{}.json", job.hash));
-            let table_file = dir.join("tables").join(format!("{}.txt", job.hash));
-            let config_file = jobs_dir.join(format!("{}.json", job.hash));
-            let weights_file = table_file.with_extension("weights");
-            let test_part = dir.join("solves").join(format!("part-{}.{}", job.hash, opts.format.ext()));
+            let JobFiles { part, checkpoint, table: table_file, record: config_file, weights: weights_file, test_part } = JobFiles::of(&dir, &rows_dir, &job.hash, opts.format);
             // Temporary files a killed run left for this job's outputs.
             for output in [&part, &checkpoint, &table_file, &config_file, &weights_file, &test_part] {
                 remove_stale_temps(output);
             }
-            let record = serde_json::json!({ "hash": job.hash, "seed": job.seed, "swept": job.swept.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(), "config": job.config });
+            let mut record = serde_json::json!({ "hash": job.hash, "seed": job.seed, "swept": job.swept.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(), "config": job.config });
+            if let Some(read) = inputs.get(&job.hash) {
+                record["inputs"] = read.clone();
+            }
             write_atomic(&config_file, |f| {
                 serde_json::to_writer_pretty(f, &record)?;
                 Ok(())
@@ -319,6 +330,48 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         seconds: t0.elapsed().as_secs_f64(),
         results_dir: dir,
     })
+}
+
+/// The files a job writes under its experiment's results folder (`dir`).
+struct JobFiles {
+    /// The rows; its presence marks the job done.
+    part: PathBuf,
+    checkpoint: PathBuf,
+    /// A GA's best table (Othello).
+    table: PathBuf,
+    /// The resolved config (`jobs/<hash>.json`).
+    record: PathBuf,
+    /// A life-and-death GA's best weights.
+    weights: PathBuf,
+    /// A life-and-death GA's test solves.
+    test_part: PathBuf,
+}
+
+impl JobFiles {
+    fn of(dir: &Path, rows_dir: &Path, hash: &str, format: Format) -> JobFiles {
+        let table = dir.join("tables").join(format!("{hash}.txt"));
+        JobFiles {
+            part: rows_dir.join(format!("part-{hash}.{}", format.ext())),
+            checkpoint: dir.join("checkpoints").join(format!("{hash}.json")),
+            weights: table.with_extension("weights"),
+            table,
+            record: dir.join("jobs").join(format!("{hash}.json")),
+            test_part: dir.join("solves").join(format!("part-{hash}.{}", format.ext())),
+        }
+    }
+
+    /// Removes what the job wrote (part files in either format, the rows first so that the job
+    /// counts as not run from the first removal on), to run it again from the start.
+    fn remove_outputs(&self) -> Result<()> {
+        let parts = |part: &Path| [Format::Parquet, Format::Csv].map(|f| part.with_extension(f.ext()));
+        for path in parts(&self.part).iter().chain(&parts(&self.test_part)).chain([&self.checkpoint, &self.table, &self.weights]) {
+            match std::fs::remove_file(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e).with_context(|| format!("removing {}", path.display())),
+                _ => {}
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Runs `work` on a pool of `threads` worker threads, or on rayon's global pool (one per core).

@@ -96,6 +96,25 @@ fn solve_rows(problems: &[Problem], weights: &[(String, Weights)], limits: Limit
     rows
 }
 
+/// The `trained:` weights a life-and-death job reads from other experiments' results, resolved
+/// now (label -> numbers; the GA's are `base` and its `compare` labels), or None when the job
+/// reads none. The runner keeps them in the job's record and runs a finished job again when
+/// they differ from the ones it ran with: its job hash names only the source.
+pub fn resolved_inputs(job: &Job, out: &Path) -> Result<Option<serde_json::Value>> {
+    let Stage::Tsumego(stage) = &job.config.stage else { return Ok(None) };
+    let refs: Vec<(&str, &WeightsRef)> = match (&job.config.solve, &job.config.tsumego_ga) {
+        (Some(s), _) => s.weights.iter().map(|(label, w)| (label.as_str(), w)).collect(),
+        (None, Some(g)) => std::iter::once(("base", &g.base)).chain(g.compare.iter().map(|(label, w)| (label.as_str(), w))).collect(),
+        (None, None) => return Ok(None),
+    };
+    let mut inputs = serde_json::Map::new();
+    for (label, w) in refs.into_iter().filter(|(_, w)| w.reads_results()) {
+        let weights = w.load(out, &stage.library).with_context(|| format!("weights '{label}'"))?;
+        inputs.insert(label.to_string(), serde_json::to_value(weights)?);
+    }
+    Ok((!inputs.is_empty()).then_some(serde_json::Value::Object(inputs)))
+}
+
 /// Problems a `solve` job solves (its progress total; an upper bound with `unique`).
 pub fn solve_count(job: &Job) -> usize {
     let (Some(s), Stage::Tsumego(t)) = (&job.config.solve, &job.config.stage) else { return 0 };

@@ -9,8 +9,9 @@
 //! several matches the job trained on the reading job's own library wins), or a table `{ static = ..., dynamic = ... }` taking each part from
 //! one of those. Built-ins and files are resolved into numbers when the experiment is expanded,
 //! so they are part of the job's hash; `trained:` is resolved when the job runs (the other
-//! experiment must have run first), so its job hash names the source, not the numbers: rerun
-//! downstream experiments (remove their results) after retraining.
+//! experiment must have run first), so its job hash names the source, not the numbers. The
+//! runner keeps the numbers a job read in its record and runs the job again when they have
+//! changed (the other experiment was trained again): see `solve_job::resolved_inputs`.
 
 use crate::game::tsumego::generate::GENERATOR_VERSION;
 use crate::game::tsumego::fitness::{Formula, REPORT_BONUS};
@@ -63,6 +64,15 @@ impl WeightsRef {
                     _ => Ok(WeightsRef::Parts(WeightParts { statics: Box::new(s), dynamic: Box::new(d) })),
                 }
             }
+        }
+    }
+
+    /// Whether any part is `trained:` (read from another experiment's results when the job runs).
+    pub fn reads_results(&self) -> bool {
+        match self {
+            WeightsRef::Values(_) => false,
+            WeightsRef::Named(name) => name.starts_with("trained:"),
+            WeightsRef::Parts(p) => p.statics.reads_results() || p.dynamic.reads_results(),
         }
     }
 
