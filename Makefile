@@ -45,7 +45,7 @@ reproduce-freckers: deps
 
 # The GoTools report's GA experiments. The quick version (a small library, small GAs) takes a few
 # minutes; the full one generates a 3 x 14 x 50 problem library and runs GAs that solve thousands
-# of problems per generation: many hours on 2 cores (see the experiment files). The combined
+# of problems per generation: about an hour on 2 cores (see the experiment files). The combined
 # and time-per-leaf experiments read the weights the GAs trained, so the order matters; the
 # timed runs use one thread.
 GOTOOLS_QUICK = experiments/gotools-quick-static.toml experiments/gotools-quick-static-df.toml \
@@ -56,8 +56,8 @@ reproduce-gotools-quick: deps
 	$(GAMELAB) report experiments/gotools-quick-time-per-leaf.toml
 
 GOTOOLS = experiments/gotools-static.toml experiments/gotools-static-dynamic-fitness.toml \
-          experiments/gotools-dynamic.toml experiments/gotools-dynamic-formulas.toml \
-          experiments/gotools-combined.toml
+          experiments/gotools-dynamic.toml experiments/gotools-dynamic-range.toml \
+          experiments/gotools-dynamic-formulas.toml experiments/gotools-combined.toml
 reproduce-gotools: deps
 	@for f in $(GOTOOLS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 	$(GAMELAB) run experiments/gotools-time-per-leaf.toml --threads 1
