@@ -369,8 +369,17 @@ fn dispatch(command: Command) -> Result<()> {
                 let s = solver.solve(p, &w, limits, !status_only);
                 let moves: Vec<String> = s.winning_moves.iter().map(|&m| p.move_name(m)).collect();
                 let c = s.counters;
+                // Seki counts as alive; say so (a second search, not in the counters).
+                let seki = match s.status {
+                    gamelab::game::tsumego::Status::Alive | gamelab::game::tsumego::Status::AliveUnlessKo(_) => match solver.lives_in_seki(p, &w, limits) {
+                        Some(true) => " (seki)",
+                        Some(false) => "",
+                        None => " (seki or not: undecided within the node budget)",
+                    },
+                    _ => "",
+                };
                 println!(
-                    "{}: {} ({} to move){}; nodes {}, leaves {}, tt hits {}, depth {}, {:.3} s{}",
+                    "{}: {}{seki} ({} to move){}; nodes {}, leaves {}, tt hits {}, depth {}, {:.3} s{}",
                     p.name,
                     s.status,
                     p.start.to_move.name(),

@@ -251,6 +251,9 @@ pub struct Solver {
     use_dynamic: bool,
     /// A retake was banned somewhere in the search (so ko threats may matter).
     ban_seen: bool,
+    /// The seki test's search (`lives_in_seki`): the attacker may pass, and two passes in a
+    /// row count as the defender's death, so the defender lives only by unconditional life.
+    two_eyes_only: bool,
 }
 
 impl Solver {
@@ -274,6 +277,7 @@ impl Solver {
             use_static: false,
             use_dynamic: false,
             ban_seen: false,
+            two_eyes_only: false,
         }
     }
 
@@ -290,6 +294,27 @@ impl Solver {
         }
         self.counters.time_s = t0.elapsed().as_secs_f64();
         Solution { status, winning_moves, counters: self.counters }
+    }
+
+    /// Whether the defender's life is seki: it lives without ko threats, but cannot reach
+    /// unconditional life (Benson) against best play, so both sides end up passing with its
+    /// stones on the board and without two eyes. `Some(false)` when it dies or makes two eyes;
+    /// None when a search runs out of its node budget (each of the two searches has `limits`).
+    /// A separate search from `solve`: its counters are not the problem's.
+    pub fn lives_in_seki(&mut self, problem: &Problem, weights: &Weights, limits: Limits) -> Option<bool> {
+        self.start(problem, weights, limits);
+        let root = problem.start;
+        if decided(&self.region, &root, self.targets).is_some() {
+            return Some(false);
+        }
+        if !self.defender_lives(&root, 0, 0)? {
+            return Some(false);
+        }
+        self.start(problem, weights, limits);
+        self.two_eyes_only = true;
+        let unconditional = self.defender_lives(&root, 0, 0);
+        self.two_eyes_only = false;
+        Some(!unconditional?)
     }
 
     /// The heuristic's ranking of the legal first moves of a problem (best first), without
@@ -317,6 +342,7 @@ impl Solver {
         self.use_static = weights.statics.iter().any(|&w| w != 0.0);
         self.use_dynamic = weights.uses_dynamic();
         self.path.clear();
+        self.two_eyes_only = false;
     }
 
     fn root_path(&mut self, root: &Position) {
@@ -433,6 +459,7 @@ impl Solver {
             return Val::Unknown;
         }
         let result = match known {
+            _ if self.two_eyes_only && pos.passes >= 2 => Some(Side::Attacker),
             Some(d) => d,
             None => decided(&self.region, pos, self.targets),
         };
@@ -563,8 +590,9 @@ impl Solver {
             out.push(Candidate { mv: p as u8, score, child, decided: known, captures: info.captured != 0 });
         }
         // The pass, for the defender only: an attacker's pass never wins (the defender passes
-        // back, and after two passes the defender lives), so the attacker's is not searched.
-        if me == Side::Defender {
+        // back, and after two passes the defender lives), so the attacker's is not searched;
+        // except in the seki test, where two passes kill.
+        if me == Side::Defender || self.two_eyes_only {
             let mut score = self.weights.statics[PASS_FEATURE];
             if self.use_dynamic {
                 score += dynamic_score(PASS);

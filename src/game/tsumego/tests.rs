@@ -87,6 +87,13 @@ fn seki_counts_as_alive() {
     let p = problem("attacker", SEKI);
     assert_eq!(benson_alive(&p.region, &p.start), 0, "seki is not unconditional life");
     assert_eq!(solve(&p).status, Status::Alive);
+    let seki = |p: &Problem| Solver::new(16).lives_in_seki(p, &Weights::reference(), Limits::default());
+    assert_eq!((seki(&d), seki(&p)), (Some(true), Some(true)), "flagged whoever moves");
+    // Not seki: two eyes made at the vital point, two eyes already, death.
+    assert_eq!(seki(&problem("defender", STRAIGHT_THREE)), Some(false));
+    assert_eq!(seki(&problem("defender", ".O.O#\nOOOO#\n####")), Some(false));
+    assert_eq!(seki(&problem("attacker", STRAIGHT_THREE)), Some(false));
+    assert_eq!(seki(&problem("defender", "..O#\nOOO#\n####")), Some(false));
 }
 
 #[test]
