@@ -133,6 +133,12 @@ fn report_mean_without_a_metric() {
 }
 
 #[test]
+fn report_paired_without_a_unit() {
+    let text = format!("{SMALL}\n[[report.tables]]\nname = \"m\"\nstatistic = \"mean\"\nmetric = \"plies\"\ngroup_by = [\"agent\"]\nbaseline = {{ agent = \"random\" }}\npaired = true\n");
+    rejected(&text, &[], &["report.tables", "table 'm'", "`paired`", "needs both `baseline` and `unit`"]);
+}
+
+#[test]
 fn report_rating_by_opponent() {
     let text = format!("{SMALL}\n[[report.tables]]\nname = \"r\"\nstatistic = \"rating\"\ngroup_by = [\"agent\", \"opponent\"]\n");
     rejected(&text, &[], &["table 'r'", "ratings group by `agent`"]);

@@ -135,6 +135,7 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Op
                     unit: t.unit.as_deref(),
                     method: t.method,
                     baseline: t.baseline.as_ref().and_then(|b| b.iter().next()).map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))),
+                    paired: t.paired,
                     elo: t.elo,
                     level: plan.level,
                     interval: exp.file.report.interval,

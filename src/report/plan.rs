@@ -80,6 +80,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         unit: None,
         method: Default::default(),
         baseline: None,
+        paired: false,
         hidden: false,
         filter: Default::default(),
         rows: RowSource::Own,
@@ -189,6 +190,9 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             if t.statistic != Statistic::Mean || b.len() != 1 || !b.keys().all(|k| g.contains(k)) {
                 return Err(exp.error(at, format!("table '{}': `baseline` goes with statistic = \"mean\" and names one of its group columns and a value, e.g. {{ agent = \"greedy\" }}", t.name)));
             }
+        }
+        if t.paired && (t.baseline.is_none() || t.unit.is_none()) {
+            return Err(exp.error(at, format!("table '{}': `paired` compares with the `baseline` unit by unit: it needs both `baseline` and `unit`", t.name)));
         }
         if t.metric.is_some() && t.statistic != Statistic::Mean {
             return Err(exp.error(at, format!("table '{}': `metric` goes with statistic = \"mean\"", t.name)));

@@ -76,6 +76,11 @@ pub struct TableSpec {
     /// and the two-sided p-value of Welch's t-test.
     #[serde(default)]
     pub baseline: Option<std::collections::BTreeMap<String, toml::Value>>,
+    /// Mean tables with a `baseline` and a `unit`: compare unit by unit (the same problems,
+    /// seeds or boards measured in both groups): the mean of the per-unit differences, its
+    /// Student t interval and the paired t-test's p-value, over the units both groups have.
+    #[serde(default)]
+    pub paired: bool,
     /// Computed (CSV and figures) but left out of report.md, for long tables behind a figure.
     #[serde(default)]
     pub hidden: bool,

@@ -5,7 +5,7 @@
 use super::records::Records;
 use super::spec::{MeanInterval, Statistic};
 use super::stats::elo::{Pentanomial, Wdl, elo_pentanomial, elo_trinomial, los};
-use super::stats::means::{bootstrap, mean, mean_interval, variance, welch};
+use super::stats::means::{bootstrap, mean, mean_interval, paired, variance, welch};
 use super::stats::rating::{Game, bradley_terry_bootstrap};
 use super::stats::{Estimate, Interval};
 use std::cmp::Ordering;
@@ -136,6 +136,8 @@ pub struct TableParams<'a> {
     pub method: MeanInterval,
     /// Mean tables: (group column, value) of the group every other is compared with.
     pub baseline: Option<(String, String)>,
+    /// Compare with the baseline unit by unit (paired t-test) instead of Welch's test.
+    pub paired: bool,
     pub elo: bool,
     pub level: f64,
     pub interval: Interval,
@@ -231,7 +233,9 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
 }
 
 /// The mean of a numeric column per group, with its Student t interval and the SD; with a
-/// baseline, each group's difference from it with Welch's interval and p-value.
+/// baseline, each group's difference from it (also in % of the baseline's mean) with Welch's
+/// interval and p-value, or, `paired`, the paired t interval and p-value over the units both
+/// groups have.
 fn mean_table(records: &Records, p: &TableParams) -> Table {
     let metric = p.metric.expect("checked: mean tables name a metric");
     let method = match p.method {
@@ -243,6 +247,8 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
     t.after_names = vec!["SD".into()];
     let values = &records.num[metric];
     let mut samples: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
+    // The unit means of each group by unit, for paired comparisons.
+    let mut by_unit: BTreeMap<Vec<String>, BTreeMap<String, f64>> = BTreeMap::new();
     for (keys, idx) in groups(records, p.group_by, p.filter) {
         let xs: Vec<f64> = match p.unit {
             None => idx.iter().map(|&i| values[i]).filter(|x| x.is_finite()).collect(),
@@ -259,7 +265,10 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
                     u.0 += values[i];
                     u.1 += 1.0;
                 }
-                units.values().map(|(sum, n)| sum / n).collect()
+                let means: BTreeMap<String, f64> = units.into_iter().map(|(id, (sum, n))| (id, sum / n)).collect();
+                let xs = means.values().copied().collect();
+                by_unit.insert(keys.clone(), means);
+                xs
             }
         };
         if xs.is_empty() {
@@ -277,14 +286,30 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
     }
     if let Some((column, base_value)) = &p.baseline {
         let c = p.group_by.iter().position(|k| k == column).expect("checked: the baseline column is a group key");
-        t.after_names.extend([format!("Δ vs {column} = {base_value}"), format!("Welch {} CI", level_text(p.level)), "p (Welch)".into()]);
+        let test = if p.paired { "paired t" } else { "Welch" };
+        t.after_names.extend([format!("Δ vs {column} = {base_value}"), "Δ %".into(), format!("{test} {} CI", level_text(p.level)), format!("p ({test})")]);
         for r in &mut t.rows {
             let mut base_keys = r.keys.clone();
             base_keys[c] = base_value.clone();
-            let base = if base_keys == r.keys { None } else { samples.get(&base_keys) };
-            match base.and_then(|b| welch(&samples[&r.keys], b, p.level)) {
-                Some(w) => r.after.extend([fixed(w.difference.value, 2), format!("{} to {}", fixed(w.difference.lo, 2), fixed(w.difference.hi, 2)), p_text(w.p)]),
-                None => r.after.extend(["–".into(), "–".into(), "–".into()]),
+            let comparison = if base_keys == r.keys {
+                None
+            } else if p.paired {
+                // Over the units both groups have, in unit order.
+                by_unit.get(&r.keys).zip(by_unit.get(&base_keys)).and_then(|(a, b)| {
+                    let (xs, ys): (Vec<f64>, Vec<f64>) = a.iter().filter_map(|(u, x)| b.get(u).map(|y| (*x, *y))).unzip();
+                    paired(&xs, &ys, p.level).map(|test| (test, mean(&ys)))
+                })
+            } else {
+                samples.get(&base_keys).and_then(|b| welch(&samples[&r.keys], b, p.level).map(|test| (test, mean(b))))
+            };
+            match comparison {
+                Some((w, base_mean)) => r.after.extend([
+                    fixed(w.difference.value, 2),
+                    fixed(100.0 * w.difference.value / base_mean, 1),
+                    format!("{} to {}", fixed(w.difference.lo, 2), fixed(w.difference.hi, 2)),
+                    p_text(w.p),
+                ]),
+                None => r.after.extend(["–".into(), "–".into(), "–".into(), "–".into()]),
             }
         }
     }

@@ -62,7 +62,7 @@ fn records() -> Records {
 }
 
 fn params<'a>(group_by: &'a [String], statistic: Statistic) -> TableParams<'a> {
-    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, unit: None, method: MeanInterval::T, baseline: None, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
+    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, unit: None, method: MeanInterval::T, baseline: None, paired: false, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
 }
 
 fn cells(md: &str, line: usize) -> Vec<String> {
@@ -141,8 +141,8 @@ fn mean_table_and_rating_table() {
     // Against budget 10, budget 20's games have the same plies: a difference of 0.
     let t = compute(&r, &TableParams { metric: Some("plies"), baseline: Some(("budget".into(), "10".into())), ..params(&keys, Statistic::Mean) });
     assert_eq!(t.after_names[1], "Δ vs budget = 10");
-    assert_eq!(t.rows[0].after[1..], ["–", "–", "–"]);
-    assert_eq!(t.rows[1].after[1], "0.00");
+    assert_eq!(t.rows[0].after[1..], ["–", "–", "–", "–"]);
+    assert_eq!(t.rows[1].after[1..3], ["0.00", "0.0"]);
     let keys = vec!["budget".to_string(), "agent".to_string()];
     let t = compute(&r, &params(&keys, Statistic::Rating));
     // Budget 10: a scores 2.5 of 4 against b: p_a / p_b = 2.5 / 1.5, a difference of
@@ -187,4 +187,53 @@ fn natural_order_compares_digit_runs_by_value() {
     assert_eq!(natural_cmp("a", "b"), Less);
     assert_eq!(natural_cmp("lv3-14", "lv3-4"), Greater);
     assert_eq!(natural_cmp("x", "x"), Equal);
+}
+
+/// Solve rows: weights `new` and `old` on problems p0..p4 (leaves given), `new` on one more
+/// problem that `old` lacks.
+fn solve_records() -> Records {
+    let old = [100.0, 200.0, 400.0, 800.0, 1600.0];
+    let new = [90.0, 170.0, 380.0, 700.0, 1500.0, 5.0];
+    let row = |weights: &str, i: usize, leaves: f64| crate::experiment::solve_job::SolveRow {
+        weights: weights.into(),
+        problem: format!("p{i}"),
+        set: 1,
+        level: 1,
+        status: "l".into(),
+        expected: "l".into(),
+        leaves: leaves as u64,
+        nodes: leaves as u64,
+        tt_hits: 0,
+        max_depth: 1,
+        time_s: 0.0,
+        budget_hit: false,
+    };
+    let rows: Vec<_> = old.iter().enumerate().map(|(i, &x)| row("old", i, x)).chain(new.iter().enumerate().map(|(i, &x)| row("new", i, x))).collect();
+    let id = JobColumns { experiment: "t", job: "job0", repeat: 0, swept: vec![] };
+    let mut r = Records::default();
+    r.add_rows(&crate::experiment::record::solves_frame(&id, &rows).unwrap()).unwrap();
+    r
+}
+
+#[test]
+fn a_paired_baseline_compares_the_units_both_groups_have() {
+    let r = solve_records();
+    let keys = vec!["weights".to_string()];
+    let with = |paired: bool| compute(&r, &TableParams { metric: Some("leaves"), unit: Some("problem"), baseline: Some(("weights".into(), "old".into())), paired, ..params(&keys, Statistic::Mean) });
+    let t = with(true);
+    assert_eq!(t.after_names[1..], ["Δ vs weights = old", "Δ %", "paired t 95% CI", "p (paired t)"]);
+    let new = t.rows.iter().find(|row| row.keys == ["new"]).unwrap();
+    // Differences on p0..p4 (p5 has no partner): -10 -30 -20 -100 -100, mean -52, SD 43.82,
+    // t = -52 / (43.818 / sqrt 5) = -2.6536 on 4 df; -52 of the partners' mean 620 is -8.4%.
+    let d = [-10.0, -30.0, -20.0, -100.0, -100.0];
+    let expected = crate::report::stats::means::mean_interval(&d, 0.95).unwrap();
+    assert_eq!(new.after[1..3], ["-52.00", "-8.4"]);
+    assert_eq!(new.after[3], format!("{} to {}", fixed(expected.lo, 2), fixed(expected.hi, 2)));
+    // Unpaired, every problem of each group counts (p5 included) and the spread between
+    // problems hides the effect.
+    let w = with(false);
+    let new_w = w.rows.iter().find(|row| row.keys == ["new"]).unwrap();
+    assert_eq!(w.after_names[3], "Welch 95% CI");
+    let p_of = |row: &TableRow| row.after[4].parse::<f64>().unwrap_or(0.0);
+    assert!(p_of(new) < 0.06 && p_of(new_w) > 0.5, "{:?} {:?}", new.after, new_w.after);
 }
