@@ -374,7 +374,7 @@ fn dispatch(command: Command) -> Result<()> {
                     gamelab::game::tsumego::Status::Alive | gamelab::game::tsumego::Status::AliveUnlessKo(_) => match solver.lives_in_seki(p, &w, limits) {
                         Some(true) => " (seki)",
                         Some(false) => "",
-                        None => " (seki or not: undecided within the node budget)",
+                        None => " (seki undecided within the node budget)",
                     },
                     _ => "",
                 };

@@ -190,24 +190,27 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let t0 = Instant::now();
     let dir = results_dir(&opts.out, &exp.name);
     let rows_dir = dir.join(rows_folder(exp.file.kind));
+    let in_shard: Vec<&Job> = jobs.iter().filter(|j| opts.shard.is_none_or(|s| s.contains(j))).collect();
+    // Jobs that read another experiment's trained weights: what they read now (before anything
+    // is written: a missing source is an error); a job that ran (or began) with other numbers
+    // runs again from the start.
+    let mut inputs = std::collections::BTreeMap::new();
+    for j in &in_shard {
+        if let Some(now) = super::solve_job::resolved_inputs(j, &opts.out).with_context(|| format!("job {}", j.hash))? {
+            inputs.insert(j.hash.clone(), now);
+        }
+    }
     let hashes: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
     write_atomic(&current_jobs_file(&dir), |f| {
         serde_json::to_writer_pretty(f, &hashes)?;
         Ok(())
     })?;
-    let in_shard: Vec<&Job> = jobs.iter().filter(|j| opts.shard.is_none_or(|s| s.contains(j))).collect();
-    // Jobs that read another experiment's trained weights: what they read now; a job that ran
-    // (or began) with other numbers runs again from the start.
-    let mut inputs = std::collections::BTreeMap::new();
-    for j in &in_shard {
-        if let Some(now) = super::solve_job::resolved_inputs(j, &opts.out).with_context(|| format!("job {}", j.hash))? {
-            let files = JobFiles::of(&dir, &rows_dir, &j.hash, opts.format);
-            let ran_with = std::fs::read_to_string(&files.record).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()).map(|r| r["inputs"].clone());
-            if ran_with.as_ref() != Some(&now) && (existing_part(&rows_dir, &j.hash).is_some() || files.checkpoint.exists()) {
-                eprintln!("job {}: the trained weights it reads have changed since it ran; running it again", j.hash);
-                files.remove_outputs()?;
-            }
-            inputs.insert(j.hash.clone(), now);
+    for (hash, now) in &inputs {
+        let files = JobFiles::of(&dir, &rows_dir, hash, opts.format);
+        let ran_with = std::fs::read_to_string(&files.record).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()).map(|r| r["inputs"].clone());
+        if ran_with.as_ref() != Some(now) && (existing_part(&rows_dir, hash).is_some() || files.checkpoint.exists()) {
+            eprintln!("job {hash}: the trained weights it reads have changed since it ran; running it again");
+            files.remove_outputs()?;
         }
     }
     let pending: Vec<&Job> = in_shard.iter().copied().filter(|j| existing_part(&rows_dir, &j.hash).is_none()).collect();
