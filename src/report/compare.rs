@@ -56,7 +56,11 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
                 .iter()
                 .filter(|r| positions.iter().zip(&keys).all(|(p, k)| p.is_some_and(|p| r.keys[p] == *k)))
                 .collect();
-            let measured = (matches.len() == 1).then(|| (matches[0].value.value, matches[0].value.lo, matches[0].value.hi, matches[0].n));
+            let measured = match matches.as_slice() {
+                [m] if reference.relative => m.change.map(|c| (c.value, c.lo, c.hi, m.n)),
+                [m] => Some((m.value.value, m.value.lo, m.value.hi, m.n)),
+                _ => None,
+            };
             let number = published.and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)));
             let verdict = match (number, matches.len(), measured) {
                 (None, _, _) => Verdict::NotComparable(format!("the source gives no number ('{published_text}')")),
@@ -70,6 +74,7 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
                         Verdict::Outside
                     }
                 }
+                _ if reference.relative => Verdict::NotComparable("the row is the baseline, or has no interval against it".into()),
                 _ => Verdict::NotComparable("no measured value".into()),
             };
             Comparison { keys, published: published_text, measured, verdict }
@@ -81,7 +86,12 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
 pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -> String {
     let mut s = String::new();
     let mut header = reference.keys.clone();
-    header.extend(["published".to_string(), format!("measured {}", table.value_name), table.interval_name.clone(), table.n_name.clone(), "verdict".into()]);
+    let (value_name, interval_name) = if reference.relative {
+        (format!("measured change of {} in % of the baseline's", table.value_name), "its interval".to_string())
+    } else {
+        (format!("measured {}", table.value_name), table.interval_name.clone())
+    };
+    header.extend(["published".to_string(), value_name, interval_name, table.n_name.clone(), "verdict".into()]);
     s += &format!("| {} |\n|{}\n", header.join(" | "), header.iter().enumerate().map(|(i, _)| if i < reference.keys.len() { "---|" } else { "---:|" }).collect::<String>());
     for c in rows {
         let mut cells = c.keys.clone();

@@ -273,6 +273,9 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                 return Err(err(format!("key '{k}' is not a group key of the table ({})", keys.join(", "))));
             }
         }
+        if reference.relative && tables.iter().any(|t| t.name == reference.table && t.baseline.is_none()) {
+            return Err(err("`relative` compares changes against the table's baseline: the table needs `baseline`".into()));
+        }
         for (j, row) in reference.rows.iter().enumerate() {
             if row.len() != reference.keys.len() + 1 {
                 return Err(err(format!("row {} has {} values; expected the {} keys then the published value", j + 1, row.len(), reference.keys.len())));

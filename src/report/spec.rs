@@ -155,6 +155,11 @@ pub struct ReferenceSpec {
     /// Each row: the key values, then the published value in the table's unit (a string such
     /// as "unreadable" when the source cannot be read; the row is then not comparable).
     pub rows: Vec<Vec<toml::Value>>,
+    /// The published values are changes in % against the table's `baseline` (e.g. -14 for
+    /// "14% fewer leaves"): compared with the measured change in % and its interval (the
+    /// difference's interval over the baseline's mean).
+    #[serde(default)]
+    pub relative: bool,
     /// How the published numbers were read or converted.
     #[serde(default)]
     pub note: Option<String>,

@@ -21,6 +21,9 @@ pub struct TableRow {
     pub before: Vec<String>,
     /// Cells shown after the interval (Elo, LOS...).
     pub after: Vec<String>,
+    /// Mean tables with a baseline: the difference from it in % of the baseline's mean, with
+    /// the difference's interval over the same mean.
+    pub change: Option<Estimate>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -225,6 +228,7 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
             value: Estimate { value: 100.0 * points / n as f64, lo: 100.0 * lo, hi: 100.0 * hi },
             before: vec![wdl.wins.to_string(), wdl.draws.to_string(), wdl.losses.to_string()],
             after,
+            change: None,
         });
     }
     let rank = p.group_by.iter().position(|k| k == "agent");
@@ -281,7 +285,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
         };
         let value = interval.unwrap_or(Estimate { value: mean(&xs), lo: f64::NAN, hi: f64::NAN });
         let sd = if xs.len() > 1 { variance(&xs).sqrt() } else { f64::NAN };
-        t.rows.push(TableRow { keys: keys.clone(), n: xs.len() as u64, value, before: vec![], after: vec![fixed(sd, 2)] });
+        t.rows.push(TableRow { keys: keys.clone(), n: xs.len() as u64, value, before: vec![], after: vec![fixed(sd, 2)], change: None });
         samples.insert(keys, xs);
     }
     if let Some((column, base_value)) = &p.baseline {
@@ -303,12 +307,11 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
                 samples.get(&base_keys).and_then(|b| welch(&samples[&r.keys], b, p.level).map(|test| (test, mean(b))))
             };
             match comparison {
-                Some((w, base_mean)) => r.after.extend([
-                    fixed(w.difference.value, 2),
-                    fixed(100.0 * w.difference.value / base_mean, 1),
-                    format!("{} to {}", fixed(w.difference.lo, 2), fixed(w.difference.hi, 2)),
-                    p_text(w.p),
-                ]),
+                Some((w, base_mean)) => {
+                    let percent = |x: f64| 100.0 * x / base_mean;
+                    r.change = Some(Estimate { value: percent(w.difference.value), lo: percent(w.difference.lo), hi: percent(w.difference.hi) });
+                    r.after.extend([fixed(w.difference.value, 2), fixed(percent(w.difference.value), 1), format!("{} to {}", fixed(w.difference.lo, 2), fixed(w.difference.hi, 2)), p_text(w.p)]);
+                }
                 None => r.after.extend(["–".into(), "–".into(), "–".into(), "–".into()]),
             }
         }
@@ -337,7 +340,7 @@ fn rating_table(records: &Records, p: &TableParams) -> Table {
             let played = games.iter().filter(|g| g.a == a || g.b == a).count() as u64;
             let mut keys = context.clone();
             keys.insert(agent_key, name.clone());
-            t.rows.push(TableRow { keys, n: played, value: ratings[a], before: vec![], after: vec![] });
+            t.rows.push(TableRow { keys, n: played, value: ratings[a], before: vec![], after: vec![], change: None });
         }
     }
     sort_rows(&mut t.rows, Some(agent_key));

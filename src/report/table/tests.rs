@@ -3,7 +3,7 @@
 use super::*;
 use crate::report::spec::MeanInterval;
 use crate::experiment::record::{GameRow, JobColumns, SweptKind, games_frame};
-use crate::report::compare::{Verdict, compare};
+use crate::report::compare::{Verdict, compare, markdown};
 use crate::report::spec::ReferenceSpec;
 
 fn row(game: u32, first: &str, second: &str, winner: &'static str, pair: Option<u32>) -> GameRow {
@@ -169,6 +169,7 @@ fn reference_rows_inside_outside_and_not_comparable() {
             vec![toml::Value::Integer(30), "a".into(), toml::Value::Float(50.0)],
             vec![toml::Value::Integer(20), "a".into(), "unreadable".into()],
         ],
+        relative: false,
         note: None,
     };
     let c = compare(&reference, &t);
@@ -236,4 +237,20 @@ fn a_paired_baseline_compares_the_units_both_groups_have() {
     assert_eq!(w.after_names[3], "Welch 95% CI");
     let p_of = |row: &TableRow| row.after[4].parse::<f64>().unwrap_or(0.0);
     assert!(p_of(new) < 0.06 && p_of(new_w) > 0.5, "{:?} {:?}", new.after, new_w.after);
+    // A published change in % is compared with the measured change: -8.4% with the paired
+    // interval over 620.
+    let change = new.change.unwrap();
+    assert!((change.lo - 100.0 * expected.lo / 620.0).abs() < 1e-9 && (change.hi - 100.0 * expected.hi / 620.0).abs() < 1e-9);
+    let reference = ReferenceSpec {
+        table: "t".into(),
+        source: None,
+        keys: vec!["weights".into()],
+        rows: vec![vec!["new".into(), toml::Value::Float(-10.0)], vec!["new".into(), toml::Value::Float(-30.0)], vec!["old".into(), toml::Value::Float(-10.0)]],
+        relative: true,
+        note: None,
+    };
+    let c = compare(&reference, &t);
+    assert_eq!((&c[0].verdict, &c[1].verdict), (&Verdict::Inside, &Verdict::Outside), "{c:?}");
+    assert!(matches!(&c[2].verdict, Verdict::NotComparable(w) if w.contains("baseline")), "{c:?}");
+    assert!(markdown(&reference, &t, &c).contains("measured change of mean leaves in % of the baseline's"));
 }
