@@ -38,7 +38,8 @@ COLOSSEUM = experiments/colosseum-sims-per-node.toml experiments/colosseum-sims-
 reproduce-colosseum: deps
 	@for f in $(COLOSSEUM); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 
-# The Freckers report's experiment files so far (issue 6 is in progress).
+# The Freckers report's experiment files (the course-clock version, freckers-search-effort-course-time.toml,
+# takes about 25 minutes and is run by hand).
 FRECKERS = experiments/freckers-ensemble.toml experiments/freckers-search-effort.toml experiments/freckers-hillclimb.toml
 reproduce-freckers: deps
 	@for f in $(FRECKERS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
