@@ -459,8 +459,8 @@ impl Solver {
             return Val::Unknown;
         }
         let result = match known {
-            _ if self.two_eyes_only && pos.passes >= 2 => Some(Side::Attacker),
             Some(d) => d,
+            None if self.two_eyes_only && pos.passes >= 2 => Some(Side::Attacker),
             None => decided(&self.region, pos, self.targets),
         };
         if let Some(winner) = result {
