@@ -41,9 +41,17 @@ pub struct Table {
     pub rows: Vec<TableRow>,
 }
 
-/// Compares two cell texts as numbers when both are numbers, else as text whose runs of
+/// Words that name steps of one scale, in order: two cells of the same scale compare by step.
+const SCALES: &[&[&str]] = &[&["easy", "medium", "hard"]];
+
+/// Compares two cell texts as numbers when both are numbers, as steps when both are words of
+/// one scale (`SCALES`: "easy" before "medium" before "hard"), else as text whose runs of
 /// digits compare as numbers ("size-6" before "size-10").
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
+    let step = |scale: &[&str], w: &str| scale.iter().position(|s| *s == w);
+    if let Some((x, y)) = SCALES.iter().find_map(|scale| step(scale, a).zip(step(scale, b))) {
+        return x.cmp(&y);
+    }
     match (a.parse::<f64>(), b.parse::<f64>()) {
         (Ok(x), Ok(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
         _ => chunks(a).cmp(chunks(b)),

@@ -180,7 +180,7 @@ fn reference_rows_inside_outside_and_not_comparable() {
 }
 
 #[test]
-fn natural_order_compares_digit_runs_by_value() {
+fn natural_order_compares_digit_runs_by_value_and_bands_by_difficulty() {
     use std::cmp::Ordering::*;
     assert_eq!(natural_cmp("size-6", "size-10"), Less);
     assert_eq!(natural_cmp("size-12", "size-9"), Greater);
@@ -188,6 +188,10 @@ fn natural_order_compares_digit_runs_by_value() {
     assert_eq!(natural_cmp("a", "b"), Less);
     assert_eq!(natural_cmp("lv3-14", "lv3-4"), Greater);
     assert_eq!(natural_cmp("x", "x"), Equal);
+    // Difficulty bands by difficulty; other words as text.
+    assert_eq!(natural_cmp("medium", "hard"), Less);
+    assert_eq!(natural_cmp("easy", "medium"), Less);
+    assert_eq!(natural_cmp("hard", "harder"), Less);
 }
 
 /// Solve rows: weights `new` and `old` on problems p0..p4 (leaves given), `new` on one more
