@@ -139,6 +139,12 @@ fn report_paired_without_a_unit() {
 }
 
 #[test]
+fn report_relative_reference_without_a_baseline() {
+    let text = format!("{SMALL}\n[[report.tables]]\nname = \"m\"\nstatistic = \"mean\"\nmetric = \"plies\"\ngroup_by = [\"agent\"]\n[[report.reference]]\ntable = \"m\"\nkeys = [\"agent\"]\nrelative = true\nrows = [[\"random\", -10.0]]\n");
+    rejected(&text, &[], &["report.reference", "table 'm'", "`relative`", "needs `baseline`"]);
+}
+
+#[test]
 fn report_rating_by_opponent() {
     let text = format!("{SMALL}\n[[report.tables]]\nname = \"r\"\nstatistic = \"rating\"\ngroup_by = [\"agent\", \"opponent\"]\n");
     rejected(&text, &[], &["table 'r'", "ratings group by `agent`"]);
