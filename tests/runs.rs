@@ -577,12 +577,13 @@ baseline = "reference"
         std::fs::create_dir_all(&stale_jobs).unwrap();
         std::fs::write(stale_jobs.join(format!("{hash}.json")), stale.to_string()).unwrap();
         if name == "tga-changed" {
-            // The file was changed and run again elsewhere: its list names other jobs.
+            // The file changed after this record and ran again: its list names another job.
             std::fs::write(one.join("results").join(name).join("current-jobs.json"), format!("[\"{}\"]", current["hash"].as_str().unwrap())).unwrap();
         }
         let of = write(dir.path(), "told.toml", &solve.replace("tsolve", "told").replace("trained:tga", &format!("trained:{name}")));
         let o = gamelab(&["run", of.to_str().unwrap(), "--out", one.to_str().unwrap()]);
         assert!(!o.status.success() && stderr(&o).contains("no results of its current jobs"), "{name}: {}", stderr(&o));
+        assert!(!one.join("results/told").exists(), "a run whose weights cannot be read writes nothing");
         std::fs::write(jobs.join(format!("{hash}.json")), stale.to_string()).unwrap();
     }
     run_ok(&["run", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
