@@ -193,10 +193,7 @@ pub fn gen_problems(sets: u8, levels: std::ops::RangeInclusive<u8>, per_level: u
         for f in files.iter().filter(|f| !f.unsolved.is_empty()) {
             crate::experiment::record::write_atomic(&dir.join(format!("lv{}-{}", f.set, f.level)), |w| {
                 use std::io::Write;
-                writeln!(w, "# draws of lv{}-{} the reference weights left unsolved within {node_budget} nodes (seed {seed})\n", f.set, f.level)?;
-                for p in &f.unsolved {
-                    writeln!(w, "{}", p.to_text())?;
-                }
+                w.write_all(crate::game::tsumego::generate::unsolved_text(f, seed, node_budget).as_bytes())?;
                 Ok(())
             })?;
         }

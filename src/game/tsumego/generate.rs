@@ -302,18 +302,31 @@ pub fn generate_level(set: u8, level: u8, count: usize, seed: u64, limits: Limit
     out
 }
 
-/// The file's text: a header, then the problems.
-pub fn level_text(f: &LevelFile, seed: u64) -> String {
-    let (e, r) = level_shape(f.level);
-    let mut s = format!(
-        "# gamelab life-and-death problems lv{}-{}: level {} ({e} empty points, region of {r} points), seed {seed}\n# {} problems from {} drawn positions; status and winning moves by the reference weights\n\n",
-        f.set, f.level, f.level, f.problems.len(), f.attempts
-    );
-    for p in &f.problems {
+/// A problem file's text: comment lines (`header`, each line prefixed with `# `), a blank
+/// line, then the problems.
+pub fn problems_text(header: &str, problems: &[Problem]) -> String {
+    let mut s: String = header.lines().map(|l| format!("# {l}\n")).collect();
+    s.push('\n');
+    for p in problems {
         s += &p.to_text();
         s.push('\n');
     }
     s
+}
+
+/// The file's text: a header, then the problems.
+pub fn level_text(f: &LevelFile, seed: u64) -> String {
+    let (e, r) = level_shape(f.level);
+    let header = format!(
+        "gamelab life-and-death problems lv{}-{}: level {} ({e} empty points, region of {r} points), seed {seed}\n{} problems from {} drawn positions; status and winning moves by the reference weights",
+        f.set, f.level, f.level, f.problems.len(), f.attempts
+    );
+    problems_text(&header, &f.problems)
+}
+
+/// The draws a level left unsolved, as a problem file (`gen-problems --keep-unsolved`).
+pub fn unsolved_text(f: &LevelFile, seed: u64, node_budget: u64) -> String {
+    problems_text(&format!("draws of lv{}-{} the reference weights left unsolved within {node_budget} nodes (seed {seed})", f.set, f.level), &f.unsolved)
 }
 
 /// The median and 90th percentile of a list of counts.
