@@ -6,10 +6,13 @@
 //! (`game`) and agents (`agent`) know nothing of experiments; the report reads only rows.
 
 pub mod agent;
+pub mod durable;
 pub mod experiment;
 pub mod game;
 pub mod play;
+pub mod pool;
 pub mod report;
 pub mod rng;
+pub mod stats;
 pub mod tune;
 pub mod workflow;

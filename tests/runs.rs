@@ -147,7 +147,7 @@ fn the_report_reads_the_rows_and_writes_table_and_figures() {
     assert!(stderr(&o).contains("run `gamelab run"), "{}", stderr(&o));
     run_ok(&["run", f, "--out", out.to_str().unwrap()]);
     run_ok(&["report", f, "--out", out.to_str().unwrap()]);
-    let md = std::fs::read_to_string(out.join("results/small/report.md")).unwrap();
+    let md = std::fs::read_to_string(out.join("results/small/report/report.md")).unwrap();
     assert!(md.contains("| agent | games | W | D | L | score % | 95% CI (Wilson) |"), "{md}");
     assert!(md.contains("computed from 48 rows of 4 of 4 jobs"), "{md}");
     // Each of 3 agents plays 4 games per job (2 ordered pairings x 2 rounds) in 4 jobs... as
@@ -164,7 +164,7 @@ fn the_report_reads_the_rows_and_writes_table_and_figures() {
         let fig = out.join("figures/small").join(format!("scores.{ext}"));
         assert!(std::fs::metadata(&fig).unwrap().len() > 1000, "{} is written", fig.display());
     }
-    assert!(md.contains("![scores](../../figures/small/scores.png)"));
+    assert!(md.contains("![scores](figures/scores.png)"));
 }
 
 #[test]
@@ -200,7 +200,7 @@ kind = "greedy"
         assert!(n < 2000 && n % 2 == 0, "stopped early on a whole pair: {n} games");
     }
     run_ok(&["report", f, "--out", one.to_str().unwrap()]);
-    let md = std::fs::read_to_string(one.join("results/sprt/report.md")).unwrap();
+    let md = std::fs::read_to_string(one.join("results/sprt/report/report.md")).unwrap();
     assert!(md.contains("## Sequential tests"), "{md}");
     assert_eq!(md.matches("H1 accepted (Elo = 30)").count(), 2, "{md}");
 }
@@ -291,7 +291,7 @@ fn tune_evolves_a_table_draws_it_and_checks_it_in_the_arena() {
     }
     let hash = tables[0].file_stem().unwrap().to_string_lossy().into_owned();
     assert!(out.join(format!("figures/tune/best-{}.png", &hash[..8])).exists());
-    let check = std::fs::read_to_string(out.join(format!("results/tune-check-{}/report.md", &hash[..8]))).unwrap();
+    let check = std::fs::read_to_string(out.join(format!("results/tune-check-{}/report/report.md", &hash[..8]))).unwrap();
     // Six participants, each playing the five others twice (one round, both colours).
     for agent in ["evolved", "uniform", "random", "greedy", "corners", "positional"] {
         assert!(check.lines().any(|l| l.starts_with(&format!("| {agent} | 10 |"))), "{agent} in\n{check}");
@@ -331,7 +331,7 @@ group_by = ["agent", "ga.subset", "origin"]
     let arena = rows(&out, "ar-arena");
     assert_eq!(arena.values().map(|df| df.height()).sum::<usize>(), 20);
     run_ok(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    let md = std::fs::read_to_string(out.join("results/ar/report.md")).unwrap();
+    let md = std::fs::read_to_string(out.join("results/ar/report/report.md")).unwrap();
     assert!(md.lines().any(|l| l.starts_with("| greedy | - | reference | 8 |")), "{md}");
     assert_eq!(md.lines().filter(|l| l.starts_with("| ga-") && l.contains("| evolved | 8 |")).count(), 4, "{md}");
     assert_eq!(md.lines().filter(|l| l.starts_with("| ga-") && l.contains("| full |")).count(), 2, "{md}");
@@ -378,7 +378,7 @@ fn a_swept_stage_reports_each_board_once() {
     let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));
     run_ok(&["run", f, "--out", out.to_str().unwrap()]);
     run_ok(&["report", f, "--out", out.to_str().unwrap()]);
-    let csv = std::fs::read_to_string(out.join("results/col/by_size.csv")).unwrap();
+    let csv = std::fs::read_to_string(out.join("results/col/report/by_size.csv")).unwrap();
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     assert_eq!(rows.len(), 6, "2 agents x 3 boards:\n{csv}");
     for size in ["size-5", "size-6", "size-10"] {
@@ -433,7 +433,7 @@ fn tune_jobs_are_identical_on_one_and_two_threads_and_spend_their_game_budget() 
     }
     let o = gamelab(&["report", f, "--out", one.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let report = std::fs::read_to_string(one.join("results/tune/report.md")).unwrap();
+    let report = std::fs::read_to_string(one.join("results/tune/report/report.md")).unwrap();
     assert!(report.contains("The final weights") && report.contains("| hillclimb | distance |"), "{report}");
 }
 

@@ -481,6 +481,70 @@ impl AgentSpec {
         }
     }
 
+    /// Checks the numeric parameters that have a meaningful range: exploration constants are
+    /// finite and >= 0, probabilities lie in [0, 1], weights are finite, and so on.
+    pub fn check_numbers(&self) -> Result<(), String> {
+        let finite = |name: &str, x: f64| if x.is_finite() { Ok(()) } else { Err(format!("{name} = {x} must be a finite number")) };
+        let at_least = |name: &str, x: f64, lo: f64| {
+            finite(name, x)?;
+            if x >= lo { Ok(()) } else { Err(format!("{name} = {x} must be at least {lo}")) }
+        };
+        let within = |name: &str, x: f64, lo: f64, hi: f64| {
+            finite(name, x)?;
+            if (lo..=hi).contains(&x) { Ok(()) } else { Err(format!("{name} = {x} must lie in [{lo}, {hi}]")) }
+        };
+        match self {
+            AgentSpec::Uct { c, rollouts_per_leaf, .. } => {
+                at_least("c", *c, 0.0)?;
+                if *rollouts_per_leaf == 0 {
+                    return Err("rollouts_per_leaf must be at least 1".into());
+                }
+            }
+            AgentSpec::AnnealedUct { sims_per_child, .. } if *sims_per_child == 0 => return Err("sims_per_child must be at least 1".into()),
+            AgentSpec::FreckersMcts { c, widening_k, widening_alpha, epsilon, prior, gain, cohesion, mobility, .. } => {
+                at_least("c", *c, 0.0)?;
+                if !(widening_k.is_finite() && *widening_k > 0.0) {
+                    return Err(format!("widening_k = {widening_k} must be positive"));
+                }
+                within("widening_alpha", *widening_alpha, 0.0, 1.0)?;
+                within("epsilon", *epsilon, 0.0, 1.0)?;
+                for (name, x) in [("prior", prior), ("gain", gain), ("cohesion", cohesion), ("mobility", mobility)] {
+                    finite(name, *x)?;
+                }
+            }
+            AgentSpec::Alphabeta { distance, mobility, home, jumps, cohesion, depth, .. } => {
+                if *depth == 0 {
+                    return Err("depth must be at least 1".into());
+                }
+                for (name, x) in [("distance", distance), ("mobility", mobility), ("home", home), ("jumps", jumps), ("cohesion", cohesion)] {
+                    finite(name, *x)?;
+                }
+            }
+            AgentSpec::Hybrid { early, late, .. } => {
+                early.check_numbers().map_err(|e| format!("early: {e}"))?;
+                late.check_numbers().map_err(|e| format!("late: {e}"))?;
+            }
+            AgentSpec::Heuristic { adv_moves, adv_distance, center, .. } => {
+                for (name, x) in [("adv_moves", adv_moves), ("adv_distance", adv_distance), ("center", center)] {
+                    finite(name, *x)?;
+                }
+            }
+            AgentSpec::Popcoin { win, adv_moves, adv_distance, c_min, c_max, moves_at_max, final_k, .. } => {
+                for (name, x) in [("win", win), ("adv_moves", adv_moves), ("adv_distance", adv_distance)] {
+                    finite(name, *x)?;
+                }
+                at_least("c_min", *c_min, 0.0)?;
+                at_least("c_max", *c_max, *c_min)?;
+                if !(moves_at_max.is_finite() && *moves_at_max > 0.0) {
+                    return Err(format!("moves_at_max = {moves_at_max} must be positive"));
+                }
+                at_least("final_k", *final_k, 0.0)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Every budget of the agent's game, resolved (and checked) once.
     pub fn budget_plan(&self) -> Result<BudgetPlan, String> {
         Ok(BudgetPlan { usual: self.budget()?, first: self.first_move_budget()?, clock: self.game_clock() })

@@ -33,8 +33,11 @@ pub struct Weighted {
 
 impl Weighted {
     pub fn new(table: WeightTable) -> Result<Weighted, String> {
-        if table.values.iter().any(|&v| v < 0.0) {
-            return Err("weighted-random selection needs weights >= 0 (the table has a negative value)".into());
+        if table.values.iter().any(|&v| v < 0.0 || !v.is_finite()) {
+            return Err("weighted-random selection needs finite weights >= 0 (the table has a negative or non-finite value)".into());
+        }
+        if table.values.iter().all(|&v| v == 0.0) {
+            return Err("weighted-random selection needs a positive weight somewhere (every weight of the table is 0)".into());
         }
         Ok(Weighted { table })
     }

@@ -275,6 +275,7 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
                     let key = format!("arena.agents.{label}");
                     let mut spec = spec.clone();
                     spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
+                    spec.check_numbers().map_err(|e| err(&key, e))?;
                     spec.budget().map_err(|e| err(&key, e))?;
                     build(&spec).map_err(|e| err(&key, e))?;
                 }
@@ -336,6 +337,7 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             err(where_, format!("no agent labelled '{label}' (agents: {})", known.join(", ")))
         })?;
         spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
+        spec.check_numbers().map_err(|e| err(&key, e))?;
         spec.budget().map_err(|e| err(&key, e))?;
         spec.first_move_budget().map_err(|e| err(&key, e))?;
         build(&spec).map_err(|e| err(&key, e))?;

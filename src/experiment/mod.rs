@@ -7,6 +7,7 @@ pub mod record;
 pub mod runner;
 pub mod solve_job;
 pub mod spec;
+pub mod stream;
 pub mod tsumego_spec;
 pub mod tune_job;
 

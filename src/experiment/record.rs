@@ -238,7 +238,7 @@ pub fn tsumego_generations_frame(id: &JobColumns, rows: &[super::solve_job::GaRo
         rows.iter().map(|r| r.fitness).collect(),
         vec![
             Column::new("scaled_fitness".into(), rows.iter().map(|r| r.scaled_fitness).collect::<Vec<f64>>()),
-            Column::new("train_leaves".into(), rows.iter().map(|r| r.train_leaves).collect::<Vec<f64>>()),
+            Column::new("train_leaves".into(), rows.iter().map(|r| r.train_leaves).collect::<Vec<Option<f64>>>()),
         ],
         rows.iter().map(|r| r.best as i64).collect(),
         vec![Column::new("genes".into(), rows.iter().map(|r| r.genes.clone()).collect::<Vec<String>>())],
@@ -256,18 +256,7 @@ pub fn rows_folder(kind: super::spec::JobKind) -> &'static str {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file in the same folder and a rename.
-pub fn write_atomic(path: &Path, write: impl FnOnce(&mut std::fs::File) -> Result<()>) -> Result<()> {
-    let dir = path.parent().context("a part file has a folder")?;
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let tmp = dir.join(format!(".{}.tmp-{}", path.file_name().unwrap().to_string_lossy(), std::process::id()));
-    let mut f = std::fs::File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    write(&mut f)?;
-    f.sync_all().ok();
-    drop(f);
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))?;
-    Ok(())
-}
+pub use crate::durable::{remove_stale_temps, write_atomic};
 
 /// A job's checkpoint, if `path` holds one: parsed, and checked to belong to job `hash`
 /// (`job_of` names the job a checkpoint records).
@@ -281,21 +270,6 @@ pub fn read_checkpoint<T: serde::de::DeserializeOwned>(path: &Path, hash: &str, 
 /// Writes a checkpoint atomically (JSON).
 pub fn write_checkpoint<T: serde::Serialize>(path: &Path, state: &T) -> Result<()> {
     write_atomic(path, |f| Ok(serde_json::to_writer(f, state)?))
-}
-
-/// Removes the temporary files a killed writer of `path` left behind (`write_atomic` names them
-/// `.<file>.tmp-<pid>`). Call it only for a file no other live process is writing: the runner
-/// does so for the outputs of a job it is about to run.
-pub fn remove_stale_temps(path: &Path) {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return };
-    let prefix = format!(".{}.tmp-", name.to_string_lossy());
-    if let Ok(entries) = std::fs::read_dir(dir) {
-        for e in entries.flatten() {
-            if e.file_name().to_string_lossy().starts_with(&prefix) {
-                std::fs::remove_file(e.path()).ok();
-            }
-        }
-    }
 }
 
 /// Writes a frame as a part file in `format`.

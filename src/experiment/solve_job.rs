@@ -78,39 +78,23 @@ fn solve_row(label: &str, p: &Problem, s: &Solution) -> SolveRow {
     }
 }
 
-/// Solves `problems` with each labelled weight vector, problems in parallel; rows in (label,
-/// problem) order.
-fn solve_rows(problems: &[Problem], weights: &[(String, Weights)], limits: Limits, on_problem: &(dyn Fn() + Sync)) -> Vec<SolveRow> {
-    let mut rows = Vec::new();
-    for (label, w) in weights {
-        let solved: Vec<SolveRow> = problems
-            .par_iter()
-            .map(|p| {
-                let s = with_solver(|solver| solver.solve(p, w, limits, false));
-                on_problem();
-                solve_row(label, p, &s)
-            })
-            .collect();
-        rows.extend(solved);
-    }
-    rows
-}
-
 /// The `trained:` weights a life-and-death job reads from other experiments' results, resolved
 /// now (label -> numbers; the GA's are `base` and its `compare` labels), or None when the job
 /// reads none. The runner keeps them in the job's record and runs a finished job again when
 /// they differ from the ones it ran with: its job hash names only the source.
-pub fn resolved_inputs(job: &Job, out: &Path) -> Result<Option<serde_json::Value>> {
+/// An error names the file key whose weights could not be read (`solve.weights.LABEL`,
+/// `tsumego_ga.base`, `tsumego_ga.compare.LABEL`).
+pub fn resolved_inputs(job: &Job, out: &Path) -> Result<Option<serde_json::Value>, (String, anyhow::Error)> {
     let Stage::Tsumego(stage) = &job.config.stage else { return Ok(None) };
-    let refs: Vec<(&str, &WeightsRef)> = match (&job.config.solve, &job.config.tsumego_ga) {
-        (Some(s), _) => s.weights.iter().map(|(label, w)| (label.as_str(), w)).collect(),
-        (None, Some(g)) => std::iter::once(("base", &g.base)).chain(g.compare.iter().map(|(label, w)| (label.as_str(), w))).collect(),
+    let refs: Vec<(&str, String, &WeightsRef)> = match (&job.config.solve, &job.config.tsumego_ga) {
+        (Some(s), _) => s.weights.iter().map(|(label, w)| (label.as_str(), format!("solve.weights.{label}"), w)).collect(),
+        (None, Some(g)) => std::iter::once(("base", "tsumego_ga.base".to_string(), &g.base)).chain(g.compare.iter().map(|(label, w)| (label.as_str(), format!("tsumego_ga.compare.{label}"), w))).collect(),
         (None, None) => return Ok(None),
     };
     let mut inputs = serde_json::Map::new();
-    for (label, w) in refs.into_iter().filter(|(_, w)| w.reads_results()) {
-        let weights = w.load(out, &stage.library).with_context(|| format!("weights '{label}'"))?;
-        inputs.insert(label.to_string(), serde_json::to_value(weights)?);
+    for (label, key, w) in refs.into_iter().filter(|(_, _, w)| w.reads_results()) {
+        let weights = w.load(out, &stage.library).map_err(|e| (key.clone(), e))?;
+        inputs.insert(label.to_string(), serde_json::to_value(weights).map_err(|e| (key, e.into()))?);
     }
     Ok((!inputs.is_empty()).then_some(serde_json::Value::Object(inputs)))
 }
@@ -123,14 +107,47 @@ pub fn solve_count(job: &Job) -> usize {
     s.weights.len() * s.problems.count.map_or(all, |c| c.min(all))
 }
 
-/// Runs a `solve` job; `out` is the results folder (for `trained:` weights).
+/// What a `solve` job solves: its problems and labelled weight vectors. Its units are
+/// (weights, problem) pairs in that order, `weights.len() x problems.len()` of them.
+pub struct SolveWork {
+    pub problems: Vec<Problem>,
+    pub weights: Vec<(String, Weights)>,
+    pub limits: Limits,
+}
+
+impl SolveWork {
+    /// Loads a `solve` job's problems and weights; `out` is the results folder (for `trained:`).
+    pub fn load(job: &Job, library: &Path, out: &Path) -> Result<SolveWork> {
+        let spec = job.config.solve.as_ref().context("a solve job has a [solve] section")?;
+        let problems = spec.problems.load(library)?;
+        let Stage::Tsumego(stage) = &job.config.stage else { anyhow::bail!("a solve job reads a problem library") };
+        let weights = load_labelled(&spec.weights, out, &stage.library)?;
+        Ok(SolveWork { problems, weights, limits: Limits::with_budget(spec.node_budget) })
+    }
+
+    pub fn units(&self) -> usize {
+        self.weights.len() * self.problems.len()
+    }
+
+    /// The rows of units `range`, in order, solved in parallel.
+    pub fn solve(&self, range: std::ops::Range<usize>, on_problem: &(dyn Fn() + Sync)) -> Vec<SolveRow> {
+        let n = self.problems.len();
+        range
+            .into_par_iter()
+            .map(|u| {
+                let ((label, w), p) = (&self.weights[u / n], &self.problems[u % n]);
+                let s = with_solver(|solver| solver.solve(p, w, self.limits, false));
+                on_problem();
+                solve_row(label, p, &s)
+            })
+            .collect()
+    }
+}
+
+/// Runs a `solve` job in memory; `out` is the results folder (for `trained:` weights).
 pub fn run_solve(job: &Job, library: &Path, out: &Path, on_problem: &(dyn Fn() + Sync)) -> Result<Vec<SolveRow>> {
-    let spec = job.config.solve.as_ref().context("a solve job has a [solve] section")?;
-    let problems = spec.problems.load(library)?;
-    let Stage::Tsumego(stage) = &job.config.stage else { anyhow::bail!("a solve job reads a problem library") };
-    let weights = load_labelled(&spec.weights, out, &stage.library)?;
-    let limits = Limits::with_budget(spec.node_budget);
-    Ok(solve_rows(&problems, &weights, limits, on_problem))
+    let work = SolveWork::load(job, library, out)?;
+    Ok(work.solve(0..work.units(), on_problem))
 }
 
 fn load_labelled(map: &std::collections::BTreeMap<String, WeightsRef>, out: &Path, library: &LibrarySpec) -> Result<Vec<(String, Weights)>> {
@@ -146,8 +163,9 @@ pub struct GaRow {
     pub fitness: f64,
     /// Shifted and scaled to [0, 1] within its generation.
     pub scaled_fitness: f64,
-    /// Dynamic fitness: leaves over the training set (NaN for the static fitness).
-    pub train_leaves: f64,
+    /// Dynamic fitness: leaves over the training set (none for the static fitness, which
+    /// solves nothing to its end: a null in the rows).
+    pub train_leaves: Option<f64>,
     pub best: bool,
     /// The chromosome, genes separated by spaces.
     pub genes: String,
@@ -159,7 +177,7 @@ struct Checkpoint {
     generation: u32,
     population: Vec<Vec<f64>>,
     fitness: Vec<f64>,
-    leaves: Vec<f64>,
+    leaves: Vec<Option<f64>>,
     old_leaves: Vec<u64>,
     rng: GameRng,
     rows: Vec<GaRow>,
@@ -172,17 +190,17 @@ pub struct TsumegoGaOutcome {
     pub test: Vec<SolveRow>,
 }
 
-/// Evaluates chromosomes: (raw fitness, training leaves or NaN), in parallel.
-fn evaluate(spec: &TsumegoGaSpec, limits: Limits, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Vec<(f64, f64)> {
+/// Evaluates chromosomes: (raw fitness, training leaves of the dynamic fitness), in parallel.
+fn evaluate(spec: &TsumegoGaSpec, limits: Limits, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Vec<(f64, Option<f64>)> {
     genes
         .par_iter()
         .map(|g| {
             let w = base.with_part(spec.part, g);
             with_solver(|solver| match spec.fitness {
-                FitnessKind::Static => (static_fitness(solver, train, &w, &spec.bonus), f64::NAN),
+                FitnessKind::Static => (static_fitness(solver, train, &w, &spec.bonus), None),
                 FitnessKind::Dynamic => {
                     let leaves: Vec<u64> = solve_all(solver, train, &w, limits).iter().map(|s| s.counters.leaves).collect();
-                    (spec.formula.raw(old, &leaves), leaves.iter().sum::<u64>() as f64)
+                    (spec.formula.raw(old, &leaves), Some(leaves.iter().sum::<u64>() as f64))
                 }
             })
         })
@@ -193,7 +211,7 @@ fn genes_text(g: &[f64]) -> String {
     g.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")
 }
 
-fn push_rows(rows: &mut Vec<GaRow>, generation: u32, population: &[Vec<f64>], fitness: &[f64], leaves: &[f64]) {
+fn push_rows(rows: &mut Vec<GaRow>, generation: u32, population: &[Vec<f64>], fitness: &[f64], leaves: &[Option<f64>]) {
     let scaled = scale_fitness(fitness);
     let top = elite(fitness, 1)[0];
     for (i, g) in population.iter().enumerate() {
@@ -220,7 +238,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
             } else {
                 Vec::new()
             };
-            let (fitness, leaves): (Vec<f64>, Vec<f64>) = evaluate(spec, limits, &base, &train, &old_leaves, &population).into_iter().unzip();
+            let (fitness, leaves): (Vec<f64>, Vec<Option<f64>>) = evaluate(spec, limits, &base, &train, &old_leaves, &population).into_iter().unzip();
             let mut rows = Vec::new();
             push_rows(&mut rows, 0, &population, &fitness, &leaves);
             on_generation();
@@ -230,10 +248,10 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
     let mut last_checkpoint = Instant::now();
     while state.generation < spec.generations {
         let children = breed(&state.population, &state.fitness, &cfg, &mut state.rng);
-        let (cf, cl): (Vec<f64>, Vec<f64>) = evaluate(spec, limits, &base, &train, &state.old_leaves, &children).into_iter().unzip();
+        let (cf, cl): (Vec<f64>, Vec<Option<f64>>) = evaluate(spec, limits, &base, &train, &state.old_leaves, &children).into_iter().unzip();
         let pooled: Vec<Vec<f64>> = state.population.iter().cloned().chain(children).collect();
         let pooled_fitness: Vec<f64> = state.fitness.iter().copied().chain(cf).collect();
-        let pooled_leaves: Vec<f64> = state.leaves.iter().copied().chain(cl).collect();
+        let pooled_leaves: Vec<Option<f64>> = state.leaves.iter().copied().chain(cl).collect();
         // The fittest of parents and children survive (ties to parents: the earlier index).
         let keep = elite(&pooled_fitness, cfg.population);
         state.population = keep.iter().map(|&i| pooled[i].clone()).collect();
@@ -254,7 +272,8 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
         let problems = sel.load(library)?;
         let mut labelled = vec![("trained".to_string(), best.clone())];
         labelled.extend(load_labelled(&spec.compare, out, &stage.library)?);
-        test = solve_rows(&problems, &labelled, limits, &|| {});
+        let work = SolveWork { problems, weights: labelled, limits };
+        test = work.solve(0..work.units(), &|| {});
     }
     Ok(TsumegoGaOutcome { rows: state.rows, best, test })
 }

@@ -11,7 +11,7 @@ use crate::game::colosseum::ColosseumStage;
 use crate::game::freckers::FreckersStage;
 use crate::game::othello::{StageDef, StageRef};
 use crate::report::spec::ReportSpec;
-use crate::report::stats::elo::Sprt;
+use crate::stats::elo::Sprt;
 use crate::tune::fitness::{DrawRule, Evaluation, FitnessMeasure, Strategy, Subset};
 use crate::tune::ga::GaConfig;
 use crate::tune::symmetry::Symmetry;

@@ -14,11 +14,11 @@ pub mod figure;
 pub mod plan;
 pub mod records;
 pub mod spec;
-pub mod stats;
+pub use crate::stats;
 pub mod table;
 
 use crate::experiment::grid::Job;
-use crate::experiment::record::{existing_part, read_part, rows_folder};
+use crate::experiment::record::{read_part, rows_folder};
 use crate::experiment::runner::results_dir;
 use crate::experiment::spec::{Experiment, JobKind};
 use anyhow::{Context, Result};
@@ -48,6 +48,20 @@ fn git_commit() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
+/// The part of job `hash` in `rows_dir`, if there is one; a part that fails its check (cut,
+/// changed, another job's) is refused with an error naming the file.
+fn checked_part(out: &Path, experiment: &str, rows_dir: &Path, hash: &str) -> Result<Option<PathBuf>> {
+    crate::experiment::runner::sound_part(&results_dir(out, experiment), rows_dir, experiment, hash).map_err(|(part, why)| {
+        crate::experiment::InputError {
+            file: Some(part),
+            line_col: None,
+            key: None,
+            message: format!("{why}; run `gamelab run` on the experiment file again to redo the job"),
+        }
+        .into()
+    })
+}
+
 /// Reads the rows of `jobs` under `out` into records.
 pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Records, usize, usize)> {
     let rows_dir = results_dir(out, &exp.name).join(rows_folder(exp.file.kind));
@@ -55,7 +69,7 @@ pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Recor
     let mut records = Records::default();
     let (mut rows, mut with_rows) = (0, 0);
     for job in jobs {
-        if let Some(part) = existing_part(&rows_dir, &job.hash) {
+        if let Some(part) = checked_part(out, &exp.name, &rows_dir, &job.hash)? {
             let df = read_part(&part)?;
             rows += df.height();
             with_rows += 1;
@@ -105,7 +119,7 @@ fn solve_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
     let dir = results_dir(out, &exp.name).join("solves");
     let mut records = Records::default();
     for job in jobs {
-        if let Some(part) = existing_part(&dir, &job.hash) {
+        if let Some(part) = checked_part(out, &exp.name, &dir, &job.hash)? {
             records.add_rows(&read_part(&part)?).with_context(|| format!("reading {}", part.display()))?;
         }
     }
@@ -203,19 +217,80 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     let computed = tables(exp, &plan, &records, arena.as_ref().or(solves.as_ref()));
     let by_name: BTreeMap<String, table::Table> = computed.iter().map(|t| (t.name.clone(), t.clone())).collect();
 
-    std::fs::create_dir_all(&dir)?;
-    let fig_dir = out.join("figures").join(&exp.name);
+    // The report, its tables and its figures are built in a fresh folder and swapped in at once
+    // (`durable::replace_folder`): a kill or a full disk leaves the old report or the new one.
+    // `figures/<experiment>` is a link to the report's figures.
+    let link = dir.join("report");
+    let _lock = crate::durable::FolderLock::try_lock(&dir.join("report.lock"), crate::durable::LockMode::Exclusive, &format!("gamelab report {}", exp.path.display()))
+        .map_err(|e| anyhow::anyhow!("{e:#}; wait for that report to finish and run again"))?;
+    link_figures(out, &exp.name)?;
+    crate::durable::replace_folder(&link, |fresh| {
+        let written = write_report(exp, jobs, &plan, &computed, &by_name, &records, arena.as_ref(), out, fresh, csv_tables, rows, jobs_with_rows)?;
+        Ok(written)
+    })
+    .map(|(tables, figures)| ReportOutput {
+        report: link.join("report.md"),
+        tables: tables.iter().map(|t| link.join(t)).collect(),
+        figures: figures.iter().map(|f| out.join("figures").join(&exp.name).join(f)).collect(),
+        rows,
+        jobs_with_rows,
+        jobs_total: jobs.len(),
+    })
+}
+
+/// Makes `figures/<experiment>` a link to the report's figures (`results/<experiment>/report/
+/// figures`), replacing a real folder an older gamelab wrote there.
+fn link_figures(out: &Path, experiment: &str) -> Result<()> {
+    let link = out.join("figures").join(experiment);
+    let target = PathBuf::from("..").join("results").join(experiment).join("report").join("figures");
+    if std::fs::read_link(&link).is_ok_and(|t| t == target) {
+        return Ok(());
+    }
+    std::fs::create_dir_all(out.join("figures"))?;
+    if link.is_dir() && std::fs::read_link(&link).is_err() {
+        std::fs::remove_dir_all(&link).with_context(|| format!("replacing {}", link.display()))?;
+    } else {
+        std::fs::remove_file(&link).ok();
+    }
+    let tmp = out.join("figures").join(format!(".{experiment}.link-{}", std::process::id()));
+    std::fs::remove_file(&tmp).ok();
+    std::os::unix::fs::symlink(&target, &tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    std::fs::rename(&tmp, &link).with_context(|| format!("creating {}", link.display()))
+}
+
+/// Writes report.md, the table CSVs and the figures into `folder`; returns the names of the
+/// table files and of the figure files (relative to `folder` and to its `figures/`).
+#[allow(clippy::too_many_arguments)]
+fn write_report(
+    exp: &Experiment,
+    jobs: &[Job],
+    plan: &ReportPlan,
+    computed: &[table::Table],
+    by_name: &BTreeMap<String, table::Table>,
+    records: &Records,
+    arena: Option<&Records>,
+    out: &Path,
+    folder: &Path,
+    csv_tables: bool,
+    rows: usize,
+    jobs_with_rows: usize,
+) -> Result<(Vec<String>, Vec<String>)> {
+    let dir = results_dir(out, &exp.name);
+    let results_of = dir.as_path();
+    let f_kind = exp.file.kind;
+    let fig_dir = folder.join("figures");
+    std::fs::create_dir_all(&fig_dir)?;
     let mut figures = Vec::new();
     let mut figure_md = String::new();
     for f in &plan.figures {
-        let games = if exp.file.kind == JobKind::Ga { arena.as_ref() } else { Some(&records) };
-        let sources = draw::Sources { tables: &by_name, records: &records, games, jobs, results: &dir };
+        let games = if exp.file.kind == JobKind::Ga { arena } else { Some(records) };
+        let sources = draw::Sources { tables: by_name, records, games, jobs, results: results_of };
         let written = draw::figure(f, &sources, &fig_dir, &plan.title).with_context(|| format!("figure '{}'", f.name))?;
         for png in written.iter().filter(|p| p.extension().is_some_and(|e| e == "png")) {
             let file = png.file_name().expect("a file").to_string_lossy();
-            figure_md += &format!("![{}](../../figures/{}/{file})\n\n", f.title.as_deref().unwrap_or(&f.name), exp.name);
+            figure_md += &format!("![{}](figures/{file})\n\n", f.title.as_deref().unwrap_or(&f.name));
         }
-        figures.extend(written);
+        figures.extend(written.iter().filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())));
     }
 
     let f = &exp.file;
@@ -250,9 +325,9 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     for (t, spec) in computed.iter().zip(&plan.tables) {
         if spec.hidden {
             if csv_tables {
-                let csv = dir.join(format!("{}.csv", t.name));
+                let csv = folder.join(format!("{}.csv", t.name));
                 std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
-                table_files.push(csv);
+                table_files.push(format!("{}.csv", t.name));
             }
             continue;
         }
@@ -262,10 +337,10 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
         }
         md += &t.markdown();
         if csv_tables {
-            let csv = dir.join(format!("{}.csv", t.name));
+            let csv = folder.join(format!("{}.csv", t.name));
             std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
-            md += &format!("\n(CSV: `{}`)\n", csv.file_name().expect("named").to_string_lossy());
-            table_files.push(csv);
+            md += &format!("\n(CSV: `{}.csv`)\n", t.name);
+            table_files.push(format!("{}.csv", t.name));
         }
         md += "\n";
         for reference in f.report.reference.iter().filter(|r| r.table == t.name) {
@@ -282,7 +357,7 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
         md += "## Figures\n\n";
         md += &figure_md;
     }
-    let report_path = dir.join("report.md");
+    let report_path = folder.join("report.md");
     std::fs::write(&report_path, md).with_context(|| format!("writing {}", report_path.display()))?;
-    Ok(ReportOutput { report: report_path, tables: table_files, figures, rows, jobs_with_rows, jobs_total: jobs.len() })
+    Ok((table_files, figures))
 }

@@ -112,11 +112,33 @@ impl StageDef {
 }
 
 /// A stage named by id or written out in full, as experiment files allow.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(untagged)]
 pub enum StageRef {
     Id(String),
     Inline(StageDef),
+}
+
+/// A string is a stage's id; a table is an inline stage, read with `StageDef`'s own messages
+/// (an unknown or missing key is named, where an untagged enum would only say that nothing
+/// matched).
+impl<'de> Deserialize<'de> for StageRef {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<StageRef, D::Error> {
+        struct Visitor;
+        impl<'de> serde::de::Visitor<'de> for Visitor {
+            type Value = StageRef;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a stage id (a string) or an inline stage table")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<StageRef, E> {
+                Ok(StageRef::Id(v.to_string()))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<StageRef, A::Error> {
+                StageDef::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(StageRef::Inline)
+            }
+        }
+        d.deserialize_any(Visitor)
+    }
 }
 
 impl StageRef {
@@ -126,6 +148,10 @@ impl StageRef {
                 .ok_or_else(|| format!("unknown stage '{id}' (expected one of {} or an inline stage table)", BUILTIN_STAGES.join(", "))),
             StageRef::Inline(def) => {
                 def.compile()?;
+                // A position may have lost a colour; a stage, where games start, may not.
+                if def.black.is_empty() || def.white.is_empty() {
+                    return Err(format!("stage '{}': a stage starts with at least one black and one white disc", def.id));
+                }
                 Ok(def.clone())
             }
         }

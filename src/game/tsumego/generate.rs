@@ -357,7 +357,7 @@ pub fn generate_library(sets: u8, levels: std::ops::RangeInclusive<u8>, per_leve
             .map(|&(set, level)| {
                 let f = generate_level(set, level, per_level, seed, limits, &|| bar.inc(1));
                 let path = out.join(format!("lv{set}-{level}"));
-                crate::experiment::record::write_atomic(&path, |w| {
+                crate::durable::write_atomic(&path, |w| {
                     use std::io::Write;
                     w.write_all(level_text(&f, seed).as_bytes())?;
                     Ok(())
@@ -366,7 +366,7 @@ pub fn generate_library(sets: u8, levels: std::ops::RangeInclusive<u8>, per_leve
             })
             .collect()
     };
-    let files = crate::experiment::runner::with_threads(threads, work)?;
+    let files = crate::pool::with_threads(threads, work)?;
     bar.finish_and_clear();
     Ok(files)
 }

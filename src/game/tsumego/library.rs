@@ -94,12 +94,12 @@ impl LibrarySpec {
         let limits = Limits::with_budget(self.node_budget);
         let files = super::generate::generate_library(self.sets, self.level_range(), self.per_level, self.seed, &dir, limits, threads)?;
         let table = super::generate::calibration_table(&files);
-        crate::experiment::record::write_atomic(&dir.join("calibration.md"), |w| {
+        crate::durable::write_atomic(&dir.join("calibration.md"), |w| {
             use std::io::Write;
             writeln!(w, "# Calibration: seed {}, node budget {}\n\n{table}", self.seed, self.node_budget)?;
             Ok(())
         })?;
-        crate::experiment::record::write_atomic(&marker, |w| Ok(serde_json::to_writer_pretty(w, self)?))?;
+        crate::durable::write_atomic(&marker, |w| Ok(serde_json::to_writer_pretty(w, self)?))?;
         Ok(dir)
     }
 }

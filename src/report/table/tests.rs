@@ -231,7 +231,7 @@ fn a_paired_baseline_compares_the_units_both_groups_have() {
     // Differences on p0..p4 (p5 has no partner): -10 -30 -20 -100 -100, mean -52, SD 43.82,
     // t = -52 / (43.818 / sqrt 5) = -2.6536 on 4 df; -52 of the partners' mean 620 is -8.4%.
     let d = [-10.0, -30.0, -20.0, -100.0, -100.0];
-    let expected = crate::report::stats::means::mean_interval(&d, 0.95).unwrap();
+    let expected = crate::stats::means::mean_interval(&d, 0.95).unwrap();
     assert_eq!(new.after[1..3], ["-52.00", "-8.4"]);
     assert_eq!(new.after[3], format!("{} to {}", fixed(expected.lo, 2), fixed(expected.hi, 2)));
     // Unpaired, every problem of each group counts (p5 included) and the spread between

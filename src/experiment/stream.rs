@@ -1,0 +1,408 @@
+//! A job's rows on disk: streamed in batches while the job runs, sealed when it ends, checked
+//! whenever they are read.
+//!
+//! **Done means sealed.** A job is done when its part file (`<rows>/part-<hash>.<ext>`) exists
+//! *and* matches the seal its job record (`jobs/<hash>.json`, key `parts`) keeps for it: the
+//! file's size, its xxh3 checksum and its row count. A Parquet part also carries its identity in
+//! its own key-value metadata (experiment, job, rows, row-format version), so a part copied
+//! under another job's name, cut short, emptied or overwritten fails the check: `run` runs that
+//! job again (and says so), `report` refuses it naming the file. The seal is written before the
+//! part is renamed into place, so a kill between the two leaves a job that is simply not done.
+//!
+//! **Batches.** While a job runs, its rows are flushed every `FLUSH_ROWS` rows or
+//! `FLUSH_SECONDS` seconds to `partial/<hash>/batch-<k>.<ext>` (each written atomically), and
+//! `partial/<hash>/progress.json` lists the sealed batches with the units (games, solves)
+//! they cover and the state a job carries from batch to batch (an SPRT's pair counts). A killed
+//! job resumes after its last listed batch; a batch file the list does not name, or one that
+//! fails its seal, is dropped and played again. Units are seeded by their index, so the rows of a
+//! resumed job are identical to an uninterrupted run's. At the end the batches are copied into
+//! the part one at a time (memory: one batch), and `partial/<hash>` is removed.
+//!
+//! Jobs whose rows are per generation (GA, `tsumego_ga`) or per tuning game (`tune`) keep
+//! their own checkpoints and write the part once, through the same seal.
+
+use super::record::{Format, read_part};
+use crate::durable::{write_atomic, write_atomic_then};
+use anyhow::{Context, Result};
+use polars::io::parquet::write::KeyValueMetadata;
+use polars::prelude::{CsvWriter, DataFrame, ParquetReader, ParquetWriter, SerReader, SerWriter};
+use serde::{Deserialize, Serialize};
+use std::io::{Read, Seek, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The row format's version, in every Parquet part's metadata; parts of another version are
+/// written again by `run`.
+pub const ROWS_VERSION: &str = "2";
+/// A batch is flushed after this many rows...
+pub const FLUSH_ROWS: usize = 4096;
+/// ...or after this many seconds, whichever comes first.
+pub const FLUSH_SECONDS: f64 = 5.0;
+
+/// What a sealed file is: size, checksum, rows.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Seal {
+    pub rows: usize,
+    pub bytes: u64,
+    pub xxh3: String,
+}
+
+/// Who a part belongs to.
+#[derive(Clone, Copy, Debug)]
+pub struct PartId<'a> {
+    pub experiment: &'a str,
+    pub job: &'a str,
+}
+
+/// xxh3 of a file's bytes, read from the start.
+fn checksum(f: &mut std::fs::File) -> Result<(u64, String)> {
+    f.rewind()?;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut bytes = 0u64;
+    loop {
+        let n = f.read(&mut buf)?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+        bytes += n as u64;
+    }
+    Ok((bytes, format!("{:016x}", hasher.digest())))
+}
+
+fn metadata(id: PartId, rows: usize) -> KeyValueMetadata {
+    KeyValueMetadata::from_static(vec![
+        ("gamelab.rows_version".into(), ROWS_VERSION.into()),
+        ("gamelab.experiment".into(), id.experiment.into()),
+        ("gamelab.job".into(), id.job.into()),
+        ("gamelab.rows".into(), rows.to_string()),
+    ])
+}
+
+/// Writes `frames` (all of one schema) as one file at `path`, atomically, and returns its seal;
+/// `before_rename` sees the seal before the file is renamed into place.
+fn write_sealed(path: &Path, frames: &mut dyn Iterator<Item = Result<DataFrame>>, rows: usize, format: Format, id: PartId, before_rename: impl FnOnce(&Seal) -> Result<()>) -> Result<Seal> {
+    let mut seal = None;
+    write_atomic_then(
+        path,
+        |f| {
+            match format {
+                Format::Parquet => {
+                    let mut writer: Option<polars::io::parquet::write::BatchedWriter<&mut std::fs::File>> = None;
+                    let mut empty: Option<DataFrame> = None;
+                    let mut file = Some(&mut *f);
+                    for df in &mut *frames {
+                        let df = df?;
+                        if df.height() == 0 {
+                            empty.get_or_insert(df);
+                            continue;
+                        }
+                        if writer.is_none() {
+                            let w = ParquetWriter::new(file.take().expect("one writer")).with_key_value_metadata(Some(metadata(id, rows)));
+                            writer = Some(w.batched(df.schema())?);
+                        }
+                        writer.as_mut().expect("made above").write_batch(&df)?;
+                    }
+                    match writer {
+                        Some(w) => {
+                            w.finish()?;
+                        }
+                        None => {
+                            // No rows at all: a file with the schema (or none) and the metadata.
+                            let mut df = empty.unwrap_or_default();
+                            ParquetWriter::new(file.take().expect("unused")).with_key_value_metadata(Some(metadata(id, rows))).finish(&mut df)?;
+                        }
+                    }
+                }
+                Format::Csv => {
+                    let mut header = true;
+                    for df in &mut *frames {
+                        let mut df = df?;
+                        CsvWriter::new(&mut *f).include_header(header).finish(&mut df)?;
+                        header = false;
+                    }
+                }
+            }
+            f.flush()?;
+            Ok(())
+        },
+        |f| {
+            let (bytes, xxh3) = checksum(f)?;
+            let s = Seal { rows, bytes, xxh3 };
+            before_rename(&s)?;
+            seal = Some(s);
+            Ok(())
+        },
+    )?;
+    Ok(seal.expect("sealed before the rename"))
+}
+
+/// Checks `path` against `seal` and, for Parquet, against its own metadata. The error says
+/// what is wrong.
+pub fn check_sealed(path: &Path, seal: &Seal, id: PartId) -> Result<(), String> {
+    let mut f = std::fs::File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
+    let (bytes, xxh3) = checksum(&mut f).map_err(|e| format!("cannot read it: {e}"))?;
+    if bytes != seal.bytes {
+        return Err(format!("it has {bytes} bytes where its seal says {}", seal.bytes));
+    }
+    if xxh3 != seal.xxh3 {
+        return Err("its checksum differs from its seal (the file was changed)".into());
+    }
+    if path.extension().is_some_and(|e| e == "parquet") {
+        f.rewind().map_err(|e| e.to_string())?;
+        let mut reader = ParquetReader::new(f);
+        let meta = reader.get_metadata().map_err(|e| format!("not a readable Parquet file: {e}"))?;
+        let kv: std::collections::BTreeMap<String, String> =
+            meta.key_value_metadata.iter().flatten().filter_map(|kv| kv.value.clone().map(|v| (kv.key.clone(), v))).collect();
+        let get = |k: &str| kv.get(k).map(String::as_str).unwrap_or("");
+        if get("gamelab.rows_version") != ROWS_VERSION {
+            return Err(format!("row format version '{}', expected {ROWS_VERSION}", get("gamelab.rows_version")));
+        }
+        if get("gamelab.experiment") != id.experiment || get("gamelab.job") != id.job {
+            return Err(format!("it holds the rows of experiment '{}' job {}", get("gamelab.experiment"), get("gamelab.job")));
+        }
+        if meta.num_rows != seal.rows || get("gamelab.rows") != seal.rows.to_string() {
+            return Err(format!("it has {} rows where its seal says {}", meta.num_rows, seal.rows));
+        }
+    }
+    Ok(())
+}
+
+/// The seal a job record keeps for `part` (by file name), if any.
+fn recorded_seal(record: &Path, part: &Path) -> Option<Seal> {
+    let text = std::fs::read_to_string(record).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let name = part.file_name()?.to_string_lossy();
+    serde_json::from_value(value.get("parts")?.get(name.as_ref())?.clone()).ok()
+}
+
+/// Whether a job's part at `part` is there and sound: Ok(Some(rows)) when it is, Ok(None) when
+/// there is none, Err(reason) when a file is there but fails its check.
+pub fn verify_part(part: &Path, record: &Path, id: PartId) -> Result<Option<usize>, String> {
+    if !part.exists() {
+        return Ok(None);
+    }
+    let seal = recorded_seal(record, part).ok_or_else(|| format!("its job record {} keeps no seal for it (written by an older gamelab, or the record was changed)", record.display()))?;
+    check_sealed(part, &seal, id)?;
+    Ok(Some(seal.rows))
+}
+
+/// One batch of a running job.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Batch {
+    file: String,
+    seal: Seal,
+    /// Units (games, solves) done after this batch.
+    units_done: usize,
+    /// The job's carried state after this batch.
+    #[serde(default)]
+    carry: serde_json::Value,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Progress {
+    job: String,
+    batches: Vec<Batch>,
+}
+
+/// The rows of one running job: batches on disk, sealed into the part at the end.
+pub struct JobStream<'a> {
+    id: PartId<'a>,
+    format: Format,
+    part: PathBuf,
+    record: PathBuf,
+    partial: PathBuf,
+    progress: Progress,
+    last_flush: Instant,
+}
+
+impl<'a> JobStream<'a> {
+    /// Opens the stream of a job: `part` its part file, `record` its job record (which must
+    /// exist: the seal is added to it), `partial` its folder of batches. Batches a killed run
+    /// left are checked: the sound ones from the start are kept, the rest removed.
+    pub fn open(id: PartId<'a>, format: Format, part: PathBuf, record: PathBuf, partial: PathBuf) -> Result<JobStream<'a>> {
+        let progress_file = partial.join("progress.json");
+        let mut progress = std::fs::read(&progress_file).ok().and_then(|b| serde_json::from_slice::<Progress>(&b).ok()).filter(|p| p.job == id.job).unwrap_or_default();
+        progress.job = id.job.to_string();
+        let ext = format.ext();
+        let sound = progress.batches.iter().take_while(|b| b.file.ends_with(ext) && check_sealed(&partial.join(&b.file), &b.seal, id).is_ok()).count();
+        if sound < progress.batches.len() {
+            eprintln!("job {}: {} of its {} saved batches fail their check; playing them again", id.job, progress.batches.len() - sound, progress.batches.len());
+        }
+        progress.batches.truncate(sound);
+        // Files of this folder that the progress list does not name (a batch written just before
+        // a kill, temporaries) are removed.
+        if let Ok(entries) = std::fs::read_dir(&partial) {
+            for e in entries.flatten() {
+                let name = e.file_name().to_string_lossy().into_owned();
+                if name != "progress.json" && !progress.batches.iter().any(|b| b.file == name) {
+                    std::fs::remove_file(e.path()).ok();
+                }
+            }
+        }
+        Ok(JobStream { id, format, part, record, partial, progress, last_flush: Instant::now() })
+    }
+
+    /// Units done by earlier runs of this job (0 for a fresh job).
+    pub fn units_done(&self) -> usize {
+        self.progress.batches.last().map_or(0, |b| b.units_done)
+    }
+
+    /// The state carried after the last saved batch (null for a fresh job).
+    pub fn carry(&self) -> serde_json::Value {
+        self.progress.batches.last().map_or(serde_json::Value::Null, |b| b.carry.clone())
+    }
+
+    /// Whether the rows held in memory are due to be flushed.
+    pub fn due(&self, held_rows: usize) -> bool {
+        held_rows >= FLUSH_ROWS || (held_rows > 0 && self.last_flush.elapsed().as_secs_f64() >= FLUSH_SECONDS)
+    }
+
+    /// Saves a batch: `df` its rows, `units_done` the units done with it, `carry` the state after it.
+    pub fn save_batch(&mut self, df: DataFrame, units_done: usize, carry: serde_json::Value) -> Result<()> {
+        let file = format!("batch-{:06}.{}", self.progress.batches.len(), self.format.ext());
+        let rows = df.height();
+        let seal = write_sealed(&self.partial.join(&file), &mut std::iter::once(Ok(df)), rows, self.format, self.id, |_| Ok(()))?;
+        self.progress.batches.push(Batch { file, seal, units_done, carry });
+        let progress = &self.progress;
+        write_atomic(&self.partial.join("progress.json"), |f| Ok(serde_json::to_writer(f, progress)?))?;
+        self.last_flush = Instant::now();
+        Ok(())
+    }
+
+    /// Seals the job: the saved batches and then `last` become the part; the seal goes into the
+    /// job record before the part is renamed into place. Returns the rows of the part.
+    pub fn finish(self, last: DataFrame) -> Result<usize> {
+        let rows = self.progress.batches.iter().map(|b| b.seal.rows).sum::<usize>() + last.height();
+        let partial = self.partial.clone();
+        let mut frames = self.progress.batches.iter().map(|b| read_part(&partial.join(&b.file))).chain(std::iter::once(Ok(last)));
+        let record = self.record.clone();
+        let part_name = self.part.file_name().context("a part has a name")?.to_string_lossy().into_owned();
+        write_sealed(&self.part, &mut frames, rows, self.format, self.id, |seal| add_seal(&record, &part_name, seal))?;
+        if partial.exists() {
+            std::fs::remove_dir_all(&partial).with_context(|| format!("removing {}", partial.display()))?;
+        }
+        // The folder of all jobs' batches goes when its last job is sealed.
+        if let Some(all) = partial.parent() {
+            std::fs::remove_dir(all).ok();
+        }
+        Ok(rows)
+    }
+}
+
+/// Writes a whole part at once (jobs that keep their own checkpoints), sealed as `finish` does.
+pub fn write_part(part: &Path, record: &Path, df: DataFrame, format: Format, id: PartId) -> Result<usize> {
+    let rows = df.height();
+    let name = part.file_name().context("a part has a name")?.to_string_lossy().into_owned();
+    write_sealed(part, &mut std::iter::once(Ok(df)), rows, format, id, |seal| add_seal(record, &name, seal))?;
+    Ok(rows)
+}
+
+/// Adds `seal` for the part `name` to a job record (rewritten atomically).
+fn add_seal(record: &Path, name: &str, seal: &Seal) -> Result<()> {
+    let text = std::fs::read_to_string(record).with_context(|| format!("reading {}", record.display()))?;
+    let mut value: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("reading {}", record.display()))?;
+    let obj = value.as_object_mut().context("a job record is a JSON object")?;
+    let parts = obj.entry("parts").or_insert_with(|| serde_json::json!({}));
+    parts[name] = serde_json::to_value(seal)?;
+    write_atomic(record, |f| Ok(serde_json::to_writer_pretty(f, &value)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use polars::prelude::Column;
+
+    fn frame(from: i64, n: i64) -> DataFrame {
+        DataFrame::new(n as usize, vec![Column::new("game".into(), (from..from + n).collect::<Vec<i64>>()), Column::new("who".into(), (from..from + n).map(|i| format!("a{i}")).collect::<Vec<String>>())]).unwrap()
+    }
+
+    fn setup(dir: &Path, format: Format) -> (PathBuf, PathBuf, PathBuf) {
+        let record = dir.join("jobs/h.json");
+        std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+        std::fs::write(&record, "{\"hash\": \"h\"}").unwrap();
+        (dir.join(format!("games/part-h.{}", format.ext())), record, dir.join("partial/h"))
+    }
+
+    #[test]
+    fn batches_resume_after_a_kill_and_seal_into_one_part() {
+        for format in [Format::Parquet, Format::Csv] {
+            let dir = tempfile::tempdir().unwrap();
+            let (part, record, partial) = setup(dir.path(), format);
+            let id = PartId { experiment: "e", job: "h" };
+            let mut s = JobStream::open(id, format, part.clone(), record.clone(), partial.clone()).unwrap();
+            s.save_batch(frame(0, 3), 3, serde_json::json!([1])).unwrap();
+            s.save_batch(frame(3, 2), 5, serde_json::json!([2])).unwrap();
+            // A batch written just before a kill, not yet in the progress list.
+            std::fs::write(partial.join(format!("batch-000002.{}", format.ext())), b"half").unwrap();
+            drop(s);
+            let s = JobStream::open(id, format, part.clone(), record.clone(), partial.clone()).unwrap();
+            assert_eq!(s.units_done(), 5);
+            assert_eq!(s.carry(), serde_json::json!([2]));
+            assert!(!partial.join(format!("batch-000002.{}", format.ext())).exists());
+            assert_eq!(s.finish(frame(5, 4)).unwrap(), 9);
+            assert!(!partial.exists());
+            assert_eq!(verify_part(&part, &record, id), Ok(Some(9)));
+            let df = read_part(&part).unwrap();
+            assert_eq!(df.column("game").unwrap().i64().unwrap().into_no_null_iter().collect::<Vec<_>>(), (0..9).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_batch_that_fails_its_seal_is_played_again_with_everything_after_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let (part, record, partial) = setup(dir.path(), Format::Parquet);
+        let id = PartId { experiment: "e", job: "h" };
+        let mut s = JobStream::open(id, Format::Parquet, part.clone(), record.clone(), partial.clone()).unwrap();
+        for k in 0..3 {
+            s.save_batch(frame(k * 2, 2), (k as usize + 1) * 2, serde_json::Value::Null).unwrap();
+        }
+        std::fs::write(partial.join("batch-000001.parquet"), b"garbage").unwrap();
+        let s = JobStream::open(id, Format::Parquet, part, record, partial.clone()).unwrap();
+        assert_eq!(s.units_done(), 2, "only the batch before the bad one is kept");
+        assert!(!partial.join("batch-000002.parquet").exists());
+    }
+
+    #[test]
+    fn a_part_fails_its_check_when_cut_changed_emptied_or_copied_from_another_job() {
+        for format in [Format::Parquet, Format::Csv] {
+            let dir = tempfile::tempdir().unwrap();
+            let (part, record, _) = setup(dir.path(), format);
+            let id = PartId { experiment: "e", job: "h" };
+            write_part(&part, &record, frame(0, 50), format, id).unwrap();
+            assert_eq!(verify_part(&part, &record, id), Ok(Some(50)));
+            let good = std::fs::read(&part).unwrap();
+            std::fs::write(&part, &good[..good.len() - 7]).unwrap();
+            assert!(verify_part(&part, &record, id).unwrap_err().contains("bytes"));
+            std::fs::write(&part, b"").unwrap();
+            assert!(verify_part(&part, &record, id).is_err());
+            let mut changed = good.clone();
+            let mid = changed.len() / 2;
+            changed[mid] ^= 1;
+            std::fs::write(&part, &changed).unwrap();
+            assert!(verify_part(&part, &record, id).unwrap_err().contains("checksum"));
+            // Another job's part under this job's name (its rows name their own job, so they differ).
+            let other = dir.path().join(format!("games/part-g.{}", format.ext()));
+            let other_record = dir.path().join("jobs/g.json");
+            std::fs::write(&other_record, "{}").unwrap();
+            write_part(&other, &other_record, frame(100, 50), format, PartId { experiment: "e", job: "g" }).unwrap();
+            std::fs::copy(&other, &part).unwrap();
+            assert!(verify_part(&part, &record, id).is_err());
+            // No seal in the record: an older gamelab's part.
+            std::fs::write(&record, "{}").unwrap();
+            std::fs::write(&part, &good).unwrap();
+            assert!(verify_part(&part, &record, id).unwrap_err().contains("no seal"));
+        }
+    }
+
+    #[test]
+    fn a_parquet_part_names_its_job_in_its_own_metadata() {
+        let dir = tempfile::tempdir().unwrap();
+        let (part, record, _) = setup(dir.path(), Format::Parquet);
+        write_part(&part, &record, frame(0, 5), Format::Parquet, PartId { experiment: "e", job: "h" }).unwrap();
+        // The same file checked as another job's part: its metadata names job h.
+        let err = verify_part(&part, &record, PartId { experiment: "e", job: "zz" }).unwrap_err();
+        assert!(err.contains("job h"), "{err}");
+    }
+}
