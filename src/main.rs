@@ -163,6 +163,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Rust ignores SIGPIPE, so a print to a closed pipe (`gamelab list | head -1`) would panic;
+    // with the default action the process ends quietly, as `ls | head -1` does.
+    // SAFETY: setting a signal's disposition to its default before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -200,9 +206,7 @@ fn load(file: &PathBuf) -> Result<(Experiment, Vec<gamelab::experiment::Job>)> {
 fn dispatch(command: Command) -> Result<()> {
     match command {
         Command::Run { file, out, threads, shard, format, dry_run } => {
-            if threads == Some(0) {
-                return Err(InputError::plain("--threads must be at least 1").into());
-            }
+            check_threads(threads)?;
             let (exp, jobs) = load(&file)?;
             if dry_run {
                 let games: usize = jobs.iter().map(|j| j.pairings().len()).sum();
@@ -238,9 +242,7 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Tune { file, out, threads, rollouts, rounds } => {
-            if threads == Some(0) {
-                return Err(InputError::plain("--threads must be at least 1").into());
-            }
+            check_threads(threads)?;
             if rollouts == 0 || rounds == 0 {
                 return Err(InputError::plain("--rollouts and --rounds must be at least 1").into());
             }
@@ -357,6 +359,9 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Solve { file, weights, node_budget, problem, status_only } => {
+            if node_budget == 0 {
+                return Err(InputError::plain("--node-budget must be at least 1").into());
+            }
             let problems = read_problems(&file)?;
             let w = gamelab::game::tsumego::heuristic::load_weights(&weights).map_err(|e| InputError::plain(format!("--weights: {e}")))?;
             let chosen: Vec<&gamelab::game::tsumego::Problem> = problems.iter().filter(|p| problem.as_ref().is_none_or(|n| &p.name == n)).collect();
@@ -399,9 +404,10 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::GenProblems { sets, levels, per_level, seed, out, node_budget, threads, keep_unsolved } => {
             let (lo, hi) = parse_levels(&levels)?;
-            if sets == 0 || per_level == 0 || threads == Some(0) {
-                return Err(InputError::plain("--sets, --per-level and --threads must be at least 1").into());
+            if sets == 0 || per_level == 0 {
+                return Err(InputError::plain("--sets and --per-level must be at least 1").into());
             }
+            check_threads(threads)?;
             gamelab::workflow::gen_problems(sets, lo..=hi, per_level, seed, &out, node_budget, threads, keep_unsolved)
         }
         Command::List { experiments } => {
@@ -432,6 +438,18 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
+    }
+}
+
+/// The most worker threads a run may ask for: far more than any machine's cores, far fewer
+/// than the thousands that would take minutes to start and then fail.
+const MAX_THREADS: usize = 1024;
+
+fn check_threads(threads: Option<usize>) -> Result<()> {
+    match threads {
+        Some(0) => Err(InputError::plain("--threads must be at least 1").into()),
+        Some(n) if n > MAX_THREADS => Err(InputError::plain(format!("--threads {n}: at most {MAX_THREADS} (one per core is the default)")).into()),
+        _ => Ok(()),
     }
 }
 

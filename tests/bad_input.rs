@@ -349,3 +349,132 @@ fn life_and_death_experiments_with_bad_settings() {
     rejected(&solve_with("kind = \"solve\"", "kind = \"tsumego_ga\""), &[], &["key `tsumego_ga`", "needs a [tsumego_ga] section"]);
     rejected(&solve_with("game = \"tsumego\"", "game = \"othello\""), &[], &["key `game`", "use game = \"tsumego\""]);
 }
+
+// Issue 19's catalogue: each case below was accepted, crashed or was misreported before.
+
+#[test]
+fn a_value_listed_twice_on_an_axis() {
+    rejected(&with("[10, 40]", "[10, 10]"), &[], &["exp.toml:", "key `grid.agents.mcts.rollouts`", "listed twice"]);
+    // Also with --dry-run: nothing is expanded.
+    rejected(&with("[10, 40]", "[10, 10]"), &["--dry-run"], &["listed twice"]);
+}
+
+#[test]
+fn two_grid_points_that_make_the_same_job() {
+    // 10 and 10.0 are different TOML values but the same rollouts budget... if the file accepts
+    // the float at all; either way it is one clear error, never two jobs with one hash.
+    rejected(&with("[10, 40]", "[10, 10.0]"), &[], &["exp.toml:", "key `grid"]);
+}
+
+#[test]
+fn games_past_the_limit_of_a_job() {
+    let text = COLOSSEUM.replacen("games = 12", "games = 4294967295", 1);
+    rejected(&text, &["--dry-run"], &["exp.toml:", "key `match.games`", "4294967295 games", "repeats"]);
+    rejected(&with("rounds = 2", "rounds = 100000000"), &["--dry-run"], &["key `tournament.rounds`", "at most"]);
+}
+
+#[test]
+fn repeats_past_the_limit_of_jobs() {
+    rejected(&with("repeats = 2", "repeats = 1000000000"), &["--dry-run"], &["exp.toml:", "key `repeats`", "more than 100000 jobs"]);
+}
+
+#[test]
+fn more_threads_than_any_machine() {
+    rejected(SMALL, &["--threads", "100000"], &["--threads 100000", "at most 1024"]);
+    rejected(SMALL, &["--threads", "0"], &["--threads must be at least 1"]);
+}
+
+#[test]
+fn an_exploration_constant_that_is_not_a_number_or_negative() {
+    let uct = |c: &str| with("kind = \"simple_mcts\"\nrollouts = 20", &format!("kind = \"uct\"\niterations = 20\nc = {c}")).replace("agents.mcts.rollouts", "agents.mcts.iterations");
+    rejected(&uct("nan"), &[], &["key `agents.mcts`", "c = NaN must be a finite number"]);
+    rejected(&uct("-1.0"), &[], &["key `agents.mcts`", "c = -1 must be at least 0"]);
+    rejected(&uct("inf"), &[], &["key `agents.mcts`", "finite"]);
+}
+
+#[test]
+fn a_weighted_table_of_zeros() {
+    let zeros = "[[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0],[0,0,0,0,0,0]]";
+    rejected(&with("kind = \"random\"", &format!("kind = \"weighted_random\"\ntable = {zeros}")), &[], &["key `agents.random`", "every weight of the table is 0"]);
+}
+
+#[test]
+fn an_inline_stage_without_discs() {
+    let stage = "stage = { id = \"empty\", size = 6, black = [], white = [] }";
+    rejected(&with("stage = \"small6\"", stage), &[], &["exp.toml:5:", "key `stage`", "at least one black and one white disc"]);
+}
+
+#[test]
+fn an_unknown_key_in_an_inline_stage_is_named() {
+    let stage = "stage = { id = \"s\", size = 6, black = [[2, 3], [3, 2]], white = [[2, 2], [3, 3]], colour = 1 }";
+    rejected(&with("stage = \"small6\"", stage), &[], &["exp.toml:5:", "stage", "unknown field `colour`"]);
+}
+
+#[test]
+fn a_missing_kind_is_named_not_the_name() {
+    rejected(&with("kind = \"tournament\"\n", ""), &[], &["exp.toml", "key `kind`", "missing field `kind`"]);
+    // A missing key of a table names the table's line.
+    rejected(&with("[agents.random]\nkind = \"random\"", "[agents.random]\nrollouts = 3"), &[], &["exp.toml:", "agents"]);
+}
+
+#[test]
+fn zero_bootstrap_resamples() {
+    rejected(&format!("{SMALL}\n[report]\nbootstrap = 0\n"), &[], &["exp.toml:", "key `report.bootstrap`", "100 to 1000000"]);
+}
+
+#[test]
+fn a_solve_with_no_node_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "p.txt", &problems_with("..O#\nOOO#\n####"));
+    let o = gamelab(&["solve", file.to_str().unwrap(), "--node-budget", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--node-budget must be at least 1"), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn garbage_sgf_is_called_garbage() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, says) in [("hello world\n", "not an SGF file"), ("(;GM[1]SZ[19])", "no setup stones")] {
+        let file = write(dir.path(), "g.sgf", text);
+        let o = gamelab(&["solve", file.to_str().unwrap()]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains("g.sgf:1:1:") && err.contains(says), "{err}");
+        assert!(!err.contains("mark the region"), "{err}");
+    }
+}
+
+#[test]
+fn trained_weights_of_an_experiment_never_run_fail_before_anything_is_written() {
+    rejected(&solve_with("reference = \"reference\"", "mine = \"trained:ghost\""), &[], &["exp.toml:", "key `solve.weights.mine`", "trained:ghost"]);
+}
+
+#[test]
+fn a_closed_pipe_ends_the_listing_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    for args in [vec!["list"], vec!["run", "experiments/quickstart.toml", "--dry-run"]] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(&args).current_dir(env!("CARGO_MANIFEST_DIR")).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+        // Read one byte, then close the pipe, as `| head -c 1` does.
+        let mut out = child.stdout.take().unwrap();
+        let mut byte = [0u8; 1];
+        out.read_exact(&mut byte).unwrap();
+        drop(out);
+        let o = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_ne!(o.status.code(), Some(101), "{args:?} panicked: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a_zipped_row_listed_twice() {
+    // A value may repeat within one zipped list; a whole row may not.
+    let ok = format!("{SMALL}\n[zip]\n\"tournament.rounds\" = [1, 2, 1]\n\"agents.greedy.kind\" = [\"greedy\", \"greedy\", \"corners\"]\n");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", &ok);
+    assert!(gamelab(&["run", file.to_str().unwrap(), "--dry-run"]).status.success());
+    let twice = format!("{SMALL}\n[zip]\n\"tournament.rounds\" = [1, 2, 1]\n\"agents.greedy.kind\" = [\"greedy\", \"corners\", \"greedy\"]\n");
+    rejected(&twice, &[], &["exp.toml:", "key `zip`", "rows 1 and 3"]);
+}

@@ -54,6 +54,17 @@ impl InputError {
             None => (None, None),
         };
         let message = err.message().to_string();
+        // serde reports a missing field at the table that lacks it (the whole file, for a
+        // top-level key): name the missing key, and its table's header line, not the key that
+        // happens to start the table.
+        if let Some(field) = message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
+            let header = line_col.and_then(|(l, _)| text.lines().nth(l - 1)).and_then(header_of);
+            let (key, at) = match header {
+                Some(h) => (format!("{h}.{field}"), line_col),
+                None => (field.to_string(), None),
+            };
+            return InputError { file: Some(file.to_path_buf()), line_col: at, key: Some(key), message };
+        }
         // serde reports an unknown field at its table; point at the field itself when we can.
         if let (Some(table), Some(field)) = (&key, message.strip_prefix("unknown field `").and_then(|m| m.split('`').next())) {
             let full = format!("{table}.{field}");

@@ -149,6 +149,24 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
             }
         }
     }
+    // A value listed twice on a grid axis (or a zipped row listed twice) would make two identical
+    // jobs: one hash, its games counted twice.
+    for (at, _, values) in named.iter().filter(|(at, _, _)| at.starts_with("grid.")) {
+        if let Some((i, v)) = values.iter().enumerate().find(|(i, v)| values[..*i].contains(v)) {
+            return Err(exp.error(at, format!("the value {v} is listed twice (at positions {} and {}): each value makes one job; use `repeats` to run a job again", values.iter().position(|x| x == v).unwrap_or(0) + 1, i + 1)));
+        }
+    }
+    let zip_row = |i: usize| exp.file.zip.values().map(|v| v.get(i)).collect::<Vec<_>>();
+    let zip_rows = exp.file.zip.values().map(Vec::len).min().unwrap_or(0);
+    if let Some((i, j)) = (0..zip_rows).flat_map(|j| (0..j).map(move |i| (i, j))).find(|&(i, j)| zip_row(i) == zip_row(j)) {
+        return Err(exp.error("zip", format!("rows {} and {} of the zipped lists are the same: each row makes one job; use `repeats` to run a job again", i + 1, j + 1)));
+    }
+    // The grid's size, before anything is built.
+    let points = exp.file.grid.values().map(|v| v.len() as u128).product::<u128>() * exp.file.zip.values().next().map_or(1, |v| v.len() as u128);
+    if points * exp.file.repeats as u128 > MAX_JOBS as u128 {
+        let at = if exp.file.repeats as usize > MAX_JOBS || exp.file.grid.is_empty() && exp.file.zip.is_empty() { "repeats" } else { "grid" };
+        return Err(exp.error(at, format!("{points} grid points x {} repeats is more than {MAX_JOBS} jobs; split the experiment into several files", exp.file.repeats)));
+    }
     if let Some(k) = exp.file.zip.keys().find(|k| exp.file.grid.contains_key(*k)) {
         return Err(exp.error(&format!("zip.{k}"), "a key is swept either in [grid] or in [zip], not both"));
     }
@@ -179,7 +197,7 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
         let mut d = axes.len();
         loop {
             if d == 0 {
-                return Ok(jobs);
+                return unique(exp, jobs);
             }
             d -= 1;
             index[d] += 1;
@@ -189,6 +207,24 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
             index[d] = 0;
         }
     }
+}
+
+/// The most jobs an experiment file may expand into.
+pub const MAX_JOBS: usize = 100_000;
+/// The most games one job may play (a job's pairings are listed in memory); more games are
+/// more repeats, which also spreads them over shards.
+pub const MAX_GAMES_PER_JOB: u64 = 1_000_000;
+
+/// Two grid points whose settings resolve to the same job (`10` and `10.0`, say) would share one
+/// hash and be counted twice: an error naming both.
+fn unique(exp: &Experiment, jobs: Vec<Job>) -> Result<Vec<Job>, InputError> {
+    let mut seen: std::collections::HashMap<&str, &Job> = std::collections::HashMap::new();
+    for j in &jobs {
+        if let Some(other) = seen.insert(&j.hash, j) {
+            return Err(exp.error("grid", format!("the grid points {} and {} make the same job; list each setting once", describe_point(&other.swept), describe_point(&j.swept))));
+        }
+    }
+    Ok(jobs)
 }
 
 fn describe_point(swept: &[(String, toml::Value)]) -> String {
@@ -252,6 +288,9 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         (JobKind::Tune, None, None) if sections == 1 && file.tune.is_some() => {
             let t = file.tune.as_ref().expect("checked above");
             t.check().map_err(|e| err("tune", e))?;
+            if t.games as u64 > MAX_GAMES_PER_JOB {
+                return Err(err("tune.games", format!("{} games: at most {MAX_GAMES_PER_JOB} per job", t.games)));
+            }
             let spec = file.agents.get(&t.agent).ok_or_else(|| err("tune.agent", format!("no agent labelled '{}'", t.agent)))?;
             let weights = crate::experiment::tune_job::tunable_weights(file.game, spec).map_err(|e| err("tune.agent", e))?;
             if let Some((name, w)) = weights.iter().find(|(_, w)| !(t.bounds[0]..=t.bounds[1]).contains(w)) {
@@ -292,8 +331,8 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             if m.players[0] == m.players[1] {
                 return Err(err("match.players", "the two players must be different agents (copy the agent under a second label for self-play)".into()));
             }
-            if m.games == 0 {
-                return Err(err("match.games", "must be at least 1".into()));
+            if m.games == 0 || m.games as u64 > MAX_GAMES_PER_JOB {
+                return Err(err("match.games", format!("{} games: give 1 to {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)", m.games)));
             }
             if let Some(t) = &m.sprt {
                 let ok = |x: f64| x > 0.0 && x < 0.5;
@@ -316,6 +355,10 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
                 if !seen.insert(l) {
                     return Err(err("tournament.participants", format!("'{l}' is listed twice")));
                 }
+            }
+            let games = t.rounds as u64 * (p.len() * (p.len() - 1)) as u64;
+            if games > MAX_GAMES_PER_JOB {
+                return Err(err("tournament.rounds", format!("{} rounds x {} ordered pairs = {games} games: at most {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)", t.rounds, p.len() * (p.len() - 1))));
             }
             p
         }

@@ -260,11 +260,19 @@ pub use crate::durable::{remove_stale_temps, write_atomic};
 
 /// A job's checkpoint, if `path` holds one: parsed, and checked to belong to job `hash`
 /// (`job_of` names the job a checkpoint records).
+/// A checkpoint that cannot be read (cut, changed, written by another version) or that belongs
+/// to another job is removed, with a message, and the job starts over: a checkpoint only saves
+/// time, the rows never depend on it.
 pub fn read_checkpoint<T: serde::de::DeserializeOwned>(path: &Path, hash: &str, job_of: impl Fn(&T) -> &str) -> Result<Option<T>> {
     let Ok(bytes) = std::fs::read(path) else { return Ok(None) };
-    let ck: T = serde_json::from_slice(&bytes).with_context(|| format!("reading checkpoint {}", path.display()))?;
-    anyhow::ensure!(job_of(&ck) == hash, "checkpoint {} belongs to job {}", path.display(), job_of(&ck));
-    Ok(Some(ck))
+    let why = match serde_json::from_slice::<T>(&bytes) {
+        Ok(ck) if job_of(&ck) == hash => return Ok(Some(ck)),
+        Ok(ck) => format!("it belongs to job {}", job_of(&ck)),
+        Err(e) => format!("it cannot be read: {e}"),
+    };
+    eprintln!("job {hash}: checkpoint {} is unusable ({why}); starting the job over", path.display());
+    std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
+    Ok(None)
 }
 
 /// Writes a checkpoint atomically (JSON).

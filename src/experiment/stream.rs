@@ -34,7 +34,8 @@ use std::time::Instant;
 /// The row format's version, in every Parquet part's metadata; parts of another version are
 /// written again by `run`.
 pub const ROWS_VERSION: &str = "2";
-/// A batch is flushed after this many rows...
+/// A batch is flushed after this many rows (the environment variable `GAMELAB_BATCH_ROWS`
+/// may set another number: fewer rows lose less to a kill, more make fewer files)...
 pub const FLUSH_ROWS: usize = 4096;
 /// ...or after this many seconds, whichever comes first.
 pub const FLUSH_SECONDS: f64 = 5.0;
@@ -215,6 +216,7 @@ pub struct JobStream<'a> {
     partial: PathBuf,
     progress: Progress,
     last_flush: Instant,
+    flush_rows: usize,
 }
 
 impl<'a> JobStream<'a> {
@@ -241,7 +243,8 @@ impl<'a> JobStream<'a> {
                 }
             }
         }
-        Ok(JobStream { id, format, part, record, partial, progress, last_flush: Instant::now() })
+        let flush_rows = std::env::var("GAMELAB_BATCH_ROWS").ok().and_then(|v| v.parse().ok()).filter(|&n: &usize| n > 0).unwrap_or(FLUSH_ROWS);
+        Ok(JobStream { id, format, part, record, partial, progress, last_flush: Instant::now(), flush_rows })
     }
 
     /// Units done by earlier runs of this job (0 for a fresh job).
@@ -256,7 +259,7 @@ impl<'a> JobStream<'a> {
 
     /// Whether the rows held in memory are due to be flushed.
     pub fn due(&self, held_rows: usize) -> bool {
-        held_rows >= FLUSH_ROWS || (held_rows > 0 && self.last_flush.elapsed().as_secs_f64() >= FLUSH_SECONDS)
+        held_rows >= self.flush_rows || (held_rows > 0 && self.last_flush.elapsed().as_secs_f64() >= FLUSH_SECONDS)
     }
 
     /// Saves a batch: `df` its rows, `units_done` the units done with it, `carry` the state after it.

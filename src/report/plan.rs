@@ -39,6 +39,11 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             _ => (&BASE_KEYS, &MEASURES),
         }
     };
+    if let Some(b) = r.bootstrap
+        && !(100..=1_000_000).contains(&b)
+    {
+        return Err(exp.error("report.bootstrap", format!("{b} resamples: give 100 to 1000000 (a 95% percentile interval needs at least 100)")));
+    }
     let (base_keys, measures) = columns_of(RowSource::Own);
     let grid: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     let numeric_grid: Vec<String> = exp.swept_axes().iter().filter(|(_, v)| matches!(SweptKind::of(v), SweptKind::Int | SweptKind::Float)).map(|(k, _)| (*k).clone()).collect();

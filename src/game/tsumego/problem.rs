@@ -434,6 +434,13 @@ pub fn parse_sgf(text: &str) -> Result<Problem, TextError> {
             i += 1;
         }
     }
+    // Garbage (no SGF game tree, no setup stones) is said to be what it is, not a missing mark.
+    if !text.trim_start().starts_with("(;") {
+        return err(1, "", "not an SGF file: it must start with '(;' (an SGF game tree)");
+    }
+    if !props.iter().any(|p| p.0 == "AB" || p.0 == "AW") {
+        return err(1, "", "SGF: no setup stones (AB[..] and AW[..] properties) in the first node with any");
+    }
     let get = |k: &str| props.iter().filter(|p| p.0 == k).flat_map(|p| p.1.clone()).collect::<Vec<String>>();
     let size: u8 = get("SZ").first().and_then(|s| s.parse().ok()).unwrap_or(19);
     let point = |s: &str| -> Result<Coord, TextError> {

@@ -1,0 +1,327 @@
+//! Fault injection: kill -9 at many points of every job kind, a second process on the same
+//! folder, corrupted parts and checkpoints, killed reports. After each, the rows must be those
+//! of an uninterrupted run: none lost, none duplicated, none changed.
+
+mod common;
+use common::*;
+use gamelab::experiment::record::read_part;
+use polars::prelude::DataFrame;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Columns that measure time, and so differ between runs.
+const TIMING: [&str; 7] = ["wall_ms", "first_max_move_ms", "second_max_move_ms", "first_think_ms", "second_think_ms", "time_s", "us_per_leaf"];
+
+/// Every part under `results/<name>/<folder>`, by file name, without timing columns.
+fn parts(out: &Path, name: &str, folder: &str) -> BTreeMap<String, DataFrame> {
+    let mut parts = BTreeMap::new();
+    let Ok(dir) = std::fs::read_dir(out.join("results").join(name).join(folder)) else { return parts };
+    for entry in dir {
+        let path = entry.unwrap().path();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        if file.starts_with("part-") {
+            let df = read_part(&path).unwrap();
+            let drop: Vec<&str> = TIMING.iter().copied().filter(|c| df.column(c).is_ok()).collect();
+            parts.insert(file, df.drop_many(drop));
+        }
+    }
+    parts
+}
+
+fn assert_same(a: &BTreeMap<String, DataFrame>, b: &BTreeMap<String, DataFrame>, what: &str) {
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{what}: the same jobs");
+    for (k, df) in a {
+        assert_eq!(df.height(), b[k].height(), "{what}: rows of {k} (lost or duplicated)");
+        assert!(df.equals_missing(&b[k]), "{what}: rows of {k} changed:\n{df}\n{}", b[k]);
+    }
+}
+
+fn spawn(args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_gamelab")).args(args).env("GAMELAB_BATCH_ROWS", "40").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
+}
+
+fn run_ok(args: &[&str]) -> String {
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(args).env("GAMELAB_BATCH_ROWS", "40").output().unwrap();
+    assert!(o.status.success(), "gamelab {args:?}: {}", stderr(&o));
+    stderr(&o)
+}
+
+/// Delays spread over `span` ms, from a fixed seed (the same points on every run of the test).
+fn delays(seed: u64, n: usize, span: u64) -> Vec<u64> {
+    let mut x = seed;
+    (0..n)
+        .map(|_| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            20 + (x >> 33) % span
+        })
+        .collect()
+}
+
+/// Kills `gamelab run` after each delay in turn (each run resuming the last) until a run ends by
+/// itself, then runs it once more to the end. Returns how many kills landed inside a run, and
+/// whether any kill left saved batches of a job in `partial/`. Delays are short against the
+/// whole run, so most land inside it whatever the machine's load.
+fn kill_repeatedly(file: &str, out: &Path, name: &str, delays: &[u64]) -> (usize, bool) {
+    let (mut landed, mut saw_batches) = (0, false);
+    for &d in delays {
+        let mut child = spawn(&["run", file, "--out", out.to_str().unwrap()]);
+        std::thread::sleep(Duration::from_millis(d));
+        let finished = child.try_wait().unwrap().is_some();
+        if !finished {
+            child.kill().unwrap(); // SIGKILL
+            landed += 1;
+        }
+        child.wait().unwrap();
+        saw_batches |= std::fs::read_dir(out.join("results").join(name).join("partial")).map(|d| d.count() > 0).unwrap_or(false);
+        if finished {
+            break;
+        }
+    }
+    run_ok(&["run", file, "--out", out.to_str().unwrap()]);
+    (landed, saw_batches)
+}
+
+/// A tournament long enough (a second or two) for kills to land inside its jobs, with batches
+/// of 40 rows.
+const GAMES: &str = r#"
+name = "games"
+kind = "tournament"
+game = "othello"
+stage = "small6"
+seed = 3
+repeats = 2
+[tournament]
+rounds = 40
+[agents.random]
+kind = "random"
+[agents.greedy]
+kind = "greedy"
+[agents.mcts]
+kind = "simple_mcts"
+rollouts = 40
+"#;
+
+#[test]
+fn game_jobs_killed_at_many_points_resume_to_the_same_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "games.toml", GAMES);
+    let f = file.to_str().unwrap();
+    let (clean, killed) = (dir.path().join("clean"), dir.path().join("killed"));
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    let reference = parts(&clean, "games", "games");
+    assert_eq!(reference.len(), 2);
+    assert_eq!(reference.values().map(DataFrame::height).sum::<usize>(), 2 * 40 * 6);
+    let t0 = Instant::now();
+    run_ok(&["run", f, "--out", dir.path().join("timing").to_str().unwrap()]);
+    let span = (t0.elapsed().as_millis() as u64).max(100);
+    let (landed, saw_batches) = kill_repeatedly(f, &killed, "games", &delays(1, 40, span / 4));
+    assert!(landed >= 3, "only {landed} kills landed inside the run: make the jobs slower");
+    assert!(saw_batches, "no kill left saved batches behind: the resume from a batch was not exercised");
+    assert_same(&reference, &parts(&killed, "games", "games"), "killed game jobs");
+    assert!(!killed.join("results/games/partial").exists(), "batches are removed when sealed");
+    // Nothing left to do, nothing changed.
+    run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
+    assert_same(&reference, &parts(&killed, "games", "games"), "a third run");
+}
+
+/// A small life-and-death solve (its library is generated by the first run).
+const SOLVE: &str = r#"
+name = "solve"
+kind = "solve"
+game = "tsumego"
+stage = "lib"
+[library]
+sets = 1
+levels = "1-6"
+per_level = 6
+seed = 2
+[solve]
+problems = { sets = [1], levels = "1-6" }
+weights = { reference = "reference", zero = "zero" }
+node_budget = 200000
+"#;
+
+#[test]
+fn solve_jobs_killed_at_many_points_resume_to_the_same_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "solve.toml", SOLVE);
+    let f = file.to_str().unwrap();
+    let (clean, killed) = (dir.path().join("clean"), dir.path().join("killed"));
+    let t0 = Instant::now();
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    let span = (t0.elapsed().as_millis() as u64).max(100);
+    let reference = parts(&clean, "solve", "solves");
+    assert_eq!(reference.values().map(DataFrame::height).sum::<usize>(), 2 * 36);
+    let (landed, _) = kill_repeatedly(f, &killed, "solve", &delays(2, 40, span / 4));
+    assert!(landed >= 2, "only {landed} kills landed inside the run");
+    assert_same(&reference, &parts(&killed, "solve", "solves"), "killed solve jobs");
+}
+
+#[test]
+fn ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_rows() {
+    let ga = "name = \"ga\"\nkind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 8\n[ga]\npopulation = 12\ngenerations = 60\nsubset = 0.5\nstrategy = \"rnd\"\ncheckpoint_s = 0.01\n";
+    let tune = TUNE.replace("games = 8", "games = 24").replace("nodes = 200", "nodes = 600");
+    // Static fitness: its rows have no training leaves (a null), which the checkpoint must keep.
+    let tga = "name = \"tga\"\nkind = \"tsumego_ga\"\ngame = \"tsumego\"\nstage = \"tiny\"\nseed = 4\n[library]\nsets = 1\nlevels = \"1-4\"\nper_level = 4\nseed = 9\n[tsumego_ga]\npart = \"static\"\nfitness = \"static\"\npopulation = 6\nchildren = 6\ngenerations = 40\ncheckpoint_s = 0.01\nnode_budget = 20000\ntrain = { sets = [1], levels = \"1-4\" }\n";
+    for (name, text, folder) in [("ga", ga.to_string(), "generations"), ("tune", tune, "tuning"), ("tga", tga.to_string(), "generations")] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), &format!("{name}.toml"), &text);
+        let f = file.to_str().unwrap();
+        let (clean, killed) = (dir.path().join("clean"), dir.path().join("killed"));
+        let t0 = Instant::now();
+        run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+        let span = (t0.elapsed().as_millis() as u64).max(100);
+        let reference = parts(&clean, name, folder);
+        assert!(!reference.is_empty());
+        let (landed, _) = kill_repeatedly(f, &killed, name, &delays(3, 40, span / 4));
+        assert!(landed >= 2, "{name}: only {landed} kills landed inside the run");
+        assert_same(&reference, &parts(&killed, name, folder), name);
+    }
+}
+
+#[test]
+fn a_second_run_on_the_same_folder_is_refused_naming_the_first_and_shards_run_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "games.toml", GAMES);
+    let f = file.to_str().unwrap();
+    let (clean, busy, sharded) = (dir.path().join("clean"), dir.path().join("busy"), dir.path().join("sharded"));
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    let reference = parts(&clean, "games", "games");
+
+    let mut first = spawn(&["run", f, "--out", busy.to_str().unwrap()]);
+    let lock = busy.join("results/games/run.lock");
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&lock).map(|t| t.is_empty()).unwrap_or(true) && t0.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    for args in [vec!["run", f, "--out", busy.to_str().unwrap()], vec!["run", f, "--out", busy.to_str().unwrap(), "--shard", "1/2"]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(&args).output().unwrap();
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.contains(&format!("pid {}", first.id())) && err.contains("in use"), "{args:?}: {err}");
+    }
+    assert!(first.wait().unwrap().success());
+    assert_same(&reference, &parts(&busy, "games", "games"), "the first run, undisturbed");
+
+    // Two shards of one file at once on one folder.
+    let mut a = spawn(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "1/2"]);
+    let mut b = spawn(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "2/2"]);
+    assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
+    assert_same(&reference, &parts(&sharded, "games", "games"), "two shards side by side");
+}
+
+fn part_files(out: &Path, name: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("results").join(name).join("games")).unwrap().map(|e| e.unwrap().path()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn corrupted_parts_are_refused_by_the_report_and_redone_by_the_run() {
+    for format in ["parquet", "csv"] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "games.toml", GAMES);
+        let f = file.to_str().unwrap();
+        let out = dir.path().join("out");
+        let o = out.to_str().unwrap();
+        run_ok(&["run", f, "--out", o, "--format", format]);
+        let reference = parts(&out, "games", "games");
+        let files = part_files(&out, "games");
+        let good = std::fs::read(&files[0]).unwrap();
+        let corruptions: Vec<(&str, Vec<u8>)> = vec![
+            ("cut", good[..good.len() * 2 / 3].to_vec()),
+            ("empty", Vec::new()),
+            ("garbage", b"not rows at all\n".repeat(40)),
+            ("another job's", std::fs::read(&files[1]).unwrap()),
+        ];
+        for (what, bytes) in corruptions {
+            std::fs::write(&files[0], &bytes).unwrap();
+            let r = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["report", f, "--out", o]).output().unwrap();
+            let err = stderr(&r);
+            assert_eq!(r.status.code(), Some(2), "{format} {what}: {err}");
+            assert!(err.contains(&files[0].display().to_string()), "{format} {what}: names the file: {err}");
+            let said = run_ok(&["run", f, "--out", o, "--format", format]);
+            assert!(said.contains("fails its check"), "{format} {what}: the run says it redoes the job: {said}");
+            assert_same(&reference, &parts(&out, "games", "games"), &format!("{format} {what} part redone"));
+        }
+    }
+}
+
+#[test]
+fn a_corrupted_checkpoint_starts_its_job_over_to_the_same_rows() {
+    let ga = "name = \"ga\"\nkind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 8\n[ga]\npopulation = 8\ngenerations = 20\nsubset = 0.5\nstrategy = \"rnd\"\ncheckpoint_s = 0.01\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ga.toml", ga);
+    let f = file.to_str().unwrap();
+    let (clean, broken) = (dir.path().join("clean"), dir.path().join("broken"));
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    let reference = parts(&clean, "ga", "generations");
+    let jobs = gamelab::experiment::expand(&gamelab::experiment::Experiment::load(&file).unwrap()).unwrap();
+    let checkpoint = broken.join("results/ga/checkpoints").join(format!("{}.json", jobs[0].hash));
+    std::fs::create_dir_all(checkpoint.parent().unwrap()).unwrap();
+    std::fs::write(&checkpoint, "{\"job\": \"trunc").unwrap();
+    let said = run_ok(&["run", f, "--out", broken.to_str().unwrap()]);
+    assert!(said.contains("unusable"), "{said}");
+    assert_same(&reference, &parts(&broken, "ga", "generations"), "after a corrupted checkpoint");
+}
+
+/// The report folder as a reader finds it: (file, size) for every file, after checking that the
+/// report's figure links all point at files there.
+fn report_state(out: &Path, name: &str) -> Option<BTreeMap<String, u64>> {
+    let dir = out.join("results").join(name).join("report");
+    let md = std::fs::read_to_string(dir.join("report.md")).ok()?;
+    for line in md.lines().filter(|l| l.starts_with("![")) {
+        let target = line.split("](").nth(1).unwrap().trim_end_matches(')');
+        let len = std::fs::metadata(dir.join(target)).map(|m| m.len()).unwrap_or(0);
+        assert!(len > 0, "report.md links {target}, which is missing or empty");
+    }
+    let mut files = BTreeMap::new();
+    for sub in [dir.clone(), dir.join("figures")] {
+        for e in std::fs::read_dir(&sub).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_file() {
+                let len = std::fs::metadata(&p).unwrap().len();
+                assert!(len > 0, "{} is empty", p.display());
+                files.insert(p.strip_prefix(&dir).unwrap().display().to_string(), len);
+            }
+        }
+    }
+    Some(files)
+}
+
+#[test]
+fn a_killed_report_leaves_the_old_report_or_the_new_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!("{GAMES}\n[report]\ntables = [{{ name = \"scores\", group_by = [\"agent\"], elo = true }}]\nfigures = [{{ name = \"scores\", kind = \"bars\", table = \"scores\" }}, {{ name = \"matrix\", kind = \"matrix\" }}]\n");
+    let file = write(dir.path(), "games.toml", &text);
+    let f = file.to_str().unwrap();
+    let out = dir.path().join("out");
+    let o = out.to_str().unwrap();
+    run_ok(&["run", f, "--out", o]);
+    let t0 = Instant::now();
+    run_ok(&["report", f, "--out", o, "--format", "md"]);
+    let span = (t0.elapsed().as_millis() as u64).max(50);
+    let old = report_state(&out, "games").expect("a first report");
+    assert!(!old.contains_key("scores.csv"));
+    for d in delays(5, 10, span) {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["report", f, "--out", o]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        std::thread::sleep(Duration::from_millis(d.saturating_sub(15)));
+        child.kill().ok();
+        child.wait().unwrap();
+        let now = report_state(&out, "games").expect("a report is always there");
+        // The old set (md only) or the new one (with the CSVs), never a mix.
+        let has_csv = now.contains_key("scores.csv");
+        if has_csv {
+            assert!(now.keys().filter(|k| k.ends_with(".csv")).count() >= 1);
+        } else {
+            assert_eq!(now.keys().collect::<Vec<_>>(), old.keys().collect::<Vec<_>>());
+        }
+        assert!(out.join("figures/games/scores.png").exists(), "figures/<experiment> shows the report's figures");
+    }
+    // No stray build folders pile up: the next report removes them.
+    run_ok(&["report", f, "--out", o]);
+    let hidden = std::fs::read_dir(out.join("results/games")).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with(".report.")).count();
+    assert_eq!(hidden, 1, "one report folder behind the link");
+}
