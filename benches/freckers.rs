@@ -5,7 +5,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use gamelab::agent::rollout::{Uniform, playout};
-use gamelab::agent::{Agent, AgentSpec, Arena, Budget};
+use gamelab::agent::{AgentSpec, Arena, Budget};
 use gamelab::game::freckers::agents::LazyRandom;
 use gamelab::game::freckers::{Freckers, perft};
 use gamelab::rng::rng_from_seed;

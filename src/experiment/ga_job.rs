@@ -10,6 +10,8 @@
 //! is done.
 
 use super::grid::Job;
+use super::job_kind::{JobContext, KindRunner};
+use super::record::generations_frame;
 use super::record::{read_checkpoint, write_atomic, write_checkpoint};
 use crate::game::othello::Othello;
 use crate::rng::{GameRng, derive_seed, rng_from_seed};
@@ -20,6 +22,29 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Instant;
+
+/// The job kind `ga`: an Othello weight table evolved generation by generation; a checkpoint
+/// every `checkpoint_s` seconds, the part written at the end.
+pub struct Ga;
+
+impl KindRunner for Ga {
+    fn rows_folder(&self) -> &'static str {
+        "generations"
+    }
+    fn unit(&self) -> &'static str {
+        "generations"
+    }
+    fn steps(&self, job: &Job) -> usize {
+        job.config.ga.as_ref().and_then(|g| g.generations).unwrap_or(1) as usize
+    }
+    fn run(&self, cx: &JobContext) -> Result<usize> {
+        let outcome = run_ga(cx.job, &cx.files.checkpoint, &|| (cx.progress)(1))?;
+        write_table_file(&cx.files.table, cx.job, &outcome.best)?;
+        let rows = cx.write_part(&cx.files.part, generations_frame(&cx.id, &outcome.rows)?)?;
+        std::fs::remove_file(&cx.files.checkpoint).ok();
+        Ok(rows)
+    }
+}
 
 /// One individual in one generation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

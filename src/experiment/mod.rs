@@ -2,7 +2,9 @@
 
 pub mod error;
 pub mod ga_job;
+pub mod games_job;
 pub mod grid;
+pub mod job_kind;
 pub mod record;
 pub mod runner;
 pub mod solve_job;

@@ -2,13 +2,12 @@
 //! file per job.
 //!
 //! Every row carries the experiment name, the job hash, the repeat and the job's swept values
-//! (one column per grid key, named by the key), so a report can group without a join. A part
-//! file is written to a temporary name in the same folder and renamed, so a reader never sees
-//! half a file and a killed run leaves none.
+//! (one column per grid key, named by the key), so a report can group without a join. How parts
+//! reach the disk (batches, seals, checks) is `stream`'s business.
 
 use anyhow::{Context, Result};
 pub use crate::play::GameRow;
-use polars::prelude::{Column, CsvReadOptions, CsvWriter, DataFrame, ParquetReader, ParquetWriter, PlSmallStr, SerReader, SerWriter};
+use polars::prelude::{Column, CsvReadOptions, DataFrame, ParquetReader, PlSmallStr, SerReader};
 use std::path::{Path, PathBuf};
 
 /// Output format of rows.
@@ -248,12 +247,7 @@ pub fn tsumego_generations_frame(id: &JobColumns, rows: &[super::solve_job::GaRo
 
 /// The folder of a job kind's part files: `games`, `generations`, `tuning` or `solves`.
 pub fn rows_folder(kind: super::spec::JobKind) -> &'static str {
-    match kind {
-        super::spec::JobKind::Ga | super::spec::JobKind::TsumegoGa => "generations",
-        super::spec::JobKind::Solve => "solves",
-        super::spec::JobKind::Tune => "tuning",
-        _ => "games",
-    }
+    super::job_kind::kind_runner(kind).rows_folder()
 }
 
 pub use crate::durable::{remove_stale_temps, write_atomic};
@@ -278,19 +272,6 @@ pub fn read_checkpoint<T: serde::de::DeserializeOwned>(path: &Path, hash: &str, 
 /// Writes a checkpoint atomically (JSON).
 pub fn write_checkpoint<T: serde::Serialize>(path: &Path, state: &T) -> Result<()> {
     write_atomic(path, |f| Ok(serde_json::to_writer(f, state)?))
-}
-
-/// Writes a frame as a part file in `format`.
-pub fn write_frame(path: &Path, df: &mut DataFrame, format: Format) -> Result<()> {
-    write_atomic(path, |f| {
-        match format {
-            Format::Parquet => {
-                ParquetWriter::new(f).finish(df)?;
-            }
-            Format::Csv => CsvWriter::new(f).include_header(true).finish(df)?,
-        }
-        Ok(())
-    })
 }
 
 /// The part file of a job in `dir`, if one exists in either format.

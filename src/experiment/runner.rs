@@ -1,28 +1,28 @@
-//! Parallel, deterministic, resumable execution of jobs.
+//! Parallel, deterministic, resumable execution of jobs: what every job kind shares.
 //!
-//! Jobs run on a rayon pool of `--threads` workers; inside a job the games run in parallel too,
-//! so one big job still uses every core. Each game draws from its own generator seeded from
-//! (job seed, game index), so rows do not depend on scheduling or thread count (with iteration
-//! budgets; time budgets depend on the machine by nature). A finished job has its part file,
-//! written atomically once all its games are done; a rerun skips it, so a killed run resumes
-//! without losing or duplicating a row. `--shard I/N` keeps the jobs whose hash falls in shard I.
+//! The runner expands nothing and plays nothing itself: each job kind is a `KindRunner`
+//! (`job_kind`), and the runner owns what is common to them: the shard's jobs, the lock on the
+//! results folder, which jobs are done, the progress bar and the thread pool. Jobs run on a rayon
+//! pool of `--threads` workers; inside a job the games (or problems) run in parallel too, so one
+//! big job still uses every core. Each unit of work draws from its own generator seeded from
+//! (job seed, index), so rows never depend on scheduling, thread count, batching or where a
+//! killed run resumed (with iteration budgets; time budgets depend on the machine by nature).
+//!
+//! A job is done when its part passes its check (`stream`: sealed in the job record, identified
+//! in its own metadata); a part that fails it is run again, with a message. Game and solve jobs
+//! save their rows in batches while they run and resume after the last one; GA jobs resume from
+//! their checkpoints. `--shard I/N` keeps the jobs whose hash falls in shard I. A run locks the
+//! results folder (`lock_results`), so a second run on the same folder is refused, naming the
+//! first, while shards of one file run side by side.
 
 use super::error::InputError;
 use super::grid::Job;
-use super::ga_job::{run_ga, write_table_file};
-use super::record::{Format, JobColumns, SweptKind, existing_part, games_frame, generations_frame, solves_frame, tsumego_generations_frame, remove_stale_temps, rows_folder, tuning_frame, write_atomic};
-use super::stream::{JobStream, PartId, verify_part, write_part};
+use super::job_kind::{JobContext, JobFiles, kind_runner};
+use super::record::{Format, JobColumns, SweptKind, existing_part, remove_stale_temps, rows_folder, write_atomic};
+use super::stream::{PartId, verify_part};
+use super::spec::{Experiment, Stage};
 use crate::durable::{FolderLock, LockMode, Locked};
-use super::tune_job::{games_of, run_tune};
-use super::spec::{Experiment, JobKind, Stage};
-use crate::stats::elo::Sprt;
-use crate::agent::Arena;
-use crate::game::colosseum::Colosseum;
-use crate::game::freckers::Freckers;
-use crate::game::othello::Othello;
-use crate::play::{GameRow, play_game, seat_result};
-use crate::stats::elo::{Pentanomial, SprtDecision};
-use crate::rng::derive_seed;
+pub use super::games_job::{play_job, sprt_stop};
 use anyhow::{Context, Result};
 pub use crate::pool::with_threads;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -100,151 +100,6 @@ pub fn current_jobs(results: &Path) -> Result<Option<std::collections::BTreeSet<
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
     }
-}
-
-/// Games played in parallel between two looks at the flush timer (rows never depend on it).
-const GAME_CHUNK: usize = 64;
-/// An SPRT match looks at its test after every this many games (an even number: whole pairs).
-/// The games a match plays past its decision depend on it, its rows never do.
-const SPRT_CHUNK: usize = 32;
-
-/// What a chunk of a job's units hands on: its rows, the units done after it, the carried state.
-type Sink<'s, R> = dyn FnMut(Vec<R>, usize, &serde_json::Value) -> Result<()> + 's;
-
-/// Plays every game of a job in memory, returning rows in game order (benchmarks, tests).
-pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> {
-    let mut rows = Vec::new();
-    play_job_from(job, 0, &serde_json::Value::Null, on_game, &mut |chunk, _, _| {
-        rows.extend(chunk);
-        Ok(())
-    })?;
-    Ok(rows)
-}
-
-/// Plays the games of a job from game `from` on (the games before it done, `carry` the state
-/// after them), in chunks handed to `sink`. A match with an SPRT stops after the first
-/// colour-swapped pair at which the test decides (see `sprt_stop`).
-///
-/// Othello games start from the stage's position. Colosseum games start from the course's
-/// random setup, seeded by (job seed, pair): both games of a colour-swapped pair are played on
-/// the same board, each agent moving first once; a row's `stage` is the board it was played on.
-fn play_job_from(job: &Job, from: usize, carry: &serde_json::Value, on_game: &(dyn Fn() + Sync), sink: &mut Sink<GameRow>) -> Result<()> {
-    match &job.config.stage {
-        Stage::Othello(def) => {
-            let start = Othello::new(def).map_err(|e| anyhow::anyhow!(e))?;
-            play_games(job, &|_, _| Ok((start, def.id.clone())), from, carry, on_game, sink)
-        }
-        Stage::Colosseum(stage) => {
-            /// Keeps setup seeds apart from game seeds.
-            const SETUP: u64 = 0x5e7u64;
-            let setup = |game: usize, pair: Option<u32>| -> Result<(Colosseum, String)> {
-                // A game without a partner gets a board of its own.
-                let key = pair.map_or(u64::MAX - game as u64, u64::from);
-                let start = stage.setup(derive_seed(job.seed, &[SETUP, key])).map_err(|e| anyhow::anyhow!(e))?;
-                let id = format!("size-{}", start.size());
-                Ok((start, id))
-            };
-            play_games(job, &setup, from, carry, on_game, sink)
-        }
-        Stage::Freckers(stage) => {
-            let start = Freckers::new(stage.strict);
-            play_games(job, &|_, _| Ok((start, stage.id.clone())), from, carry, on_game, sink)
-        }
-        Stage::Tsumego(_) => anyhow::bail!("life-and-death jobs solve problems; they play no games"),
-    }
-}
-
-/// The game loop of `play_job_from` for one game type; `start(game index, pair)` gives each
-/// game's start position and the stage id its row records. Each game is seeded by its index, so
-/// the rows do not depend on where a run was resumed or how the games were chunked.
-fn play_games<G: Arena>(
-    job: &Job,
-    start: &(dyn Fn(usize, Option<u32>) -> Result<(G, String)> + Sync),
-    from: usize,
-    carry: &serde_json::Value,
-    on_game: &(dyn Fn() + Sync),
-    sink: &mut Sink<GameRow>,
-) -> Result<()> {
-    let cfg = &job.config;
-    let pairings = job.pairings();
-    let play = |range: std::ops::Range<usize>| -> Result<Vec<GameRow>> {
-        pairings[range.clone()]
-            .par_iter()
-            .zip(range)
-            .map(|(g, i)| {
-                let seed = derive_seed(job.seed, &[i as u64]);
-                let (pos, stage) = start(i, g.pair)?;
-                let row = play_game(&pos, (&g.first, &cfg.agents[&g.first]), (&g.second, &cfg.agents[&g.second]), seed, i as u32, &stage)
-                    .map(|row| GameRow { pair: g.pair, ..row });
-                on_game();
-                row
-            })
-            .collect()
-    };
-    let sprt = cfg.match_.as_ref().and_then(|m| m.sprt.map(|s| (s, m.players[0].clone())));
-    // An SPRT's pentanomial counts over the pairs played so far.
-    let mut penta = Pentanomial(serde_json::from_value(carry.clone()).unwrap_or_default());
-    let chunk = if sprt.is_some() { SPRT_CHUNK } else { GAME_CHUNK };
-    let mut next = from;
-    while next < pairings.len() {
-        let end = (next + chunk).min(pairings.len());
-        let mut rows = play(next..end)?;
-        next = end;
-        if let Some((sprt, me)) = &sprt {
-            let result = |r: &GameRow| seat_result(r.winner, r.first_agent == *me);
-            let mut stop = None;
-            for (i, pair) in rows.chunks(2).enumerate() {
-                if pair.len() < 2 || pair[0].pair.is_none() {
-                    break;
-                }
-                penta.add_pair(result(&pair[0]), result(&pair[1]));
-                if sprt.decide(sprt.llr_pentanomial(penta)) != SprtDecision::Continue {
-                    stop = Some(2 * (i + 1));
-                    break;
-                }
-            }
-            if let Some(keep) = stop {
-                rows.truncate(keep);
-                return sink(rows, pairings.len(), &serde_json::json!(penta.0));
-            }
-        }
-        sink(rows, next, &serde_json::json!(penta.0))?;
-    }
-    Ok(())
-}
-
-/// The number of games after which the SPRT on `me`'s pentanomial pair results first accepts a
-/// hypothesis, if it does within `rows` (complete pairs only, in game order).
-pub fn sprt_stop(sprt: &Sprt, me: &str, rows: &[GameRow]) -> Option<usize> {
-    let mut penta = Pentanomial::default();
-    let result = |r: &GameRow| seat_result(r.winner, r.first_agent == me);
-    for (i, pair) in rows.chunks(2).enumerate() {
-        if pair.len() < 2 || pair[0].pair.is_none() {
-            break;
-        }
-        penta.add_pair(result(&pair[0]), result(&pair[1]));
-        if sprt.decide(sprt.llr_pentanomial(penta)) != SprtDecision::Continue {
-            return Some(2 * (i + 1));
-        }
-    }
-    None
-}
-
-/// Streams units through `stream`: rows are held until the stream says a batch is due, then
-/// saved; what is held at the end is sealed with the saved batches into the part.
-fn streamed<R>(stream: JobStream, frame: &dyn Fn(&[R]) -> Result<polars::prelude::DataFrame>, produce: impl FnOnce(usize, &serde_json::Value, &mut Sink<R>) -> Result<()>) -> Result<usize> {
-    let mut stream = stream;
-    let (from, carry) = (stream.units_done(), stream.carry());
-    let mut held: Vec<R> = Vec::new();
-    produce(from, &carry, &mut |rows, done, carry| {
-        held.extend(rows);
-        if stream.due(held.len()) {
-            stream.save_batch(frame(&held)?, done, carry.clone())?;
-            held.clear();
-        }
-        Ok(())
-    })?;
-    stream.finish(frame(&held)?)
 }
 
 /// The locks a run holds on its experiment's results folder (see `lock_results`).
@@ -343,13 +198,8 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         }
     }
     let kinds: Vec<SweptKind> = exp.swept_axes().iter().map(|(_, v)| SweptKind::of(v)).collect();
-    // Progress counts games, or generations for GA jobs (1 for a time budget).
-    let is_ga = exp.file.kind == JobKind::Ga;
-    let unit = match exp.file.kind {
-        JobKind::Ga | JobKind::TsumegoGa => "generations",
-        JobKind::Solve => "problems",
-        _ => "games",
-    };
+    let kind = kind_runner(exp.file.kind);
+    let unit = kind.unit();
     // Life-and-death jobs read a problem library, generated here on first use.
     let mut libraries = std::collections::BTreeSet::new();
     for j in &pending {
@@ -365,16 +215,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             _ => None,
         }
     };
-    let total_steps: usize = pending
-        .iter()
-        .map(|j| match exp.file.kind {
-            JobKind::Ga => j.config.ga.as_ref().and_then(|g| g.generations).unwrap_or(1) as usize,
-            JobKind::Tune => games_of(j),
-            JobKind::Solve => super::solve_job::solve_count(j),
-            JobKind::TsumegoGa => super::solve_job::generations_of(j),
-            _ => j.pairings().len(),
-        })
-        .sum();
+    let total_steps: usize = pending.iter().map(|j| kind.steps(j)).sum();
 
     let bar = if opts.progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         ProgressBar::with_draw_target(Some(total_steps as u64), ProgressDrawTarget::stderr())
@@ -392,67 +233,39 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let jobs_done = std::sync::atomic::AtomicUsize::new(0);
     let rows_written = std::sync::atomic::AtomicUsize::new(0);
     bar.set_message(format!("jobs 0/{}", pending.len()));
+    let progress = |n: u64| bar.inc(n);
 
     let work = || -> Result<()> {
         pending.par_iter().try_for_each(|job| -> Result<()> {
-            let id = JobColumns {
-                experiment: &exp.name,
-                job: &job.hash,
-                repeat: job.config.repeat,
-                swept: job.swept.iter().zip(&kinds).map(|((k, v), kind)| (k.as_str(), kind.clone(), v)).collect(),
-            };
-            let JobFiles { part, checkpoint, table: table_file, record: config_file, weights: weights_file, test_part, partial } = JobFiles::of(&dir, &rows_dir, &job.hash, opts.format);
+            let files = JobFiles::of(&dir, &rows_dir, &job.hash, opts.format);
             // Temporary files a killed run left for this job's outputs (this run holds the lock).
-            for output in [&part, &checkpoint, &table_file, &config_file, &weights_file, &test_part] {
+            for output in [&files.part, &files.checkpoint, &files.table, &files.record, &files.weights, &files.test_part] {
                 remove_stale_temps(output);
             }
             let mut record = serde_json::json!({ "hash": job.hash, "seed": job.seed, "swept": job.swept.iter().cloned().collect::<std::collections::BTreeMap<_, _>>(), "config": job.config });
             if let Some(read) = inputs.get(&job.hash) {
                 record["inputs"] = read.clone();
             }
-            write_atomic(&config_file, |f| {
+            write_atomic(&files.record, |f| {
                 serde_json::to_writer_pretty(f, &record)?;
                 Ok(())
             })?;
-            let part_id = PartId { experiment: &exp.name, job: &job.hash };
-            let stream = || JobStream::open(part_id, opts.format, part.clone(), config_file.clone(), partial.clone());
-            let rows = if exp.file.kind == JobKind::TsumegoGa {
-                let library = library_of(job).expect("a tsumego job has a library");
-                let outcome = super::solve_job::run_tsumego_ga(job, &library, &opts.out, &checkpoint, &|| bar.inc(1))?;
-                super::solve_job::write_weights_file(&weights_file, job, &outcome.best)?;
-                // The test rows first: the generations part marks the job done.
-                let test = if outcome.test.is_empty() { 0 } else { write_part(&test_part, &config_file, solves_frame(&id, &outcome.test)?, opts.format, part_id)? };
-                let rows = write_part(&part, &config_file, tsumego_generations_frame(&id, &outcome.rows)?, opts.format, part_id)?;
-                std::fs::remove_file(&checkpoint).ok();
-                rows + test
-            } else if exp.file.kind == JobKind::Solve {
-                let library = library_of(job).expect("a tsumego job has a library");
-                let work = super::solve_job::SolveWork::load(job, &library, &opts.out)?;
-                streamed(stream()?, &|rows| solves_frame(&id, rows), |from, _, sink| {
-                    bar.inc(from as u64);
-                    let mut next = from;
-                    while next < work.units() {
-                        let end = (next + GAME_CHUNK).min(work.units());
-                        sink(work.solve(next..end, &|| bar.inc(1)), end, &serde_json::Value::Null)?;
-                        next = end;
-                    }
-                    Ok(())
-                })?
-            } else if is_ga {
-                let outcome = run_ga(job, &checkpoint, &|| bar.inc(1))?;
-                write_table_file(&table_file, job, &outcome.best)?;
-                let rows = write_part(&part, &config_file, generations_frame(&id, &outcome.rows)?, opts.format, part_id)?;
-                std::fs::remove_file(&checkpoint).ok();
-                rows
-            } else if exp.file.kind == JobKind::Tune {
-                let (names, rows) = run_tune(job, &|| bar.inc(1))?;
-                write_part(&part, &config_file, tuning_frame(&id, &names, &rows)?, opts.format, part_id)?
-            } else {
-                streamed(stream()?, &|rows| games_frame(&id, rows), |from, carry, sink| {
-                    bar.inc(from as u64);
-                    play_job_from(job, from, carry, &|| bar.inc(1), sink)
-                })?
+            let cx = JobContext {
+                job,
+                files,
+                id: JobColumns {
+                    experiment: &exp.name,
+                    job: &job.hash,
+                    repeat: job.config.repeat,
+                    swept: job.swept.iter().zip(&kinds).map(|((k, v), kind)| (k.as_str(), kind.clone(), v)).collect(),
+                },
+                part_id: PartId { experiment: &exp.name, job: &job.hash },
+                format: opts.format,
+                out: &opts.out,
+                library: library_of(job),
+                progress: &progress,
             };
+            let rows = kind.run(&cx)?;
             rows_written.fetch_add(rows, std::sync::atomic::Ordering::Relaxed);
             let done = jobs_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.set_message(format!("jobs {done}/{}", pending.len()));
@@ -472,51 +285,3 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     })
 }
 
-/// The files a job writes under its experiment's results folder (`dir`).
-struct JobFiles {
-    /// The rows; its presence marks the job done.
-    part: PathBuf,
-    checkpoint: PathBuf,
-    /// A GA's best table (Othello).
-    table: PathBuf,
-    /// The resolved config (`jobs/<hash>.json`).
-    record: PathBuf,
-    /// A life-and-death GA's best weights.
-    weights: PathBuf,
-    /// A life-and-death GA's test solves.
-    test_part: PathBuf,
-    /// The batches of a running job (`partial/<hash>`).
-    partial: PathBuf,
-}
-
-impl JobFiles {
-    fn of(dir: &Path, rows_dir: &Path, hash: &str, format: Format) -> JobFiles {
-        let table = dir.join("tables").join(format!("{hash}.txt"));
-        JobFiles {
-            part: rows_dir.join(format!("part-{hash}.{}", format.ext())),
-            checkpoint: dir.join("checkpoints").join(format!("{hash}.json")),
-            weights: table.with_extension("weights"),
-            table,
-            record: dir.join("jobs").join(format!("{hash}.json")),
-            test_part: dir.join("solves").join(format!("part-{hash}.{}", format.ext())),
-            partial: dir.join("partial").join(hash),
-        }
-    }
-
-    /// Removes what the job wrote (part files in either format, the rows first so that the job
-    /// counts as not run from the first removal on), to run it again from the start.
-    fn remove_outputs(&self) -> Result<()> {
-        let parts = |part: &Path| [Format::Parquet, Format::Csv].map(|f| part.with_extension(f.ext()));
-        for path in parts(&self.part).iter().chain(&parts(&self.test_part)).chain([&self.checkpoint, &self.table, &self.weights]) {
-            match std::fs::remove_file(path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e).with_context(|| format!("removing {}", path.display())),
-                _ => {}
-            }
-        }
-        match std::fs::remove_dir_all(&self.partial) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e).with_context(|| format!("removing {}", self.partial.display())),
-            _ => {}
-        }
-        Ok(())
-    }
-}

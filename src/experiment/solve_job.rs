@@ -12,6 +12,8 @@
 //! atomically every `checkpoint_s` seconds; a killed run resumes from it with the same rows.
 
 use super::grid::Job;
+use super::job_kind::{JobContext, KindRunner, streamed};
+use super::record::{solves_frame, tsumego_generations_frame};
 use super::record::{read_checkpoint, write_atomic, write_checkpoint};
 use super::spec::Stage;
 use super::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
@@ -27,6 +29,63 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::path::Path;
 use std::time::Instant;
+
+/// Problems solved between two looks at the flush timer.
+const SOLVE_CHUNK: usize = 64;
+
+/// The job kind `solve`: (weights, problem) pairs solved in parallel, streamed to disk in
+/// batches and resumable after the last one (see `stream`).
+pub struct Solve;
+
+impl KindRunner for Solve {
+    fn rows_folder(&self) -> &'static str {
+        "solves"
+    }
+    fn unit(&self) -> &'static str {
+        "problems"
+    }
+    fn steps(&self, job: &Job) -> usize {
+        solve_count(job)
+    }
+    fn run(&self, cx: &JobContext) -> Result<usize> {
+        let work = SolveWork::load(cx.job, cx.library()?, cx.out)?;
+        streamed(cx.stream()?, &|rows| solves_frame(&cx.id, rows), |from, _, sink| {
+            (cx.progress)(from as u64);
+            let mut next = from;
+            while next < work.units() {
+                let end = (next + SOLVE_CHUNK).min(work.units());
+                sink(work.solve(next..end, &|| (cx.progress)(1)), end, &serde_json::Value::Null)?;
+                next = end;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// The job kind `tsumego_ga`: the GoTools report's GA over heuristic weights; a checkpoint every
+/// `checkpoint_s` seconds; at the end its best weights, its test solves and its generations.
+pub struct TsumegoGa;
+
+impl KindRunner for TsumegoGa {
+    fn rows_folder(&self) -> &'static str {
+        "generations"
+    }
+    fn unit(&self) -> &'static str {
+        "generations"
+    }
+    fn steps(&self, job: &Job) -> usize {
+        generations_of(job)
+    }
+    fn run(&self, cx: &JobContext) -> Result<usize> {
+        let outcome = run_tsumego_ga(cx.job, cx.library()?, cx.out, &cx.files.checkpoint, &|| (cx.progress)(1))?;
+        write_weights_file(&cx.files.weights, cx.job, &outcome.best)?;
+        // The test rows first: the generations part marks the job done.
+        let test = if outcome.test.is_empty() { 0 } else { cx.write_part(&cx.files.test_part, solves_frame(&cx.id, &outcome.test)?)? };
+        let rows = cx.write_part(&cx.files.part, tsumego_generations_frame(&cx.id, &outcome.rows)?)?;
+        std::fs::remove_file(&cx.files.checkpoint).ok();
+        Ok(rows + test)
+    }
+}
 
 thread_local! {
     /// One solver (and its 2^20-entry table) per worker thread.
@@ -142,12 +201,6 @@ impl SolveWork {
             })
             .collect()
     }
-}
-
-/// Runs a `solve` job in memory; `out` is the results folder (for `trained:` weights).
-pub fn run_solve(job: &Job, library: &Path, out: &Path, on_problem: &(dyn Fn() + Sync)) -> Result<Vec<SolveRow>> {
-    let work = SolveWork::load(job, library, out)?;
-    Ok(work.solve(0..work.units(), on_problem))
 }
 
 fn load_labelled(map: &std::collections::BTreeMap<String, WeightsRef>, out: &Path, library: &LibrarySpec) -> Result<Vec<(String, Weights)>> {

@@ -17,6 +17,8 @@
 //! swept setting makes "the two tuners at equal game budgets" one grid axis.
 
 use super::grid::Job;
+use super::job_kind::{JobContext, KindRunner};
+use super::record::tuning_frame;
 use super::spec::{GameName, Stage, TunerName};
 use crate::agent::AgentSpec;
 use crate::game::freckers::Freckers;
@@ -28,6 +30,26 @@ use crate::tune::ga::{elite, next_generation, random_population};
 use crate::tune::hillclimb::{Advantage, climb};
 use anyhow::{Context, Result};
 use rayon::prelude::*;
+
+/// The job kind `tune`: a tuner against an opponent at a game budget, one row per game; run from
+/// its start after a kill (no checkpoint), the part written at the end.
+pub struct Tune;
+
+impl KindRunner for Tune {
+    fn rows_folder(&self) -> &'static str {
+        "tuning"
+    }
+    fn unit(&self) -> &'static str {
+        "games"
+    }
+    fn steps(&self, job: &Job) -> usize {
+        games_of(job)
+    }
+    fn run(&self, cx: &JobContext) -> Result<usize> {
+        let (names, rows) = run_tune(cx.job, &|| (cx.progress)(1))?;
+        cx.write_part(&cx.files.part, tuning_frame(&cx.id, &names, &rows)?)
+    }
+}
 
 /// One game of a tune job.
 #[derive(Clone, Debug, PartialEq)]

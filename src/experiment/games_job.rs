@@ -1,0 +1,163 @@
+//! Game jobs (`match`, `tournament`): the games of a job played in parallel, in chunks streamed
+//! to disk (see `stream`), resumable after the last saved batch.
+
+use super::grid::Job;
+use super::job_kind::{JobContext, KindRunner, Sink, streamed};
+use super::record::games_frame;
+use super::spec::Stage;
+use crate::agent::Arena;
+use crate::game::colosseum::Colosseum;
+use crate::game::freckers::Freckers;
+use crate::game::othello::Othello;
+use crate::play::{GameRow, play_game, seat_result};
+use crate::rng::derive_seed;
+use crate::stats::elo::{Pentanomial, Sprt, SprtDecision};
+use anyhow::Result;
+use rayon::prelude::*;
+
+/// The job kinds `match` and `tournament`.
+pub struct Games;
+
+impl KindRunner for Games {
+    fn rows_folder(&self) -> &'static str {
+        "games"
+    }
+    fn unit(&self) -> &'static str {
+        "games"
+    }
+    fn steps(&self, job: &Job) -> usize {
+        job.pairings().len()
+    }
+    fn run(&self, cx: &JobContext) -> Result<usize> {
+        streamed(cx.stream()?, &|rows| games_frame(&cx.id, rows), |from, carry, sink| {
+            (cx.progress)(from as u64);
+            play_job_from(cx.job, from, carry, &|| (cx.progress)(1), sink)
+        })
+    }
+}
+
+/// Games played in parallel between two looks at the flush timer (rows never depend on it).
+const GAME_CHUNK: usize = 64;
+/// An SPRT match looks at its test after every this many games (an even number: whole pairs).
+/// The games a match plays past its decision depend on it, its rows never do.
+const SPRT_CHUNK: usize = 32;
+
+/// Plays every game of a job in memory, returning rows in game order (benchmarks, tests).
+pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> {
+    let mut rows = Vec::new();
+    play_job_from(job, 0, &serde_json::Value::Null, on_game, &mut |chunk, _, _| {
+        rows.extend(chunk);
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// Plays the games of a job from game `from` on (the games before it done, `carry` the state
+/// after them), in chunks handed to `sink`. A match with an SPRT stops after the first
+/// colour-swapped pair at which the test decides (see `sprt_stop`).
+///
+/// Othello games start from the stage's position. Colosseum games start from the course's
+/// random setup, seeded by (job seed, pair): both games of a colour-swapped pair are played on
+/// the same board, each agent moving first once; a row's `stage` is the board it was played on.
+fn play_job_from(job: &Job, from: usize, carry: &serde_json::Value, on_game: &(dyn Fn() + Sync), sink: &mut Sink<GameRow>) -> Result<()> {
+    match &job.config.stage {
+        Stage::Othello(def) => {
+            let start = Othello::new(def).map_err(|e| anyhow::anyhow!(e))?;
+            play_games(job, &|_, _| Ok((start, def.id.clone())), from, carry, on_game, sink)
+        }
+        Stage::Colosseum(stage) => {
+            /// Keeps setup seeds apart from game seeds.
+            const SETUP: u64 = 0x5e7u64;
+            let setup = |game: usize, pair: Option<u32>| -> Result<(Colosseum, String)> {
+                // A game without a partner gets a board of its own.
+                let key = pair.map_or(u64::MAX - game as u64, u64::from);
+                let start = stage.setup(derive_seed(job.seed, &[SETUP, key])).map_err(|e| anyhow::anyhow!(e))?;
+                let id = format!("size-{}", start.size());
+                Ok((start, id))
+            };
+            play_games(job, &setup, from, carry, on_game, sink)
+        }
+        Stage::Freckers(stage) => {
+            let start = Freckers::new(stage.strict);
+            play_games(job, &|_, _| Ok((start, stage.id.clone())), from, carry, on_game, sink)
+        }
+        Stage::Tsumego(_) => anyhow::bail!("life-and-death jobs solve problems; they play no games"),
+    }
+}
+
+/// The game loop of `play_job_from` for one game type; `start(game index, pair)` gives each
+/// game's start position and the stage id its row records. Each game is seeded by its index, so
+/// the rows do not depend on where a run was resumed or how the games were chunked.
+fn play_games<G: Arena>(
+    job: &Job,
+    start: &(dyn Fn(usize, Option<u32>) -> Result<(G, String)> + Sync),
+    from: usize,
+    carry: &serde_json::Value,
+    on_game: &(dyn Fn() + Sync),
+    sink: &mut Sink<GameRow>,
+) -> Result<()> {
+    let cfg = &job.config;
+    let pairings = job.pairings();
+    let play = |range: std::ops::Range<usize>| -> Result<Vec<GameRow>> {
+        pairings[range.clone()]
+            .par_iter()
+            .zip(range)
+            .map(|(g, i)| {
+                let seed = derive_seed(job.seed, &[i as u64]);
+                let (pos, stage) = start(i, g.pair)?;
+                let row = play_game(&pos, (&g.first, &cfg.agents[&g.first]), (&g.second, &cfg.agents[&g.second]), seed, i as u32, &stage)
+                    .map(|row| GameRow { pair: g.pair, ..row });
+                on_game();
+                row
+            })
+            .collect()
+    };
+    let sprt = cfg.match_.as_ref().and_then(|m| m.sprt.map(|s| (s, m.players[0].clone())));
+    // An SPRT's pentanomial counts over the pairs played so far.
+    let mut penta = Pentanomial(serde_json::from_value(carry.clone()).unwrap_or_default());
+    let chunk = if sprt.is_some() { SPRT_CHUNK } else { GAME_CHUNK };
+    let mut next = from;
+    while next < pairings.len() {
+        let end = (next + chunk).min(pairings.len());
+        let mut rows = play(next..end)?;
+        next = end;
+        if let Some((sprt, me)) = &sprt {
+            let result = |r: &GameRow| seat_result(r.winner, r.first_agent == *me);
+            let mut stop = None;
+            for (i, pair) in rows.chunks(2).enumerate() {
+                if pair.len() < 2 || pair[0].pair.is_none() {
+                    break;
+                }
+                penta.add_pair(result(&pair[0]), result(&pair[1]));
+                if sprt.decide(sprt.llr_pentanomial(penta)) != SprtDecision::Continue {
+                    stop = Some(2 * (i + 1));
+                    break;
+                }
+            }
+            if let Some(keep) = stop {
+                rows.truncate(keep);
+                return sink(rows, pairings.len(), &serde_json::json!(penta.0));
+            }
+        }
+        sink(rows, next, &serde_json::json!(penta.0))?;
+    }
+    Ok(())
+}
+
+/// The number of games after which the SPRT on `me`'s pentanomial pair results first accepts a
+/// hypothesis, if it does within `rows` (complete pairs only, in game order).
+pub fn sprt_stop(sprt: &Sprt, me: &str, rows: &[GameRow]) -> Option<usize> {
+    let mut penta = Pentanomial::default();
+    let result = |r: &GameRow| seat_result(r.winner, r.first_agent == me);
+    for (i, pair) in rows.chunks(2).enumerate() {
+        if pair.len() < 2 || pair[0].pair.is_none() {
+            break;
+        }
+        penta.add_pair(result(&pair[0]), result(&pair[1]));
+        if sprt.decide(sprt.llr_pentanomial(penta)) != SprtDecision::Continue {
+            return Some(2 * (i + 1));
+        }
+    }
+    None
+}
+
