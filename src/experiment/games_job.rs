@@ -54,7 +54,7 @@ pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> 
 
 /// Plays the games of a job from game `from` on (the games before it done, `carry` the state
 /// after them), in chunks handed to `sink`. A match with an SPRT stops after the first
-/// colour-swapped pair at which the test decides (see `sprt_stop`).
+/// colour-swapped pair at which the test decides (see `sprt_feed`).
 ///
 /// Othello games start from the stage's position. Colosseum games start from the course's
 /// random setup, seeded by (job seed, pair): both games of a colour-swapped pair are played on
@@ -121,40 +121,28 @@ fn play_games<G: Arena>(
         let end = (next + chunk).min(pairings.len());
         let mut rows = play(next..end)?;
         next = end;
-        if let Some((sprt, me)) = &sprt {
-            let result = |r: &GameRow| seat_result(r.winner, r.first_agent == *me);
-            let mut stop = None;
-            for (i, pair) in rows.chunks(2).enumerate() {
-                if pair.len() < 2 || pair[0].pair.is_none() {
-                    break;
-                }
-                penta.add_pair(result(&pair[0]), result(&pair[1]));
-                if sprt.decide(sprt.llr_pentanomial(penta)) != SprtDecision::Continue {
-                    stop = Some(2 * (i + 1));
-                    break;
-                }
-            }
-            if let Some(keep) = stop {
-                rows.truncate(keep);
-                return sink(rows, pairings.len(), &serde_json::json!(penta.0));
-            }
+        if let Some((sprt, me)) = &sprt
+            && let Some(keep) = sprt_feed(sprt, me, &mut penta, &rows)
+        {
+            rows.truncate(keep);
+            return sink(rows, pairings.len(), &serde_json::json!(penta.0));
         }
         sink(rows, next, &serde_json::json!(penta.0))?;
     }
     Ok(())
 }
 
-/// The number of games after which the SPRT on `me`'s pentanomial pair results first accepts a
-/// hypothesis, if it does within `rows` (complete pairs only, in game order).
-pub fn sprt_stop(sprt: &Sprt, me: &str, rows: &[GameRow]) -> Option<usize> {
-    let mut penta = Pentanomial::default();
+/// Adds the complete colour-swapped pairs of `rows` (in game order) to `penta`, `me`'s pair
+/// results, and returns the number of games of `rows` up to the first pair at which the SPRT
+/// accepts a hypothesis, if one does.
+pub fn sprt_feed(sprt: &Sprt, me: &str, penta: &mut Pentanomial, rows: &[GameRow]) -> Option<usize> {
     let result = |r: &GameRow| seat_result(r.winner, r.first_agent == me);
     for (i, pair) in rows.chunks(2).enumerate() {
         if pair.len() < 2 || pair[0].pair.is_none() {
             break;
         }
         penta.add_pair(result(&pair[0]), result(&pair[1]));
-        if sprt.decide(sprt.llr_pentanomial(penta)) != SprtDecision::Continue {
+        if sprt.decide(sprt.llr_pentanomial(*penta)) != SprtDecision::Continue {
             return Some(2 * (i + 1));
         }
     }

@@ -22,7 +22,7 @@ use super::record::{Format, JobColumns, SweptKind, existing_part, remove_stale_t
 use super::stream::{PartId, verify_part};
 use super::spec::{Experiment, Stage};
 use crate::durable::{FolderLock, LockMode, Locked};
-pub use super::games_job::{play_job, sprt_stop};
+pub use super::games_job::play_job;
 use anyhow::{Context, Result};
 pub use crate::pool::with_threads;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
