@@ -182,7 +182,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    match dispatch(cli.command) {
+    let result = dispatch(cli.command);
+    // External agents still waiting in the pool are told to quit.
+    gamelab::agent::external::shutdown();
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             if let Some(input) = e.downcast_ref::<InputError>() {

@@ -54,6 +54,11 @@ pub struct GameRow {
     /// The moves in the game's notation, concatenated (passes left out, as in Othello
     /// transcripts).
     pub transcript: String,
+    /// How the game ended: `normal`, or the fault of the agent that lost by it
+    /// (`illegal_move`, `timeout`, `crash`, `protocol_error`; external agents only).
+    pub termination: &'static str,
+    /// The fault's evidence: the offending line, or what happened (empty when normal).
+    pub fault_detail: String,
 }
 
 /// The result of a game for one seat, from the row's `winner` ("first", "second" or "draw"):
@@ -96,6 +101,10 @@ pub fn play_game_observed<G: Arena>(
     let mut plies = 0u32;
     let t0 = Instant::now();
     let mut legal = Vec::new();
+    for (a, seat) in agents.iter_mut().zip([Player::First, Player::Second]) {
+        a.begin(seat);
+    }
+    let mut fault = None;
     let outcome = loop {
         if let Some(o) = game.outcome() {
             break o;
@@ -109,6 +118,11 @@ pub fn play_game_observed<G: Arena>(
         move_ms[side].push(format!("{ms:.1}"));
         move_tree_kb[side].push(format!("{:.1}", agents[side].effort().last_tree_bytes as f64 / 1e3));
         moved[side] += 1;
+        // A fault (external agents) ends the game as a loss for the agent at fault.
+        if let Some(f) = agents[side].fault() {
+            fault = Some(f);
+            break Outcome::Win(if side == 0 { Player::Second } else { Player::First });
+        }
         legal.clear();
         game.legal_moves(&mut legal);
         anyhow::ensure!(legal.contains(&mv), "agent '{}' chose an illegal move {mv:?}", [first.0, second.0][side]);
@@ -129,19 +143,23 @@ pub fn play_game_observed<G: Arena>(
         }
         plies += 1;
     };
+    let winner = match outcome {
+        Outcome::Win(Player::First) => "first",
+        Outcome::Win(Player::Second) => "second",
+        Outcome::Draw => "draw",
+    };
+    agents[0].end(seat_result(winner, true));
+    agents[1].end(seat_result(winner, false));
     let scores = game.scores();
     let effort = [agents[0].effort(), agents[1].effort()];
+    let budgets = [agents[0].budget_text().unwrap_or_else(|| plans[0].describe()), agents[1].budget_text().unwrap_or_else(|| plans[1].describe())];
     Ok(GameRow {
         game: index,
         pair: None,
         stage: stage.to_string(),
         first_agent: first.0.to_string(),
         second_agent: second.0.to_string(),
-        winner: match outcome {
-            Outcome::Win(Player::First) => "first",
-            Outcome::Win(Player::Second) => "second",
-            Outcome::Draw => "draw",
-        },
+        winner,
         first_score: scores[0],
         second_score: scores[1],
         plies,
@@ -164,9 +182,11 @@ pub fn play_game_observed<G: Arena>(
         second_think_ms: move_ms[1].join(" "),
         first_tree_kb: move_tree_kb[0].join(" "),
         second_tree_kb: move_tree_kb[1].join(" "),
-        first_budget: plans[0].describe(),
-        second_budget: plans[1].describe(),
+        first_budget: budgets[0].clone(),
+        second_budget: budgets[1].clone(),
         transcript,
+        termination: fault.as_ref().map_or("normal", |f| f.kind.name()),
+        fault_detail: fault.map(|f| f.detail).unwrap_or_default(),
     })
 }
 

@@ -10,6 +10,7 @@
 //! exist because the reports used them and rows record which kind was used.
 
 pub mod alphabeta;
+pub mod external;
 pub mod move_cache;
 pub mod flat_mc;
 pub mod hybrid;
@@ -75,6 +76,19 @@ pub trait Agent<G: Game>: Send {
     fn observe(&mut self, _mv: G::Move) {}
     fn effort(&self) -> Effort {
         Effort::default()
+    }
+    /// Told its seat before the game's first move (external agents start their game here).
+    fn begin(&mut self, _seat: crate::game::Player) {}
+    /// Told its result (1, 0.5 or 0) when the game is over.
+    fn end(&mut self, _result: f64) {}
+    /// A fault that ends the game as a loss for this agent (external agents: an illegal move,
+    /// a protocol error, a timeout, a crash); asked after every `choose`.
+    fn fault(&mut self) -> Option<external::Fault> {
+        None
+    }
+    /// How the rows describe the agent's budget, when the spec's budget does not say it.
+    fn budget_text(&self) -> Option<String> {
+        None
     }
 }
 
@@ -376,6 +390,8 @@ pub enum AgentSpec {
         #[serde(default = "center_fade")]
         center_fade: u32,
     },
+    /// Another program, speaking gamelab's line protocol (docs/protocol.md).
+    External(external::ExternalSpec),
     /// Colosseum: seed 003's popcoin, UCT with heuristic-biased selection and final move,
     /// C by the number of moves, root checks and tree reuse.
     Popcoin {
@@ -407,8 +423,12 @@ pub enum AgentSpec {
 }
 
 /// Agent kinds with the parameters each takes, for `gamelab list`.
-pub const AGENT_KINDS: [(&str, &str); 16] = [
+pub const AGENT_KINDS: [(&str, &str); 17] = [
     ("random", "uniform over legal moves"),
+    (
+        "external",
+        "your own program over gamelab's line protocol (docs/protocol.md): command = [\"python3\", \"my_agent.py\"]; cwd, env, init_timeout_ms = 10000; time_ms [first_move_ms] | game_time_s (default: the course's rule); grace_ms = 500",
+    ),
     ("greedy", "Othello arena: most discs flipped, ties row-major; Freckers: most rows gained, ties at random"),
     ("random_greedy", "Freckers: random, weighted by rows gained"),
     (
@@ -470,6 +490,7 @@ impl AgentSpec {
             AgentSpec::CourseRandom {} => "course_random",
             AgentSpec::Heuristic { .. } => "heuristic",
             AgentSpec::Popcoin { .. } => "popcoin",
+            AgentSpec::External(_) => "external",
         }
     }
 
@@ -520,6 +541,7 @@ impl AgentSpec {
                     finite(name, *x)?;
                 }
             }
+            AgentSpec::External(e) => e.check()?,
             AgentSpec::Hybrid { early, late, .. } => {
                 early.check_numbers().map_err(|e| format!("early: {e}"))?;
                 late.check_numbers().map_err(|e| format!("late: {e}"))?;
@@ -669,6 +691,10 @@ impl AgentSpec {
     /// carries the table itself. Paths are relative to `base_dir`.
     pub fn resolve_tables(&mut self, base_dir: &std::path::Path) -> Result<(), String> {
         match self {
+            AgentSpec::External(e) => {
+                e.resolve_files();
+                Ok(())
+            }
             AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => table.resolve(base_dir),
             AgentSpec::SimpleMcts { table: Some(t), .. } | AgentSpec::Uct { table: Some(t), .. } => t.resolve(base_dir),
             _ => Ok(()),
@@ -703,7 +729,7 @@ pub fn build_generic<G: CellGame>(spec: &AgentSpec, start: &G) -> Result<Option<
         AgentSpec::RandomGreedy {} | AgentSpec::FreckersMcts { .. } | AgentSpec::Alphabeta { .. } | AgentSpec::Hybrid { .. } => {
             return Err(format!("`{}` is available for Freckers only", spec.kind_name()));
         }
-        AgentSpec::Greedy {} | AgentSpec::Corners {} | AgentSpec::Positional {} => return Ok(None),
+        AgentSpec::Greedy {} | AgentSpec::Corners {} | AgentSpec::Positional {} | AgentSpec::External(_) => return Ok(None),
     }))
 }
 

@@ -5,7 +5,10 @@ use super::grid::Job;
 use super::job_kind::{JobContext, KindRunner, Sink, streamed};
 use super::record::games_frame;
 use super::spec::Stage;
-use crate::agent::Arena;
+use crate::agent::{AgentSpec, Arena, external};
+
+/// The agents of a job by label.
+type Agents = std::collections::BTreeMap<String, AgentSpec>;
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
@@ -29,9 +32,16 @@ impl KindRunner for Games {
         job.pairings().len()
     }
     fn run(&self, cx: &JobContext) -> Result<usize> {
+        // External agents write their standard error to a log per job and agent.
+        let mut agents = cx.job.config.agents.clone();
+        for (label, spec) in agents.iter_mut() {
+            if let AgentSpec::External(e) = spec {
+                e.log = Some(external::log_path(&cx.results_dir(), &cx.job.hash, label));
+            }
+        }
         streamed(cx.stream()?, &|rows| games_frame(&cx.id, rows), |from, carry, sink| {
             (cx.progress)(from as u64);
-            play_job_from(cx.job, from, carry, &|| (cx.progress)(1), sink)
+            play_job_from(cx.job, &agents, from, carry, &|| (cx.progress)(1), sink)
         })
     }
 }
@@ -45,7 +55,7 @@ const SPRT_CHUNK: usize = 32;
 /// Plays every game of a job in memory, returning rows in game order (benchmarks, tests).
 pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> {
     let mut rows = Vec::new();
-    play_job_from(job, 0, &serde_json::Value::Null, on_game, &mut |chunk, _, _| {
+    play_job_from(job, &job.config.agents, 0, &serde_json::Value::Null, on_game, &mut |chunk, _, _| {
         rows.extend(chunk);
         Ok(())
     })?;
@@ -59,11 +69,11 @@ pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> 
 /// Othello games start from the stage's position. Colosseum games start from the course's
 /// random setup, seeded by (job seed, pair): both games of a colour-swapped pair are played on
 /// the same board, each agent moving first once; a row's `stage` is the board it was played on.
-fn play_job_from(job: &Job, from: usize, carry: &serde_json::Value, on_game: &(dyn Fn() + Sync), sink: &mut Sink<GameRow>) -> Result<()> {
+fn play_job_from(job: &Job, agents: &Agents, from: usize, carry: &serde_json::Value, on_game: &(dyn Fn() + Sync), sink: &mut Sink<GameRow>) -> Result<()> {
     match &job.config.stage {
         Stage::Othello(def) => {
             let start = Othello::new(def).map_err(|e| anyhow::anyhow!(e))?;
-            play_games(job, &|_, _| Ok((start, def.id.clone())), from, carry, on_game, sink)
+            play_games(job, agents, &|_, _| Ok((start, def.id.clone())), from, carry, on_game, sink)
         }
         Stage::Colosseum(stage) => {
             /// Keeps setup seeds apart from game seeds.
@@ -75,11 +85,11 @@ fn play_job_from(job: &Job, from: usize, carry: &serde_json::Value, on_game: &(d
                 let id = format!("size-{}", start.size());
                 Ok((start, id))
             };
-            play_games(job, &setup, from, carry, on_game, sink)
+            play_games(job, agents, &setup, from, carry, on_game, sink)
         }
         Stage::Freckers(stage) => {
             let start = Freckers::new(stage.strict);
-            play_games(job, &|_, _| Ok((start, stage.id.clone())), from, carry, on_game, sink)
+            play_games(job, agents, &|_, _| Ok((start, stage.id.clone())), from, carry, on_game, sink)
         }
         Stage::Tsumego(_) => anyhow::bail!("life-and-death jobs solve problems; they play no games"),
     }
@@ -90,6 +100,7 @@ fn play_job_from(job: &Job, from: usize, carry: &serde_json::Value, on_game: &(d
 /// the rows do not depend on where a run was resumed or how the games were chunked.
 fn play_games<G: Arena>(
     job: &Job,
+    agents: &Agents,
     start: &(dyn Fn(usize, Option<u32>) -> Result<(G, String)> + Sync),
     from: usize,
     carry: &serde_json::Value,
@@ -105,7 +116,7 @@ fn play_games<G: Arena>(
             .map(|(g, i)| {
                 let seed = derive_seed(job.seed, &[i as u64]);
                 let (pos, stage) = start(i, g.pair)?;
-                let row = play_game(&pos, (&g.first, &cfg.agents[&g.first]), (&g.second, &cfg.agents[&g.second]), seed, i as u32, &stage)
+                let row = play_game(&pos, (&g.first, &agents[&g.first]), (&g.second, &agents[&g.second]), seed, i as u32, &stage)
                     .map(|row| GameRow { pair: g.pair, ..row });
                 on_game();
                 row

@@ -384,6 +384,11 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         spec.budget().map_err(|e| err(&key, e))?;
         spec.first_move_budget().map_err(|e| err(&key, e))?;
         build(&spec).map_err(|e| err(&key, e))?;
+        // An external program is started once now: a command that does not exist, a handshake
+        // that never comes or a wrong protocol version is an error before anything runs.
+        if let crate::agent::AgentSpec::External(e) = &spec {
+            crate::agent::external::probe(e).map_err(|m| err(&key, format!("the external agent could not start: {m}")))?;
+        }
         agents.insert(label.clone(), spec);
     }
     Ok(JobConfig {

@@ -60,6 +60,11 @@ impl JobContext<'_> {
         super::stream::write_part(path, &self.files.record, df, self.format, self.part_id)
     }
 
+    /// The experiment's results folder.
+    pub fn results_dir(&self) -> PathBuf {
+        self.files.record.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default()
+    }
+
     pub fn library(&self) -> Result<&Path> {
         self.library.as_deref().context("a life-and-death job reads a problem library")
     }

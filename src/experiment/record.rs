@@ -138,6 +138,8 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
         Column::new("first_budget".into(), s(&|r| r.first_budget.clone())),
         Column::new("second_budget".into(), s(&|r| r.second_budget.clone())),
         Column::new("transcript".into(), s(&|r| r.transcript.clone())),
+        Column::new("termination".into(), rows.iter().map(|r| r.termination).collect::<Vec<&str>>()),
+        Column::new("fault_detail".into(), s(&|r| r.fault_detail.clone())),
     ]);
     Ok(DataFrame::new(n, cols)?)
 }

@@ -43,6 +43,13 @@ pub enum JobKind {
     TsumegoGa,
 }
 
+impl JobKind {
+    /// Whether its rows are games (matches and tournaments).
+    pub fn plays_games(self) -> bool {
+        matches!(self, JobKind::Match | JobKind::Tournament)
+    }
+}
+
 /// Games an experiment can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

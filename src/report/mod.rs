@@ -202,6 +202,32 @@ fn sprt_section(jobs: &[Job], records: &Records) -> String {
     md
 }
 
+/// How games ended, per agent, when any game ended by a fault (external agents): the agent's
+/// games, those that ended normally, and the faults the agent itself committed, by kind.
+fn terminations_section(records: &Records) -> String {
+    const FAULTS: [&str; 4] = ["illegal_move", "timeout", "crash", "protocol_error"];
+    let Some(termination) = records.text.get("termination") else { return String::new() };
+    if termination.iter().all(|t| t == "normal") {
+        return String::new();
+    }
+    let mut by_agent: BTreeMap<&str, [u64; 6]> = BTreeMap::new();
+    for i in 0..records.len {
+        let counts = by_agent.entry(records.text["agent"][i].as_str()).or_default();
+        counts[0] += 1;
+        if termination[i] == "normal" {
+            counts[1] += 1;
+        }
+        if let Some(k) = FAULTS.iter().position(|f| *f == records.text["fault"][i]) {
+            counts[2 + k] += 1;
+        }
+    }
+    let mut md = String::from("## Terminations\n\nGames that ended by an agent's fault count as its loss. The fault columns count each agent's own faults (the offending lines are in the rows, column `fault_detail`; its standard error in `logs/`).\n\n| agent | games | normal | illegal_move | timeout | crash | protocol_error |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    for (agent, c) in by_agent {
+        md += &format!("| {agent} | {} |\n", c.iter().map(u64::to_string).collect::<Vec<_>>().join(" | "));
+    }
+    md + "\n"
+}
+
 /// Reads the rows of `jobs` under `out` and writes the report, its figures, and (with
 /// `csv_tables`) one CSV file per table.
 pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> Result<ReportOutput> {
@@ -353,6 +379,9 @@ fn write_report(
         }
     }
     md += &sprt_section(jobs, &records);
+    if exp.file.kind.plays_games() {
+        md += &terminations_section(records);
+    }
     if !figure_md.is_empty() {
         md += "## Figures\n\n";
         md += &figure_md;

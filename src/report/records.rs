@@ -152,6 +152,8 @@ impl Records {
             Ok(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
         };
         let (first, second, winner, stage, job) = (text("first_agent")?, text("second_agent")?, text("winner")?, text("stage")?, text("job")?);
+        // Rows written before external agents ended every game normally.
+        let termination = if df.column("termination").is_ok() { text("termination")? } else { vec!["normal".to_string(); df.height()] };
         let nums: BTreeMap<&str, Vec<f64>> = ["first_score", "second_score", "plies", "wall_ms", "first_simulations", "second_simulations", "first_nodes", "second_nodes", "first_max_move_ms", "second_max_move_ms", "first_peak_tree_bytes", "second_peak_tree_bytes", "repeat", "game", "pair"]
             .into_iter()
             .map(|c| num(c).map(|v| (c, v)))
@@ -183,6 +185,10 @@ impl Records {
                 self.push_text("seat", seat.to_string());
                 self.push_text("stage", stage[i].clone());
                 self.push_text("job", job[i].clone());
+                self.push_text("termination", termination[i].clone());
+                // The seat at fault lost the game by it.
+                let at_fault = termination[i] != "normal" && result == 0.0;
+                self.push_text("fault", if at_fault { termination[i].clone() } else { "-".to_string() });
                 self.push_num("result", result);
                 self.push_num("score", own("first_score", "second_score"));
                 self.push_num("opponent_score", own("second_score", "first_score"));

@@ -179,12 +179,20 @@ impl Agent<Colosseum> for HeuristicAgent {
     }
 }
 
+impl crate::agent::external::Protocol for Colosseum {
+    const NAME: &'static str = "colosseum";
+    fn position_text(&self) -> String {
+        super::text::to_text(self)
+    }
+}
+
 impl Arena for Colosseum {
     fn build_agent(spec: &AgentSpec, _start: &Colosseum) -> Result<Box<dyn Agent<Colosseum>>, String> {
         let rollout = spec.rollout_name();
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),
             AgentSpec::CourseRandom {} => Box::new(random::PolicyAgent(CourseRandom)),
+            AgentSpec::External(e) => Box::new(crate::agent::external::ExternalAgent::new(e, _start)),
             AgentSpec::Heuristic { adv_moves, adv_distance, center, center_fade } => {
                 Box::new(HeuristicAgent::new(*adv_moves, *adv_distance, *center, *center_fade))
             }

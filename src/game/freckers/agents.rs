@@ -215,12 +215,20 @@ impl RolloutPolicy<Freckers> for EpsilonGreedy {
     }
 }
 
+impl crate::agent::external::Protocol for Freckers {
+    const NAME: &'static str = "freckers";
+    fn position_text(&self) -> String {
+        super::text::to_text(self)
+    }
+}
+
 impl Arena for Freckers {
     fn build_agent(spec: &AgentSpec, _start: &Freckers) -> Result<Box<dyn Agent<Freckers>>, String> {
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),
             AgentSpec::Greedy {} => Box::new(Greedy),
             AgentSpec::RandomGreedy {} => Box::new(random::PolicyAgent(RandomGreedy)),
+            AgentSpec::External(e) => Box::new(crate::agent::external::ExternalAgent::new(e, _start)),
             AgentSpec::Uct { table: None, .. } | AgentSpec::AnnealedUct { .. } => match spec.rollout_name() {
                 None | Some(RolloutName::Uniform) => Box::new(Uct::new(spec.uct_config().expect("tree search"), Uniform)),
                 Some(RolloutName::CourseRandom) => return Err("rollout = \"course_random\" is a Colosseum policy".into()),

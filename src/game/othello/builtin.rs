@@ -71,6 +71,13 @@ impl Agent<Othello> for Positional {
     }
 }
 
+impl crate::agent::external::Protocol for Othello {
+    const NAME: &'static str = "othello";
+    fn position_text(&self) -> String {
+        super::text::to_text(self)
+    }
+}
+
 impl Arena for Othello {
     fn build_agent(spec: &AgentSpec, start: &Othello) -> Result<Box<dyn Agent<Othello>>, String> {
         if let Some(agent) = build_generic(spec, start)? {
@@ -80,6 +87,7 @@ impl Arena for Othello {
             AgentSpec::Greedy {} => Box::new(Greedy),
             AgentSpec::Corners {} => Box::new(Corners),
             AgentSpec::Positional {} => Box::new(Positional::new()),
+            AgentSpec::External(e) => Box::new(crate::agent::external::ExternalAgent::new(e, start)),
             other => return Err(format!("agent kind '{}' is not available for Othello", other.kind_name())),
         })
     }

@@ -9,6 +9,7 @@
 mod bits;
 pub mod builtin;
 pub mod stage;
+pub mod text;
 
 use super::{CellGame, Game, Outcome, Player};
 use crate::rng::{GameRng, below};

@@ -39,6 +39,8 @@ fn row(game: u32, first: &str, second: &str, winner: &'static str, pair: Option<
         first_budget: "-".into(),
         second_budget: "-".into(),
         transcript: String::new(),
+        termination: "normal",
+        fault_detail: String::new(),
     }
 }
 

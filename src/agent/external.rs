@@ -1,0 +1,527 @@
+//! External agents: a player that is another program, speaking gamelab's line protocol over its
+//! standard input and output (docs/protocol.md). Any language can play; the courses' Python
+//! agents play through the adapters in `adapters/`.
+//!
+//! One process per seat and game at a time, taken from a pool kept for the whole run (so a
+//! process plays game after game of a job) and started when the pool has none; several games in
+//! parallel (`--threads`) use several processes. A fault of the program (an illegal move, a line
+//! that is not the protocol, a move past its time, a crash or an exit) ends that game as a loss
+//! for it, with the fault in the rows (`termination`); the process is killed and the next game
+//! starts a new one. Nothing an external program does stops or hangs a run: every read has a
+//! deadline (the move's time plus `grace_ms`), after which the process is killed.
+//!
+//! Its standard error goes to a log file per job and agent (`results/<experiment>/logs/`),
+//! set by the runner; without one (tests, `gamelab play`), to gamelab's own standard error.
+
+use super::{Agent, Effort};
+use crate::game::{Game, Player};
+use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{LazyLock, Mutex};
+use std::time::{Duration, Instant};
+
+/// The protocol version gamelab speaks; an agent must answer the handshake with it.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// `kind = "external"`: the program to run and its time rules.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExternalSpec {
+    /// The program and its arguments, e.g. `["python3", "my_agent.py"]`; relative paths are
+    /// taken from `cwd`.
+    pub command: Vec<String>,
+    /// The folder the program runs in (default: the folder gamelab runs in).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Environment variables set for the program (on top of gamelab's own).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub env: BTreeMap<String, String>,
+    /// How long the program may take to start and answer the handshake (default 10000 ms).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub init_timeout_ms: Option<u64>,
+    /// Time per move (default: the game's course rule, see `ExternalClock::default_for`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_ms: Option<u64>,
+    /// A different time for the agent's first move (the Colosseum course gave 30 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_move_ms: Option<u64>,
+    /// A clock for the whole game instead of a time per move (the Freckers course: 180 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_time_s: Option<f64>,
+    /// How far past its time a move may come before the program is killed (default 500 ms):
+    /// the pipe and the program's start-up are not the agent's thinking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grace_ms: Option<u64>,
+    /// A digest of the files the command names (set by gamelab, not the file): an edited agent
+    /// makes new jobs instead of reusing the old agent's rows.
+    #[serde(default, skip_deserializing, skip_serializing_if = "String::is_empty")]
+    pub fingerprint: String,
+    /// Where the program's standard error goes (set by the runner per job; not in the hash).
+    #[serde(skip)]
+    pub log: Option<PathBuf>,
+}
+
+/// The time rules of a game's external agents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ExternalClock {
+    pub per_move: Duration,
+    pub first_move: Option<Duration>,
+    pub game: Option<Duration>,
+}
+
+impl ExternalClock {
+    /// The courses' rules: Colosseum (COMP 424) 30 s for the first move and 2 s after; Freckers
+    /// (COMP30024) 180 s per game; Othello (the arena has none) 1 s per move.
+    pub fn default_for(game: &str) -> ExternalClock {
+        match game {
+            "colosseum" => ExternalClock { per_move: Duration::from_secs(2), first_move: Some(Duration::from_secs(30)), game: None },
+            "freckers" => ExternalClock { per_move: Duration::from_secs(180), first_move: None, game: Some(Duration::from_secs(180)) },
+            _ => ExternalClock { per_move: Duration::from_secs(1), first_move: None, game: None },
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match (self.game, self.first_move) {
+            (Some(g), _) => format!("{} s per game", g.as_secs_f64()),
+            (None, Some(f)) => format!("{} ms (first {} ms)", self.per_move.as_millis(), f.as_millis()),
+            (None, None) => format!("{} ms", self.per_move.as_millis()),
+        }
+    }
+}
+
+impl ExternalSpec {
+    /// Checks what can be checked without running the program.
+    pub fn check(&self) -> Result<(), String> {
+        if self.command.is_empty() || self.command[0].trim().is_empty() {
+            return Err("command must name a program, e.g. command = [\"python3\", \"my_agent.py\"]".into());
+        }
+        for (name, v) in [("time_ms", self.time_ms), ("first_move_ms", self.first_move_ms), ("init_timeout_ms", self.init_timeout_ms)] {
+            if v == Some(0) {
+                return Err(format!("{name} must be positive"));
+            }
+        }
+        if let Some(t) = self.game_time_s {
+            if !(t.is_finite() && t > 0.0) {
+                return Err(format!("game_time_s = {t} must be a positive number"));
+            }
+            if self.time_ms.is_some() || self.first_move_ms.is_some() {
+                return Err("give game_time_s or time_ms (with first_move_ms), not both".into());
+            }
+        }
+        Ok(())
+    }
+
+    /// The time rules for `game`: the spec's own, or the game's defaults.
+    pub fn clock(&self, game: &str) -> ExternalClock {
+        let default = ExternalClock::default_for(game);
+        let ms = Duration::from_millis;
+        match (self.game_time_s, self.time_ms) {
+            (Some(t), _) => ExternalClock { per_move: Duration::from_secs_f64(t), first_move: None, game: Some(Duration::from_secs_f64(t)) },
+            (None, Some(t)) => ExternalClock { per_move: ms(t), first_move: self.first_move_ms.map(ms), game: None },
+            (None, None) => ExternalClock { first_move: self.first_move_ms.map(ms).or(default.first_move), ..default },
+        }
+    }
+
+    fn grace(&self) -> Duration {
+        Duration::from_millis(self.grace_ms.unwrap_or(500))
+    }
+
+    fn init_timeout(&self) -> Duration {
+        Duration::from_millis(self.init_timeout_ms.unwrap_or(10_000))
+    }
+
+    fn workdir(&self) -> PathBuf {
+        self.cwd.as_deref().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    /// Sets `fingerprint` from the bytes of every command argument that names a file.
+    pub fn resolve_files(&mut self) {
+        let dir = self.workdir();
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        let mut any = false;
+        for arg in &self.command {
+            let p = dir.join(arg);
+            if p.is_file()
+                && let Ok(bytes) = std::fs::read(&p)
+            {
+                h.update(arg.as_bytes());
+                h.update(&bytes);
+                any = true;
+            }
+        }
+        self.fingerprint = if any { format!("{:016x}", h.digest()) } else { String::new() };
+    }
+
+    /// The pool key: processes of one spec (and log) are interchangeable.
+    fn key(&self) -> String {
+        format!("{:?}|{:?}|{:?}|{:?}", self.command, self.cwd, self.env, self.log)
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    Normal,
+    IllegalMove,
+    Timeout,
+    Crash,
+    ProtocolError,
+}
+
+impl Termination {
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::IllegalMove => "illegal_move",
+            Termination::Timeout => "timeout",
+            Termination::Crash => "crash",
+            Termination::ProtocolError => "protocol_error",
+        }
+    }
+}
+
+/// A fault of an agent: what it was, and the line or message that shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: Termination,
+    pub detail: String,
+}
+
+fn fault(kind: Termination, detail: impl Into<String>) -> Fault {
+    Fault { kind, detail: detail.into() }
+}
+
+/// A running agent program.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    name: String,
+}
+
+impl Process {
+    /// Starts the program and shakes hands: gamelab sends `gamelab 1`, the program answers
+    /// `ready 1 NAME` within `init_timeout_ms`.
+    fn start(spec: &ExternalSpec) -> Result<Process, Fault> {
+        let stderr = match &spec.log {
+            Some(path) => {
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).ok();
+                }
+                match std::fs::OpenOptions::new().create(true).append(true).open(path) {
+                    Ok(f) => Stdio::from(f),
+                    Err(_) => Stdio::inherit(),
+                }
+            }
+            None => Stdio::inherit(),
+        };
+        let mut cmd = Command::new(&spec.command[0]);
+        cmd.args(&spec.command[1..]).envs(&spec.env).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        if let Some(dir) = &spec.cwd {
+            cmd.current_dir(dir);
+        }
+        let mut child = cmd.spawn().map_err(|e| fault(Termination::Crash, format!("cannot start {:?}: {e}", spec.command.join(" "))))?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut p = Process { child, stdin, lines: rx, name: String::new() };
+        p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
+        let line = p.recv(Instant::now() + spec.init_timeout()).map_err(|f| match f.kind {
+            Termination::Timeout => fault(Termination::Timeout, format!("no answer to the handshake within {} ms", spec.init_timeout().as_millis())),
+            _ => f,
+        })?;
+        let mut words = line.split_whitespace();
+        match (words.next(), words.next()) {
+            (Some("ready"), Some(v)) if v == PROTOCOL_VERSION.to_string() => {
+                p.name = words.collect::<Vec<_>>().join(" ");
+                Ok(p)
+            }
+            (Some("ready"), Some(v)) => {
+                p.kill();
+                Err(fault(Termination::ProtocolError, format!("the agent speaks protocol version {v}; gamelab speaks {PROTOCOL_VERSION}")))
+            }
+            _ => {
+                p.kill();
+                Err(fault(Termination::ProtocolError, format!("expected `ready {PROTOCOL_VERSION} NAME`, got: {line}")))
+            }
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|_| self.crashed())
+    }
+
+    /// The next line that is not `info ...` (agents may say what they think), by `deadline`.
+    fn recv(&mut self, deadline: Instant) -> Result<String, Fault> {
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.starts_with("info") && (line.len() == 4 || line.as_bytes()[4] == b' ') => continue,
+                Ok(line) => return Ok(line.trim_end().to_string()),
+                Err(RecvTimeoutError::Timeout) => {
+                    self.kill();
+                    return Err(fault(Termination::Timeout, "no answer in time"));
+                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
+            }
+        }
+    }
+
+    /// The fault of a program whose output closed: its exit status, once it has one.
+    fn crashed(&mut self) -> Fault {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => break Some(s),
+                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                _ => break None,
+            }
+        };
+        self.kill();
+        fault(Termination::Crash, match status {
+            Some(s) => format!("the agent exited ({s})"),
+            None => "the agent closed its output".to_string(),
+        })
+    }
+
+    fn kill(&mut self) {
+        self.child.kill().ok();
+        self.child.wait().ok();
+    }
+}
+
+/// Processes waiting for their next game, by spec.
+static POOL: LazyLock<Mutex<HashMap<String, Vec<Process>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+fn checkout(spec: &ExternalSpec) -> Result<Process, Fault> {
+    let pooled = POOL.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&spec.key()).and_then(Vec::pop);
+    match pooled {
+        Some(p) => Ok(p),
+        None => Process::start(spec),
+    }
+}
+
+fn give_back(spec: &ExternalSpec, p: Process) {
+    POOL.lock().unwrap_or_else(|e| e.into_inner()).entry(spec.key()).or_default().push(p);
+}
+
+/// Ends every pooled process: `quit`, then a kill for those that do not exit within a second.
+pub fn shutdown() {
+    let all: Vec<Process> = POOL.lock().unwrap_or_else(|e| e.into_inner()).drain().flat_map(|(_, v)| v).collect();
+    let deadline = Instant::now() + Duration::from_secs(1);
+    let mut all: Vec<Process> = all.into_iter().map(|mut p| {
+        p.send("quit").ok();
+        p
+    }).collect();
+    for p in &mut all {
+        while Instant::now() < deadline && matches!(p.child.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        p.kill();
+    }
+}
+
+/// Starts the program once and shakes hands, so a command that does not exist, a handshake
+/// that never comes or a wrong protocol version is an error before anything runs. Returns the
+/// agent's name. The process joins the pool.
+pub fn probe(spec: &ExternalSpec) -> Result<String, String> {
+    static PROBED: LazyLock<Mutex<HashMap<String, String>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+    if let Some(name) = PROBED.lock().unwrap_or_else(|e| e.into_inner()).get(&spec.key()) {
+        return Ok(name.clone());
+    }
+    let p = Process::start(spec).map_err(|f| f.detail)?;
+    let name = p.name.clone();
+    give_back(spec, p);
+    PROBED.lock().unwrap_or_else(|e| e.into_inner()).insert(spec.key(), name.clone());
+    Ok(name)
+}
+
+/// The games external agents can play: their name in the protocol, their positions as text and
+/// the notation of their moves.
+pub trait Protocol: Game {
+    /// `othello`, `colosseum` or `freckers`.
+    const NAME: &'static str;
+    /// The position in the game's text format (the one `gamelab show` prints).
+    fn position_text(&self) -> String;
+}
+
+/// An external program playing one seat of one game.
+pub struct ExternalAgent<G: Protocol> {
+    spec: ExternalSpec,
+    clock: ExternalClock,
+    process: Option<Process>,
+    fault: Option<Fault>,
+    seat: Option<Player>,
+    /// The game as the agent was told it, to name the moves it observes.
+    state: G,
+    clock_left: Option<Duration>,
+    moves: u32,
+}
+
+impl<G: Protocol> ExternalAgent<G> {
+    pub fn new(spec: &ExternalSpec, start: &G) -> ExternalAgent<G> {
+        let clock = spec.clock(G::NAME);
+        ExternalAgent { spec: spec.clone(), clock, process: None, fault: None, seat: None, state: start.clone(), clock_left: clock.game, moves: 0 }
+    }
+
+    /// Sends lines, turning an error into the agent's fault.
+    fn send(&mut self, lines: &[String]) {
+        if self.fault.is_some() {
+            return;
+        }
+        let Some(p) = self.process.as_mut() else { return };
+        for line in lines {
+            if let Err(f) = p.send(line) {
+                self.fail(f);
+                return;
+            }
+        }
+    }
+
+    fn fail(&mut self, f: Fault) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        self.fault.get_or_insert(f);
+    }
+
+    fn position_lines(g: &G) -> Vec<String> {
+        let text = g.position_text();
+        let lines: Vec<&str> = text.lines().collect();
+        std::iter::once(format!("position {}", lines.len())).chain(lines.into_iter().map(str::to_string)).collect()
+    }
+
+    /// The time of the next move.
+    fn move_time(&self) -> Duration {
+        match (self.clock_left, self.clock.first_move) {
+            (Some(left), _) => left,
+            (None, Some(first)) if self.moves == 0 => first,
+            _ => self.clock.per_move,
+        }
+    }
+}
+
+impl<G: Protocol> Agent<G> for ExternalAgent<G> {
+    fn begin(&mut self, seat: Player) {
+        self.seat = Some(seat);
+        match checkout(&self.spec) {
+            Ok(p) => self.process = Some(p),
+            Err(f) => {
+                self.fault = Some(f);
+                return;
+            }
+        }
+        let side = if seat == Player::First { "first" } else { "second" };
+        let mut lines = vec![format!("newgame {} {side}", G::NAME)];
+        lines.extend(Self::position_lines(&self.state));
+        self.send(&lines);
+    }
+
+    fn choose(&mut self, game: &G, _rng: &mut GameRng, _budget: Budget) -> G::Move {
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        let fallback = legal[0];
+        if self.fault.is_some() {
+            return fallback;
+        }
+        let names: Vec<String> = legal.iter().map(|&m| game.move_name(m)).collect();
+        let limit = self.move_time();
+        let mut lines = Self::position_lines(game);
+        // One move a line: some notations have spaces (Freckers: `MOVE (0, 1) [DOWN]`).
+        lines.push(format!("legal {}", names.len()));
+        lines.extend(names.iter().cloned());
+        lines.push(format!("go {}", limit.as_millis()));
+        self.send(&lines);
+        if self.fault.is_some() {
+            return fallback;
+        }
+        let t0 = Instant::now();
+        let answer = self.process.as_mut().expect("a live process").recv(t0 + limit + self.spec.grace());
+        let used = t0.elapsed();
+        self.moves += 1;
+        if let Some(left) = self.clock_left.as_mut() {
+            *left = left.saturating_sub(used);
+        }
+        let line = match answer {
+            Ok(line) => line,
+            Err(mut f) => {
+                if f.kind == Termination::Timeout {
+                    f.detail = format!("no move within {} ms (+{} ms grace)", limit.as_millis(), self.spec.grace().as_millis());
+                }
+                self.fail(f);
+                return fallback;
+            }
+        };
+        let Some(name) = line.strip_prefix("move ").map(str::trim) else {
+            self.fail(fault(Termination::ProtocolError, format!("expected `move M`, got: {line}")));
+            return fallback;
+        };
+        match names.iter().position(|n| n == name) {
+            Some(i) => legal[i],
+            None => {
+                self.fail(fault(Termination::IllegalMove, line.clone()));
+                fallback
+            }
+        }
+    }
+
+    fn observe(&mut self, mv: G::Move) {
+        let name = self.state.move_name(mv);
+        let by = self.state.to_move();
+        self.state.play(mv);
+        if self.seat.is_some_and(|s| s != by) {
+            self.send(&[format!("opponent {name}")]);
+        }
+    }
+
+    fn end(&mut self, result: f64) {
+        let word = if result >= 1.0 { "win" } else if result > 0.0 { "draw" } else { "loss" };
+        self.send(&[format!("gameover {word}")]);
+        if let (None, Some(p)) = (&self.fault, self.process.take()) {
+            give_back(&self.spec, p);
+        }
+    }
+
+    fn fault(&mut self) -> Option<Fault> {
+        self.fault.clone()
+    }
+
+    fn budget_text(&self) -> Option<String> {
+        Some(self.clock.describe())
+    }
+
+    fn effort(&self) -> Effort {
+        Effort::default()
+    }
+}
+
+impl<G: Protocol> Drop for ExternalAgent<G> {
+    /// A game that ended without `end` (an error elsewhere): its process is in an unknown
+    /// state and is not reused.
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+    }
+}
+
+use super::Budget;
+
+/// The log file of an external agent of a job.
+pub fn log_path(results: &Path, job: &str, label: &str) -> PathBuf {
+    results.join("logs").join(format!("{job}-{label}.log"))
+}

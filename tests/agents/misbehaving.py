@@ -1,0 +1,46 @@
+#!/usr/bin/env python3
+"""A test agent that plays random legal moves until its move number N (argv[2], counting from
+1 within a game), then misbehaves as argv[1] says: illegal (a move that is not legal), sleep
+(no answer until long past its time), crash (exits with status 3), garbage (a line that is not
+the protocol), ok (never misbehaves). Used by tests/external.rs."""
+import random
+import sys
+import time
+
+mode = sys.argv[1]
+at = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+rng = random.Random(7)
+print("started", file=sys.stderr, flush=True)
+legal, moves = [], 0
+while True:
+    line = sys.stdin.readline()
+    if not line:
+        break
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "gamelab":
+        print("ready 1 misbehaving-" + mode, flush=True)
+    elif words[0] == "newgame":
+        moves = 0
+    elif words[0] == "position":
+        for _ in range(int(words[1])):
+            sys.stdin.readline()
+    elif words[0] == "legal":
+        legal = [sys.stdin.readline().strip() for _ in range(int(words[1]))]
+    elif words[0] == "go":
+        moves += 1
+        if moves == at and mode == "illegal":
+            print("move zz99", flush=True)
+        elif moves == at and mode == "sleep":
+            time.sleep(30)
+        elif moves == at and mode == "crash":
+            print("about to crash", file=sys.stderr, flush=True)
+            sys.exit(3)
+        elif moves == at and mode == "garbage":
+            print("hello there", flush=True)
+        else:
+            print("info thinking about", len(legal), "moves", flush=True)
+            print("move", rng.choice(legal), flush=True)
+    elif words[0] == "quit":
+        break

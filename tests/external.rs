@@ -1,0 +1,139 @@
+//! External agents over the line protocol: a random Python agent plays every game and scores
+//! as the built-in random does; agents that misbehave lose their games with the right
+//! `termination` and never stop or hang the run; bad commands are errors before anything runs.
+
+mod common;
+use common::*;
+use gamelab::experiment::record::read_part;
+use polars::prelude::DataFrame;
+use std::path::Path;
+
+/// A match of external agent `mine` (running `command`) against the built-in random.
+fn match_file(game: &str, stage: &str, games: u32, command: &str, extra: &str) -> String {
+    format!(
+        "name = \"ext\"\nkind = \"match\"\ngame = \"{game}\"\nstage = \"{stage}\"\nseed = 11\n[match]\nplayers = [\"mine\", \"random\"]\ngames = {games}\n[agents.mine]\nkind = \"external\"\ncommand = {command}\n{extra}\n[agents.random]\nkind = \"random\"\n"
+    )
+}
+
+fn rows_of(out: &Path) -> DataFrame {
+    let dir = out.join("results/ext/games");
+    let part = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).find(|p| p.file_name().unwrap().to_string_lossy().starts_with("part-")).unwrap();
+    read_part(&part).unwrap()
+}
+
+fn text(df: &DataFrame, column: &str) -> Vec<String> {
+    df.column(column).unwrap().str().unwrap().iter().map(|v| v.unwrap_or("").to_string()).collect()
+}
+
+fn run(dir: &Path, text: &str, extra: &[&str]) -> (std::process::Output, std::path::PathBuf) {
+    let file = write(dir, "ext.toml", text);
+    let out = dir.join("out");
+    let mut args = vec!["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    args.extend(extra);
+    // Commands name files relative to the repository, where gamelab runs.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(&args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    (o, out)
+}
+
+const RANDOM: &str = "[\"python3\", \"examples/agents/random_agent.py\", \"5\"]";
+
+#[test]
+fn a_random_python_agent_plays_every_game_and_scores_as_random_does() {
+    for (game, stage) in [("othello", "small6"), ("colosseum", "sizes-5-8"), ("freckers", "standard")] {
+        let dir = tempfile::tempdir().unwrap();
+        let (o, out) = run(dir.path(), &match_file(game, stage, 12, RANDOM, ""), &[]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let rows = rows_of(&out);
+        assert_eq!(rows.height(), 12, "{game}");
+        assert!(text(&rows, "termination").iter().all(|t| t == "normal"), "{game}: {:?}", text(&rows, "fault_detail"));
+    }
+    // Several hundred games on one thread (one process, games in order: the same games on every
+    // run): the external random agent's score is inside a 95% interval around 50%.
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = run(dir.path(), &match_file("othello", "small6", 400, RANDOM, ""), &["--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows_of(&out);
+    let (first, winner) = (text(&rows, "first_agent"), text(&rows, "winner"));
+    let points: f64 = first.iter().zip(&winner).map(|(f, w)| gamelab::play::seat_result(w, f == "mine")).sum();
+    let score = points / 400.0;
+    let half_width = 1.96 * (0.25f64 / 400.0).sqrt();
+    assert!((score - 0.5).abs() <= half_width, "score {score} outside 50% +- {half_width}");
+}
+
+#[test]
+fn faults_end_the_game_as_a_loss_and_never_stop_the_run() {
+    let cases = [
+        ("illegal", "illegal_move", "move zz99"),
+        ("garbage", "protocol_error", "hello there"),
+        ("crash", "crash", "exited"),
+        ("sleep", "timeout", "no move within 300 ms"),
+    ];
+    for (mode, termination, detail) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let command = format!("[\"python3\", \"tests/agents/misbehaving.py\", \"{mode}\", \"3\"]");
+        let t0 = std::time::Instant::now();
+        let (o, out) = run(dir.path(), &match_file("othello", "small6", 6, &command, "time_ms = 300\ngrace_ms = 200"), &["--threads", "2"]);
+        assert!(o.status.success(), "{mode}: the run finishes: {}", stderr(&o));
+        assert!(t0.elapsed().as_secs() < 25, "{mode}: a sleeping agent is killed at its deadline");
+        let rows = rows_of(&out);
+        assert_eq!(rows.height(), 6, "{mode}");
+        let (first, winner) = (text(&rows, "first_agent"), text(&rows, "winner"));
+        for (i, t) in text(&rows, "termination").iter().enumerate() {
+            assert_eq!(t, termination, "{mode}: game {i}");
+            // The offender lost.
+            assert_eq!(gamelab::play::seat_result(&winner[i], first[i] == "mine"), 0.0, "{mode}: game {i}");
+        }
+        assert!(text(&rows, "fault_detail").iter().all(|d| d.contains(detail)), "{mode}: {:?}", text(&rows, "fault_detail"));
+        // The program's standard error is kept per job.
+        let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
+        assert_eq!(logs.len(), 1);
+        let log = std::fs::read_to_string(&logs[0]).unwrap();
+        // Every faulty game killed its process: each game started a new one.
+        assert_eq!(log.matches("started").count(), 6, "{mode}: {log}");
+        if mode == "crash" {
+            assert!(log.contains("about to crash"));
+        }
+    }
+}
+
+#[test]
+fn a_process_plays_game_after_game_and_the_report_counts_terminations() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"ok\"]";
+    let (o, out) = run(dir.path(), &match_file("othello", "small6", 10, command, ""), &["--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(std::fs::read_to_string(&logs[0]).unwrap().matches("started").count(), 1, "one process for the ten games");
+
+    let dir = tempfile::tempdir().unwrap();
+    let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"illegal\", \"2\"]";
+    let text_ = match_file("othello", "small6", 4, command, "");
+    let (o, out) = run(dir.path(), &text_, &[]);
+    assert!(o.status.success());
+    let file = dir.path().join("ext.toml");
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]).output().unwrap();
+    assert!(r.status.success(), "{}", stderr(&r));
+    let md = std::fs::read_to_string(out.join("results/ext/report/report.md")).unwrap();
+    assert!(md.contains("## Terminations"), "{md}");
+    assert!(md.contains("| mine | 4 | 0 | 4 | 0 | 0 | 0 |"), "{md}");
+}
+
+#[test]
+fn bad_commands_are_errors_before_anything_is_written() {
+    let cases = [
+        ("[\"no-such-program-here\"]", "", "cannot start"),
+        ("[\"python3\", \"-c\", \"import time; time.sleep(30)\"]", "init_timeout_ms = 300", "no answer to the handshake within 300 ms"),
+        ("[\"python3\", \"-c\", \"print('ready 2 old', flush=True); input()\"]", "", "protocol version 2"),
+        ("[\"python3\", \"-c\", \"print('hello', flush=True); input()\"]", "", "expected `ready 1 NAME`"),
+        ("[]", "", "command must name a program"),
+    ];
+    for (command, extra, says) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let (o, out) = run(dir.path(), &match_file("othello", "small6", 4, command, extra), &[]);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{command}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("ext.toml") && err.contains("agents.mine") && err.contains(says), "{command}: {err}");
+        assert!(!out.exists(), "nothing written");
+    }
+}
