@@ -74,6 +74,7 @@ perft: deps
 deps:
 	@command -v $(CARGO) > /dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and retry"; exit 1; }
 	@command -v cc > /dev/null || { echo "no C compiler: installing gcc"; apt-get update -qq && apt-get install -y -qq gcc; }
+	@command -v python3 > /dev/null || { echo "no python3 (the external-agent tests and examples use it): installing it"; apt-get update -qq && apt-get install -y -qq python3; }
 
 clean-results:
 	rm -rf results/* figures/*

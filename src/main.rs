@@ -211,6 +211,7 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Run { file, out, threads, shard, format, dry_run } => {
             check_threads(threads)?;
             let (exp, jobs) = load(&file)?;
+            gamelab::experiment::grid::probe_external(&exp, &jobs)?;
             if dry_run {
                 let games: usize = jobs.iter().map(|j| j.pairings().len()).sum();
                 if exp.file.game == gamelab::experiment::spec::GameName::Tsumego {

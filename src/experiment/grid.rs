@@ -209,6 +209,20 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
     }
 }
 
+/// Starts every external agent of `jobs` once (`external::probe`), so a command that does not
+/// exist, a handshake that never comes or a wrong protocol version is an error naming the agent
+/// before anything runs. `gamelab run` calls it (also with --dry-run); reports never start agents.
+pub fn probe_external(exp: &Experiment, jobs: &[Job]) -> Result<(), InputError> {
+    for job in jobs {
+        for (label, spec) in &job.config.agents {
+            if let crate::agent::AgentSpec::External(e) = spec {
+                crate::agent::external::probe(e).map_err(|m| exp.error(&format!("agents.{label}"), format!("the external agent could not start: {m}")))?;
+            }
+        }
+    }
+    Ok(())
+}
+
 /// The most jobs an experiment file may expand into.
 pub const MAX_JOBS: usize = 100_000;
 /// The most games one job may play (a job's pairings are listed in memory); more games are
@@ -384,11 +398,6 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         spec.budget().map_err(|e| err(&key, e))?;
         spec.first_move_budget().map_err(|e| err(&key, e))?;
         build(&spec).map_err(|e| err(&key, e))?;
-        // An external program is started once now: a command that does not exist, a handshake
-        // that never comes or a wrong protocol version is an error before anything runs.
-        if let crate::agent::AgentSpec::External(e) = &spec {
-            crate::agent::external::probe(e).map_err(|m| err(&key, format!("the external agent could not start: {m}")))?;
-        }
         agents.insert(label.clone(), spec);
     }
     Ok(JobConfig {
