@@ -75,6 +75,7 @@ deps:
 	@command -v $(CARGO) > /dev/null || { echo "cargo not found: install Rust (https://rustup.rs) and retry"; exit 1; }
 	@command -v cc > /dev/null || { echo "no C compiler: installing gcc"; apt-get update -qq && apt-get install -y -qq gcc; }
 	@command -v python3 > /dev/null || { echo "no python3 (the external-agent tests and examples use it): installing it"; apt-get update -qq && apt-get install -y -qq python3; }
+	@python3 -c "import numpy" 2> /dev/null || { echo "no numpy (the Colosseum course adapter hands agents numpy arrays): installing it"; python3 -m pip install -q numpy 2> /dev/null || { apt-get update -qq && apt-get install -y -qq python3-numpy; }; }
 
 clean-results:
 	rm -rf results/* figures/*

@@ -137,3 +137,30 @@ fn bad_commands_are_errors_before_anything_is_written() {
         assert!(!out.exists(), "nothing written");
     }
 }
+
+#[test]
+fn course_agents_play_unmodified_through_the_adapters() {
+    // Colosseum: a student_agent.py with the course's imports (agents.agent, store, numpy) and
+    // prints to standard output; Freckers: an agent package with program.py importing
+    // referee.game and a sibling module; Othello: gamelab's small Python interface.
+    let cases = [
+        ("colosseum", "sizes-5-8", "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"tests/agents/colosseum_course/agents/student_agent.py\"]", "turn 1 at"),
+        ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_course/agent\"]", "Testing: I am playing as"),
+        ("othello", "small6", "[\"python3\", \"adapters/othello/gamelab_othello.py\", \"examples/agents/othello_corners.py\"]", ""),
+    ];
+    for (game, stage, command, printed) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let (o, out) = run(dir.path(), &match_file(game, stage, 10, command, ""), &[]);
+        assert!(o.status.success(), "{game}: {}", stderr(&o));
+        let rows = rows_of(&out);
+        assert_eq!(rows.height(), 10, "{game}");
+        let details = text(&rows, "fault_detail");
+        assert!(text(&rows, "termination").iter().all(|t| t == "normal"), "{game}: {details:?}");
+        // Both seats: the adapter tells the course agent which colour it plays.
+        let first = text(&rows, "first_agent");
+        assert_eq!(first.iter().filter(|f| *f == "mine").count(), 5, "{game}");
+        let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
+        let log = std::fs::read_to_string(&logs[0]).unwrap();
+        assert!(log.contains(printed), "{game}: what the agent printed is in the log, not the protocol: {log}");
+    }
+}

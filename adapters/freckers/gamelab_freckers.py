@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Plays a COMP30024 Freckers agent, unmodified, as a gamelab external agent.
+
+    command = ["python3", "adapters/freckers/gamelab_freckers.py", "path/to/agent"]
+
+`path/to/agent` is the course's agent package (the folder with `program.py`, or that file):
+its `Agent(color, **referee)` is built for each game, `action(**referee)` asked for each move
+and `update(color, action, **referee)` told every action of both players, as the course
+referee does; `referee` holds `time_remaining` (seconds left on the game clock), with
+`space_remaining` and `space_limit` None (gamelab does not limit memory). The `referee.game`
+types it imports are gamelab's stand-ins in this folder. A MoveAction is matched to the legal
+move with the same frog and destination, so any direction list the referee would accept
+(a single direction over an adjacent frog is a jump) is understood.
+"""
+import importlib
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))
+
+from gamelab_protocol import serve  # noqa: E402
+from referee.game import Coord, Direction, GrowAction, MoveAction, PlayerColor  # noqa: E402
+
+# gamelab's direction names (src/game/freckers/mod.rs) and the course's.
+NAMES = {
+    "UP": Direction.Up, "UP-RIGHT": Direction.UpRight, "RIGHT": Direction.Right, "DOWN-RIGHT": Direction.DownRight,
+    "DOWN": Direction.Down, "DOWN-LEFT": Direction.DownLeft, "LEFT": Direction.Left, "UP-LEFT": Direction.UpLeft,
+}
+
+
+def frogs_of(position):
+    """The cells holding a frog, from gamelab's Freckers text (src/game/freckers/text.rs)."""
+    rows = [line.split() for line in position if line.strip() and line.split()[0] in ("*", ".", "R", "B")]
+    return {(r, c) for r, row in enumerate(rows) for c, cell in enumerate(row) if cell in ("R", "B")}
+
+
+def destination(frogs, start, directions):
+    """Where a move ends: one step, or a jump over a frog per direction (the referee reads a
+    single direction over an adjacent frog as a jump)."""
+    r, c = start
+    if len(directions) == 1:
+        dr, dc = directions[0].r, directions[0].c
+        if (r + dr, c + dc) not in frogs:
+            return (r + dr, c + dc)
+    for d in directions:
+        r, c = r + 2 * d.r, c + 2 * d.c
+    return (r, c)
+
+
+def parse_move(name):
+    """gamelab's notation -> the course's action."""
+    if name == "GROW":
+        return GrowAction()
+    head, dirs = name[len("MOVE "):].split(" [")
+    r, c = (int(x) for x in head.strip("()").split(","))
+    directions = tuple(NAMES[d.strip()] for d in dirs.rstrip("]").split(","))
+    return MoveAction(Coord(r, c), directions if len(directions) > 1 else directions[0])
+
+
+class CoursePlayer:
+    def __init__(self, agent_class):
+        self.agent_class = agent_class
+
+    def referee(self, ms=None):
+        return {"time_remaining": None if ms is None else ms / 1000.0, "space_remaining": None, "space_limit": None}
+
+    def newgame(self, game, seat, position):
+        if game != "freckers":
+            raise SystemExit("this adapter plays freckers, not " + game)
+        self.color = PlayerColor.RED if seat == "first" else PlayerColor.BLUE
+        self.agent = self.agent_class(self.color, **self.referee(180_000))
+        self.left = None
+
+    def go(self, position, legal, ms):
+        self.left = ms
+        action = self.agent.action(**self.referee(ms))
+        if isinstance(action, GrowAction):
+            name = "GROW"
+        else:
+            frogs = frogs_of(position)
+            start = (action.coord.r, action.coord.c)
+            end = destination(frogs, start, action.directions)
+            name = None
+            for m in legal:
+                if m == "GROW":
+                    continue
+                candidate = parse_move(m)
+                if (candidate.coord.r, candidate.coord.c) == start and destination(frogs, start, candidate.directions) == end:
+                    name = m
+                    break
+            if name is None:
+                name = str(action)  # not a legal move: gamelab records it as illegal
+        self.agent.update(self.color, action, **self.referee(ms))
+        return name
+
+    def opponent(self, move):
+        self.agent.update(self.color.opponent, parse_move(move), **self.referee(self.left))
+
+    def gameover(self, result):
+        pass
+
+
+def main():
+    if len(sys.argv) < 2:
+        raise SystemExit(__doc__)
+    path = os.path.abspath(sys.argv[1])
+    package = path if os.path.isdir(path) else os.path.dirname(path)
+    sys.path.insert(2, os.path.dirname(package))
+    module = importlib.import_module(os.path.basename(package) + ".program")
+    serve("{} ({})".format(getattr(module.Agent, "__name__", "Agent"), os.path.basename(package)), CoursePlayer(module.Agent))
+
+
+if __name__ == "__main__":
+    main()

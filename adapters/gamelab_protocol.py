@@ -1,0 +1,74 @@
+"""The gamelab line protocol (docs/protocol.md) for Python adapters.
+
+`serve(name, player)` answers the handshake and calls the player's methods as gamelab's
+messages arrive:
+
+    player.newgame(game, seat, position)   # seat "first" or "second"; position: list of lines
+    player.go(position, legal, ms) -> str  # the move, one of `legal`, as gamelab names it
+    player.opponent(move)                  # the opponent's move, as gamelab names it
+    player.gameover(result)                # "win", "loss" or "draw"
+
+Only protocol lines reach gamelab: the real standard output is kept for them, and everything
+else printed (print calls in a course agent, libraries) goes to standard error, which gamelab
+keeps in results/<experiment>/logs/. An exception ends the program with a traceback there;
+gamelab records the game as lost by a crash.
+"""
+import os
+import sys
+
+
+def _protocol_streams():
+    out = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    return sys.stdin, out
+
+
+def serve(name, player):
+    inp, out = _protocol_streams()
+
+    def say(line):
+        out.write(line + "\n")
+        out.flush()
+
+    position, legal, starting = [], [], None
+    while True:
+        line = inp.readline()
+        if not line:
+            return
+        words = line.split(maxsplit=1)
+        if not words:
+            continue
+        command, rest = words[0], (words[1].strip() if len(words) > 1 else "")
+        if command == "gamelab":
+            say("ready 1 " + name)
+        elif command == "newgame":
+            starting = rest.split()
+        elif command == "position":
+            position = [inp.readline().rstrip("\n") for _ in range(int(rest))]
+            if starting:
+                player.newgame(starting[0], starting[1], position)
+                starting = None
+        elif command == "legal":
+            legal = [inp.readline().strip() for _ in range(int(rest))]
+        elif command == "go":
+            say("move " + player.go(position, legal, int(rest)))
+        elif command == "opponent":
+            player.opponent(rest)
+        elif command == "gameover":
+            player.gameover(rest)
+        elif command == "quit":
+            return
+
+
+def load_module(path, name):
+    """Imports the Python file at `path` as module `name`."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None:
+        raise SystemExit("cannot load " + path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
