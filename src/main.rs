@@ -2,6 +2,38 @@
 //! (2 for bad input such as a malformed experiment file, 1 for anything else).
 
 use anyhow::Result;
+
+// Printing to a closed pipe (`gamelab list | head -1`) ends the program quietly, as `ls | head`
+// does, instead of panicking. SIGPIPE itself stays ignored (Rust's default): a write to an
+// external agent that has exited must be an error gamelab handles, not the end of the run.
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout(), $($arg)*) {
+            quiet_exit(e);
+        }
+    }};
+}
+
+macro_rules! print {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = write!(std::io::stdout(), $($arg)*) {
+            quiet_exit(e);
+        }
+    }};
+}
+
+/// Ends the program after a failed print: quietly with status 141 (a shell's SIGPIPE) when the
+/// reader has gone, with the error otherwise.
+fn quiet_exit(e: std::io::Error) -> ! {
+    gamelab::agent::external::shutdown();
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(141);
+    }
+    eprintln!("error: writing to standard output: {e}");
+    std::process::exit(1);
+}
 use clap::{Parser, Subcommand};
 use gamelab::experiment::record::Format;
 use gamelab::experiment::runner::{RunOptions, Shard};
@@ -163,12 +195,6 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    // Rust ignores SIGPIPE, so a print to a closed pipe (`gamelab list | head -1`) would panic;
-    // with the default action the process ends quietly, as `ls | head -1` does.
-    // SAFETY: setting a signal's disposition to its default before any thread starts.
-    unsafe {
-        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
-    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -105,6 +105,13 @@ fn a_process_plays_game_after_game_and_the_report_counts_terminations() {
     let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
     assert_eq!(std::fs::read_to_string(&logs[0]).unwrap().matches("started").count(), 1, "one process for the ten games");
 
+    // A process that exits after its game is replaced for the next one; no game is lost by it.
+    let dir = tempfile::tempdir().unwrap();
+    let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"onegame\"]";
+    let (o, out) = run(dir.path(), &match_file("othello", "small6", 8, command, ""), &["--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(text(&rows_of(&out), "termination").iter().all(|t| t == "normal"), "{:?}", text(&rows_of(&out), "fault_detail"));
+
     let dir = tempfile::tempdir().unwrap();
     let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"illegal\", \"2\"]";
     let text_ = match_file("othello", "small6", 4, command, "");

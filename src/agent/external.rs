@@ -307,11 +307,16 @@ impl Process {
 /// Processes waiting for their next game, by spec.
 static POOL: LazyLock<Mutex<HashMap<String, Vec<Process>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
-fn checkout(spec: &ExternalSpec) -> Result<Process, Fault> {
-    let pooled = POOL.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&spec.key()).and_then(Vec::pop);
-    match pooled {
-        Some(p) => Ok(p),
-        None => Process::start(spec),
+/// A process for a new game: one from the pool that is still running (one that exited after
+/// its last game is not this game's fault), or a new one.
+fn checkout(spec: &ExternalSpec) -> Result<(Process, bool), Fault> {
+    loop {
+        let pooled = POOL.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&spec.key()).and_then(Vec::pop);
+        let Some(mut p) = pooled else { return Process::start(spec).map(|p| (p, false)) };
+        if matches!(p.child.try_wait(), Ok(None)) {
+            return Ok((p, true));
+        }
+        p.kill();
     }
 }
 
@@ -370,12 +375,16 @@ pub struct ExternalAgent<G: Protocol> {
     state: G,
     clock_left: Option<Duration>,
     moves: u32,
+    /// Whether the process came from the pool (it played an earlier game).
+    reused: bool,
+    /// Every line sent in this game, to replay to a fresh process (see `choose`).
+    sent: Vec<String>,
 }
 
 impl<G: Protocol> ExternalAgent<G> {
     pub fn new(spec: &ExternalSpec, start: &G) -> ExternalAgent<G> {
         let clock = spec.clock(G::NAME);
-        ExternalAgent { spec: spec.clone(), clock, process: None, fault: None, seat: None, state: start.clone(), clock_left: clock.game, moves: 0 }
+        ExternalAgent { spec: spec.clone(), clock, process: None, fault: None, seat: None, state: start.clone(), clock_left: clock.game, moves: 0, reused: false, sent: Vec::new() }
     }
 
     /// Sends lines, turning an error into the agent's fault.
@@ -383,13 +392,27 @@ impl<G: Protocol> ExternalAgent<G> {
         if self.fault.is_some() {
             return;
         }
+        self.sent.extend(lines.iter().cloned());
         let Some(p) = self.process.as_mut() else { return };
-        for line in lines {
-            if let Err(f) = p.send(line) {
+        if let Err(f) = lines.iter().try_for_each(|line| p.send(line)) {
+            if let Err(f) = self.replace_exited(f) {
                 self.fail(f);
-                return;
             }
         }
+    }
+
+    /// A process from the pool that turns out to have exited before this game's first move (it
+    /// ended after its last game) is not at fault: a fresh one is started and told the game so
+    /// far. Any other fault stands.
+    fn replace_exited(&mut self, f: Fault) -> Result<(), Fault> {
+        if !(self.reused && self.moves == 0 && f.kind == Termination::Crash) {
+            return Err(f);
+        }
+        self.reused = false;
+        let mut p = Process::start(&self.spec)?;
+        self.sent.iter().try_for_each(|line| p.send(line))?;
+        self.process = Some(p);
+        Ok(())
     }
 
     fn fail(&mut self, f: Fault) {
@@ -419,7 +442,10 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
     fn begin(&mut self, seat: Player) {
         self.seat = Some(seat);
         match checkout(&self.spec) {
-            Ok(p) => self.process = Some(p),
+            Ok((p, reused)) => {
+                self.process = Some(p);
+                self.reused = reused;
+            }
             Err(f) => {
                 self.fault = Some(f);
                 return;
@@ -449,8 +475,14 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         if self.fault.is_some() {
             return fallback;
         }
-        let t0 = Instant::now();
-        let answer = self.process.as_mut().expect("a live process").recv(t0 + limit + self.spec.grace());
+        let mut t0 = Instant::now();
+        let mut answer = self.process.as_mut().expect("a live process").recv(t0 + limit + self.spec.grace());
+        if let Err(f) = answer {
+            answer = self.replace_exited(f).and_then(|()| {
+                t0 = Instant::now();
+                self.process.as_mut().expect("started").recv(t0 + limit + self.spec.grace())
+            });
+        }
         let used = t0.elapsed();
         self.moves += 1;
         if let Some(left) = self.clock_left.as_mut() {
@@ -494,6 +526,7 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         if let (None, Some(p)) = (&self.fault, self.process.take()) {
             give_back(&self.spec, p);
         }
+        self.sent.clear();
     }
 
     fn fault(&mut self) -> Option<Fault> {

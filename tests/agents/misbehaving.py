@@ -2,7 +2,8 @@
 """A test agent that plays random legal moves until its move number N (argv[2], counting from
 1 within a game), then misbehaves as argv[1] says: illegal (a move that is not legal), sleep
 (no answer until long past its time), crash (exits with status 3), garbage (a line that is not
-the protocol), ok (never misbehaves). Used by tests/external.rs."""
+the protocol), ok (never misbehaves), onegame (plays well, then exits after each game, as an
+agent that ignores the protocol's newgame might). Used by tests/external.rs."""
 import random
 import sys
 import time
@@ -42,5 +43,7 @@ while True:
         else:
             print("info thinking about", len(legal), "moves", flush=True)
             print("move", rng.choice(legal), flush=True)
+    elif words[0] == "gameover" and mode == "onegame":
+        break
     elif words[0] == "quit":
         break
