@@ -85,6 +85,15 @@ impl ExternalClock {
         }
     }
 
+    /// The `time` line of a new game: `time move MS [first MS]` or `time game MS`.
+    pub fn protocol_line(&self) -> String {
+        match (self.game, self.first_move) {
+            (Some(g), _) => format!("time game {}", g.as_millis()),
+            (None, Some(f)) => format!("time move {} first {}", self.per_move.as_millis(), f.as_millis()),
+            (None, None) => format!("time move {}", self.per_move.as_millis()),
+        }
+    }
+
     pub fn describe(&self) -> String {
         match (self.game, self.first_move) {
             (Some(g), _) => format!("{} s per game", g.as_secs_f64()),
@@ -452,7 +461,7 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
             }
         }
         let side = if seat == Player::First { "first" } else { "second" };
-        let mut lines = vec![format!("newgame {} {side}", G::NAME)];
+        let mut lines = vec![format!("newgame {} {side}", G::NAME), self.clock.protocol_line()];
         lines.extend(Self::position_lines(&self.state));
         self.send(&lines);
     }
