@@ -5,8 +5,8 @@ messages arrive:
 
     player.newgame(game, seat, position)   # seat "first" or "second"; position: list of lines
     player.go(position, legal, ms) -> str  # the move, one of `legal`, as gamelab names it
-    player.opponent(move)                  # the opponent's move, as gamelab names it
-    player.gameover(result)                # "win", "loss" or "draw"
+    player.opponent(move)                  # optional: the opponent's move, as gamelab names it
+    player.gameover(result)                # optional: "win", "loss" or "draw"
 
 Only protocol lines reach gamelab: the real standard output is kept for them, and everything
 else printed (print calls in a course agent, libraries) goes to standard error, which gamelab
@@ -53,9 +53,9 @@ def serve(name, player):
             legal = [inp.readline().strip() for _ in range(int(rest))]
         elif command == "go":
             say("move " + player.go(position, legal, int(rest)))
-        elif command == "opponent":
+        elif command == "opponent" and hasattr(player, "opponent"):
             player.opponent(rest)
-        elif command == "gameover":
+        elif command == "gameover" and hasattr(player, "gameover"):
             player.gameover(rest)
         elif command == "quit":
             return

@@ -80,12 +80,6 @@ class CoursePlayer:
         (r, c), side = self.agent.step(board.copy(), tuple(me), tuple(adv), max_step)
         return "({},{},{})".format(int(r), int(c), SIDES[int(side)])
 
-    def opponent(self, move):
-        pass
-
-    def gameover(self, result):
-        pass
-
 
 def main():
     args = sys.argv[1:]

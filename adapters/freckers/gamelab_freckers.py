@@ -98,9 +98,6 @@ class CoursePlayer:
     def opponent(self, move):
         self.agent.update(self.color.opponent, parse_move(move), **self.referee(self.left))
 
-    def gameover(self, result):
-        pass
-
 
 def main():
     if len(sys.argv) < 2:

@@ -56,12 +56,6 @@ class FunctionPlayer:
         _, _, board = parse_position(position)
         return str(self.module.choose_move(board, self.me, list(legal), ms))
 
-    def opponent(self, move):
-        pass
-
-    def gameover(self, result):
-        pass
-
 
 def main():
     if len(sys.argv) < 2:

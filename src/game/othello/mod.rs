@@ -181,34 +181,8 @@ impl Othello {
     /// blocked, `.` empty; one row per line, as many rows as columns) with `to_move` to play.
     /// If that side cannot move it must pass; the position may also be over.
     pub fn from_text(board: &str, to_move: Player) -> Result<Othello, String> {
-        let rows: Vec<&str> = board.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
-        let size = rows.len();
-        let mut def = StageDef {
-            id: "custom".into(),
-            name: String::new(),
-            size: size as u8,
-            blocked: vec![],
-            black: vec![],
-            white: vec![],
-            ignore_occlusion: false,
-            fewer_pieces_continue: false,
-        };
-        for (r, row) in rows.iter().enumerate() {
-            if row.chars().count() != size {
-                return Err(format!("row {} has {} cells, expected {size}", r + 1, row.chars().count()));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let cell = [r as u8, c as u8];
-                match ch {
-                    'X' | 'x' => def.black.push(cell),
-                    'O' | 'o' => def.white.push(cell),
-                    '#' => def.blocked.push(cell),
-                    '.' => {}
-                    other => return Err(format!("row {}: '{other}' is not one of X O # .", r + 1)),
-                }
-            }
-        }
-        Othello::position(&def, to_move)
+        let turn = if to_move == Player::First { "black" } else { "white" };
+        text::parse(&format!("turn {turn}\n{board}")).map_err(|e| e.message)
     }
 
     /// The board as text, row 0 on top: `X` black, `O` white, `#` blocked, `.` empty.
