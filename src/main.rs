@@ -119,7 +119,7 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
-    /// List the legal moves of a position file (colosseum, freckers), one per line.
+    /// List the legal moves of a position file (othello, colosseum, freckers), one per line.
     Moves {
         #[arg(long, default_value = "colosseum")]
         game: String,
@@ -127,8 +127,8 @@ enum Command {
         #[arg(long)]
         position: PathBuf,
     },
-    /// Draw a position: a position file, or a start: Colosseum's random setup of a size and
-    /// seed, Freckers' start position.
+    /// Draw a position: a position file (othello, colosseum, freckers, tsumego), or a start:
+    /// Colosseum's random setup of a size and seed, Freckers' and Othello's (standard8) start.
     Show {
         #[arg(long, default_value = "colosseum")]
         game: String,
@@ -323,6 +323,10 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Moves { game, position } => {
             let text = read_position(&position)?;
             let names: Vec<String> = match game.as_str() {
+                "othello" => {
+                    let g = gamelab::game::othello::text::parse(&text).map_err(|e| position_error(&position, e))?;
+                    legal_names(&g)
+                }
                 "freckers" => {
                     let g = gamelab::game::freckers::text::parse(&text).map_err(|e| position_error(&position, e))?;
                     legal_names(&g)
@@ -353,6 +357,19 @@ fn dispatch(command: Command) -> Result<()> {
                     if !p.winning.is_empty() {
                         println!("recorded winning moves: {}", p.winning.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>().join(" "));
                     }
+                }
+                return Ok(());
+            }
+            if game == "othello" {
+                let g = match &position {
+                    Some(p) => gamelab::game::othello::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
+                    None => gamelab::game::othello::Othello::from_stage_id("standard8"),
+                };
+                print!("{}", gamelab::game::othello::text::to_text(&g));
+                let (black, white) = (g.discs(gamelab::game::Player::First).count_ones(), g.discs(gamelab::game::Player::Second).count_ones());
+                match g.outcome() {
+                    None => println!("# game on; discs: black {black}, white {white}"),
+                    Some(o) => println!("# game over: {o:?}; discs: black {black}, white {white}"),
                 }
                 return Ok(());
             }
@@ -512,7 +529,7 @@ fn read_problems(path: &PathBuf) -> Result<Vec<gamelab::game::tsumego::Problem>>
 
 fn colosseum_only(game: &str) -> Result<()> {
     if game != "colosseum" {
-        return Err(InputError::plain(format!("--game '{game}': positions are available for colosseum and freckers")).into());
+        return Err(InputError::plain(format!("--game '{game}': positions are available for othello, colosseum, freckers and tsumego")).into());
     }
     Ok(())
 }

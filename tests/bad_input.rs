@@ -478,3 +478,29 @@ fn a_zipped_row_listed_twice() {
     let twice = format!("{SMALL}\n[zip]\n\"tournament.rounds\" = [1, 2, 1]\n\"agents.greedy.kind\" = [\"greedy\", \"corners\", \"greedy\"]\n");
     rejected(&twice, &[], &["exp.toml:", "key `zip`", "rows 1 and 3"]);
 }
+
+#[test]
+fn othello_positions_are_drawn_read_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    // The start as `show` draws it is a position file `moves` reads.
+    let o = gamelab(&["show", "--game", "othello"]);
+    assert!(o.status.success());
+    let file = write(dir.path(), "start.txt", &String::from_utf8_lossy(&o.stdout));
+    let m = gamelab(&["moves", "--game", "othello", "--position", file.to_str().unwrap()]);
+    assert!(m.status.success(), "{}", stderr(&m));
+    assert_eq!(String::from_utf8_lossy(&m.stdout).split_whitespace().collect::<Vec<_>>(), ["d3", "c4", "f5", "e6"]);
+    for (text, place, says) in [
+        ("turn red\n...\n.XO\n...\n", "bad.txt:1:1:", "black or white"),
+        ("turn white\n...\n.XQ\n...\n", "bad.txt:3:1:", "'Q' is not one of"),
+        ("....\n.XO.\n.OX\n....\n", "bad.txt:3:1:", "expected 4"),
+    ] {
+        let bad = write(dir.path(), "bad.txt", text);
+        for cmd in ["show", "moves"] {
+            let o = gamelab(&[cmd, "--game", "othello", "--position", bad.to_str().unwrap()]);
+            let err = stderr(&o);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {text:?}: {err}");
+            assert!(err.contains(place) && err.contains(says), "{cmd} {text:?}: {err}");
+            assert!(o.stdout.is_empty());
+        }
+    }
+}
