@@ -170,12 +170,18 @@ pub fn check_sealed(path: &Path, seal: &Seal, id: PartId) -> Result<(), String> 
     Ok(())
 }
 
-/// The seal a job record keeps for `part` (by file name), if any.
+/// The key of a part's seal in its job record: its folder and file name (`games/part-<hash>.parquet`;
+/// a life-and-death GA has parts of one name in `generations/` and `solves/`).
+fn seal_key(part: &Path) -> Option<String> {
+    let folder = part.parent()?.file_name()?.to_string_lossy();
+    Some(format!("{folder}/{}", part.file_name()?.to_string_lossy()))
+}
+
+/// The seal a job record keeps for `part`, if any.
 fn recorded_seal(record: &Path, part: &Path) -> Option<Seal> {
     let text = std::fs::read_to_string(record).ok()?;
     let value: serde_json::Value = serde_json::from_str(&text).ok()?;
-    let name = part.file_name()?.to_string_lossy();
-    serde_json::from_value(value.get("parts")?.get(name.as_ref())?.clone()).ok()
+    serde_json::from_value(value.get("parts")?.get(seal_key(part)?)?.clone()).ok()
 }
 
 /// Whether a job's part at `part` is there and sound: Ok(Some(rows)) when it is, Ok(None) when
@@ -279,10 +285,39 @@ impl<'a> JobStream<'a> {
     pub fn finish(self, last: DataFrame) -> Result<usize> {
         let rows = self.progress.batches.iter().map(|b| b.seal.rows).sum::<usize>() + last.height();
         let partial = self.partial.clone();
-        let mut frames = self.progress.batches.iter().map(|b| read_part(&partial.join(&b.file))).chain(std::iter::once(Ok(last)));
         let record = self.record.clone();
-        let part_name = self.part.file_name().context("a part has a name")?.to_string_lossy().into_owned();
-        write_sealed(&self.part, &mut frames, rows, self.format, self.id, |seal| add_seal(&record, &part_name, seal))?;
+        let key = seal_key(&self.part).context("a part has a folder and a name")?;
+        let seal = |seal: &Seal| add_seal(&record, &key, seal);
+        match self.format {
+            Format::Parquet => {
+                let mut frames = self.progress.batches.iter().map(|b| read_part(&partial.join(&b.file))).chain(std::iter::once(Ok(last)));
+                write_sealed(&self.part, &mut frames, rows, self.format, self.id, seal)?;
+            }
+            // CSV batches are copied as they are (each without its header line but the first), so
+            // the part is byte for byte the one a run without batches writes.
+            Format::Csv => {
+                let files: Vec<PathBuf> = self.progress.batches.iter().map(|b| partial.join(&b.file)).collect();
+                write_atomic_then(
+                    &self.part,
+                    |f| {
+                        for (k, file) in files.iter().enumerate() {
+                            let text = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+                            let body = if k == 0 { &text[..] } else { text.iter().position(|&b| b == b'\n').map_or(&text[..0], |i| &text[i + 1..]) };
+                            f.write_all(body)?;
+                        }
+                        let mut last = last;
+                        if files.is_empty() || last.height() > 0 {
+                            CsvWriter::new(&mut *f).include_header(files.is_empty()).finish(&mut last)?;
+                        }
+                        Ok(())
+                    },
+                    |f| {
+                        let (bytes, xxh3) = checksum(f)?;
+                        seal(&Seal { rows, bytes, xxh3 })
+                    },
+                )?;
+            }
+        }
         if partial.exists() {
             std::fs::remove_dir_all(&partial).with_context(|| format!("removing {}", partial.display()))?;
         }
@@ -297,12 +332,12 @@ impl<'a> JobStream<'a> {
 /// Writes a whole part at once (jobs that keep their own checkpoints), sealed as `finish` does.
 pub fn write_part(part: &Path, record: &Path, df: DataFrame, format: Format, id: PartId) -> Result<usize> {
     let rows = df.height();
-    let name = part.file_name().context("a part has a name")?.to_string_lossy().into_owned();
-    write_sealed(part, &mut std::iter::once(Ok(df)), rows, format, id, |seal| add_seal(record, &name, seal))?;
+    let key = seal_key(part).context("a part has a folder and a name")?;
+    write_sealed(part, &mut std::iter::once(Ok(df)), rows, format, id, |seal| add_seal(record, &key, seal))?;
     Ok(rows)
 }
 
-/// Adds `seal` for the part `name` to a job record (rewritten atomically).
+/// Adds `seal` for the part of key `name` (see `seal_key`) to a job record (rewritten atomically).
 fn add_seal(record: &Path, name: &str, seal: &Seal) -> Result<()> {
     let text = std::fs::read_to_string(record).with_context(|| format!("reading {}", record.display()))?;
     let mut value: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("reading {}", record.display()))?;
@@ -349,6 +384,28 @@ mod tests {
             assert_eq!(verify_part(&part, &record, id), Ok(Some(9)));
             let df = read_part(&part).unwrap();
             assert_eq!(df.column("game").unwrap().i64().unwrap().into_no_null_iter().collect::<Vec<_>>(), (0..9).collect::<Vec<_>>());
+        }
+    }
+
+    #[test]
+    fn a_batched_part_is_the_part_an_unbatched_run_writes() {
+        for format in [Format::Parquet, Format::Csv] {
+            let dir = tempfile::tempdir().unwrap();
+            let (part, record, partial) = setup(dir.path(), format);
+            let id = PartId { experiment: "e", job: "h" };
+            let mut s = JobStream::open(id, format, part.clone(), record.clone(), partial).unwrap();
+            s.save_batch(frame(0, 3), 3, serde_json::Value::Null).unwrap();
+            s.save_batch(frame(3, 4), 7, serde_json::Value::Null).unwrap();
+            s.finish(frame(7, 2)).unwrap();
+            let other = dir.path().join(format!("other/part-h.{}", format.ext()));
+            write_part(&other, &record, frame(0, 9), format, id).unwrap();
+            if format == Format::Csv {
+                assert_eq!(std::fs::read(&part).unwrap(), std::fs::read(&other).unwrap(), "byte for byte");
+            }
+            assert!(read_part(&part).unwrap().equals(&read_part(&other).unwrap()));
+            // Parts of one name in two folders keep two seals.
+            assert_eq!(verify_part(&part, &record, id), Ok(Some(9)));
+            assert_eq!(verify_part(&other, &record, id), Ok(Some(9)));
         }
     }
 
