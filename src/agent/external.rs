@@ -351,15 +351,20 @@ pub fn shutdown() {
 
 /// Starts the program once and shakes hands, so a command that does not exist, a handshake
 /// that never comes or a wrong protocol version is an error before anything runs. Returns the
-/// agent's name. The process joins the pool.
+/// agent's name. The process is then told to quit (the run's processes write to the job's log).
 pub fn probe(spec: &ExternalSpec) -> Result<String, String> {
     static PROBED: LazyLock<Mutex<HashMap<String, String>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
     if let Some(name) = PROBED.lock().unwrap_or_else(|e| e.into_inner()).get(&spec.key()) {
         return Ok(name.clone());
     }
-    let p = Process::start(spec).map_err(|f| f.detail)?;
+    let mut p = Process::start(spec).map_err(|f| f.detail)?;
     let name = p.name.clone();
-    give_back(spec, p);
+    p.send("quit").ok();
+    let deadline = Instant::now() + Duration::from_millis(200);
+    while Instant::now() < deadline && matches!(p.child.try_wait(), Ok(None)) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    p.kill();
     PROBED.lock().unwrap_or_else(|e| e.into_inner()).insert(spec.key(), name.clone());
     Ok(name)
 }
