@@ -80,6 +80,7 @@ enum Command {
     /// Evolve a weight table with a GA experiment (kind = "ga"), draw it, and check it in an
     /// arena tournament against SimpleMCTS with uniform rollouts and the built-ins.
     Tune {
+        /// A GA experiment file (kind = "ga").
         file: PathBuf,
         #[arg(long, default_value = ".")]
         out: PathBuf,
@@ -94,6 +95,7 @@ enum Command {
     },
     /// Compute the statistics and figures of an experiment from its rows.
     Report {
+        /// The experiment file (TOML) whose rows to report on (run it first with `gamelab run`).
         file: PathBuf,
         /// Root folder the run wrote to: reads OUT/results/<experiment>/, writes the report
         /// there and figures to OUT/figures/<experiment>/.
