@@ -110,6 +110,8 @@ enum Command {
     Perft {
         #[arg(long, default_value = "othello")]
         game: String,
+        /// A built-in stage id, an inline stage table `{ id = "x", size = 6, ... }` (with the rule
+        /// flags ignore_occlusion, fewer_pieces_continue), or a TOML file of one.
         #[arg(long, default_value = "standard8")]
         stage: String,
         #[arg(long)]
@@ -306,7 +308,7 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Perft { game, stage, depth, pass_no_ply, strict } => {
             match game.as_str() {
                 "othello" => {
-                    let def = gamelab::game::othello::StageRef::Id(stage).resolve().map_err(|e| InputError::plain(format!("--stage: {e}")))?;
+                    let def = othello_stage(&stage)?;
                     let start = gamelab::game::othello::Othello::new(&def).map_err(InputError::plain)?;
                     for d in 1..=depth {
                         println!("{d} {}", gamelab::game::othello::perft(&start, d, !pass_no_ply));
@@ -500,6 +502,40 @@ fn check_threads(threads: Option<usize>) -> Result<()> {
         Some(n) if n > MAX_THREADS => Err(InputError::plain(format!("--threads {n}: at most {MAX_THREADS} (one per core is the default)")).into()),
         _ => Ok(()),
     }
+}
+
+/// `--stage` of `gamelab perft`: a built-in stage id, an inline stage table
+/// (`{ id = "x", size = 6, black = [[2, 3], [3, 2]], white = [[2, 2], [3, 3]], ignore_occlusion = true }`),
+/// or a TOML file holding such a table at its top level or under `stage`.
+fn othello_stage(stage: &str) -> Result<gamelab::game::othello::StageDef> {
+    use gamelab::game::othello::{StageDef, StageRef, builtin_stage};
+    if builtin_stage(stage).is_some() {
+        return StageRef::Id(stage.to_string()).resolve().map_err(|e| InputError::plain(format!("--stage: {e}")).into());
+    }
+    #[derive(serde::Deserialize)]
+    struct Wrapped {
+        stage: StageDef,
+    }
+    let path = PathBuf::from(stage);
+    let (def, file) = if stage.trim_start().starts_with('{') {
+        let text = format!("stage = {stage}");
+        let w: Wrapped = toml::from_str(&text).map_err(|e| InputError::plain(format!("--stage: {}", e.message())))?;
+        (w.stage, None)
+    } else if path.is_file() {
+        let text = std::fs::read_to_string(&path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the stage: {e}") })?;
+        let def = match toml::from_str::<Wrapped>(&text) {
+            Ok(w) => w.stage,
+            Err(_) => toml::from_str::<StageDef>(&text).map_err(|e| InputError::from_toml(&path, &text, &e))?,
+        };
+        (def, Some(path))
+    } else {
+        return Err(InputError::plain(format!(
+            "--stage '{stage}': not a built-in stage ({}), an inline table {{ id = ..., size = ..., black = ..., white = ... }}, or a file",
+            gamelab::game::othello::BUILTIN_STAGES.join(", ")
+        ))
+        .into());
+    };
+    StageRef::Inline(def).resolve().map_err(|e| InputError { file, line_col: None, key: Some("stage".into()), message: e }.into())
 }
 
 /// `--levels 1-14` or `--levels 7`, within 1..=14.

@@ -504,3 +504,36 @@ fn othello_positions_are_drawn_read_and_checked() {
         }
     }
 }
+
+#[test]
+fn perft_of_an_inline_stage_with_each_rule_flag_matches_the_library() {
+    use gamelab::game::othello::{Othello, StageDef, perft};
+    let dir = tempfile::tempdir().unwrap();
+    for (ignore_occlusion, fewer_pieces_continue) in [(false, false), (true, false), (false, true), (true, true)] {
+        let def = StageDef {
+            id: "flags".into(),
+            name: String::new(),
+            size: 6,
+            blocked: vec![[1, 1], [4, 3]],
+            black: vec![[2, 3], [3, 2]],
+            white: vec![[2, 2], [3, 3]],
+            ignore_occlusion,
+            fewer_pieces_continue,
+        };
+        let inline = format!(
+            "{{ id = \"flags\", size = 6, blocked = [[1, 1], [4, 3]], black = [[2, 3], [3, 2]], white = [[2, 2], [3, 3]], ignore_occlusion = {ignore_occlusion}, fewer_pieces_continue = {fewer_pieces_continue} }}"
+        );
+        let file = write(dir.path(), "stage.toml", &format!("stage = {inline}\n"));
+        let start = Othello::new(&def).unwrap();
+        let expected: String = (1..=6).map(|d| format!("{d} {}\n", perft(&start, d, true))).collect();
+        for stage in [inline.as_str(), file.to_str().unwrap()] {
+            let o = gamelab(&["perft", "--game", "othello", "--stage", stage, "--depth", "6"]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "flags {ignore_occlusion} {fewer_pieces_continue}");
+        }
+    }
+    // A bad inline stage names what is wrong.
+    let o = gamelab(&["perft", "--stage", "{ id = \"t\", size = 6, black = [[9, 9]], white = [[2, 2]] }", "--depth", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("off the 6x6 board"), "{}", stderr(&o));
+}
