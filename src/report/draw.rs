@@ -180,10 +180,10 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             let mut totals: BTreeMap<String, (f64, f64)> = BTreeMap::new();
             for i in 0..records.len {
                 let (a, o, r) = (&records.text["agent"][i], &records.text["opponent"][i], records.num["result"][i]);
-                let c = cells.entry((a.clone(), o.clone())).or_default();
+                let c = cells.entry((a.to_string(), o.to_string())).or_default();
                 c.0 += r;
                 c.1 += 1.0;
-                let t = totals.entry(a.clone()).or_default();
+                let t = totals.entry(a.to_string()).or_default();
                 t.0 += r;
                 t.1 += 1.0;
             }

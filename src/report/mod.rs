@@ -106,7 +106,7 @@ fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
     records.add_agent_columns(&meta, &keys);
     // Participants that are not evolved tables are references.
     if let Some(origin) = records.text.get_mut("origin") {
-        origin.iter_mut().filter(|o| *o == "-").for_each(|o| *o = "reference".into());
+        origin.replace("-", "reference");
     }
     Ok(Some(records))
 }
@@ -212,12 +212,12 @@ fn terminations_section(records: &Records) -> String {
     }
     let mut by_agent: BTreeMap<&str, [u64; 6]> = BTreeMap::new();
     for i in 0..records.len {
-        let counts = by_agent.entry(records.text["agent"][i].as_str()).or_default();
+        let counts = by_agent.entry(&records.text["agent"][i]).or_default();
         counts[0] += 1;
-        if termination[i] == "normal" {
+        if &termination[i] == "normal" {
             counts[1] += 1;
         }
-        if let Some(k) = FAULTS.iter().position(|f| *f == records.text["fault"][i]) {
+        if let Some(k) = FAULTS.iter().position(|f| *f == &records.text["fault"][i]) {
             counts[2 + k] += 1;
         }
     }

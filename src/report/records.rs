@@ -13,8 +13,82 @@ use crate::play::seat_result;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Records {
     pub len: usize,
-    pub text: BTreeMap<String, Vec<String>>,
+    pub text: BTreeMap<String, TextColumn>,
     pub num: BTreeMap<String, Vec<f64>>,
+}
+
+/// A text column stored once per distinct value: each record holds the index of its value
+/// (agents, seats, stages and jobs repeat over millions of records).
+#[derive(Clone, Debug, Default)]
+pub struct TextColumn {
+    codes: Vec<u32>,
+    values: Vec<String>,
+    index: std::collections::HashMap<String, u32>,
+}
+
+impl PartialEq for TextColumn {
+    fn eq(&self, other: &TextColumn) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl TextColumn {
+    pub fn push(&mut self, value: &str) {
+        let code = match self.index.get(value) {
+            Some(&c) => c,
+            None => {
+                let c = self.values.len() as u32;
+                self.values.push(value.to_string());
+                self.index.insert(value.to_string(), c);
+                c
+            }
+        };
+        self.codes.push(code);
+    }
+
+    pub fn len(&self) -> usize {
+        self.codes.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.codes.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
+        self.codes.iter().map(|&c| self.values[c as usize].as_str())
+    }
+
+    /// Replaces every value `from` by `to`.
+    pub fn replace(&mut self, from: &str, to: &str) {
+        let Some(&old) = self.index.get(from) else { return };
+        let new = match self.index.get(to) {
+            Some(&c) => c,
+            None => {
+                self.values[old as usize] = to.to_string();
+                self.index.remove(from);
+                self.index.insert(to.to_string(), old);
+                return;
+            }
+        };
+        self.codes.iter_mut().filter(|c| **c == old).for_each(|c| *c = new);
+    }
+}
+
+impl<'a> FromIterator<&'a str> for TextColumn {
+    fn from_iter<I: IntoIterator<Item = &'a str>>(iter: I) -> TextColumn {
+        let mut c = TextColumn::default();
+        for v in iter {
+            c.push(v);
+        }
+        c
+    }
+}
+
+impl std::ops::Index<usize> for TextColumn {
+    type Output = str;
+    fn index(&self, i: usize) -> &str {
+        &self.values[self.codes[i] as usize]
+    }
 }
 
 /// Numeric columns every game record has.
@@ -78,25 +152,31 @@ impl Records {
     /// The value of `column` in record `i` as a group key.
     pub fn key(&self, column: &str, i: usize) -> Option<String> {
         if let Some(t) = self.text.get(column) {
-            Some(t[i].clone())
+            Some(t[i].to_string())
         } else {
             self.num.get(column).map(|v| key_text(v[i]))
         }
     }
 
-    fn push_text(&mut self, column: &str, value: String) {
-        self.text.entry(column.to_string()).or_default().push(value);
+    fn push_text(&mut self, column: &str, value: &str) {
+        match self.text.get_mut(column) {
+            Some(c) => c.push(value),
+            None => self.text.entry(column.to_string()).or_default().push(value),
+        }
     }
 
     fn push_num(&mut self, column: &str, value: f64) {
-        self.num.entry(column.to_string()).or_default().push(value);
+        match self.num.get_mut(column) {
+            Some(c) => c.push(value),
+            None => self.num.entry(column.to_string()).or_default().push(value),
+        }
     }
 
     /// Adds a text column per key of `meta` (agent label -> key -> value) giving each record's
     /// agent's value, "-" for agents without one.
     pub fn add_agent_columns(&mut self, meta: &BTreeMap<String, BTreeMap<String, String>>, keys: &[String]) {
         for key in keys {
-            let column: Vec<String> = self.text["agent"].iter().map(|a| meta.get(a).and_then(|m| m.get(key)).cloned().unwrap_or_else(|| "-".into())).collect();
+            let column: TextColumn = self.text["agent"].iter().map(|a| meta.get(a).and_then(|m| m.get(key)).map_or("-", String::as_str)).collect();
             self.text.insert(key.clone(), column);
         }
     }
@@ -111,7 +191,10 @@ impl Records {
                 self.num.entry(name).or_default().extend(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)));
             } else {
                 let c = col.cast(&DataType::String)?;
-                self.text.entry(name).or_default().extend(c.str()?.iter().map(|v| v.unwrap_or("").to_string()));
+                let column = self.text.entry(name).or_default();
+                for v in c.str()?.iter() {
+                    column.push(v.unwrap_or(""));
+                }
             }
         }
         self.len += df.height();
@@ -128,12 +211,12 @@ impl Records {
         for (name, values) in columns {
             for i in 0..self.len {
                 for (k, v) in &self.text {
-                    out.push_text(k, v[i].clone());
+                    out.push_text(k, &v[i]);
                 }
                 for (k, v) in &self.num {
                     out.push_num(k, v[i]);
                 }
-                out.push_text("weight", name[prefix.len()..].to_string());
+                out.push_text("weight", &name[prefix.len()..]);
                 out.push_num(pattern, values[i]);
                 out.len += 1;
             }
@@ -180,15 +263,15 @@ impl Records {
                 let (me, them) = if me_first { (&first[i], &second[i]) } else { (&second[i], &first[i]) };
                 let own = |a: &str, b: &str| nums[if me_first { a } else { b }][i];
                 let result = seat_result(&winner[i], me_first);
-                self.push_text("agent", me.clone());
-                self.push_text("opponent", them.clone());
-                self.push_text("seat", seat.to_string());
-                self.push_text("stage", stage[i].clone());
-                self.push_text("job", job[i].clone());
-                self.push_text("termination", termination[i].clone());
+                self.push_text("agent", me);
+                self.push_text("opponent", them);
+                self.push_text("seat", seat);
+                self.push_text("stage", &stage[i]);
+                self.push_text("job", &job[i]);
+                self.push_text("termination", &termination[i]);
                 // The seat at fault lost the game by it.
                 let at_fault = termination[i] != "normal" && result == 0.0;
-                self.push_text("fault", if at_fault { termination[i].clone() } else { "-".to_string() });
+                self.push_text("fault", if at_fault { &termination[i] } else { "-" });
                 self.push_num("result", result);
                 self.push_num("score", own("first_score", "second_score"));
                 self.push_num("opponent_score", own("second_score", "first_score"));
@@ -212,7 +295,7 @@ impl Records {
                     if *numeric {
                         self.push_num(key, n[i]);
                     } else {
-                        self.push_text(key, t[i].clone());
+                        self.push_text(key, &t[i]);
                     }
                 }
                 self.len += 1;

@@ -212,7 +212,7 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
                     all_paired = false;
                     break;
                 }
-                pairs.entry((records.text["job"][i].clone(), pair as i64)).or_default().push(results[i]);
+                pairs.entry((records.text["job"][i].to_string(), pair as i64)).or_default().push(results[i]);
             }
             let complete = all_paired && pairs.values().all(|v| v.len() == 2);
             let (estimate, unit, counts) = if complete {
@@ -271,7 +271,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
                     // Pairs and games are numbered within their job.
                     let mut id = records.key(unit, i).unwrap_or_default();
                     if unit == "pair" || unit == "game" {
-                        id = format!("{}/{id}", records.text["job"][i]);
+                        id = format!("{}/{id}", &records.text["job"][i]);
                     }
                     let u = units.entry(id).or_default();
                     u.0 += values[i];
@@ -336,11 +336,11 @@ fn rating_table(records: &Records, p: &TableParams) -> Table {
     let agent_key = p.group_by.iter().position(|k| k == "agent").expect("checked: rating tables group by agent");
     let others: Vec<String> = p.group_by.iter().filter(|k| *k != "agent").cloned().collect();
     for (context, idx) in groups(records, &others, p.filter) {
-        let firsts: Vec<usize> = idx.into_iter().filter(|&i| records.text["seat"][i] == "first").collect();
-        let mut names: Vec<String> = firsts.iter().flat_map(|&i| [records.text["agent"][i].clone(), records.text["opponent"][i].clone()]).collect();
+        let firsts: Vec<usize> = idx.into_iter().filter(|&i| &records.text["seat"][i] == "first").collect();
+        let mut names: Vec<String> = firsts.iter().flat_map(|&i| [records.text["agent"][i].to_string(), records.text["opponent"][i].to_string()]).collect();
         names.sort();
         names.dedup();
-        let index = |s: &String| names.binary_search(s).expect("named above");
+        let index = |s: &str| names.binary_search_by(|n| n.as_str().cmp(s)).expect("named above");
         let games: Vec<Game> = firsts.iter().map(|&i| Game { a: index(&records.text["agent"][i]), b: index(&records.text["opponent"][i]), result: records.num["result"][i] }).collect();
         let seed = crate::rng::derive_seed(p.seed, &[context.len() as u64, xxhash_rust::xxh3::xxh3_64(context.join("\u{1f}").as_bytes())]);
         let ratings = bradley_terry_bootstrap(names.len(), &games, p.bootstrap, p.level, seed);
