@@ -67,6 +67,7 @@ fn synthetic(game: u32, rng: &mut impl rand::Rng) -> GameRow {
         transcript: "f5d6c3".into(),
         termination: "normal",
         fault_detail: String::new(),
+        start_position: None,
     }
 }
 

@@ -59,6 +59,9 @@ pub struct GameRow {
     pub termination: &'static str,
     /// The fault's evidence: the offending line, or what happened (empty when normal).
     pub fault_detail: String,
+    /// Games with a random setup (Colosseum): the start position in the game's text format, so
+    /// the row replays from `start_position` and `transcript` alone (None for fixed starts).
+    pub start_position: Option<String>,
 }
 
 /// The result of a game for one seat, from the row's `winner` ("first", "second" or "draw"):
@@ -187,6 +190,7 @@ pub fn play_game_observed<G: Arena>(
         transcript,
         termination: fault.as_ref().map_or("normal", |f| f.kind.name()),
         fault_detail: fault.map(|f| f.detail).unwrap_or_default(),
+        start_position: None,
     })
 }
 

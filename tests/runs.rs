@@ -611,3 +611,35 @@ baseline = "reference"
     assert_eq!(leaves_of("trained").len(), 12);
     assert_eq!(leaves_of("trained"), leaves_of("zero"));
 }
+
+#[test]
+fn every_colosseum_row_replays_from_its_start_position_to_its_final_scores() {
+    use gamelab::game::Game;
+    let text = COLOSSEUM
+        .replace("games = 12", "games = 300")
+        .replace("kind = \"annealed_uct\"\nsimulations = 300", "kind = \"course_random\"")
+        .replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "col.toml", &text);
+    let out = dir.path().join("out");
+    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let parts = rows(&out, "col");
+    let df = parts.values().next().unwrap();
+    assert_eq!(df.height(), 300);
+    let col = |name: &str| -> Vec<String> { df.column(name).unwrap().cast(&polars::prelude::DataType::String).unwrap().str().unwrap().iter().map(|v| v.unwrap_or("").to_string()).collect() };
+    let (starts, transcripts, firsts, seconds, stages) = (col("start_position"), col("transcript"), col("first_score"), col("second_score"), col("stage"));
+    for i in 0..df.height() {
+        let mut g = gamelab::game::colosseum::text::parse(&starts[i]).unwrap_or_else(|e| panic!("row {i}: {e}"));
+        assert_eq!(format!("size-{}", g.size()), stages[i]);
+        let mut legal = Vec::new();
+        for name in transcripts[i].split_inclusive(')') {
+            legal.clear();
+            g.legal_moves(&mut legal);
+            let mv = *legal.iter().find(|&&m| g.move_name(m) == name).unwrap_or_else(|| panic!("row {i}: {name} is not legal"));
+            g.play(mv);
+        }
+        assert!(g.outcome().is_some(), "row {i}: the replayed game is over");
+        let s = g.scores();
+        assert_eq!((s[0].to_string(), s[1].to_string()), (firsts[i].clone(), seconds[i].clone()), "row {i}");
+    }
+}

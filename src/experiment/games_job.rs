@@ -73,35 +73,36 @@ fn play_job_from(job: &Job, agents: &Agents, from: usize, carry: &serde_json::Va
     match &job.config.stage {
         Stage::Othello(def) => {
             let start = Othello::new(def).map_err(|e| anyhow::anyhow!(e))?;
-            play_games(job, agents, &|_, _| Ok((start, def.id.clone())), from, carry, on_game, sink)
+            play_games(job, agents, &|_, _| Ok((start, def.id.clone(), None)), from, carry, on_game, sink)
         }
         Stage::Colosseum(stage) => {
             /// Keeps setup seeds apart from game seeds.
             const SETUP: u64 = 0x5e7u64;
-            let setup = |game: usize, pair: Option<u32>| -> Result<(Colosseum, String)> {
+            let setup = |game: usize, pair: Option<u32>| -> Result<(Colosseum, String, Option<String>)> {
                 // A game without a partner gets a board of its own.
                 let key = pair.map_or(u64::MAX - game as u64, u64::from);
                 let start = stage.setup(derive_seed(job.seed, &[SETUP, key])).map_err(|e| anyhow::anyhow!(e))?;
-                let id = format!("size-{}", start.size());
-                Ok((start, id))
+                let (id, text) = (format!("size-{}", start.size()), crate::game::colosseum::text::to_text(&start));
+                Ok((start, id, Some(text)))
             };
             play_games(job, agents, &setup, from, carry, on_game, sink)
         }
         Stage::Freckers(stage) => {
             let start = Freckers::new(stage.strict);
-            play_games(job, agents, &|_, _| Ok((start, stage.id.clone())), from, carry, on_game, sink)
+            play_games(job, agents, &|_, _| Ok((start, stage.id.clone(), None)), from, carry, on_game, sink)
         }
         Stage::Tsumego(_) => anyhow::bail!("life-and-death jobs solve problems; they play no games"),
     }
 }
 
 /// The game loop of `play_job_from` for one game type; `start(game index, pair)` gives each
-/// game's start position and the stage id its row records. Each game is seeded by its index, so
+/// game's start position, the stage id its row records and, for a random setup, the start
+/// position as text for the row. Each game is seeded by its index, so
 /// the rows do not depend on where a run was resumed or how the games were chunked.
 fn play_games<G: Arena>(
     job: &Job,
     agents: &Agents,
-    start: &(dyn Fn(usize, Option<u32>) -> Result<(G, String)> + Sync),
+    start: &(dyn Fn(usize, Option<u32>) -> Result<(G, String, Option<String>)> + Sync),
     from: usize,
     carry: &serde_json::Value,
     on_game: &(dyn Fn() + Sync),
@@ -115,9 +116,9 @@ fn play_games<G: Arena>(
             .zip(range)
             .map(|(g, i)| {
                 let seed = derive_seed(job.seed, &[i as u64]);
-                let (pos, stage) = start(i, g.pair)?;
+                let (pos, stage, start_position) = start(i, g.pair)?;
                 let row = play_game(&pos, (&g.first, &agents[&g.first]), (&g.second, &agents[&g.second]), seed, i as u32, &stage)
-                    .map(|row| GameRow { pair: g.pair, ..row });
+                    .map(|row| GameRow { pair: g.pair, start_position, ..row });
                 on_game();
                 row
             })

@@ -140,6 +140,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
         Column::new("transcript".into(), s(&|r| r.transcript.clone())),
         Column::new("termination".into(), rows.iter().map(|r| r.termination).collect::<Vec<&str>>()),
         Column::new("fault_detail".into(), s(&|r| r.fault_detail.clone())),
+        Column::new("start_position".into(), rows.iter().map(|r| r.start_position.clone()).collect::<Vec<Option<String>>>()),
     ]);
     Ok(DataFrame::new(n, cols)?)
 }

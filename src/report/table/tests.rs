@@ -41,6 +41,7 @@ fn row(game: u32, first: &str, second: &str, winner: &'static str, pair: Option<
         transcript: String::new(),
         termination: "normal",
         fault_detail: String::new(),
+        start_position: None,
     }
 }
 
