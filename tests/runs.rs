@@ -643,3 +643,23 @@ fn every_colosseum_row_replays_from_its_start_position_to_its_final_scores() {
         assert_eq!((s[0].to_string(), s[1].to_string()), (firsts[i].clone(), seconds[i].clone()), "row {i}");
     }
 }
+
+#[test]
+fn the_report_says_when_games_repeat() {
+    let file_of = |a: &str, b: &str| format!("name = \"rep\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"standard8\"\nseed = 1\n[match]\nplayers = [\"x\", \"y\"]\ngames = 20\n[agents.x]\nkind = \"{a}\"\n[agents.y]\nkind = \"{b}\"\n");
+    for (a, b, repeated) in [("greedy", "positional", true), ("random", "random", false)] {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "rep.toml", &file_of(a, b));
+        let out = dir.path().join("out");
+        run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let o = gamelab(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let md = std::fs::read_to_string(out.join("results/rep/report/report.md")).unwrap();
+        assert_eq!(md.contains("**Repeated games:**"), repeated, "{a} vs {b}: {md}");
+        assert_eq!(stderr(&o).contains("distinct games of 20"), repeated, "{a} vs {b}: {}", stderr(&o));
+        if repeated {
+            // Two deterministic agents from one start: one game per colour assignment.
+            assert!(md.contains("| x | 20 | 2 |") && md.contains("| y | 20 | 2 |"), "{md}");
+        }
+    }
+}

@@ -202,6 +202,24 @@ fn sprt_section(jobs: &[Job], records: &Records) -> String {
     md
 }
 
+/// A warning beside a score table whose groups hold repeated games (also on stderr): their
+/// intervals treat every game as independent, while a deterministic pairing from one start
+/// plays the same game again and again.
+fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
+    if t.repeated.is_empty() {
+        return String::new();
+    }
+    let fix = "the intervals count every game as independent; vary the games (stochastic agents, or start positions that differ) before reading them";
+    let (keys, games, distinct) = t.repeated.iter().min_by(|a, b| (a.2 as f64 / a.1 as f64).total_cmp(&(b.2 as f64 / b.1 as f64))).expect("not empty");
+    let others = if t.repeated.len() > 1 { format!(" and {} more groups", t.repeated.len() - 1) } else { String::new() };
+    eprintln!("warning: {}: table '{}': group {} has {distinct} distinct games of {games}{others}; {fix}", exp.name, t.name, keys.join(", "));
+    let mut md = format!("\n**Repeated games:** in {} of this table's groups the games are not all distinct (by start position and moves); {fix}.\n\n| group | games | distinct |\n|---|---:|---:|\n", t.repeated.len());
+    for (keys, g, d) in &t.repeated {
+        md += &format!("| {} | {g} | {d} |\n", keys.join(", "));
+    }
+    md
+}
+
 /// How games ended, per agent, when any game ended by a fault (external agents): the agent's
 /// games, those that ended normally, and the faults the agent itself committed, by kind.
 fn terminations_section(records: &Records) -> String {
@@ -362,6 +380,7 @@ fn write_report(
             md += "Score = (W + D/2) / G x 100 from each agent's point of view.\n\n";
         }
         md += &t.markdown();
+        md += &repeated_games_note(exp, t);
         if csv_tables {
             let csv = folder.join(format!("{}.csv", t.name));
             std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;

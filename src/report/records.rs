@@ -235,6 +235,16 @@ impl Records {
             Ok(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
         };
         let (first, second, winner, stage, job) = (text("first_agent")?, text("second_agent")?, text("winner")?, text("stage")?, text("job")?);
+        // A game's identity for repeated-game counts: its start (the random setup when the row
+        // has one, else the stage) and its moves, hashed to 52 bits (exact as f64).
+        let start = if df.column("start_position").is_ok() { text("start_position")? } else { vec![String::new(); df.height()] };
+        let transcript = text("transcript")?;
+        let game_key: Vec<f64> = (0..df.height())
+            .map(|i| {
+                let s = if start[i].is_empty() { &stage[i] } else { &start[i] };
+                (xxhash_rust::xxh3::xxh3_64(format!("{s}\u{1f}{}", transcript[i]).as_bytes()) >> 12) as f64
+            })
+            .collect();
         // Rows written before external agents ended every game normally.
         let termination = if df.column("termination").is_ok() { text("termination")? } else { vec!["normal".to_string(); df.height()] };
         let nums: BTreeMap<&str, Vec<f64>> = ["first_score", "second_score", "plies", "wall_ms", "first_simulations", "second_simulations", "first_nodes", "second_nodes", "first_max_move_ms", "second_max_move_ms", "first_peak_tree_bytes", "second_peak_tree_bytes", "repeat", "game", "pair"]
@@ -290,6 +300,7 @@ impl Records {
                 self.push_num("cache_hit_rate", later_own("first_cache_hit_rate", "second_cache_hit_rate"));
                 self.push_num("repeat", nums["repeat"][i]);
                 self.push_num("game", nums["game"][i]);
+                self.push_num("game_key", game_key[i]);
                 self.push_num("pair", nums["pair"][i]);
                 for (key, numeric, t, n) in &grid {
                     if *numeric {

@@ -9,7 +9,7 @@ use super::stats::means::{bootstrap, mean, mean_interval, paired, variance, welc
 use super::stats::rating::{Game, bradley_terry_bootstrap};
 use super::stats::{Estimate, Interval};
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableRow {
@@ -39,6 +39,9 @@ pub struct Table {
     /// Decimals the value and its interval are shown with.
     pub decimals: usize,
     pub rows: Vec<TableRow>,
+    /// Score tables of games: the groups whose games are not all distinct (deterministic agents
+    /// from one start replay one game), as (group keys, games, distinct games).
+    pub repeated: Vec<(Vec<String>, u64, u64)>,
 }
 
 /// Words that name steps of one scale, in order: two cells of the same scale compare by step.
@@ -176,6 +179,7 @@ fn base(p: &TableParams, n_name: &str, value_name: String, interval_name: String
         after_names: vec![],
         decimals: 2,
         rows: vec![],
+        repeated: vec![],
     }
 }
 
@@ -200,6 +204,14 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
         }
         let n = wdl.wins + wdl.draws + wdl.losses;
         let points = wdl.wins as f64 + 0.5 * wdl.draws as f64;
+        // Distinct games (by start and moves) among the group's games (by job and index).
+        if let (Some(key), Some(game), Some(job)) = (records.num.get("game_key"), records.num.get("game"), records.text.get("job")) {
+            let games: BTreeSet<(&str, u64)> = idx.iter().map(|&i| (&job[i], game[i] as u64)).collect();
+            let distinct: BTreeSet<u64> = idx.iter().map(|&i| key[i] as u64).collect();
+            if distinct.len() < games.len() {
+                t.repeated.push((keys.clone(), games.len() as u64, distinct.len() as u64));
+            }
+        }
         let (lo, hi) = p.interval.bounds(points, n as f64, p.level);
         let mut after = vec![];
         if p.elo {
