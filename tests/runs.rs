@@ -659,7 +659,7 @@ fn the_report_says_when_games_repeat() {
         assert_eq!(stderr(&o).contains("distinct games of 20"), repeated, "{a} vs {b}: {}", stderr(&o));
         if repeated {
             // Two deterministic agents from one start: one game per colour assignment.
-            assert!(md.contains("| x | 20 | 2 |") && md.contains("| y | 20 | 2 |"), "{md}");
+            assert!(md.contains("| x | 20 | 2 | 10.0 |") && md.contains("| y | 20 | 2 | 10.0 |"), "{md}");
         }
     }
 }

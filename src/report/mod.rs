@@ -212,10 +212,11 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
     let fix = "the intervals count every game as independent; vary the games (stochastic agents, or start positions that differ) before reading them";
     let (keys, games, distinct) = t.repeated.iter().min_by(|a, b| (a.2 as f64 / a.1 as f64).total_cmp(&(b.2 as f64 / b.1 as f64))).expect("not empty");
     let others = if t.repeated.len() > 1 { format!(" and {} more groups", t.repeated.len() - 1) } else { String::new() };
-    eprintln!("warning: {}: table '{}': group {} has {distinct} distinct games of {games}{others}; {fix}", exp.name, t.name, keys.join(", "));
-    let mut md = format!("\n**Repeated games:** in {} of this table's groups the games are not all distinct (by start position and moves); {fix}.\n\n| group | games | distinct |\n|---|---:|---:|\n", t.repeated.len());
+    let share = 100.0 * *distinct as f64 / *games as f64;
+    eprintln!("warning: {}: table '{}': group {} has {distinct} distinct games of {games} ({share:.1}%){others}; {fix}", exp.name, t.name, keys.join(", "));
+    let mut md = format!("\n**Repeated games:** in {} of this table's groups the games are not all distinct (by start position and moves); {fix}. (A few repeats among random agents' short games happen by chance; a small share of distinct games means the same game was played again and again.)\n\n| group | games | distinct | distinct % |\n|---|---:|---:|---:|\n", t.repeated.len());
     for (keys, g, d) in &t.repeated {
-        md += &format!("| {} | {g} | {d} |\n", keys.join(", "));
+        md += &format!("| {} | {g} | {d} | {:.1} |\n", keys.join(", "), 100.0 * *d as f64 / *g as f64);
     }
     md
 }
