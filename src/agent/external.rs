@@ -406,7 +406,10 @@ impl<G: Protocol> ExternalAgent<G> {
         if self.fault.is_some() {
             return;
         }
-        self.sent.extend(lines.iter().cloned());
+        // Only what comes before the first move may have to be told to a fresh process again.
+        if self.reused && self.moves == 0 {
+            self.sent.extend(lines.iter().cloned());
+        }
         let Some(p) = self.process.as_mut() else { return };
         if let Err(f) = lines.iter().try_for_each(|line| p.send(line)) {
             if let Err(f) = self.replace_exited(f) {
@@ -423,6 +426,9 @@ impl<G: Protocol> ExternalAgent<G> {
             return Err(f);
         }
         self.reused = false;
+        if let Some(mut exited) = self.process.take() {
+            exited.kill();
+        }
         let mut p = Process::start(&self.spec)?;
         self.sent.iter().try_for_each(|line| p.send(line))?;
         self.process = Some(p);
