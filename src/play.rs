@@ -8,8 +8,9 @@ use crate::rng::rng_from_seed;
 use anyhow::Result;
 use std::time::Instant;
 
-/// One game, from the point of view of the seat that moved first.
-#[derive(Clone, Debug, PartialEq)]
+/// One game, from the point of view of the seat that moved first. (`Default` is for building
+/// rows in tests and benches.)
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameRow {
     pub game: u32,
     /// The colour-swapped pair of games this one belongs to (None when it has no partner).
