@@ -6,9 +6,6 @@ use super::job_kind::{JobContext, KindRunner, Sink, streamed};
 use super::record::games_frame;
 use super::spec::Stage;
 use crate::agent::{AgentSpec, Arena, external};
-
-/// The agents of a job by label.
-type Agents = std::collections::BTreeMap<String, AgentSpec>;
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
@@ -17,6 +14,9 @@ use crate::rng::derive_seed;
 use crate::stats::elo::{Pentanomial, Sprt, SprtDecision};
 use anyhow::Result;
 use rayon::prelude::*;
+
+/// The agents of a job by label.
+type Agents = std::collections::BTreeMap<String, AgentSpec>;
 
 /// The job kinds `match` and `tournament`.
 pub struct Games;
@@ -36,7 +36,7 @@ impl KindRunner for Games {
         let mut agents = cx.job.config.agents.clone();
         for (label, spec) in agents.iter_mut() {
             if let AgentSpec::External(e) = spec {
-                e.log = Some(external::log_path(&cx.results_dir(), &cx.job.hash, label));
+                e.log = Some(external::log_path(&cx.files.results, &cx.job.hash, label));
             }
         }
         streamed(cx.stream()?, &|rows| games_frame(&cx.id, rows), |from, carry, sink| {

@@ -60,11 +60,6 @@ impl JobContext<'_> {
         super::stream::write_part(path, &self.files.record, df, self.format, self.part_id)
     }
 
-    /// The experiment's results folder.
-    pub fn results_dir(&self) -> PathBuf {
-        self.files.record.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default()
-    }
-
     pub fn library(&self) -> Result<&Path> {
         self.library.as_deref().context("a life-and-death job reads a problem library")
     }
@@ -93,7 +88,9 @@ pub fn streamed<R>(stream: JobStream, frame: &dyn Fn(&[R]) -> Result<polars::pre
 
 /// The files a job writes under its experiment's results folder (`dir`).
 pub struct JobFiles {
-    /// The rows; its presence marks the job done.
+    /// The experiment's results folder the others are in (its `logs/` too).
+    pub results: PathBuf,
+    /// The rows; the job is done when it is there and passes its check (`stream`).
     pub part: PathBuf,
     pub checkpoint: PathBuf,
     /// A GA's best table (Othello).
@@ -112,6 +109,7 @@ impl JobFiles {
     pub fn of(dir: &Path, rows_dir: &Path, hash: &str, format: Format) -> JobFiles {
         let table = dir.join("tables").join(format!("{hash}.txt"));
         JobFiles {
+            results: dir.to_path_buf(),
             part: rows_dir.join(format!("part-{hash}.{}", format.ext())),
             checkpoint: dir.join("checkpoints").join(format!("{hash}.json")),
             weights: table.with_extension("weights"),

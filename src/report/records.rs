@@ -242,7 +242,11 @@ impl Records {
         let game_key: Vec<f64> = (0..df.height())
             .map(|i| {
                 let s = if start[i].is_empty() { &stage[i] } else { &start[i] };
-                (xxhash_rust::xxh3::xxh3_64(format!("{s}\u{1f}{}", transcript[i]).as_bytes()) >> 12) as f64
+                let mut h = xxhash_rust::xxh3::Xxh3::new();
+                h.update(s.as_bytes());
+                h.update(&[0x1f]);
+                h.update(transcript[i].as_bytes());
+                (h.digest() >> 12) as f64
             })
             .collect();
         // Rows written before external agents ended every game normally.
