@@ -24,14 +24,35 @@ fn two_sided_p(t: f64, df: f64) -> f64 {
     2.0 * StudentsT::new(0.0, 1.0, df).expect("df > 0").cdf(-t.abs())
 }
 
+/// A sample summarised by its size, mean and sample variance: what t intervals and Welch's
+/// test need, aggregated where the values are (the report computes them in polars over millions
+/// of records without holding the values).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Moments {
+    pub n: u64,
+    pub mean: f64,
+    /// Sample variance (n - 1 in the denominator); NaN for fewer than two values.
+    pub variance: f64,
+}
+
+impl Moments {
+    pub fn of(xs: &[f64]) -> Moments {
+        Moments { n: xs.len() as u64, mean: mean(xs), variance: if xs.len() > 1 { variance(xs) } else { f64::NAN } }
+    }
+}
+
 /// The mean of `xs` with its Student t interval (needs two values at least).
 pub fn mean_interval(xs: &[f64], level: f64) -> Option<Estimate> {
-    if xs.len() < 2 {
+    mean_interval_of(Moments::of(xs), level)
+}
+
+/// The Student t interval of a mean from the sample's moments (needs two values at least).
+pub fn mean_interval_of(m: Moments, level: f64) -> Option<Estimate> {
+    if m.n < 2 {
         return None;
     }
-    let m = mean(xs);
-    let half = t_quantile(level, xs.len() as f64 - 1.0) * (variance(xs) / xs.len() as f64).sqrt();
-    Some(Estimate { value: m, lo: m - half, hi: m + half })
+    let half = t_quantile(level, m.n as f64 - 1.0) * (m.variance / m.n as f64).sqrt();
+    Some(Estimate { value: m.mean, lo: m.mean - half, hi: m.mean + half })
 }
 
 /// A test of the difference of two means, mean(a) - mean(b).
@@ -46,13 +67,18 @@ pub struct TTest {
 
 /// Welch's t-test (unequal variances), with the Welch-Satterthwaite degrees of freedom.
 pub fn welch(a: &[f64], b: &[f64], level: f64) -> Option<TTest> {
-    if a.len() < 2 || b.len() < 2 {
+    welch_of(Moments::of(a), Moments::of(b), level)
+}
+
+/// Welch's t-test from the two samples' moments.
+pub fn welch_of(a: Moments, b: Moments, level: f64) -> Option<TTest> {
+    if a.n < 2 || b.n < 2 {
         return None;
     }
-    let (va, vb) = (variance(a) / a.len() as f64, variance(b) / b.len() as f64);
+    let (va, vb) = (a.variance / a.n as f64, b.variance / b.n as f64);
     let se = (va + vb).sqrt();
-    let df = (va + vb).powi(2) / (va * va / (a.len() as f64 - 1.0) + vb * vb / (b.len() as f64 - 1.0));
-    Some(t_test(mean(a) - mean(b), se, df, level))
+    let df = (va + vb).powi(2) / (va * va / (a.n as f64 - 1.0) + vb * vb / (b.n as f64 - 1.0));
+    Some(t_test(a.mean - b.mean, se, df, level))
 }
 
 /// The paired t-test: `a[i]` and `b[i]` measured on the same unit; Student's t on the

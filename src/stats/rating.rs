@@ -1,5 +1,9 @@
 //! Ratings of many agents from a tournament: the Bradley-Terry model fitted by Hunter's MM
 //! algorithm, on the Elo scale, with percentile intervals from a bootstrap over games.
+//! Games come counted (each distinct agent, opponent and result once, with how often it
+//! happened), so a fit costs the same for a hundred games or ten million, and a bootstrap
+//! resample is a multinomial draw over those cells (the same distribution as drawing the games
+//! one by one with replacement).
 //!
 //! A draw counts as half a win for each side. Ratings are anchored so that they average 0. An
 //! agent without a single point has no finite maximum-likelihood rating: it gets -infinity
@@ -7,7 +11,8 @@
 //! others are fitted; an agent with no games gets NaN. The caller shows these as such.
 
 use super::Estimate;
-use crate::rng::{below, rng_from_seed};
+use crate::rng::rng_from_seed;
+use rand_distr::Distribution;
 
 /// One game: agents `a` and `b` (indices) and a's result (1, 0.5 or 0).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -19,6 +24,12 @@ pub struct Game {
 
 /// Bradley-Terry ratings (Elo scale, mean 0 over agents with finite ratings) of `n` agents.
 pub fn bradley_terry(n: usize, games: &[Game]) -> Vec<f64> {
+    let counted: Vec<(Game, u64)> = games.iter().map(|g| (*g, 1)).collect();
+    bradley_terry_counted(n, &counted)
+}
+
+/// Bradley-Terry ratings from counted games: each game with how many times it was played.
+pub fn bradley_terry_counted(n: usize, games: &[(Game, u64)]) -> Vec<f64> {
     // Agents that won every point (or none) among the agents still in play have an infinite
     // rating; set them aside, with their games, until everyone left has a finite one.
     let mut ratings = vec![f64::NAN; n];
@@ -27,11 +38,12 @@ pub fn bradley_terry(n: usize, games: &[Game]) -> Vec<f64> {
     loop {
         points.iter_mut().for_each(|x| *x = 0.0);
         meetings.iter_mut().for_each(|r| r.iter_mut().for_each(|x| *x = 0.0));
-        for g in games.iter().filter(|g| active[g.a] && active[g.b]) {
-            points[g.a] += g.result;
-            points[g.b] += 1.0 - g.result;
-            meetings[g.a][g.b] += 1.0;
-            meetings[g.b][g.a] += 1.0;
+        for (g, k) in games.iter().filter(|(g, k)| *k > 0 && active[g.a] && active[g.b]) {
+            let k = *k as f64;
+            points[g.a] += k * g.result;
+            points[g.b] += k * (1.0 - g.result);
+            meetings[g.a][g.b] += k;
+            meetings[g.b][g.a] += k;
         }
         let mut changed = false;
         for i in 0..n {
@@ -75,16 +87,30 @@ pub fn bradley_terry(n: usize, games: &[Game]) -> Vec<f64> {
     ratings
 }
 
-/// Ratings with percentile intervals from `resamples` bootstrap resamples of the games.
-pub fn bradley_terry_bootstrap(n: usize, games: &[Game], resamples: usize, level: f64, seed: u64) -> Vec<Estimate> {
-    let point = bradley_terry(n, games);
+/// Ratings with percentile intervals from `resamples` bootstrap resamples of the counted
+/// games: each resample draws as many games as were played, with replacement, as a multinomial
+/// over the cells (sequential binomial draws).
+pub fn bradley_terry_bootstrap(n: usize, games: &[(Game, u64)], resamples: usize, level: f64, seed: u64) -> Vec<Estimate> {
+    let point = bradley_terry_counted(n, games);
     let mut rng = rng_from_seed(seed);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); n];
-    let mut resample = Vec::with_capacity(games.len());
+    let total: u64 = games.iter().map(|(_, k)| k).sum();
+    let mut resample: Vec<(Game, u64)> = games.to_vec();
     for _ in 0..resamples {
-        resample.clear();
-        resample.extend((0..games.len()).map(|_| games[below(&mut rng, games.len())]));
-        for (i, r) in bradley_terry(n, &resample).into_iter().enumerate() {
+        let (mut left, mut rest) = (total, total);
+        for (cell, (_, k)) in resample.iter_mut().zip(games) {
+            let drawn = if left == 0 || *k == 0 {
+                0
+            } else if *k == rest {
+                left
+            } else {
+                rand_distr::Binomial::new(left, *k as f64 / rest as f64).expect("a probability in [0, 1]").sample(&mut rng)
+            };
+            cell.1 = drawn;
+            left -= drawn;
+            rest -= k;
+        }
+        for (i, r) in bradley_terry_counted(n, &resample).into_iter().enumerate() {
             samples[i].push(r);
         }
     }
@@ -150,7 +176,8 @@ mod tests {
         let g = games(&[(0, 1, 1.0, 4), (1, 2, 1.0, 3), (1, 2, 0.0, 1), (0, 2, 1.0, 2), (0, 2, 0.0, 1), (0, 1, 0.0, 1)]);
         let r = bradley_terry(3, &g);
         assert!(r.iter().all(|x| x.is_finite()));
-        let e = bradley_terry_bootstrap(3, &g, 300, 0.9, 4);
+        let counted: Vec<(Game, u64)> = g.iter().map(|g| (*g, 1)).collect();
+        let e = bradley_terry_bootstrap(3, &counted, 300, 0.9, 4);
         for (i, est) in e.iter().enumerate() {
             assert_eq!(est.value, r[i]);
             assert!(est.lo <= est.hi);
@@ -162,5 +189,29 @@ mod tests {
         let r = bradley_terry(3, &games(&[(0, 1, 1.0, 2), (0, 2, 1.0, 2), (1, 2, 1.0, 3), (1, 2, 0.0, 1)]));
         assert_eq!(r[0], f64::INFINITY);
         assert!((r[1] - r[2] - 190.84850188786498).abs() < 1e-6, "{r:?}");
+    }
+
+    #[test]
+    fn counted_games_fit_as_the_games_one_by_one() {
+        let g = games(&[(0, 1, 1.0, 5), (0, 1, 0.5, 2), (0, 1, 0.0, 3), (1, 2, 1.0, 6), (1, 2, 0.0, 2), (0, 2, 1.0, 4)]);
+        let counted = [(Game { a: 0, b: 1, result: 1.0 }, 5), (Game { a: 0, b: 1, result: 0.5 }, 2), (Game { a: 0, b: 1, result: 0.0 }, 3), (Game { a: 1, b: 2, result: 1.0 }, 6), (Game { a: 1, b: 2, result: 0.0 }, 2), (Game { a: 0, b: 2, result: 1.0 }, 4)];
+        let (one_by_one, by_count) = (bradley_terry(3, &g), bradley_terry_counted(3, &counted));
+        for i in 0..3 {
+            assert!((one_by_one[i] - by_count[i]).abs() < 1e-9, "{one_by_one:?} {by_count:?}");
+        }
+    }
+
+    #[test]
+    fn the_multinomial_bootstrap_has_the_delta_method_width() {
+        // 3000 wins of 4000: the Elo difference 400 log10(3) = 190.85 has a standard error of
+        // 400 / ln 10 / sqrt(4000 x 0.75 x 0.25) = 6.343 Elo (delta method on the logit); each
+        // agent's rating is half the difference, so its 95% interval is about +-1.96 x 6.343 / 2
+        // = +-6.22 around its value.
+        let counted = [(Game { a: 0, b: 1, result: 1.0 }, 3000), (Game { a: 0, b: 1, result: 0.0 }, 1000)];
+        let e = bradley_terry_bootstrap(2, &counted, 2000, 0.95, 11);
+        let (below, above) = (e[0].value - e[0].lo, e[0].hi - e[0].value);
+        assert!((e[0].value - 95.424).abs() < 0.01, "{e:?}");
+        assert!((below - 6.22).abs() < 0.6 && (above - 6.22).abs() < 0.6, "{e:?}");
+        assert_eq!(e, bradley_terry_bootstrap(2, &counted, 2000, 0.95, 11), "seeded");
     }
 }
