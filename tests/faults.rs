@@ -63,8 +63,25 @@ fn delays(seed: u64, n: usize, span: u64) -> Vec<u64> {
 /// itself, then runs it once more to the end. Returns how many kills landed inside a run, and
 /// whether any kill left saved batches of a job in `partial/`. Delays are short against the
 /// whole run, so most land inside it whatever the machine's load.
-fn kill_repeatedly(file: &str, out: &Path, name: &str, delays: &[u64]) -> (usize, bool) {
+fn kill_repeatedly(file: &str, out: &Path, name: &str, streamed: bool, delays: &[u64]) -> (usize, bool) {
     let (mut landed, mut saw_batches) = (0, false);
+    let partial = out.join("results").join(name).join("partial");
+    let has_batches = || std::fs::read_dir(&partial).map(|d| d.flatten().any(|job| std::fs::read_dir(job.path()).is_ok_and(|mut f| f.next().is_some()))).unwrap_or(false);
+    // Jobs that stream their rows: first a kill as soon as a batch is on disk (however loaded
+    // the machine), so the resume from a batch is always exercised; then kills at the delays.
+    if streamed {
+        let mut child = spawn(&["run", file, "--out", out.to_str().unwrap()]);
+        let t0 = std::time::Instant::now();
+        while !has_batches() && child.try_wait().unwrap().is_none() && t0.elapsed() < Duration::from_secs(30) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap(); // SIGKILL
+            landed += 1;
+        }
+        child.wait().unwrap();
+        saw_batches |= has_batches();
+    }
     for &d in delays {
         let mut child = spawn(&["run", file, "--out", out.to_str().unwrap()]);
         std::thread::sleep(Duration::from_millis(d));
@@ -74,7 +91,7 @@ fn kill_repeatedly(file: &str, out: &Path, name: &str, delays: &[u64]) -> (usize
             landed += 1;
         }
         child.wait().unwrap();
-        saw_batches |= std::fs::read_dir(out.join("results").join(name).join("partial")).map(|d| d.count() > 0).unwrap_or(false);
+        saw_batches |= has_batches();
         if finished {
             break;
         }
@@ -116,7 +133,7 @@ fn game_jobs_killed_at_many_points_resume_to_the_same_rows() {
     let t0 = Instant::now();
     run_ok(&["run", f, "--out", dir.path().join("timing").to_str().unwrap()]);
     let span = (t0.elapsed().as_millis() as u64).max(100);
-    let (landed, saw_batches) = kill_repeatedly(f, &killed, "games", &delays(1, 40, span / 4));
+    let (landed, saw_batches) = kill_repeatedly(f, &killed, "games", true, &delays(1, 40, span / 4));
     assert!(landed >= 3, "only {landed} kills landed inside the run: make the jobs slower");
     assert!(saw_batches, "no kill left saved batches behind: the resume from a batch was not exercised");
     assert_same(&reference, &parts(&killed, "games", "games"), "killed game jobs");
@@ -154,7 +171,7 @@ fn solve_jobs_killed_at_many_points_resume_to_the_same_rows() {
     let span = (t0.elapsed().as_millis() as u64).max(100);
     let reference = parts(&clean, "solve", "solves");
     assert_eq!(reference.values().map(DataFrame::height).sum::<usize>(), 2 * 36);
-    let (landed, _) = kill_repeatedly(f, &killed, "solve", &delays(2, 40, span / 4));
+    let (landed, _) = kill_repeatedly(f, &killed, "solve", true, &delays(2, 40, span / 4));
     assert!(landed >= 2, "only {landed} kills landed inside the run");
     assert_same(&reference, &parts(&killed, "solve", "solves"), "killed solve jobs");
 }
@@ -175,7 +192,7 @@ fn ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_r
         let span = (t0.elapsed().as_millis() as u64).max(100);
         let reference = parts(&clean, name, folder);
         assert!(!reference.is_empty());
-        let (landed, _) = kill_repeatedly(f, &killed, name, &delays(3, 40, span / 4));
+        let (landed, _) = kill_repeatedly(f, &killed, name, false, &delays(3, 40, span / 4));
         assert!(landed >= 2, "{name}: only {landed} kills landed inside the run");
         assert_same(&reference, &parts(&killed, name, folder), name);
     }
