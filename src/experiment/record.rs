@@ -100,6 +100,19 @@ fn id_columns(id: &JobColumns, n: usize, row_columns: &[&str]) -> Vec<Column> {
     cols
 }
 
+/// A game's identity for repeated-game counts: its start (the random setup when it has one,
+/// else the stage) and its moves, hashed (xxh3, its 52 high bits: a non-negative integer that
+/// every CSV reader and every float holds exactly). Written in every game row (`game_key`), so
+/// a report counts distinct games without reading the transcripts.
+pub fn game_key(start_position: Option<&str>, stage: &str, transcript: &str) -> i64 {
+    let start = start_position.filter(|s| !s.is_empty()).unwrap_or(stage);
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(start.as_bytes());
+    h.update(&[0x1f]);
+    h.update(transcript.as_bytes());
+    (h.digest() >> 12) as i64
+}
+
 /// The rows of one job as a DataFrame.
 pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     let n = rows.len();
@@ -141,6 +154,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
         Column::new("termination".into(), rows.iter().map(|r| r.termination).collect::<Vec<&str>>()),
         Column::new("fault_detail".into(), s(&|r| r.fault_detail.clone())),
         Column::new("start_position".into(), rows.iter().map(|r| r.start_position.clone()).collect::<Vec<Option<String>>>()),
+        Column::new("game_key".into(), rows.iter().map(|r| game_key(r.start_position.as_deref(), &r.stage, &r.transcript)).collect::<Vec<i64>>()),
     ]);
     Ok(DataFrame::new(n, cols)?)
 }

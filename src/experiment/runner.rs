@@ -140,12 +140,13 @@ pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunL
 }
 
 /// The part of a job in `rows_dir` in either format, if one is there and passes its check
-/// (`stream::verify_part`); Err names the file and what is wrong with it.
-pub fn sound_part(results: &Path, rows_dir: &Path, experiment: &str, hash: &str) -> Result<Option<PathBuf>, (PathBuf, String)> {
+/// (`stream::verify_part`), with its row count (its seal's); Err names the file and what is
+/// wrong with it.
+pub fn sound_part(results: &Path, rows_dir: &Path, experiment: &str, hash: &str) -> Result<Option<(PathBuf, usize)>, (PathBuf, String)> {
     let Some(part) = existing_part(rows_dir, hash) else { return Ok(None) };
     let record = results.join("jobs").join(format!("{hash}.json"));
     match verify_part(&part, &record, PartId { experiment, job: hash }) {
-        Ok(_) => Ok(Some(part)),
+        Ok(rows) => Ok(rows.map(|rows| (part, rows))),
         Err(why) => Err((part, why)),
     }
 }

@@ -10,6 +10,7 @@ use super::figure::profile::Profile;
 use super::figure::ranked::{Bar, RankedBars};
 use super::figure::write_figure;
 use super::records::Records;
+use super::table::{summed, values_by_group};
 use super::spec::{FigureKind, FigureSpec};
 use super::table::{Table, natural_cmp};
 use crate::agent::{AgentSpec, TableRef};
@@ -128,11 +129,10 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
             let (groups, y_label): (Vec<(String, Vec<f64>)>, String) = match &spec.metric {
                 Some(metric) => {
-                    let values = records.num.get(metric).with_context(|| format!("figure '{}': no numeric column '{metric}'", spec.name))?;
-                    let mut g: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-                    for (i, v) in values.iter().enumerate() {
-                        g.entry(records.key(&x, i).unwrap_or_default()).or_default().push(*v);
-                    }
+                    anyhow::ensure!(records.is_numeric(metric), "figure '{}': no numeric column '{metric}'", spec.name);
+                    // Each group's values (a box needs them all).
+                    let value = polars::prelude::col(metric.as_str()).cast(polars::prelude::DataType::Float64);
+                    let g: BTreeMap<String, Vec<f64>> = values_by_group(records, std::slice::from_ref(&x), &[], value)?.into_iter().map(|(k, v)| (k.concat(), v)).collect();
                     (g.into_iter().collect(), metric.clone())
                 }
                 None => {
@@ -175,17 +175,16 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             write_figure(dir, &spec.name, &fig)
         }
         FigureKind::Matrix => {
-            let records = games.filter(|g| g.text.contains_key("agent")).context("a win-rate matrix needs games (a GA's, from its [arena])")?;
+            use polars::prelude::*;
+            let records = games.filter(|g| g.has("agent")).context("a win-rate matrix needs games (a GA's, from its [arena])")?;
+            let (_, sums) = summed(records, &["agent".to_string(), "opponent".to_string()], &[], vec![col("result").sum().alias("points"), len().cast(DataType::Float64).alias("n")])?;
             let mut cells: BTreeMap<(String, String), (f64, f64)> = BTreeMap::new();
             let mut totals: BTreeMap<String, (f64, f64)> = BTreeMap::new();
-            for i in 0..records.len {
-                let (a, o, r) = (&records.text["agent"][i], &records.text["opponent"][i], records.num["result"][i]);
-                let c = cells.entry((a.to_string(), o.to_string())).or_default();
-                c.0 += r;
-                c.1 += 1.0;
-                let t = totals.entry(a.to_string()).or_default();
-                t.0 += r;
-                t.1 += 1.0;
+            for (k, v) in sums {
+                let t = totals.entry(k[0].clone()).or_default();
+                t.0 += v[0];
+                t.1 += v[1];
+                cells.insert((k[0].clone(), k[1].clone()), (v[0], v[1]));
             }
             let mut labels: Vec<String> = totals.keys().cloned().collect();
             labels.sort_by(|a, b| (totals[b].0 / totals[b].1).total_cmp(&(totals[a].0 / totals[a].1)).then(a.cmp(b)));

@@ -4,9 +4,11 @@
 //!
 //! Only the part files of the experiment's current jobs are read, so rows left by an older
 //! version of the file (other job hashes) never leak into its report; the report says how many
-//! of the jobs had rows. Layers as in criterion: `stats` (numbers only), `table` and `compare`
-//! (groups and verdicts), `figure` (drawing only), `draw` (figure data from tables), this file
-//! (files in, files out).
+//! of the jobs had rows. Layers as in criterion: `records` (the rows as lazy polars plans),
+//! `table` and `compare` (queries that group and aggregate, statistics from the aggregates,
+//! verdicts), `stats` (numbers only), `figure` (drawing only), `draw` (figure data from tables),
+//! this file (files in, files out). No stage holds the rows: each query scans the columns it
+//! needs, part by part, so memory follows the groups (issue 19).
 
 pub mod compare;
 pub mod draw;
@@ -18,7 +20,7 @@ pub use crate::stats;
 pub mod table;
 
 use crate::experiment::grid::Job;
-use crate::experiment::record::{read_part, rows_folder};
+use crate::experiment::record::rows_folder;
 use crate::experiment::runner::results_dir;
 use crate::experiment::spec::{Experiment, JobKind};
 use anyhow::{Context, Result};
@@ -48,9 +50,9 @@ fn git_commit() -> String {
         .unwrap_or_else(|| "unknown".into())
 }
 
-/// The part of job `hash` in `rows_dir`, if there is one; a part that fails its check (cut,
-/// changed, another job's) is refused with an error naming the file.
-fn checked_part(out: &Path, experiment: &str, rows_dir: &Path, hash: &str) -> Result<Option<PathBuf>> {
+/// The part of job `hash` in `rows_dir` with its row count, if there is one; a part that fails
+/// its check (cut, changed, another job's) is refused with an error naming the file.
+fn checked_part(out: &Path, experiment: &str, rows_dir: &Path, hash: &str) -> Result<Option<(PathBuf, usize)>> {
     crate::experiment::runner::sound_part(&results_dir(out, experiment), rows_dir, experiment, hash).map_err(|(part, why)| {
         crate::experiment::InputError {
             file: Some(part),
@@ -62,29 +64,36 @@ fn checked_part(out: &Path, experiment: &str, rows_dir: &Path, hash: &str) -> Re
     })
 }
 
-/// Reads the rows of `jobs` under `out` into records.
+/// Lazy scans of the checked parts of `jobs` in `rows_dir`, with the number of rows and of
+/// jobs that have a part.
+fn scans(exp: &Experiment, jobs: &[Job], out: &Path, rows_dir: &Path) -> Result<(Vec<records::Scan>, usize, usize)> {
+    let (mut parts, mut rows) = (Vec::new(), 0);
+    for job in jobs {
+        if let Some((part, n)) = checked_part(out, &exp.name, rows_dir, &job.hash)? {
+            parts.push((part.clone(), records::scan_part(&part)?));
+            rows += n;
+        }
+    }
+    let with_rows = parts.len();
+    Ok((parts, rows, with_rows))
+}
+
+/// The records of `jobs` under `out` (a lazy plan over their parts), with the number of rows
+/// and of jobs that have rows.
 pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Records, usize, usize)> {
     let rows_dir = results_dir(out, &exp.name).join(rows_folder(exp.file.kind));
     let swept: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
-    let mut records = Records::default();
-    let (mut rows, mut with_rows) = (0, 0);
-    for job in jobs {
-        if let Some(part) = checked_part(out, &exp.name, &rows_dir, &job.hash)? {
-            let df = read_part(&part)?;
-            rows += df.height();
-            with_rows += 1;
-            let added = match exp.file.kind {
-                JobKind::Ga | JobKind::Tune | JobKind::Solve | JobKind::TsumegoGa => records.add_rows(&df),
-                _ => records.add_games(&df, &swept),
-            };
-            added.with_context(|| format!("reading {}", part.display()))?;
-        }
-    }
+    let (parts, rows, with_rows) = scans(exp, jobs, out, &rows_dir)?;
+    let records = match exp.file.kind {
+        JobKind::Ga | JobKind::Tune | JobKind::Solve | JobKind::TsumegoGa => Records::rows(parts)?,
+        _ => Records::games(parts, &swept)?,
+    };
     Ok((records, rows, with_rows))
 }
 
-/// The games of a GA experiment's arena as records, with each evolved agent's GA grid values
-/// and `origin` as columns; `None` when no table reads them.
+/// The games of a GA experiment's arena as records, joined with each evolved agent's GA grid
+/// values and `origin` (evolved, or reference for the other participants); `None` when no
+/// table or figure reads them.
 fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) -> Result<Option<Records>> {
     let matrix = exp.file.kind == JobKind::Ga && plan.figures.iter().any(|f| f.kind == spec::FigureKind::Matrix);
     if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Arena) && !matrix {
@@ -93,7 +102,7 @@ fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
     let path = results_dir(out, &exp.name).join("arena.toml");
     let arena = Experiment::load(&path).map_err(|e| anyhow::anyhow!("{e} (run the experiment to the end: its arena follows the GA)"))?;
     let arena_jobs = crate::experiment::expand(&arena)?;
-    let (mut records, _, with_rows) = load_records(&arena, &arena_jobs, out)?;
+    let (records, _, with_rows) = load_records(&arena, &arena_jobs, out)?;
     anyhow::ensure!(with_rows > 0, "the arena of {} has no rows yet: run `gamelab run {}`", exp.name, exp.path.display());
     let mut meta: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for job in jobs {
@@ -103,12 +112,7 @@ fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
     }
     let mut keys: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     keys.push("origin".into());
-    records.add_agent_columns(&meta, &keys);
-    // Participants that are not evolved tables are references.
-    if let Some(origin) = records.text.get_mut("origin") {
-        origin.replace("-", "reference");
-    }
-    Ok(Some(records))
+    Ok(Some(records.with_agent_columns(&meta, &keys, &[("origin", "reference")])?))
 }
 
 /// The test problems a `tsumego_ga` experiment solved (`solves/`), when a table reads them.
@@ -116,25 +120,19 @@ fn solve_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
     if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Solves) {
         return Ok(None);
     }
-    let dir = results_dir(out, &exp.name).join("solves");
-    let mut records = Records::default();
-    for job in jobs {
-        if let Some(part) = checked_part(out, &exp.name, &dir, &job.hash)? {
-            records.add_rows(&read_part(&part)?).with_context(|| format!("reading {}", part.display()))?;
-        }
-    }
-    Ok(Some(records))
+    let (parts, _, _) = scans(exp, jobs, out, &results_dir(out, &exp.name).join("solves"))?;
+    Ok(Some(Records::rows(parts)?))
 }
 
 /// Computes the tables of a plan from records, and from `second` for the tables that read other
 /// rows (an arena's games, or a GA's test solves).
-pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Option<&Records>) -> Vec<table::Table> {
+pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Option<&Records>) -> Result<Vec<table::Table>> {
     plan.tables
         .iter()
         .map(|t| {
             let records = if t.rows == spec::RowSource::Own { records } else { second.expect("loaded for arena and solves tables") };
             // A pattern metric (`w_*`) is computed over the long form of its columns.
-            let melted = t.metric.as_deref().filter(|m| m.ends_with('*')).map(|m| records.melt(m));
+            let melted = t.metric.as_deref().filter(|m| m.ends_with('*')).map(|m| records.melt(m)).transpose()?;
             let records = melted.as_ref().unwrap_or(records);
             let filter: Vec<(String, String)> = t.filter.iter().map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))).collect();
             table::compute(
@@ -157,31 +155,42 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Op
                     seed: exp.file.seed,
                 },
             )
+            .with_context(|| format!("table '{}'", t.name))
         })
         .collect()
 }
 
 /// For match jobs with a sequential test: each job's games, final LLR and the hypothesis it
 /// accepted, recomputed from the rows (the runner stopped at the first decisive pair).
-fn sprt_section(jobs: &[Job], records: &Records) -> String {
+fn sprt_section(jobs: &[Job], records: &Records) -> Result<String> {
+    use polars::prelude::*;
     use stats::elo::{Pentanomial, SprtDecision};
+    let tested: Vec<(&Job, stats::elo::Sprt, String)> = jobs.iter().filter_map(|j| j.config.match_.as_ref().and_then(|m| m.sprt.map(|t| (j, t, m.players[0].clone())))).collect();
+    if tested.is_empty() || !records.has("pair") {
+        return Ok(String::new());
+    }
+    // The tested agent's games of each tested job, by pair: one query for all of them.
+    let mine = tested.iter().fold(lit(false), |any, (job, _, me)| any.or(col("job").eq(lit(job.hash.as_str())).and(col("agent").eq(lit(me.as_str())))));
+    let (mut job_of, mut pair, mut sum, mut results) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let queries = table::per_part(records, &[]).into_iter().map(|part| part.filter(mine.clone()).group_by([col("job"), col("pair")]).agg([col("result").sum().alias("sum"), len().cast(DataType::Float64).alias("results")])).collect();
+    for df in table::collect_parts(queries)? {
+        job_of.extend(records::key_texts(&df, "job")?);
+        pair.extend(records::numbers(&df, "pair")?);
+        sum.extend(records::numbers(&df, "sum")?);
+        results.extend(records::numbers(&df, "results")?);
+    }
     let mut md = String::new();
-    for job in jobs {
-        let Some((sprt, me)) = job.config.match_.as_ref().and_then(|m| m.sprt.map(|t| (t, m.players[0].clone()))) else { continue };
-        let mut pairs: BTreeMap<i64, Vec<f64>> = BTreeMap::new();
-        let mut games = 0;
-        for i in (0..records.len).filter(|&i| records.text["job"][i] == job.hash && records.text["agent"][i] == me) {
-            games += 1;
-            if !records.num["pair"][i].is_nan() {
-                pairs.entry(records.num["pair"][i] as i64).or_default().push(records.num["result"][i]);
+    for (job, sprt, me) in tested {
+        let mut penta = Pentanomial::default();
+        let mut games = 0.0;
+        for i in (0..job_of.len()).filter(|&i| job_of[i] == job.hash) {
+            games += results[i];
+            if results[i] == 2.0 && !pair[i].is_nan() {
+                penta.0[(sum[i] * 2.0) as usize] += 1;
             }
         }
-        if games == 0 {
+        if games == 0.0 {
             continue;
-        }
-        let mut penta = Pentanomial::default();
-        for v in pairs.values().filter(|v| v.len() == 2) {
-            penta.add_pair(v[0], v[1]);
         }
         let llr = sprt.llr_pentanomial(penta);
         let (lo, hi) = sprt.bounds();
@@ -199,7 +208,7 @@ fn sprt_section(jobs: &[Job], records: &Records) -> String {
     if !md.is_empty() {
         md += "\n";
     }
-    md
+    Ok(md)
 }
 
 /// A warning beside a score table whose groups hold repeated games (also on stderr): their
@@ -223,28 +232,43 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
 
 /// How games ended, per agent, when any game ended by a fault (external agents): the agent's
 /// games, those that ended normally, and the faults the agent itself committed, by kind.
-fn terminations_section(records: &Records) -> String {
+fn terminations_section(records: &Records) -> Result<String> {
+    use polars::prelude::*;
     const FAULTS: [&str; 4] = ["illegal_move", "timeout", "crash", "protocol_error"];
-    let Some(termination) = records.text.get("termination") else { return String::new() };
-    if termination.iter().all(|t| t == "normal") {
-        return String::new();
+    if !records.has("termination") {
+        return Ok(String::new());
+    }
+    // Most runs have no faults at all: a look at the games' own column settles that.
+    if !records.games.is_empty() {
+        let mut faults = 0;
+        let queries = records.games.iter().map(|games| games.clone().filter(col("termination").neq(lit("normal"))).select([col("termination")])).collect();
+        faults += table::collect_parts(queries)?.iter().map(DataFrame::height).sum::<usize>();
+        if faults == 0 {
+            return Ok(String::new());
+        }
+    }
+    let keys = ["agent", "termination", "fault"].map(String::from);
+    let (_, counts) = table::summed(records, &keys, &[], vec![len().cast(DataType::Float64).alias("n")])?;
+    if counts.keys().all(|k| k[1] == "normal") {
+        return Ok(String::new());
     }
     let mut by_agent: BTreeMap<&str, [u64; 6]> = BTreeMap::new();
-    for i in 0..records.len {
-        let counts = by_agent.entry(&records.text["agent"][i]).or_default();
-        counts[0] += 1;
-        if &termination[i] == "normal" {
-            counts[1] += 1;
+    for (k, n) in &counts {
+        let counts = by_agent.entry(&k[0]).or_default();
+        let n = n[0] as u64;
+        counts[0] += n;
+        if k[1] == "normal" {
+            counts[1] += n;
         }
-        if let Some(k) = FAULTS.iter().position(|f| *f == &records.text["fault"][i]) {
-            counts[2 + k] += 1;
+        if let Some(f) = FAULTS.iter().position(|f| *f == k[2]) {
+            counts[2 + f] += n;
         }
     }
     let mut md = String::from("## Terminations\n\nGames that ended by an agent's fault count as its loss. The fault columns count each agent's own faults (the offending lines are in the rows, column `fault_detail`; its standard error in `logs/`).\n\n| agent | games | normal | illegal_move | timeout | crash | protocol_error |\n|---|---:|---:|---:|---:|---:|---:|\n");
     for (agent, c) in by_agent {
         md += &format!("| {agent} | {} |\n", c.iter().map(u64::to_string).collect::<Vec<_>>().join(" | "));
     }
-    md + "\n"
+    Ok(md + "\n")
 }
 
 /// Reads the rows of `jobs` under `out` and writes the report, its figures, and (with
@@ -259,7 +283,7 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     }
     let arena = arena_records(exp, jobs, out, &plan)?;
     let solves = solve_records(exp, jobs, out, &plan)?;
-    let computed = tables(exp, &plan, &records, arena.as_ref().or(solves.as_ref()));
+    let computed = tables(exp, &plan, &records, arena.as_ref().or(solves.as_ref()))?;
     let by_name: BTreeMap<String, table::Table> = computed.iter().map(|t| (t.name.clone(), t.clone())).collect();
 
     // The report, its tables and its figures are built in a fresh folder and swapped in at once
@@ -398,9 +422,9 @@ fn write_report(
             md += "\n";
         }
     }
-    md += &sprt_section(jobs, &records);
+    md += &sprt_section(jobs, records)?;
     if exp.file.kind.plays_games() {
-        md += &terminations_section(records);
+        md += &terminations_section(records)?;
     }
     if !figure_md.is_empty() {
         md += "## Figures\n\n";

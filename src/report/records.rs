@@ -1,93 +1,40 @@
-//! Game rows seen from each agent: every game becomes two records, one per seat, with the
-//! columns tables group by (agent, opponent, seat, stage, grid keys) and the numbers they
-//! measure (result, own and opponent score, plies, time, search effort).
+//! Rows seen as records, as lazy polars plans over the sealed parts: a game row is two records
+//! (one per seat) with the columns tables group by (agent, opponent, seat, stage, job, grid
+//! keys) and the numbers they measure (result, own and opponent score, plies, time, search
+//! effort); a GA generation, tune or solve row is one record as it is.
+//!
+//! Nothing is read when records are made. Each table runs its own query (`table.rs`): the scan
+//! reads only the columns the query names, filters, groups and aggregates in polars' streaming
+//! engine, and hands back one row per group (or per unit), so the report's memory follows the
+//! number of groups, not the number of rows (issue 19: 10,000,000 game rows in under 10 s and
+//! 1 GB; `cargo bench --bench report`).
 
-use anyhow::{Context, Result};
-use polars::prelude::{DataFrame, DataType};
+use anyhow::{Context as _, Result};
+use polars::prelude::*;
 use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use crate::experiment::record::SWEPT_AS_ROW_COLUMN;
-use crate::play::seat_result;
 
-/// Columns of the records, by name: text columns group, numeric columns are measured (and can
-/// group too, shown as numbers).
-#[derive(Clone, Debug, Default, PartialEq)]
+/// A part file and its lazy scan.
+pub type Scan = (PathBuf, LazyFrame);
+
+/// Records: a lazy frame and its columns.
+#[derive(Clone)]
 pub struct Records {
-    pub len: usize,
-    pub text: BTreeMap<String, TextColumn>,
-    pub num: BTreeMap<String, Vec<f64>>,
+    pub frame: LazyFrame,
+    pub schema: SchemaRef,
+    /// Game records: the games themselves, one row each (with `game_key`, the hash of start and
+    /// moves), for what is counted per game rather than per seat; one frame per part.
+    pub games: Vec<LazyFrame>,
+    /// Game records: the grid columns (the same for both seats of a game).
+    pub grid: Vec<String>,
+    /// Game records: the records of each part (job), whose union `frame` is.
+    pub parts: Vec<LazyFrame>,
 }
 
-/// A text column stored once per distinct value: each record holds the index of its value
-/// (agents, seats, stages and jobs repeat over millions of records).
-#[derive(Clone, Debug, Default)]
-pub struct TextColumn {
-    codes: Vec<u32>,
-    values: Vec<String>,
-    index: std::collections::HashMap<String, u32>,
-}
-
-impl PartialEq for TextColumn {
-    fn eq(&self, other: &TextColumn) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
-    }
-}
-
-impl TextColumn {
-    pub fn push(&mut self, value: &str) {
-        let code = match self.index.get(value) {
-            Some(&c) => c,
-            None => {
-                let c = self.values.len() as u32;
-                self.values.push(value.to_string());
-                self.index.insert(value.to_string(), c);
-                c
-            }
-        };
-        self.codes.push(code);
-    }
-
-    pub fn len(&self) -> usize {
-        self.codes.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.codes.is_empty()
-    }
-
-    pub fn iter(&self) -> impl Iterator<Item = &str> + '_ {
-        self.codes.iter().map(|&c| self.values[c as usize].as_str())
-    }
-
-    /// Replaces every value `from` by `to`.
-    pub fn replace(&mut self, from: &str, to: &str) {
-        let Some(&old) = self.index.get(from) else { return };
-        let new = match self.index.get(to) {
-            Some(&c) => c,
-            None => {
-                self.values[old as usize] = to.to_string();
-                self.index.remove(from);
-                self.index.insert(to.to_string(), old);
-                return;
-            }
-        };
-        self.codes.iter_mut().filter(|c| **c == old).for_each(|c| *c = new);
-    }
-}
-
-impl<'a> FromIterator<&'a str> for TextColumn {
-    fn from_iter<I: IntoIterator<Item = &'a str>>(iter: I) -> TextColumn {
-        let mut c = TextColumn::default();
-        for v in iter {
-            c.push(v);
-        }
-        c
-    }
-}
-
-impl std::ops::Index<usize> for TextColumn {
-    type Output = str;
-    fn index(&self, i: usize) -> &str {
-        &self.values[self.codes[i] as usize]
+impl std::fmt::Debug for Records {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Records({:?})", self.schema.iter_names().collect::<Vec<_>>())
     }
 }
 
@@ -148,174 +95,287 @@ pub fn key_text(x: f64) -> String {
     }
 }
 
+/// Runs a query in polars' streaming engine (bounded memory) and returns its frame.
+pub fn collect(frame: LazyFrame) -> Result<DataFrame> {
+    let df = frame.collect_with_engine(Engine::Streaming)?.unwrap_single();
+    release_freed_memory();
+    Ok(df)
+}
+
+/// Gives the memory a finished query freed back to the system. glibc keeps freed blocks in its
+/// per-thread arenas, so without this the report's resident size grows query after query to
+/// the sum of their peaks rather than the largest one.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of the allocator's heaps to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// A polars result with what was being done when it failed.
+fn in_context<T>(r: PolarsResult<T>, what: impl FnOnce() -> String) -> Result<T> {
+    r.map_err(|e| anyhow::Error::from(e).context(what()))
+}
+
+/// A lazy scan of one part file (Parquet or CSV, by extension).
+pub fn scan_part(path: &Path) -> Result<LazyFrame> {
+    let ctx = || format!("reading {}", path.display());
+    let name = path.to_str().with_context(|| format!("{}: the path is not UTF-8", path.display()))?;
+    let frame = if path.extension().is_some_and(|e| e == "csv") {
+        in_context(LazyCsvReader::new(PlRefPath::new(name)).with_has_header(true).with_infer_schema_length(None).finish(), ctx)?
+    } else {
+        in_context(LazyFrame::scan_parquet(PlRefPath::new(name), ScanArgsParquet::default()), ctx)?
+    };
+    Ok(frame)
+}
+
+/// The values of a collected column as group-key texts: numbers by `key_text`, booleans as 1
+/// and 0, text as it is, missing values as "".
+pub fn key_texts(df: &DataFrame, name: &str) -> Result<Vec<String>> {
+    let c = df.column(name)?;
+    if c.dtype().is_primitive_numeric() || c.dtype() == &DataType::Boolean {
+        Ok(c.cast(&DataType::Float64)?.f64()?.iter().map(|v| key_text(v.unwrap_or(f64::NAN))).collect())
+    } else {
+        Ok(c.cast(&DataType::String)?.str()?.iter().map(|v| v.unwrap_or("").to_string()).collect())
+    }
+}
+
+/// The values of a collected numeric column (missing values as NaN).
+pub fn numbers(df: &DataFrame, name: &str) -> Result<Vec<f64>> {
+    Ok(df.column(name)?.cast(&DataType::Float64)?.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+}
+
+/// The numeric columns of game rows every part has, as Float64.
+const GAME_NUMBERS: [&str; 15] = [
+    "first_score",
+    "second_score",
+    "plies",
+    "wall_ms",
+    "first_simulations",
+    "second_simulations",
+    "first_nodes",
+    "second_nodes",
+    "first_max_move_ms",
+    "second_max_move_ms",
+    "first_peak_tree_bytes",
+    "second_peak_tree_bytes",
+    "repeat",
+    "game",
+    "pair",
+];
+
+/// Numeric columns added later than the others: rows written before them read as missing.
+const LATER_NUMBERS: [&str; 6] = ["first_moves", "second_moves", "first_depth", "second_depth", "first_cache_hit_rate", "second_cache_hit_rate"];
+
+/// `record::game_key` of every row of a part written before rows carried it.
+fn game_keys(columns: &mut [Column]) -> PolarsResult<Column> {
+    let (start, stage, transcript) = (columns[0].str()?, columns[1].str()?, columns[2].str()?);
+    let keys: UInt64Chunked = start.iter().zip(stage.iter()).zip(transcript.iter()).map(|((start, stage), moves)| Some(crate::experiment::record::game_key(start, stage.unwrap_or(""), moves.unwrap_or("")) as u64)).collect();
+    Ok(keys.with_name("game_key".into()).into_column())
+}
+
 impl Records {
-    /// The value of `column` in record `i` as a group key.
-    pub fn key(&self, column: &str, i: usize) -> Option<String> {
-        if let Some(t) = self.text.get(column) {
-            Some(t[i].to_string())
-        } else {
-            self.num.get(column).map(|v| key_text(v[i]))
+    pub fn new(mut frame: LazyFrame) -> Result<Records> {
+        let schema = frame.collect_schema()?;
+        Ok(Records { frame, schema, games: Vec::new(), grid: Vec::new(), parts: Vec::new() })
+    }
+
+    /// No records at all.
+    pub fn empty() -> Records {
+        Records::new(DataFrame::empty().lazy()).expect("an empty frame has a schema")
+    }
+
+    pub fn has(&self, column: &str) -> bool {
+        self.schema.contains(column)
+    }
+
+    /// Numeric columns (booleans count as numbers, 1 and 0).
+    pub fn is_numeric(&self, column: &str) -> bool {
+        self.schema.get(column).is_some_and(|t| t.is_primitive_numeric() || t == &DataType::Boolean)
+    }
+
+    /// The rows of GA, tune and solve jobs, one record each: numeric and boolean columns as
+    /// Float64, the others as text.
+    pub fn rows(parts: Vec<Scan>) -> Result<Records> {
+        let mut frames = Vec::new();
+        for (path, mut part) in parts {
+            let schema = in_context(part.collect_schema(), || format!("reading {}", path.display()))?;
+            let exprs: Vec<Expr> = schema
+                .iter()
+                .map(|(name, dtype)| {
+                    let to = if dtype.is_primitive_numeric() || dtype == &DataType::Boolean { DataType::Float64 } else { DataType::String };
+                    col(name.clone()).cast(to)
+                })
+                .collect();
+            frames.push(part.select(exprs));
+        }
+        Records::concat(frames)
+    }
+
+    fn concat(frames: Vec<LazyFrame>) -> Result<Records> {
+        match frames.len() {
+            0 => Ok(Records::empty()),
+            _ => Records::new(concat(frames, UnionArgs { to_supertypes: true, ..Default::default() })?),
         }
     }
 
-    fn push_text(&mut self, column: &str, value: &str) {
-        match self.text.get_mut(column) {
-            Some(c) => c.push(value),
-            None => self.text.entry(column.to_string()).or_default().push(value),
+    /// The two records of every game row of `parts` (one lazy frame per job's part, in job
+    /// order); `swept` names the grid columns.
+    pub fn games(parts: Vec<Scan>, swept: &[String]) -> Result<Records> {
+        let grid: Vec<&String> = swept.iter().filter(|k| !SWEPT_AS_ROW_COLUMN.contains(&k.as_str())).collect();
+        let mut frames = Vec::new();
+        for (index, (path, mut part)) in parts.into_iter().enumerate() {
+            let schema = in_context(part.collect_schema(), || format!("reading {}", path.display()))?;
+            let need = |name: &str| -> Result<()> { if schema.contains(name) { Ok(()) } else { anyhow::bail!("reading {}: the rows have no column '{name}'", path.display()) } };
+            let text = |name: &str| col(name).cast(DataType::String);
+            let mut exprs = Vec::new();
+            for name in ["job", "stage", "first_agent", "second_agent", "winner", "transcript"] {
+                need(name)?;
+                exprs.push(text(name));
+            }
+            // Rows written before external agents ended every game normally, and before
+            // Colosseum rows kept their random start.
+            exprs.push(if schema.contains("termination") { text("termination") } else { lit("normal").alias("termination") });
+            exprs.push(if schema.contains("start_position") { text("start_position") } else { lit(NULL).cast(DataType::String).alias("start_position") });
+            for name in GAME_NUMBERS {
+                need(name)?;
+                exprs.push(col(name).cast(DataType::Float64));
+            }
+            for name in LATER_NUMBERS {
+                exprs.push(if schema.contains(name) { col(name).cast(DataType::Float64) } else { lit(NULL).cast(DataType::Float64).alias(name) });
+            }
+            for key in &grid {
+                let dtype = schema.get(key.as_str()).with_context(|| format!("reading {}: the rows have no column for grid key '{key}'", path.display()))?;
+                exprs.push(col(key.as_str()).cast(if dtype.is_primitive_numeric() { DataType::Float64 } else { DataType::String }));
+            }
+            // Rows carry their game's key since it was added; older rows have it computed.
+            exprs.push(if schema.contains("game_key") {
+                col("game_key").cast(DataType::UInt64)
+            } else {
+                let start = if schema.contains("start_position") { col("start_position").cast(DataType::String) } else { lit(NULL).cast(DataType::String) };
+                start.map_many(game_keys, &[col("stage").cast(DataType::String), col("transcript").cast(DataType::String)], |_, _| Ok(Field::new("game_key".into(), DataType::UInt64))).alias("game_key")
+            });
+            // A game is counted once per group by its (part, index).
+            exprs.push((lit(index as u64) * lit(1u64 << 32) + col("game").cast(DataType::UInt64)).alias("game_id"));
+            frames.push(part.select(exprs));
         }
+        if frames.is_empty() {
+            return Ok(Records::empty());
+        }
+        let seat = |me: &str, them: &str| -> Vec<Expr> {
+            let own = |name: &str| col(format!("{me}_{name}"));
+            let result = when(col("winner").eq(lit("draw"))).then(lit(0.5)).when(col("winner").eq(lit(me))).then(lit(1.0)).otherwise(lit(0.0));
+            let mut exprs = vec![
+                own("agent").alias("agent"),
+                col(format!("{them}_agent")).alias("opponent"),
+                lit(me).alias("seat"),
+                col("stage"),
+                col("job"),
+                col("termination"),
+                // The seat at fault lost the game by it.
+                when(col("termination").neq(lit("normal")).and(result.clone().eq(lit(0.0)))).then(col("termination")).otherwise(lit("-")).alias("fault"),
+                result.alias("result"),
+                own("score").alias("score"),
+                col(format!("{them}_score")).alias("opponent_score"),
+                col("plies"),
+                col("wall_ms"),
+                own("simulations").alias("simulations"),
+                own("nodes").alias("nodes"),
+                own("max_move_ms").alias("max_move_ms"),
+                (own("peak_tree_bytes") / lit(1e6)).alias("peak_tree_mb"),
+                own("moves").alias("moves"),
+                (own("simulations") / own("moves")).alias("simulations_per_move"),
+                (own("nodes") / own("moves")).alias("nodes_per_move"),
+                own("depth").alias("depth"),
+                own("cache_hit_rate").alias("cache_hit_rate"),
+                col("repeat"),
+                col("game"),
+                col("game_key"),
+                col("game_id"),
+                col("pair"),
+            ];
+            exprs.extend(grid.iter().map(|k| col(k.as_str())));
+            exprs
+        };
+        let (mut games, mut parts) = (Vec::new(), Vec::new());
+        for frame in frames {
+            let game = frame;
+            parts.push(concat([game.clone().select(seat("first", "second")), game.clone().select(seat("second", "first"))], UnionArgs::default())?);
+            games.push(game);
+        }
+        let union = |frames: Vec<LazyFrame>| concat(frames, UnionArgs { to_supertypes: true, ..Default::default() });
+        let grid = grid.iter().map(|k| k.to_string()).collect();
+        Ok(Records { games, grid, ..Records::new(union(parts.clone())?)?.with_parts(parts) })
     }
 
-    fn push_num(&mut self, column: &str, value: f64) {
-        match self.num.get_mut(column) {
-            Some(c) => c.push(value),
-            None => self.num.entry(column.to_string()).or_default().push(value),
-        }
+    /// The same records with columns added (to the whole and to each part).
+    pub fn with_columns(&self, exprs: &[Expr]) -> Result<Records> {
+        let add = |frame: &LazyFrame| frame.clone().with_columns(exprs);
+        Ok(Records { games: self.games.clone(), grid: self.grid.clone(), ..Records::new(add(&self.frame))?.with_parts(self.parts.iter().map(add).collect()) })
+    }
+
+    /// The same records, with the frames of each part (whose union they are) kept for the
+    /// queries that group within a part (colour-swapped pairs never span two jobs).
+    fn with_parts(self, parts: Vec<LazyFrame>) -> Records {
+        Records { parts, ..self }
     }
 
     /// Adds a text column per key of `meta` (agent label -> key -> value) giving each record's
-    /// agent's value, "-" for agents without one.
-    pub fn add_agent_columns(&mut self, meta: &BTreeMap<String, BTreeMap<String, String>>, keys: &[String]) {
+    /// agent's value, `missing` for agents without one: a join of the records with the jobs'
+    /// settings.
+    pub fn with_agent_columns(self, meta: &BTreeMap<String, BTreeMap<String, String>>, keys: &[String], missing: &[(&str, &str)]) -> Result<Records> {
+        let mut columns = vec![Column::new("agent".into(), meta.keys().cloned().collect::<Vec<String>>())];
         for key in keys {
-            let column: TextColumn = self.text["agent"].iter().map(|a| meta.get(a).and_then(|m| m.get(key)).map_or("-", String::as_str)).collect();
-            self.text.insert(key.clone(), column);
+            columns.push(Column::new(key.as_str().into(), meta.values().map(|m| m.get(key).cloned()).collect::<Vec<Option<String>>>()));
         }
-    }
-
-    /// Appends one record per row of `df` (a GA job's generation rows, a tune job's rows),
-    /// every column as it is: numeric and boolean columns as numbers, the others as text.
-    pub fn add_rows(&mut self, df: &DataFrame) -> Result<()> {
-        for col in df.columns() {
-            let name = col.name().to_string();
-            if col.dtype().is_primitive_numeric() || col.dtype() == &DataType::Boolean {
-                let c = col.cast(&DataType::Float64)?;
-                self.num.entry(name).or_default().extend(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)));
-            } else {
-                let c = col.cast(&DataType::String)?;
-                let column = self.text.entry(name).or_default();
-                for v in c.str()?.iter() {
-                    column.push(v.unwrap_or(""));
-                }
-            }
-        }
-        self.len += df.height();
-        Ok(())
+        let settings = DataFrame::new_infer_height(columns)?;
+        let filled: Vec<Expr> = keys.iter().map(|k| col(k.as_str()).fill_null(lit(missing.iter().find(|(m, _)| m == k).map_or("-", |(_, v)| *v)))).collect();
+        let join = |frame: LazyFrame| frame.join(settings.clone().lazy(), [col("agent")], [col("agent")], JoinArgs::new(JoinType::Left)).with_columns(filled.clone());
+        let parts = self.parts.iter().cloned().map(join).collect();
+        Ok(Records { games: self.games.clone(), grid: self.grid.clone(), ..Records::new(join(self.frame))?.with_parts(parts) })
     }
 
     /// The long form of the numeric columns whose names start with `pattern` less its final
-    /// `*`: one record per record and matching column, with every other column copied, the
+    /// `*`: one record per record and matching column, with every other column kept, the
     /// column's name less the prefix in text column `weight`, and its value in column `pattern`.
-    pub fn melt(&self, pattern: &str) -> Records {
+    pub fn melt(&self, pattern: &str) -> Result<Records> {
         let prefix = pattern.trim_end_matches('*');
-        let mut out = Records::default();
-        let columns: Vec<(&String, &Vec<f64>)> = self.num.iter().filter(|(k, _)| k.starts_with(prefix)).collect();
-        for (name, values) in columns {
-            for i in 0..self.len {
-                for (k, v) in &self.text {
-                    out.push_text(k, &v[i]);
-                }
-                for (k, v) in &self.num {
-                    out.push_num(k, v[i]);
-                }
-                out.push_text("weight", &name[prefix.len()..]);
-                out.push_num(pattern, values[i]);
-                out.len += 1;
-            }
-        }
-        out
+        let frames: Vec<LazyFrame> = self
+            .schema
+            .iter_names()
+            .filter(|name| name.starts_with(prefix) && self.is_numeric(name))
+            .map(|name| self.frame.clone().with_columns([lit(&name[prefix.len()..]).alias("weight"), col(name.clone()).cast(DataType::Float64).alias(pattern)]))
+            .collect();
+        Records::concat(frames)
     }
 
-    /// Appends the two records of every game row in `df`; `swept` names the grid columns.
-    pub fn add_games(&mut self, df: &DataFrame, swept: &[String]) -> Result<()> {
-        let text = |name: &str| -> Result<Vec<String>> {
-            let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?.cast(&DataType::String)?;
-            Ok(c.str()?.iter().map(|v| v.unwrap_or("").to_string()).collect())
-        };
-        let num = |name: &str| -> Result<Vec<f64>> {
-            let c = df.column(name).with_context(|| format!("the rows have no column '{name}'"))?.cast(&DataType::Float64)?;
-            Ok(c.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
-        };
-        let (first, second, winner, stage, job) = (text("first_agent")?, text("second_agent")?, text("winner")?, text("stage")?, text("job")?);
-        // A game's identity for repeated-game counts: its start (the random setup when the row
-        // has one, else the stage) and its moves, hashed to 52 bits (exact as f64).
-        let start = if df.column("start_position").is_ok() { text("start_position")? } else { vec![String::new(); df.height()] };
-        let transcript = text("transcript")?;
-        let game_key: Vec<f64> = (0..df.height())
-            .map(|i| {
-                let s = if start[i].is_empty() { &stage[i] } else { &start[i] };
-                let mut h = xxhash_rust::xxh3::Xxh3::new();
-                h.update(s.as_bytes());
-                h.update(&[0x1f]);
-                h.update(transcript[i].as_bytes());
-                (h.digest() >> 12) as f64
-            })
-            .collect();
-        // Rows written before external agents ended every game normally.
-        let termination = if df.column("termination").is_ok() { text("termination")? } else { vec!["normal".to_string(); df.height()] };
-        let nums: BTreeMap<&str, Vec<f64>> = ["first_score", "second_score", "plies", "wall_ms", "first_simulations", "second_simulations", "first_nodes", "second_nodes", "first_max_move_ms", "second_max_move_ms", "first_peak_tree_bytes", "second_peak_tree_bytes", "repeat", "game", "pair"]
-            .into_iter()
-            .map(|c| num(c).map(|v| (c, v)))
-            .collect::<Result<_>>()?;
-        // Columns added later than the others: rows written before them read as NaN.
-        let optional = |name: &str| if df.column(name).is_ok() { num(name) } else { Ok(vec![f64::NAN; df.height()]) };
-        let later: BTreeMap<&str, Vec<f64>> = ["first_moves", "second_moves", "first_depth", "second_depth", "first_cache_hit_rate", "second_cache_hit_rate"]
-            .into_iter()
-            .map(|c| optional(c).map(|v| (c, v)))
-            .collect::<Result<_>>()?;
-        let mut grid: Vec<(String, bool, Vec<String>, Vec<f64>)> = Vec::new();
-        // A swept `stage` is the rows' own stage column (see record.rs), pushed once below.
-        for key in swept.iter().filter(|k| !SWEPT_AS_ROW_COLUMN.contains(&k.as_str())) {
-            let col = df.column(key).with_context(|| format!("the rows have no column for grid key '{key}'"))?;
-            if col.dtype().is_primitive_numeric() {
-                grid.push((key.clone(), true, Vec::new(), num(key)?));
-            } else {
-                grid.push((key.clone(), false, text(key)?, Vec::new()));
-            }
-        }
-        for i in 0..df.height() {
-            for seat in ["first", "second"] {
-                let me_first = seat == "first";
-                let (me, them) = if me_first { (&first[i], &second[i]) } else { (&second[i], &first[i]) };
-                let own = |a: &str, b: &str| nums[if me_first { a } else { b }][i];
-                let result = seat_result(&winner[i], me_first);
-                self.push_text("agent", me);
-                self.push_text("opponent", them);
-                self.push_text("seat", seat);
-                self.push_text("stage", &stage[i]);
-                self.push_text("job", &job[i]);
-                self.push_text("termination", &termination[i]);
-                // The seat at fault lost the game by it.
-                let at_fault = termination[i] != "normal" && result == 0.0;
-                self.push_text("fault", if at_fault { &termination[i] } else { "-" });
-                self.push_num("result", result);
-                self.push_num("score", own("first_score", "second_score"));
-                self.push_num("opponent_score", own("second_score", "first_score"));
-                self.push_num("plies", nums["plies"][i]);
-                self.push_num("wall_ms", nums["wall_ms"][i]);
-                self.push_num("simulations", own("first_simulations", "second_simulations"));
-                self.push_num("nodes", own("first_nodes", "second_nodes"));
-                self.push_num("max_move_ms", own("first_max_move_ms", "second_max_move_ms"));
-                self.push_num("peak_tree_mb", own("first_peak_tree_bytes", "second_peak_tree_bytes") / 1e6);
-                let later_own = |a: &str, b: &str| later[if me_first { a } else { b }][i];
-                let moves = later_own("first_moves", "second_moves");
-                self.push_num("moves", moves);
-                self.push_num("simulations_per_move", own("first_simulations", "second_simulations") / moves);
-                self.push_num("nodes_per_move", own("first_nodes", "second_nodes") / moves);
-                self.push_num("depth", later_own("first_depth", "second_depth"));
-                self.push_num("cache_hit_rate", later_own("first_cache_hit_rate", "second_cache_hit_rate"));
-                self.push_num("repeat", nums["repeat"][i]);
-                self.push_num("game", nums["game"][i]);
-                self.push_num("game_key", game_key[i]);
-                self.push_num("pair", nums["pair"][i]);
-                for (key, numeric, t, n) in &grid {
-                    if *numeric {
-                        self.push_num(key, n[i]);
-                    } else {
-                        self.push_text(key, &t[i]);
-                    }
+    /// The expression keeping the records whose columns have the given group-key texts.
+    pub fn matches(&self, filter: &[(String, String)]) -> Expr {
+        filter.iter().fold(lit(true), |all, (column, value)| {
+            let one = if !self.has(column) {
+                lit(value.is_empty())
+            } else if self.is_numeric(column) {
+                match value.parse::<f64>() {
+                    Ok(x) => col(column.as_str()).cast(DataType::Float64).eq(lit(x)).fill_null(lit(false)),
+                    Err(_) if value.is_empty() => col(column.as_str()).is_null().or(col(column.as_str()).cast(DataType::Float64).is_nan().fill_null(lit(true))),
+                    Err(_) => lit(false),
                 }
-                self.len += 1;
-            }
-        }
-        Ok(())
+            } else {
+                col(column.as_str()).cast(DataType::String).fill_null(lit("")).eq(lit(value.as_str()))
+            };
+            all.and(one)
+        })
+    }
+
+    /// A group column: the column itself, or "" for a column these records do not have.
+    pub fn key(&self, column: &str) -> Expr {
+        if self.has(column) { col(column) } else { lit("").alias(column) }
+    }
+
+    /// How many records (a query).
+    pub fn count(&self) -> Result<usize> {
+        let df = collect(self.frame.clone().group_by([lit(0).alias("__all")]).agg([len().cast(DataType::Float64).alias("n")]))?;
+        Ok(numbers(&df, "n")?.first().copied().unwrap_or(0.0) as usize)
     }
 }

@@ -2,14 +2,16 @@
 //! CSV forms. A table row always has a main value with an interval (what figures draw and
 //! references are compared with) plus the columns its statistic adds.
 
-use super::records::Records;
+use super::records::{Records, collect, key_texts, numbers};
 use super::spec::{MeanInterval, Statistic};
 use super::stats::elo::{Pentanomial, Wdl, elo_pentanomial, elo_trinomial, los};
-use super::stats::means::{bootstrap, mean, mean_interval, paired, variance, welch};
+use super::stats::means::{Moments, bootstrap, mean, mean_interval_of, paired, welch_of};
 use super::stats::rating::{Game, bradley_terry_bootstrap};
 use super::stats::{Estimate, Interval};
+use anyhow::Result;
+use polars::prelude::*;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableRow {
@@ -90,17 +92,70 @@ fn sort_rows(rows: &mut [TableRow], rank_key: Option<usize>) {
     });
 }
 
-/// Record indices (those passing `filter`: column, value) by group keys.
-fn groups(records: &Records, keys: &[String], filter: &[(String, String)]) -> BTreeMap<Vec<String>, Vec<usize>> {
-    let mut g: BTreeMap<Vec<String>, Vec<usize>> = BTreeMap::new();
-    for i in 0..records.len {
-        if !filter.iter().all(|(c, v)| records.key(c, i).as_deref() == Some(v.as_str())) {
-            continue;
+/// Group columns, or one constant column when there are none (every record in one group; a
+/// plain select of aggregates trips polars 0.55's streaming engine over a union of scans).
+pub fn group_keys(keys: Vec<Expr>) -> Vec<Expr> {
+    if keys.is_empty() { vec![lit(0).alias("__all")] } else { keys }
+}
+
+/// The records of each part (job) passing `filter`, in part order: queries run part by part.
+/// Pairs, games and their seats never span two parts, and a union of many scans at once holds
+/// several times the memory of one scan after another (polars 0.55 reads them concurrently).
+pub fn per_part(records: &Records, filter: &[(String, String)]) -> Vec<LazyFrame> {
+    let parts = if records.parts.is_empty() { std::slice::from_ref(&records.frame) } else { &records.parts[..] };
+    parts.iter().map(|part| part.clone().filter(records.matches(filter))).collect()
+}
+
+/// Runs one query per part, one after the other (two at once double the memory and gain
+/// little: each query already runs on every core), and returns their frames in part order, so
+/// what is merged from them is merged in one order.
+pub fn collect_parts(queries: Vec<LazyFrame>) -> Result<Vec<DataFrame>> {
+    queries.into_iter().map(collect).collect()
+}
+
+/// Each group's key texts and its values.
+pub type Groups = BTreeMap<Vec<String>, Vec<f64>>;
+
+/// The groups (by `keys`) of the records passing `filter`, each with its aggregates, one query
+/// per part and groups merged by adding: every aggregate must be a count or a sum, or a count
+/// of things no two parts share. Returns the aggregates' names and each group's values.
+pub fn summed(records: &Records, keys: &[String], filter: &[(String, String)], aggs: Vec<Expr>) -> Result<(Vec<String>, Groups)> {
+    let mut names = Vec::new();
+    let mut groups: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
+    let queries = per_part(records, filter).into_iter().map(|part| part.group_by(group_keys(keys.iter().map(|k| records.key(k)).collect())).agg(aggs.clone())).collect();
+    for df in collect_parts(queries)? {
+        let columns: Vec<Vec<String>> = keys.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
+        names = df.get_column_names().iter().skip(keys.len().max(1)).map(|n| n.to_string()).collect();
+        let values: Vec<Vec<f64>> = names.iter().map(|n| numbers(&df, n)).collect::<Result<_>>()?;
+        for i in 0..df.height() {
+            let sums = groups.entry(columns.iter().map(|c| c[i].clone()).collect()).or_insert_with(|| vec![0.0; names.len()]);
+            sums.iter_mut().zip(&values).for_each(|(sum, v)| *sum += v[i]);
         }
-        let k: Vec<String> = keys.iter().map(|c| records.key(c, i).unwrap_or_default()).collect();
-        g.entry(k).or_default().push(i);
     }
-    g
+    Ok((names, groups))
+}
+
+/// The value named `name` of a group's sums.
+fn value(names: &[String], values: &[f64], name: &str) -> f64 {
+    names.iter().position(|n| n == name).map_or(f64::NAN, |i| values[i])
+}
+
+/// Each group's values of `value` (finite, sorted), one query per part.
+pub fn values_by_group(records: &Records, keys: &[String], filter: &[(String, String)], value: Expr) -> Result<BTreeMap<Vec<String>, Vec<f64>>> {
+    let mut groups: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
+    let queries = per_part(records, filter).into_iter().map(|part| part.group_by(group_keys(keys.iter().map(|k| records.key(k)).collect())).agg([value.clone().filter(value.clone().is_finite()).alias("__values")])).collect();
+    for df in collect_parts(queries)? {
+        let columns: Vec<Vec<String>> = keys.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
+        let lists = df.column("__values")?.list()?.clone();
+        for i in 0..df.height() {
+            let xs = lists.get_as_series(i).map(|s| s.f64().map(|c| c.into_no_null_iter().collect::<Vec<f64>>()).unwrap_or_default()).unwrap_or_default();
+            groups.entry(columns.iter().map(|c| c[i].clone()).collect()).or_default().extend(xs);
+        }
+    }
+    // Sorted, so nothing depends on the order the scan met the records.
+    groups.values_mut().for_each(|xs| xs.sort_by(f64::total_cmp));
+    groups.retain(|_, xs| !xs.is_empty());
+    Ok(groups)
 }
 
 fn num(x: f64) -> String {
@@ -159,7 +214,9 @@ pub struct TableParams<'a> {
     pub seed: u64,
 }
 
-pub fn compute(records: &Records, p: &TableParams) -> Table {
+/// Computes a table from records: polars queries that group and aggregate, then the
+/// statistic of each group from its aggregates.
+pub fn compute(records: &Records, p: &TableParams) -> Result<Table> {
     match p.statistic {
         Statistic::Score => score_table(records, p),
         Statistic::Mean => mean_table(records, p),
@@ -185,57 +242,75 @@ fn base(p: &TableParams, n_name: &str, value_name: String, interval_name: String
 
 /// W/D/L, score % with a proportion interval; optionally Elo (from colour-swapped pairs when
 /// every game of the group has its partner in the group, else from games) and LOS.
-fn score_table(records: &Records, p: &TableParams) -> Table {
+fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
     let mut t = base(p, "games", "score %".into(), format!("{} CI ({})", level_text(p.level), p.interval.name()));
     t.decimals = 1;
     t.before_names = vec!["W".into(), "D".into(), "L".into()];
     if p.elo {
         t.after_names = vec!["Elo".into(), format!("Elo {} CI", level_text(p.level)), "LOS".into(), "Elo unit".into(), "pairs 0/¼/½/¾/1".into()];
     }
-    let results = &records.num["result"];
-    for (keys, idx) in groups(records, p.group_by, p.filter) {
-        let mut wdl = Wdl::default();
-        for &i in &idx {
-            match results[i] {
-                r if r >= 1.0 => wdl.wins += 1,
-                r if r > 0.0 => wdl.draws += 1,
-                _ => wdl.losses += 1,
+    let result = || col("result");
+    let mut aggs = vec![len().cast(DataType::Float64).alias("n"), result().gt_eq(lit(1.0)).cast(DataType::Float64).sum().alias("wins"), result().gt(lit(0.0)).and(result().lt(lit(1.0))).cast(DataType::Float64).sum().alias("draws")];
+    // Repeated games: only the games whose start and moves occur more than once among all the
+    // games can repeat within a group, so each group counts its games (without a set of them,
+    // `GameCount`) and the distinct keys of those few.
+    let repeats = repeated_keys(&records.games)?;
+    let count = GameCount::of(p, records);
+    let mut marked = None;
+    if let Some(repeated) = repeats.as_ref().filter(|r| !r.is_empty()) {
+        let repeated = repeated.clone();
+        let is_repeated = col("game_key").map(
+            move |c| {
+                let keys = c.u64()?;
+                Ok(keys.iter().map(|k| Some(k.is_some_and(|k| repeated.contains(&k)))).collect::<BooleanChunked>().with_name("repeated".into()).into_column())
+            },
+            |_, f| Ok(Field::new(f.name().clone(), DataType::Boolean)),
+        );
+        marked = Some(records.with_columns(&[is_repeated.alias("__repeated")])?);
+        aggs.extend(count.aggs("", None));
+        aggs.extend(count.aggs("_repeated", Some(col("__repeated"))));
+    }
+    let source = marked.as_ref().unwrap_or(records);
+    let (names, groups) = summed(source, p.group_by, p.filter, aggs)?;
+    // The distinct repeated games of each group: (group, game key) once per part, merged.
+    let mut distinct_repeated: BTreeMap<Vec<String>, std::collections::HashSet<u64>> = BTreeMap::new();
+    if marked.is_some() {
+        let mut keys: Vec<Expr> = p.group_by.iter().map(|k| source.key(k)).collect();
+        keys.push(col("game_key"));
+        let queries = per_part(source, p.filter).into_iter().map(|part| part.filter(col("__repeated")).group_by(keys.clone()).agg([len().alias("__n")])).collect();
+        for df in collect_parts(queries)? {
+            let columns: Vec<Vec<String>> = p.group_by.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
+            let game_keys: Vec<u64> = df.column("game_key")?.u64()?.into_no_null_iter().collect();
+            for (i, key) in game_keys.into_iter().enumerate() {
+                distinct_repeated.entry(columns.iter().map(|c| c[i].clone()).collect()).or_default().insert(key);
             }
         }
-        let n = wdl.wins + wdl.draws + wdl.losses;
+    }
+    let pentanomials = if p.elo { pentanomials(records, p)? } else { BTreeMap::new() };
+    for (keys, values) in groups {
+        let get = |name: &str| value(&names, &values, name);
+        if get("n") == 0.0 {
+            continue;
+        }
+        let wdl = Wdl { wins: get("wins") as u64, draws: get("draws") as u64, losses: (get("n") - get("wins") - get("draws")) as u64 };
+        let n = get("n") as u64;
         let points = wdl.wins as f64 + 0.5 * wdl.draws as f64;
-        // Distinct games (by start and moves) among the group's games (by job and index).
-        if let (Some(key), Some(game), Some(job)) = (records.num.get("game_key"), records.num.get("game"), records.text.get("job")) {
-            let games: BTreeSet<(&str, u64)> = idx.iter().map(|&i| (&job[i], game[i] as u64)).collect();
-            let distinct: BTreeSet<u64> = idx.iter().map(|&i| key[i] as u64).collect();
-            if distinct.len() < games.len() {
-                t.repeated.push((keys.clone(), games.len() as u64, distinct.len() as u64));
+        if marked.is_some() {
+            let games = count.games(&get, "");
+            let unique = games - count.games(&get, "_repeated") + distinct_repeated.get(&keys).map_or(0, |k| k.len() as u64);
+            if unique < games {
+                t.repeated.push((keys.clone(), games, unique));
             }
         }
         let (lo, hi) = p.interval.bounds(points, n as f64, p.level);
         let mut after = vec![];
         if p.elo {
-            // Pair the group's games by (job, pair): a complete pair has both colours.
-            let mut pairs: BTreeMap<(String, i64), Vec<f64>> = BTreeMap::new();
-            let mut all_paired = true;
-            for &i in &idx {
-                let pair = records.num["pair"][i];
-                if pair.is_nan() {
-                    all_paired = false;
-                    break;
+            let (estimate, unit, counts) = match pentanomials.get(&keys) {
+                Some(penta) => {
+                    let counts = penta.0.iter().map(u64::to_string).collect::<Vec<_>>().join("/");
+                    (elo_pentanomial(*penta, p.level), "pairs", counts)
                 }
-                pairs.entry((records.text["job"][i].to_string(), pair as i64)).or_default().push(results[i]);
-            }
-            let complete = all_paired && pairs.values().all(|v| v.len() == 2);
-            let (estimate, unit, counts) = if complete {
-                let mut penta = Pentanomial::default();
-                for v in pairs.values() {
-                    penta.add_pair(v[0], v[1]);
-                }
-                let counts = penta.0.iter().map(u64::to_string).collect::<Vec<_>>().join("/");
-                (elo_pentanomial(penta, p.level), "pairs", counts)
-            } else {
-                (elo_trinomial(wdl, p.level), "games", "–".to_string())
+                None => (elo_trinomial(wdl, p.level), "games", "–".to_string()),
             };
             match estimate {
                 Some(e) => after.extend([elo_text(e.elo.value), format!("{} to {}", elo_text(e.elo.lo), elo_text(e.elo.hi)), format!("{:.3}", los(wdl)), unit.to_string(), counts]),
@@ -253,14 +328,130 @@ fn score_table(records: &Records, p: &TableParams) -> Table {
     }
     let rank = p.group_by.iter().position(|k| k == "agent");
     sort_rows(&mut t.rows, rank);
-    t
+    // Groups come from the query in no particular order.
+    t.repeated.sort_by(|a, b| keys_cmp(&a.0, &b.0));
+    Ok(t)
+}
+
+/// The keys (start and moves) that more than one game of `games` (one row per game) has: none
+/// when every game is distinct; `None` for rows without game keys. One column of 8 bytes a
+/// game, sorted in place.
+fn repeated_keys(games: &[LazyFrame]) -> Result<Option<std::sync::Arc<std::collections::HashSet<u64>>>> {
+    if games.is_empty() {
+        return Ok(None);
+    }
+    let mut keys: Vec<u64> = Vec::new();
+    for df in collect_parts(games.iter().map(|part| part.clone().select([col("game_key")])).collect())? {
+        keys.extend(df.column("game_key")?.u64()?.into_no_null_iter());
+    }
+    keys.sort_unstable();
+    let repeated: std::collections::HashSet<u64> = keys.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]).collect();
+    Ok(Some(std::sync::Arc::new(repeated)))
+}
+
+/// How a group's games are counted from its records (two per game, one per seat) without
+/// holding a set of game ids: a game has both its records in a group unless the group keys or
+/// the filter tell its seats apart.
+enum GameCount {
+    /// Keys or filter name the seat: one record per game.
+    OnePerGame,
+    /// Keys or filter name the agent or its opponent: both records only in self-play.
+    SelfPlayTwice,
+    /// Only game-level keys: both records of every game.
+    TwicePerGame,
+    /// Other agent-dependent columns (an arena's evolved settings): count the game ids.
+    Distinct,
+}
+
+impl GameCount {
+    fn of(p: &TableParams, records: &Records) -> GameCount {
+        const GAME_LEVEL: [&str; 8] = ["stage", "repeat", "job", "game", "pair", "termination", "plies", "wall_ms"];
+        let columns: Vec<&str> = p.group_by.iter().map(String::as_str).chain(p.filter.iter().map(|(c, _)| c.as_str())).collect();
+        let game_level = |c: &str| GAME_LEVEL.contains(&c) || records.grid.iter().any(|g| g == c);
+        if columns.contains(&"seat") {
+            GameCount::OnePerGame
+        } else if columns.iter().all(|c| game_level(c)) {
+            GameCount::TwicePerGame
+        } else if columns.iter().all(|c| game_level(c) || *c == "agent" || *c == "opponent") {
+            GameCount::SelfPlayTwice
+        } else {
+            GameCount::Distinct
+        }
+    }
+
+    /// The aggregates `games` reads, over the records where `within` holds (all records for
+    /// None), named with `suffix`.
+    fn aggs(&self, suffix: &str, within: Option<Expr>) -> Vec<Expr> {
+        let records = match &within {
+            Some(w) => w.clone().cast(DataType::Float64).sum(),
+            None => len().cast(DataType::Float64),
+        };
+        let within = within.unwrap_or(col("game_id").is_not_null().or(col("game_id").is_null()));
+        let mut aggs = vec![records.alias(format!("records{suffix}"))];
+        match self {
+            GameCount::SelfPlayTwice => aggs.push(within.and(col("agent").eq(col("opponent"))).cast(DataType::Float64).sum().alias(format!("self_play{suffix}"))),
+            GameCount::Distinct => aggs.push(col("game_id").filter(within).n_unique().cast(DataType::Float64).alias(format!("game_ids{suffix}"))),
+            _ => {}
+        }
+        aggs
+    }
+
+    /// A group's games, from its aggregates (by name).
+    fn games(&self, get: &dyn Fn(&str) -> f64, suffix: &str) -> u64 {
+        let records = get(&format!("records{suffix}")) as u64;
+        match self {
+            GameCount::OnePerGame => records,
+            GameCount::TwicePerGame => records / 2,
+            GameCount::SelfPlayTwice => records - get(&format!("self_play{suffix}")) as u64 / 2,
+            GameCount::Distinct => get(&format!("game_ids{suffix}")) as u64,
+        }
+    }
+}
+
+/// The pentanomial of each group whose games all come in complete colour-swapped pairs (both
+/// games of every pair, by job and pair index, in the group): one query that sums each pair's
+/// two results, then counts the pairs of each sum per group.
+fn pentanomials(records: &Records, p: &TableParams) -> Result<BTreeMap<Vec<String>, Pentanomial>> {
+    let mut pair_keys: Vec<Expr> = p.group_by.iter().map(|k| records.key(k)).collect();
+    pair_keys.push(col("pair"));
+    let complete = || col("results").eq(lit(2)).and(col("pair").is_not_null());
+    let mut aggs: Vec<Expr> = (0..5).map(|c| complete().and((col("sum") * lit(2.0)).eq(lit(c as f64))).cast(DataType::Float64).sum().alias(format!("p{c}"))).collect();
+    aggs.push(complete().not().cast(DataType::Float64).sum().alias("incomplete"));
+    // Pairs never span two jobs: one query per part keeps the pairs in memory at once to those
+    // of one job (at most a million games), whatever the number of jobs.
+    let parts = if records.parts.is_empty() {
+        pair_keys.push(records.key("job"));
+        vec![records.frame.clone()]
+    } else {
+        records.parts.clone()
+    };
+    let mut totals: BTreeMap<Vec<String>, ([u64; 5], f64)> = BTreeMap::new();
+    let queries: Vec<LazyFrame> = parts
+        .into_iter()
+        .map(|part| {
+            let pairs = part.filter(records.matches(p.filter)).group_by(pair_keys.clone()).agg([col("result").sum().alias("sum"), len().alias("results")]);
+            pairs.group_by(group_keys(p.group_by.iter().map(|k| col(k.as_str())).collect())).agg(aggs.clone())
+        })
+        .collect();
+    for df in collect_parts(queries)? {
+        let columns: Vec<Vec<String>> = p.group_by.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
+        let counts: Vec<Vec<f64>> = (0..5).map(|c| numbers(&df, &format!("p{c}"))).collect::<Result<_>>()?;
+        let incomplete = numbers(&df, "incomplete")?;
+        for i in 0..df.height() {
+            let total = totals.entry(columns.iter().map(|c| c[i].clone()).collect()).or_default();
+            (0..5).for_each(|c| total.0[c] += counts[c][i] as u64);
+            total.1 += incomplete[i];
+        }
+    }
+    Ok(totals.into_iter().filter(|(_, (_, incomplete))| *incomplete == 0.0).map(|(keys, (counts, _))| (keys, Pentanomial(counts))).collect())
 }
 
 /// The mean of a numeric column per group, with its Student t interval and the SD; with a
 /// baseline, each group's difference from it (also in % of the baseline's mean) with Welch's
 /// interval and p-value, or, `paired`, the paired t interval and p-value over the units both
-/// groups have.
-fn mean_table(records: &Records, p: &TableParams) -> Table {
+/// groups have. Without a unit and with the t interval, only each group's moments are computed
+/// (in polars); with a unit, each unit's mean; a bootstrap over records collects the values.
+fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
     let metric = p.metric.expect("checked: mean tables name a metric");
     let method = match p.method {
         MeanInterval::T => "t",
@@ -269,44 +460,69 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
     let n_name = p.unit.map_or("n".to_string(), |u| format!("n ({u})"));
     let mut t = base(p, &n_name, format!("mean {metric}"), format!("{} CI ({method})", level_text(p.level)));
     t.after_names = vec!["SD".into()];
-    let values = &records.num[metric];
-    let mut samples: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
+    let value = || col(metric).cast(DataType::Float64);
+    let finite = || value().filter(value().is_finite());
+    // Each group's sample: its moments, or its values (the unit means, in unit order).
+    let mut moments: BTreeMap<Vec<String>, Moments> = BTreeMap::new();
+    let mut values: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
     // The unit means of each group by unit, for paired comparisons.
     let mut by_unit: BTreeMap<Vec<String>, BTreeMap<String, f64>> = BTreeMap::new();
-    for (keys, idx) in groups(records, p.group_by, p.filter) {
-        let xs: Vec<f64> = match p.unit {
-            None => idx.iter().map(|&i| values[i]).filter(|x| x.is_finite()).collect(),
-            Some(unit) => {
-                // The mean of each unit first.
-                let mut units: BTreeMap<String, (f64, f64)> = BTreeMap::new();
-                for &i in idx.iter().filter(|&&i| values[i].is_finite()) {
-                    // Pairs and games are numbered within their job.
-                    let mut id = records.key(unit, i).unwrap_or_default();
-                    if unit == "pair" || unit == "game" {
-                        id = format!("{}/{id}", &records.text["job"][i]);
-                    }
-                    let u = units.entry(id).or_default();
-                    u.0 += values[i];
-                    u.1 += 1.0;
+    match (p.unit, p.method) {
+        (None, MeanInterval::T) => {
+            // Each part's moments, merged in part order (Chan et al.'s pairwise update).
+            let aggs = vec![finite().count().cast(DataType::Float64).alias("n"), finite().mean().alias("mean"), finite().var(1).alias("var")];
+            let queries = per_part(records, p.filter).into_iter().map(|part| part.group_by(group_keys(p.group_by.iter().map(|k| records.key(k)).collect())).agg(aggs.clone())).collect();
+            for df in collect_parts(queries)? {
+                let columns: Vec<Vec<String>> = p.group_by.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
+                let (n, mean, var) = (numbers(&df, "n")?, numbers(&df, "mean")?, numbers(&df, "var")?);
+                for i in (0..df.height()).filter(|&i| n[i] > 0.0) {
+                    let part = Moments { n: n[i] as u64, mean: settled(mean[i]), variance: if n[i] > 1.0 { settled(var[i]) } else { 0.0 } };
+                    let keys: Vec<String> = columns.iter().map(|c| c[i].clone()).collect();
+                    let merged = moments.get(&keys).map_or(part, |m| merge_moments(*m, part));
+                    moments.insert(keys, merged);
                 }
-                let means: BTreeMap<String, f64> = units.into_iter().map(|(id, (sum, n))| (id, sum / n)).collect();
-                let xs = means.values().copied().collect();
-                by_unit.insert(keys.clone(), means);
-                xs
             }
-        };
-        if xs.is_empty() {
-            continue;
+            for m in moments.values_mut().filter(|m| m.n < 2) {
+                m.variance = f64::NAN;
+            }
         }
-        let interval = match p.method {
-            MeanInterval::T => mean_interval(&xs, p.level),
-            MeanInterval::Bootstrap if xs.len() > 1 => bootstrap(&xs, mean, p.bootstrap, p.level, p.seed),
-            MeanInterval::Bootstrap => None,
+        (None, MeanInterval::Bootstrap) => {
+            values = values_by_group(records, p.group_by, p.filter, value())?;
+        }
+        (Some(unit), _) => {
+            // The mean of each unit first (its sum and count, added over parts); pairs and games
+            // are numbered within their job.
+            let within_job = unit == "pair" || unit == "game";
+            let mut unit_keys: Vec<String> = p.group_by.to_vec();
+            unit_keys.extend(["__unit_job".to_string(), "__unit".to_string()]);
+            let units = records.with_columns(&[records.key(unit).alias("__unit"), if within_job { records.key("job") } else { lit("") }.alias("__unit_job")])?;
+            let aggs = vec![finite().sum().alias("sum"), finite().count().cast(DataType::Float64).alias("count")];
+            let (names, sums) = summed(&units, &unit_keys, p.filter, aggs)?;
+            let g = p.group_by.len();
+            for (k, v) in sums {
+                let (sum, count) = (self::value(&names, &v, "sum"), self::value(&names, &v, "count"));
+                if count == 0.0 {
+                    continue;
+                }
+                let unit_id = if within_job { format!("{}/{}", k[g], k[g + 1]) } else { k[g + 1].clone() };
+                by_unit.entry(k[..g].to_vec()).or_default().insert(unit_id, settled(sum / count));
+            }
+            for (keys, means) in &by_unit {
+                values.insert(keys.clone(), means.values().copied().collect());
+            }
+        }
+    }
+    for (keys, xs) in &values {
+        moments.insert(keys.clone(), Moments::of(xs));
+    }
+    for (keys, m) in &moments {
+        let interval = match (values.get(keys), p.method) {
+            (_, MeanInterval::T) => mean_interval_of(*m, p.level),
+            (Some(xs), MeanInterval::Bootstrap) if xs.len() > 1 => bootstrap(xs, mean, p.bootstrap, p.level, p.seed),
+            _ => None,
         };
-        let value = interval.unwrap_or(Estimate { value: mean(&xs), lo: f64::NAN, hi: f64::NAN });
-        let sd = if xs.len() > 1 { variance(&xs).sqrt() } else { f64::NAN };
-        t.rows.push(TableRow { keys: keys.clone(), n: xs.len() as u64, value, before: vec![], after: vec![fixed(sd, 2)], change: None });
-        samples.insert(keys, xs);
+        let value = interval.unwrap_or(Estimate { value: m.mean, lo: f64::NAN, hi: f64::NAN });
+        t.rows.push(TableRow { keys: keys.clone(), n: m.n, value, before: vec![], after: vec![fixed(m.variance.sqrt(), 2)], change: None });
     }
     if let Some((column, base_value)) = &p.baseline {
         let c = p.group_by.iter().position(|k| k == column).expect("checked: the baseline column is a group key");
@@ -324,7 +540,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
                     paired(&xs, &ys, p.level).map(|test| (test, mean(&ys)))
                 })
             } else {
-                samples.get(&base_keys).and_then(|b| welch(&samples[&r.keys], b, p.level).map(|test| (test, mean(b))))
+                moments.get(&base_keys).and_then(|b| welch_of(moments[&r.keys], *b, p.level).map(|test| (test, b.mean)))
             };
             match comparison {
                 Some((w, base_mean)) => {
@@ -337,34 +553,67 @@ fn mean_table(records: &Records, p: &TableParams) -> Table {
         }
     }
     sort_rows(&mut t.rows, None);
-    t
+    Ok(t)
+}
+
+/// Two samples' moments as one (Chan, Golub and LeVeque's pairwise update of the mean and the
+/// sum of squared deviations).
+fn merge_moments(a: Moments, b: Moments) -> Moments {
+    let n = a.n + b.n;
+    let delta = b.mean - a.mean;
+    let mean = a.mean + delta * b.n as f64 / n as f64;
+    let m2 = a.variance * (a.n as f64 - 1.0).max(0.0) + b.variance * (b.n as f64 - 1.0).max(0.0) + delta * delta * a.n as f64 * b.n as f64 / n as f64;
+    Moments { n, mean, variance: if n > 1 { m2 / (n as f64 - 1.0) } else { 0.0 } }
+}
+
+/// A sum polars computed over many records, to 12 significant digits. Its threads add the
+/// records in whatever order they meet them, so the last bits of a float sum differ between
+/// runs on the same rows; rounded, a rerun prints the same numbers (a rounding boundary between
+/// two runs' sums is possible, about once in 10^4 values, and moves the 12th digit only).
+/// Counts and sums of results (multiples of one half) are exact and need no rounding.
+fn settled(x: f64) -> f64 {
+    if x.is_finite() && x != 0.0 { format!("{x:.11e}").parse().unwrap_or(x) } else { x }
 }
 
 /// Bradley-Terry ratings of the agents, fitted separately for each combination of the other
-/// group keys; each game counted once (from its first seat), bootstrap over games.
-fn rating_table(records: &Records, p: &TableParams) -> Table {
+/// group keys; each game counted once (from its first seat), bootstrap over games (counted per
+/// agent, opponent and result, so ten million games cost what a thousand do).
+fn rating_table(records: &Records, p: &TableParams) -> Result<Table> {
     let mut t = base(p, "games", "rating (Elo)".into(), format!("{} CI (bootstrap)", level_text(p.level)));
     t.decimals = 0;
     let agent_key = p.group_by.iter().position(|k| k == "agent").expect("checked: rating tables group by agent");
     let others: Vec<String> = p.group_by.iter().filter(|k| *k != "agent").cloned().collect();
-    for (context, idx) in groups(records, &others, p.filter) {
-        let firsts: Vec<usize> = idx.into_iter().filter(|&i| &records.text["seat"][i] == "first").collect();
-        let mut names: Vec<String> = firsts.iter().flat_map(|&i| [records.text["agent"][i].to_string(), records.text["opponent"][i].to_string()]).collect();
+    let mut cell_keys = others.clone();
+    cell_keys.extend(["agent".to_string(), "opponent".to_string(), "result".to_string()]);
+    let mut filter = p.filter.to_vec();
+    filter.push(("seat".into(), "first".into()));
+    let (_, counts) = summed(records, &cell_keys, &filter, vec![len().cast(DataType::Float64).alias("n")])?;
+    // Per context: (agent, opponent, result, games).
+    type Cells = Vec<(String, String, f64, u64)>;
+    let mut contexts: BTreeMap<Vec<String>, Cells> = BTreeMap::new();
+    let o = others.len();
+    for (k, n) in counts {
+        contexts.entry(k[..o].to_vec()).or_default().push((k[o].clone(), k[o + 1].clone(), k[o + 2].parse().unwrap_or(f64::NAN), n[0] as u64));
+    }
+    for (context, mut cells) in contexts {
+        // In one order whatever order the query returned them in: the bootstrap draws by cell.
+        cells.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)).then(a.2.total_cmp(&b.2)));
+        let mut names: Vec<String> = cells.iter().flat_map(|c| [c.0.clone(), c.1.clone()]).collect();
         names.sort();
         names.dedup();
         let index = |s: &str| names.binary_search_by(|n| n.as_str().cmp(s)).expect("named above");
-        let games: Vec<Game> = firsts.iter().map(|&i| Game { a: index(&records.text["agent"][i]), b: index(&records.text["opponent"][i]), result: records.num["result"][i] }).collect();
+        let games: Vec<(Game, u64)> = cells.iter().map(|(a, b, r, k)| (Game { a: index(a), b: index(b), result: *r }, *k)).collect();
         let seed = crate::rng::derive_seed(p.seed, &[context.len() as u64, xxhash_rust::xxh3::xxh3_64(context.join("\u{1f}").as_bytes())]);
         let ratings = bradley_terry_bootstrap(names.len(), &games, p.bootstrap, p.level, seed);
         for (a, name) in names.iter().enumerate() {
-            let played = games.iter().filter(|g| g.a == a || g.b == a).count() as u64;
+            let played: u64 = games.iter().filter(|(g, _)| g.a == a || g.b == a).map(|(_, k)| k).sum();
             let mut keys = context.clone();
             keys.insert(agent_key, name.clone());
             t.rows.push(TableRow { keys, n: played, value: ratings[a], before: vec![], after: vec![], change: None });
         }
     }
     sort_rows(&mut t.rows, Some(agent_key));
-    t
+    Ok(t)
 }
 
 impl Table {

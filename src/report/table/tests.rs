@@ -1,6 +1,7 @@
 //! Tables from a small fixed set of rows, checked cell by cell.
 
 use super::*;
+use polars::prelude::IntoLazy;
 use crate::report::spec::MeanInterval;
 use crate::experiment::record::{GameRow, JobColumns, SweptKind, games_frame};
 use crate::report::compare::{Verdict, compare, markdown};
@@ -29,7 +30,7 @@ fn row(game: u32, first: &str, second: &str, winner: &'static str, pair: Option<
 
 /// Two jobs (budget 10 and 20) of a match a vs b, four games each, colours swapped in pairs.
 fn records() -> Records {
-    let mut r = Records::default();
+    let mut parts = Vec::new();
     let budgets = [toml::Value::Integer(10), toml::Value::Integer(20)];
     let games = [
         // budget 10: a wins 2, draws 1, loses 1
@@ -40,10 +41,9 @@ fn records() -> Records {
     for (j, rows) in games.iter().enumerate() {
         let hash = format!("job{j}");
         let id = JobColumns { experiment: "t", job: &hash, repeat: 0, swept: vec![("budget", SweptKind::Int, &budgets[j])] };
-        let df = games_frame(&id, rows).unwrap();
-        r.add_games(&df, &["budget".to_string()]).unwrap();
+        parts.push((std::path::PathBuf::from(format!("part-{hash}")), games_frame(&id, rows).unwrap().lazy()));
     }
-    r
+    Records::games(parts, &["budget".to_string()]).unwrap()
 }
 
 fn params<'a>(group_by: &'a [String], statistic: Statistic) -> TableParams<'a> {
@@ -57,9 +57,9 @@ fn cells(md: &str, line: usize) -> Vec<String> {
 #[test]
 fn score_table_cell_by_cell() {
     let r = records();
-    assert_eq!(r.len, 16);
+    assert_eq!(r.count().unwrap(), 16);
     let keys = vec!["budget".to_string(), "agent".to_string()];
-    let t = compute(&r, &params(&keys, Statistic::Score));
+    let t = compute(&r, &params(&keys, Statistic::Score)).unwrap();
     let md = t.markdown();
     assert_eq!(cells(&md, 0), ["budget", "agent", "games", "W", "D", "L", "score %", "95% CI (Wilson)"]);
     // Budget 10: a 2W 1D 1L = 62.5%;
@@ -79,7 +79,7 @@ fn score_table_cell_by_cell() {
 fn elo_uses_pairs_when_every_game_has_its_partner() {
     let r = records();
     let keys = vec!["budget".to_string(), "agent".to_string()];
-    let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) });
+    let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) }).unwrap();
     assert_eq!(t.after_names, ["Elo", "Elo 95% CI", "LOS", "Elo unit", "pairs 0/¼/½/¾/1"]);
     // Budget 10, agent a: pairs (1 + 0.5)/2 = 0.75 and (0 + 1)/2 = 0.5; mean score 0.625:
     // Elo = -400 log10(1/0.625 - 1) = 88.7
@@ -90,7 +90,7 @@ fn elo_uses_pairs_when_every_game_has_its_partner() {
     assert_eq!(a10.after[4], "0/0/1/1/0");
     // Grouping by seat breaks pairs: the unit falls back to games.
     let keys = vec!["agent".to_string(), "seat".to_string()];
-    let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) });
+    let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) }).unwrap();
     assert!(t.rows.iter().all(|r| r.after[3] == "games"));
 }
 
@@ -99,7 +99,7 @@ fn a_filter_keeps_the_matching_records() {
     let r = records();
     let keys = vec!["budget".to_string()];
     let filter = vec![("agent".to_string(), "a".to_string())];
-    let t = compute(&r, &TableParams { filter: &filter, ..params(&keys, Statistic::Score) });
+    let t = compute(&r, &TableParams { filter: &filter, ..params(&keys, Statistic::Score) }).unwrap();
     assert_eq!(t.rows.iter().map(|r| (r.keys[0].as_str(), r.n, r.before[0].as_str())).collect::<Vec<_>>(), [("10", 4, "2"), ("20", 4, "4")]);
 }
 
@@ -107,29 +107,29 @@ fn a_filter_keeps_the_matching_records() {
 fn mean_table_and_rating_table() {
     let r = records();
     let keys = vec!["budget".to_string()];
-    let t = compute(&r, &TableParams { metric: Some("plies"), ..params(&keys, Statistic::Mean) });
+    let t = compute(&r, &TableParams { metric: Some("plies"), ..params(&keys, Statistic::Mean) }).unwrap();
     // Plies 30..33 in each job, each game seen from both seats: mean 31.5 over 8 records.
     assert_eq!(t.rows.len(), 2);
     assert_eq!((t.rows[0].n, t.rows[0].value.value), (8, 31.5));
     // Units: the mean of each job first (one job per budget here: one unit, no interval).
-    let t = compute(&r, &TableParams { metric: Some("plies"), unit: Some("job"), ..params(&keys, Statistic::Mean) });
+    let t = compute(&r, &TableParams { metric: Some("plies"), unit: Some("job"), ..params(&keys, Statistic::Mean) }).unwrap();
     assert_eq!((t.rows[0].n, t.rows[0].value.value), (1, 31.5));
     assert!(t.rows[0].value.lo.is_nan());
     assert_eq!(t.n_name, "n (job)");
     // Pairs are numbered within their job: budget 10 has pairs 0 and 1 of job0 only.
-    let t = compute(&r, &TableParams { metric: Some("plies"), unit: Some("pair"), ..params(&keys, Statistic::Mean) });
+    let t = compute(&r, &TableParams { metric: Some("plies"), unit: Some("pair"), ..params(&keys, Statistic::Mean) }).unwrap();
     assert_eq!((t.rows[0].n, t.rows[0].value.value), (2, 31.5));
     // A bootstrap interval over records brackets the mean.
-    let t = compute(&r, &TableParams { metric: Some("plies"), method: MeanInterval::Bootstrap, ..params(&keys, Statistic::Mean) });
+    let t = compute(&r, &TableParams { metric: Some("plies"), method: MeanInterval::Bootstrap, ..params(&keys, Statistic::Mean) }).unwrap();
     assert!(t.rows[0].value.lo < 31.5 && 31.5 < t.rows[0].value.hi, "{:?}", t.rows[0]);
     assert_eq!(t.interval_name, "95% CI (bootstrap)");
     // Against budget 10, budget 20's games have the same plies: a difference of 0.
-    let t = compute(&r, &TableParams { metric: Some("plies"), baseline: Some(("budget".into(), "10".into())), ..params(&keys, Statistic::Mean) });
+    let t = compute(&r, &TableParams { metric: Some("plies"), baseline: Some(("budget".into(), "10".into())), ..params(&keys, Statistic::Mean) }).unwrap();
     assert_eq!(t.after_names[1], "Δ vs budget = 10");
     assert_eq!(t.rows[0].after[1..], ["–", "–", "–", "–"]);
     assert_eq!(t.rows[1].after[1..3], ["0.00", "0.0"]);
     let keys = vec!["budget".to_string(), "agent".to_string()];
-    let t = compute(&r, &params(&keys, Statistic::Rating));
+    let t = compute(&r, &params(&keys, Statistic::Rating)).unwrap();
     // Budget 10: a scores 2.5 of 4 against b: p_a / p_b = 2.5 / 1.5, a difference of
     // 400 log10(5/3) = 88.74 Elo split around 0. Budget 20: a won every game: +inf.
     let a10 = t.rows.iter().find(|r| r.keys == ["10", "a"]).unwrap();
@@ -143,7 +143,7 @@ fn mean_table_and_rating_table() {
 fn reference_rows_inside_outside_and_not_comparable() {
     let r = records();
     let keys = vec!["budget".to_string(), "agent".to_string()];
-    let t = compute(&r, &params(&keys, Statistic::Score));
+    let t = compute(&r, &params(&keys, Statistic::Score)).unwrap();
     let reference = ReferenceSpec {
         table: "t".into(),
         source: None,
@@ -200,16 +200,14 @@ fn solve_records() -> Records {
     };
     let rows: Vec<_> = old.iter().enumerate().map(|(i, &x)| row("old", i, x)).chain(new.iter().enumerate().map(|(i, &x)| row("new", i, x))).collect();
     let id = JobColumns { experiment: "t", job: "job0", repeat: 0, swept: vec![] };
-    let mut r = Records::default();
-    r.add_rows(&crate::experiment::record::solves_frame(&id, &rows).unwrap()).unwrap();
-    r
+    Records::rows(vec![("part-job0".into(), crate::experiment::record::solves_frame(&id, &rows).unwrap().lazy())]).unwrap()
 }
 
 #[test]
 fn a_paired_baseline_compares_the_units_both_groups_have() {
     let r = solve_records();
     let keys = vec!["weights".to_string()];
-    let with = |paired: bool| compute(&r, &TableParams { metric: Some("leaves"), unit: Some("problem"), baseline: Some(("weights".into(), "old".into())), paired, ..params(&keys, Statistic::Mean) });
+    let with = |paired: bool| compute(&r, &TableParams { metric: Some("leaves"), unit: Some("problem"), baseline: Some(("weights".into(), "old".into())), paired, ..params(&keys, Statistic::Mean) }).unwrap();
     let t = with(true);
     assert_eq!(t.after_names[1..], ["Δ vs weights = old", "Δ %", "paired t 95% CI", "p (paired t)"]);
     let new = t.rows.iter().find(|row| row.keys == ["new"]).unwrap();
@@ -242,4 +240,88 @@ fn a_paired_baseline_compares_the_units_both_groups_have() {
     assert_eq!((&c[0].verdict, &c[1].verdict), (&Verdict::Inside, &Verdict::Outside), "{c:?}");
     assert!(matches!(&c[2].verdict, Verdict::NotComparable(w) if w.contains("baseline")), "{c:?}");
     assert!(markdown(&reference, &t, &c).contains("measured change of mean leaves in % of the baseline's"));
+}
+
+/// Every game of the fixture has the same start and moves (no transcript): each group's games
+/// are counted by how its records split the seats, and all of them are one distinct game.
+#[test]
+fn repeated_games_are_counted_per_game_whatever_the_grouping() {
+    let r = records();
+    let repeated = |keys: &[&str], filter: &[(&str, &str)]| {
+        let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+        let filter: Vec<(String, String)> = filter.iter().map(|(c, v)| (c.to_string(), v.to_string())).collect();
+        compute(&r, &TableParams { filter: &filter, ..params(&keys, Statistic::Score) }).unwrap().repeated
+    };
+    let one = |keys: &[&str], games: u64| (keys.iter().map(|k| k.to_string()).collect::<Vec<_>>(), games, 1);
+    // By agent: each agent played the 4 games of each budget.
+    assert_eq!(repeated(&["budget", "agent"], &[]), [one(&["10", "a"], 4), one(&["10", "b"], 4), one(&["20", "a"], 4), one(&["20", "b"], 4)]);
+    // By budget: both records of a game in one group, 4 games (not 8 records).
+    assert_eq!(repeated(&["budget"], &[]), [one(&["10"], 4), one(&["20"], 4)]);
+    assert_eq!(repeated(&[], &[]), [one(&[], 8)]);
+    // By seat: one record per game; a filter on the agent keeps one seat of each game.
+    assert_eq!(repeated(&["seat"], &[]), [one(&["first"], 8), one(&["second"], 8)]);
+    assert_eq!(repeated(&["budget"], &[("agent", "a")]), [one(&["10"], 4), one(&["20"], 4)]);
+    // An agent-dependent column other than agent (an arena's origin): game ids counted.
+    let meta = [("a".to_string(), [("origin".to_string(), "evolved".to_string())].into()), ("b".to_string(), [("origin".to_string(), "evolved".to_string())].into())].into();
+    let arena = r.clone().with_agent_columns(&meta, &["origin".to_string()], &[]).unwrap();
+    let keys = vec!["origin".to_string()];
+    assert_eq!(compute(&arena, &params(&keys, Statistic::Score)).unwrap().repeated, [one(&["evolved"], 8)]);
+}
+
+/// Self-play (an agent against itself): both records of a game share agent and opponent.
+#[test]
+fn self_play_games_are_counted_once() {
+    let id = JobColumns { experiment: "t", job: "job0", repeat: 0, swept: vec![] };
+    let rows = vec![row(0, "a", "a", "first", Some(0)), row(1, "a", "a", "second", Some(0)), row(2, "a", "b", "draw", Some(1)), row(3, "b", "a", "draw", Some(1))];
+    let r = Records::games(vec![("part-job0".into(), games_frame(&id, &rows).unwrap().lazy())], &[]).unwrap();
+    let keys = vec!["agent".to_string()];
+    let t = compute(&r, &params(&keys, Statistic::Score)).unwrap();
+    // a: 2 self-play games (4 records) and 2 against b: 4 games, 6 records.
+    assert_eq!(t.rows[0].n, 6);
+    assert_eq!(t.repeated, [(vec!["a".to_string()], 4, 1), (vec!["b".to_string()], 2, 1)]);
+}
+
+#[test]
+fn moments_of_two_parts_merge_into_the_moments_of_the_whole() {
+    let (a, b) = ([3.1, 2.9, 3.4, 3.6], [2.5, 1.7, 3.9, 2.4, 1.6, 3.5, 2.2]);
+    let whole: Vec<f64> = a.iter().chain(&b).copied().collect();
+    let (merged, expected) = (merge_moments(Moments::of(&a), Moments::of(&b)), Moments::of(&whole));
+    assert_eq!(merged.n, expected.n);
+    assert!((merged.mean - expected.mean).abs() < 1e-12 && (merged.variance - expected.variance).abs() < 1e-12, "{merged:?} {expected:?}");
+    // A part of one value has no variance of its own (0 for the merge).
+    let one = Moments { n: 1, mean: 5.0, variance: 0.0 };
+    let m = merge_moments(Moments::of(&a), one);
+    let with_five: Vec<f64> = a.iter().copied().chain([5.0]).collect();
+    assert!((m.variance - Moments::of(&with_five).variance).abs() < 1e-12);
+}
+
+/// Records of several parts: the per-part queries add up to the same table as one part.
+#[test]
+fn tables_over_many_parts_equal_tables_over_one() {
+    let r = records();
+    let id = JobColumns { experiment: "t", job: "all", repeat: 0, swept: vec![("budget", SweptKind::Int, &toml::Value::Integer(10))] };
+    let rows: Vec<GameRow> = (0..8).map(|g| row(g, if g % 2 == 0 { "a" } else { "b" }, if g % 2 == 0 { "b" } else { "a" }, ["first", "second", "draw"][g as usize % 3], Some(g / 2))).collect();
+    let one = Records::games(vec![("one".into(), games_frame(&id, &rows).unwrap().lazy())], &["budget".to_string()]).unwrap();
+    let halves = Records::games(vec![("h0".into(), games_frame(&id, &rows[..4]).unwrap().lazy()), ("h1".into(), games_frame(&JobColumns { experiment: "t", job: "all2", repeat: 0, swept: vec![("budget", SweptKind::Int, &toml::Value::Integer(10))] }, &rows[4..]).unwrap().lazy())], &["budget".to_string()]).unwrap();
+    let keys = vec!["agent".to_string()];
+    for params in [TableParams { elo: true, ..params(&keys, Statistic::Score) }, TableParams { metric: Some("plies"), ..params(&keys, Statistic::Mean) }, TableParams { metric: Some("plies"), unit: Some("repeat"), ..params(&keys, Statistic::Mean) }] {
+        let (a, b) = (compute(&one, &params).unwrap(), compute(&halves, &params).unwrap());
+        assert_eq!(a.markdown(), b.markdown());
+    }
+    assert_eq!(r.count().unwrap(), 16);
+}
+
+/// Rows written before rows carried `game_key`: the report computes it from start and moves.
+#[test]
+fn rows_without_game_keys_count_repeated_games_the_same() {
+    let id = JobColumns { experiment: "t", job: "job0", repeat: 0, swept: vec![] };
+    let rows: Vec<GameRow> = (0..4).map(|g| GameRow { transcript: if g < 3 { "f5d6".into() } else { "f5f6".into() }, ..row(g, "a", "b", "first", None) }).collect();
+    let with = games_frame(&id, &rows).unwrap();
+    let without = with.drop("game_key").unwrap();
+    let keys = vec!["agent".to_string()];
+    let repeated = |df: DataFrame| compute(&Records::games(vec![("p".into(), df.lazy())], &[]).unwrap(), &params(&keys, Statistic::Score)).unwrap().repeated;
+    // Both agents played the same 4 games, 2 of them distinct.
+    let expected = [(vec!["a".to_string()], 4, 2), (vec!["b".to_string()], 4, 2)];
+    assert_eq!(repeated(with), expected);
+    assert_eq!(repeated(without), expected);
 }
