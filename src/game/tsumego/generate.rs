@@ -106,7 +106,7 @@ pub struct LevelFile {
 }
 
 /// Draws one candidate problem (not yet solved).
-fn draw(level: u8, rng: &mut GameRng) -> Option<Problem> {
+pub(crate) fn draw(level: u8, rng: &mut GameRng) -> Option<Problem> {
     let (n_empty, n_region) = level_shape(level);
     let u = unit_f64(rng);
     let anchor: Coord = if u < 0.4 {

@@ -17,10 +17,15 @@
 //! other move.
 //!
 //! Results are stored in the table under (stones, side to move, passes, threat budgets, ko
-//! point); a node or depth cap gives "unknown", which is never stored. The search's result
-//! never depends on the weights, only its cost does. (As in most solvers, a stored result
-//! ignores the line that reached it, so the repetition ban is approximate across
-//! transpositions; the ko point in the key tells the commonest case, a banned retake, apart.)
+//! point); a node or depth cap gives "unknown", which is never stored, and a solve whose
+//! winning first moves cannot all be decided within the budget is `unknown` too (never a status
+//! with a cut list of moves). The search's result never depends on the weights, only its cost
+//! does (a property test over generated problems and random weights checks the status and the
+//! winning moves). Graph-history interaction: a result that rests on a repetition ban of a
+//! position above its node (the line that reached it) is not stored, since another line to the
+//! same position may not have that position to repeat; each node tracks the earliest place on
+//! the line its subtree's bans referred to (`ban_floor`), the cheap form of the fix the df-pn
+//! literature describes (Kishimoto and Müller store such results with their conditions).
 //!
 //! The transposition table is the "hash database" of the report, always on; the rules page's
 //! "TT move first" shows through the `hash_move` dynamic feature, since a table hit with a
@@ -251,6 +256,10 @@ pub struct Solver {
     use_dynamic: bool,
     /// A retake was banned somewhere in the search (so ko threats may matter).
     ban_seen: bool,
+    /// The earliest place on the line (an index into `path`) that a repetition ban met in the
+    /// current subtree refers to: a subtree whose bans all refer to its own line has a result
+    /// of its position alone; one that refers higher has a result of the line that reached it.
+    ban_floor: usize,
     /// The seki test's search (`lives_in_seki`): the attacker may pass, and two passes in a
     /// row count as the defender's death, so the defender lives only by unconditional life.
     two_eyes_only: bool,
@@ -277,6 +286,7 @@ impl Solver {
             use_static: false,
             use_dynamic: false,
             ban_seen: false,
+            ban_floor: usize::MAX,
             two_eyes_only: false,
         }
     }
@@ -289,8 +299,14 @@ impl Solver {
         let root = problem.start;
         let status = self.status(&root);
         let mut winning_moves = Vec::new();
+        let mut status = status;
         if with_moves && status.mover_wins(root.to_move) == Some(true) {
-            winning_moves = self.winning_moves(&root);
+            // Out of budget (or depth) before every first move is decided: the list would be
+            // cut, so the answer is unknown rather than a status without its moves.
+            match self.winning_moves(&root) {
+                Some(moves) if !moves.is_empty() => winning_moves = moves,
+                _ => status = Status::Unknown,
+            }
         }
         self.counters.time_s = t0.elapsed().as_secs_f64();
         Solution { status, winning_moves, counters: self.counters }
@@ -407,8 +423,9 @@ impl Solver {
         }
     }
 
-    /// Every first move that wins for the side to move without ko threats.
-    fn winning_moves(&mut self, root: &Position) -> Vec<Move> {
+    /// Every first move that wins for the side to move without ko threats; None when a move's
+    /// search ran out of its budget or depth (the list would be incomplete).
+    fn winning_moves(&mut self, root: &Position) -> Option<Vec<Move>> {
         let mut p = *root;
         p.threats = [0, 0];
         self.root_path(&p);
@@ -416,15 +433,17 @@ impl Solver {
         let top = cands.first().map_or(NONE, |c| c.mv);
         let mut wins = Vec::new();
         for c in &cands {
-            if self.descend(c, 0, NONE, top) == Val::Win {
-                wins.push(to_move(c.mv));
+            match self.descend(c, 0, NONE, top) {
+                Val::Win => wins.push(to_move(c.mv)),
+                Val::Unknown => return None,
+                Val::Loss => {}
             }
         }
         wins.sort_by_key(|m| match m {
             Move::Play(i) => *i as u16,
             Move::Pass => 64,
         });
-        wins
+        Some(wins)
     }
 
     fn tt_index(&self, key: u64) -> usize {
@@ -477,6 +496,9 @@ impl Solver {
             self.counters.tt_hits += 1;
             return if e.win { Val::Win } else { Val::Loss };
         }
+        // Graph-history interaction: the bans met below are this node's business only if they
+        // refer to its own line (path index `ply` and below it).
+        let outer_floor = std::mem::replace(&mut self.ban_floor, usize::MAX);
         let cands = self.candidates(pos, ply, last, prev, favourite);
         let top = cands.first().map_or(NONE, |c| c.mv);
         let mut any_unknown = false;
@@ -499,10 +521,16 @@ impl Solver {
             }
         }
         self.recycle(ply, cands);
+        let floor = self.ban_floor;
+        self.ban_floor = outer_floor.min(floor);
         if result != Val::Win && any_unknown {
             return Val::Unknown;
         }
-        self.tt[slot] = TtEntry { key, generation: self.generation, win: result == Val::Win };
+        // A result that rests on a ban of a position above this node holds for this line only:
+        // another line to the same position may not have that position to repeat.
+        if floor >= ply as usize {
+            self.tt[slot] = TtEntry { key, generation: self.generation, win: result == Val::Win };
+        }
         result
     }
 
@@ -567,8 +595,9 @@ impl Solver {
             let mut retake = false;
             // Without a capture on the line a move adds a stone to every earlier position's
             // count, so only then can it repeat one.
-            if (self.captures_on_line > 0 || info.captured != 0) && self.path.contains(&child.hash) {
+            if let Some(at) = ((self.captures_on_line > 0 || info.captured != 0).then(|| self.path.iter().position(|h| *h == child.hash))).flatten() {
                 self.ban_seen = true;
+                self.ban_floor = self.ban_floor.min(at);
                 if pos.threats[me.index()] == 0 {
                     continue;
                 }

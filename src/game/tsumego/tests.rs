@@ -424,3 +424,36 @@ fn level_scale_grows_and_libraries_carry_the_generator_version() {
     assert_ne!(spec.dir(std::path::Path::new("o"), "x"), older.dir(std::path::Path::new("o"), "x"), "another generator, another folder");
     assert!(toml::from_str::<LibrarySpec>("sets = 1\nlevels = \"1-2\"\nper_level = 1\nseed = 1\ngenerator = 1").is_err(), "the version is not set in a file");
 }
+
+/// The heuristic orders the search; it must never change what the search finds. On generated
+/// problems (the side to move may win or lose) and random weight vectors, the status and the
+/// set of winning first moves are those of the zero weights whenever both searches finish.
+#[test]
+fn the_weights_never_change_the_status_or_the_winning_moves() {
+    use crate::rng::{derive_seed, rng_from_seed, unit_f64};
+    let limits = Limits { node_budget: 200_000, max_depth: 80 };
+    let mut solver = Solver::new(18);
+    let (mut compared, mut checked) = (0, 0);
+    for case in 0..400u64 {
+        let mut rng = rng_from_seed(derive_seed(7, &[case]));
+        let level = 1 + (case % 6) as u8;
+        let Some(p) = generate::draw(level, &mut rng) else { continue };
+        if p.start.chain_without_liberty(&p.region).is_some() || decided(&p.region, &p.start, p.targets).is_some() {
+            continue;
+        }
+        let mut random = Weights::zero();
+        random.statics.iter_mut().for_each(|w| *w = (unit_f64(&mut rng) * 1000.0).round());
+        random.dynamics.iter_mut().for_each(|w| *w = (unit_f64(&mut rng) * 10000.0).round());
+        let zero = solver.solve(&p, &Weights::zero(), limits, true);
+        checked += 1;
+        for w in [Weights::reference(), random] {
+            let s = solver.solve(&p, &w, limits, true);
+            if zero.status == Status::Unknown || s.status == Status::Unknown {
+                continue;
+            }
+            compared += 1;
+            assert_eq!((zero.status, &zero.winning_moves), (s.status, &s.winning_moves), "case {case}, weights {w:?}:\n{}", p.to_text());
+        }
+    }
+    assert!(checked > 200 && compared > 300, "{checked} problems, {compared} comparisons");
+}
