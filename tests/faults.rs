@@ -138,8 +138,14 @@ fn game_jobs_killed_at_many_points_resume_to_the_same_rows() {
     assert!(saw_batches, "no kill left saved batches behind: the resume from a batch was not exercised");
     assert_same(&reference, &parts(&killed, "games", "games"), "killed game jobs");
     assert!(!killed.join("results/games/partial").exists(), "batches are removed when sealed");
-    // Nothing left to do, nothing changed.
+    // A run killed after sealing a part but before removing its batches: the next run, with
+    // nothing left to do, removes them and changes nothing.
+    let hash = reference.keys().next().unwrap().trim_start_matches("part-").trim_end_matches(".parquet").to_string();
+    let left = killed.join("results/games/partial").join(&hash);
+    std::fs::create_dir_all(&left).unwrap();
+    std::fs::write(left.join("batch-000000.parquet"), "left behind").unwrap();
     run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
+    assert!(!killed.join("results/games/partial").exists(), "batches of a sealed job are removed by the next run");
     assert_same(&reference, &parts(&killed, "games", "games"), "a third run");
 }
 

@@ -189,7 +189,8 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let mut pending: Vec<&Job> = Vec::new();
     for j in &in_shard {
         match sound_part(&dir, &rows_dir, &exp.name, &j.hash) {
-            Ok(Some(_)) => {}
+            // Done; batches left by a run killed right after sealing the part go.
+            Ok(Some(_)) => super::stream::remove_batches(&JobFiles::of(&dir, &rows_dir, &j.hash, opts.format).partial)?,
             Ok(None) => pending.push(j),
             Err((part, why)) => {
                 eprintln!("job {}: {} fails its check ({why}); running the job again", j.hash, part.display());

@@ -318,15 +318,22 @@ impl<'a> JobStream<'a> {
                 )?;
             }
         }
-        if partial.exists() {
-            std::fs::remove_dir_all(&partial).with_context(|| format!("removing {}", partial.display()))?;
-        }
-        // The folder of all jobs' batches goes when its last job is sealed.
-        if let Some(all) = partial.parent() {
-            std::fs::remove_dir(all).ok();
-        }
+        remove_batches(&partial)?;
         Ok(rows)
     }
+}
+
+/// Removes a sealed job's folder of batches, and the folder of all jobs' batches when it was the
+/// last. A run killed between sealing the part and this leaves the batches behind; the next run
+/// finds the part sound and calls this for it.
+pub fn remove_batches(partial: &Path) -> Result<()> {
+    if partial.exists() {
+        std::fs::remove_dir_all(partial).with_context(|| format!("removing {}", partial.display()))?;
+    }
+    if let Some(all) = partial.parent() {
+        std::fs::remove_dir(all).ok();
+    }
+    Ok(())
 }
 
 /// Writes a whole part at once (jobs that keep their own checkpoints), sealed as `finish` does.
