@@ -116,19 +116,30 @@ pub fn collect_parts(queries: Vec<LazyFrame>) -> Result<Vec<DataFrame>> {
 /// Each group's key texts and its values.
 pub type Groups = BTreeMap<Vec<String>, Vec<f64>>;
 
+/// Each row's group: the texts of its `keys` columns.
+fn row_keys(df: &DataFrame, keys: &[String]) -> Result<Vec<Vec<String>>> {
+    let columns: Vec<Vec<String>> = keys.iter().map(|k| key_texts(df, k)).collect::<Result<_>>()?;
+    Ok((0..df.height()).map(|i| columns.iter().map(|c| c[i].clone()).collect()).collect())
+}
+
 /// The groups (by `keys`) of the records passing `filter`, each with its aggregates, one query
 /// per part and groups merged by adding: every aggregate must be a count or a sum, or a count
 /// of things no two parts share. Returns the aggregates' names and each group's values.
 pub fn summed(records: &Records, keys: &[String], filter: &[(String, String)], aggs: Vec<Expr>) -> Result<(Vec<String>, Groups)> {
-    let mut names = Vec::new();
-    let mut groups: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
     let queries = per_part(records, filter).into_iter().map(|part| part.group_by(group_keys(keys.iter().map(|k| records.key(k)).collect())).agg(aggs.clone())).collect();
+    added_up(queries, keys)
+}
+
+/// Runs one query per part (each grouped by `keys`, then its aggregates) and adds up each
+/// group's aggregates over the parts. Returns the aggregates' names and each group's values.
+fn added_up(queries: Vec<LazyFrame>, keys: &[String]) -> Result<(Vec<String>, Groups)> {
+    let mut names = Vec::new();
+    let mut groups: Groups = BTreeMap::new();
     for df in collect_parts(queries)? {
-        let columns: Vec<Vec<String>> = keys.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
         names = df.get_column_names().iter().skip(keys.len().max(1)).map(|n| n.to_string()).collect();
         let values: Vec<Vec<f64>> = names.iter().map(|n| numbers(&df, n)).collect::<Result<_>>()?;
-        for i in 0..df.height() {
-            let sums = groups.entry(columns.iter().map(|c| c[i].clone()).collect()).or_insert_with(|| vec![0.0; names.len()]);
+        for (i, group) in row_keys(&df, keys)?.into_iter().enumerate() {
+            let sums = groups.entry(group).or_insert_with(|| vec![0.0; names.len()]);
             sums.iter_mut().zip(&values).for_each(|(sum, v)| *sum += v[i]);
         }
     }
@@ -145,11 +156,10 @@ pub fn values_by_group(records: &Records, keys: &[String], filter: &[(String, St
     let mut groups: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
     let queries = per_part(records, filter).into_iter().map(|part| part.group_by(group_keys(keys.iter().map(|k| records.key(k)).collect())).agg([value.clone().filter(value.clone().is_finite()).alias("__values")])).collect();
     for df in collect_parts(queries)? {
-        let columns: Vec<Vec<String>> = keys.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
         let lists = df.column("__values")?.list()?.clone();
-        for i in 0..df.height() {
+        for (i, group) in row_keys(&df, keys)?.into_iter().enumerate() {
             let xs = lists.get_as_series(i).map(|s| s.f64().map(|c| c.into_no_null_iter().collect::<Vec<f64>>()).unwrap_or_default()).unwrap_or_default();
-            groups.entry(columns.iter().map(|c| c[i].clone()).collect()).or_default().extend(xs);
+            groups.entry(group).or_default().extend(xs);
         }
     }
     // Sorted, so nothing depends on the order the scan met the records.
@@ -279,10 +289,9 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
         keys.push(col("game_key"));
         let queries = per_part(source, p.filter).into_iter().map(|part| part.filter(col("__repeated")).group_by(keys.clone()).agg([len().alias("__n")])).collect();
         for df in collect_parts(queries)? {
-            let columns: Vec<Vec<String>> = p.group_by.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
-            let game_keys: Vec<u64> = df.column("game_key")?.u64()?.into_no_null_iter().collect();
-            for (i, key) in game_keys.into_iter().enumerate() {
-                distinct_repeated.entry(columns.iter().map(|c| c[i].clone()).collect()).or_default().insert(key);
+            let game_keys = df.column("game_key")?.u64()?.into_no_null_iter();
+            for (group, key) in row_keys(&df, p.group_by)?.into_iter().zip(game_keys) {
+                distinct_repeated.entry(group).or_default().insert(key);
             }
         }
     }
@@ -425,7 +434,6 @@ fn pentanomials(records: &Records, p: &TableParams) -> Result<BTreeMap<Vec<Strin
     } else {
         records.parts.clone()
     };
-    let mut totals: BTreeMap<Vec<String>, ([u64; 5], f64)> = BTreeMap::new();
     let queries: Vec<LazyFrame> = parts
         .into_iter()
         .map(|part| {
@@ -433,17 +441,13 @@ fn pentanomials(records: &Records, p: &TableParams) -> Result<BTreeMap<Vec<Strin
             pairs.group_by(group_keys(p.group_by.iter().map(|k| col(k.as_str())).collect())).agg(aggs.clone())
         })
         .collect();
-    for df in collect_parts(queries)? {
-        let columns: Vec<Vec<String>> = p.group_by.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
-        let counts: Vec<Vec<f64>> = (0..5).map(|c| numbers(&df, &format!("p{c}"))).collect::<Result<_>>()?;
-        let incomplete = numbers(&df, "incomplete")?;
-        for i in 0..df.height() {
-            let total = totals.entry(columns.iter().map(|c| c[i].clone()).collect()).or_default();
-            (0..5).for_each(|c| total.0[c] += counts[c][i] as u64);
-            total.1 += incomplete[i];
-        }
-    }
-    Ok(totals.into_iter().filter(|(_, (_, incomplete))| *incomplete == 0.0).map(|(keys, (counts, _))| (keys, Pentanomial(counts))).collect())
+    let (names, totals) = added_up(queries, p.group_by)?;
+    let get = |values: &[f64], name: &str| value(&names, values, name);
+    Ok(totals
+        .into_iter()
+        .filter(|(_, v)| get(v, "incomplete") == 0.0)
+        .map(|(keys, v)| (keys, Pentanomial(std::array::from_fn(|c| get(&v, &format!("p{c}")) as u64))))
+        .collect())
 }
 
 /// The mean of a numeric column per group, with its Student t interval and the SD; with a
@@ -473,11 +477,9 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
             let aggs = vec![finite().count().cast(DataType::Float64).alias("n"), finite().mean().alias("mean"), finite().var(1).alias("var")];
             let queries = per_part(records, p.filter).into_iter().map(|part| part.group_by(group_keys(p.group_by.iter().map(|k| records.key(k)).collect())).agg(aggs.clone())).collect();
             for df in collect_parts(queries)? {
-                let columns: Vec<Vec<String>> = p.group_by.iter().map(|k| key_texts(&df, k)).collect::<Result<_>>()?;
                 let (n, mean, var) = (numbers(&df, "n")?, numbers(&df, "mean")?, numbers(&df, "var")?);
-                for i in (0..df.height()).filter(|&i| n[i] > 0.0) {
+                for (i, keys) in row_keys(&df, p.group_by)?.into_iter().enumerate().filter(|(i, _)| n[*i] > 0.0) {
                     let part = Moments { n: n[i] as u64, mean: settled(mean[i]), variance: if n[i] > 1.0 { settled(var[i]) } else { 0.0 } };
-                    let keys: Vec<String> = columns.iter().map(|c| c[i].clone()).collect();
                     let merged = moments.get(&keys).map_or(part, |m| merge_moments(*m, part));
                     moments.insert(keys, merged);
                 }
