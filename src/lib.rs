@@ -9,6 +9,7 @@ pub mod agent;
 pub mod durable;
 pub mod experiment;
 pub mod game;
+pub mod game_records;
 pub mod play;
 pub mod pool;
 pub mod report;

@@ -123,21 +123,37 @@ enum Command {
         #[arg(long)]
         strict: bool,
     },
-    /// List the legal moves of a position file (othello, colosseum, freckers), one per line.
+    /// List the legal moves of a position (othello, colosseum, freckers), one per line: a
+    /// position file, or a start (Othello: any stage) with the moves of a transcript played.
     Moves {
         #[arg(long, default_value = "colosseum")]
         game: String,
         /// A position in the game's text format (see `gamelab show`).
+        #[arg(long, conflicts_with = "stage")]
+        position: Option<PathBuf>,
+        /// Othello: the stage whose start to begin from (a built-in id, an inline table or a
+        /// file, as for `gamelab perft`; default standard8).
         #[arg(long)]
-        position: PathBuf,
+        stage: Option<String>,
+        /// Moves to play first, as a transcript ("f5d6c3"; passes may be left out).
+        #[arg(long)]
+        moves: Option<String>,
     },
     /// Draw a position: a position file (othello, colosseum, freckers, tsumego), or a start:
     /// Colosseum's random setup of a size and seed, Freckers' and Othello's (standard8) start.
     Show {
         #[arg(long, default_value = "colosseum")]
         game: String,
-        #[arg(long, conflicts_with_all = ["size", "seed"])]
+        #[arg(long, conflicts_with_all = ["size", "seed", "stage"])]
         position: Option<PathBuf>,
+        /// Othello: the stage whose start to show (a built-in id, an inline table or a file, as
+        /// for `gamelab perft`; default standard8).
+        #[arg(long)]
+        stage: Option<String>,
+        /// Moves to play first, as a transcript ("f5d6c3" for Othello, passes may be left out;
+        /// rows' `transcript` column as it is): shows the position after them.
+        #[arg(long)]
+        moves: Option<String>,
         /// Board size of a random setup.
         #[arg(long, default_value_t = 8)]
         size: usize,
@@ -189,6 +205,49 @@ enum Command {
         /// as OUT/unsolved/lv<set>-<level> (for calibrating levels and the solver).
         #[arg(long)]
         keep_unsolved: bool,
+    },
+    /// Write an Othello opening suite: one line per distinct position PLIES moves from a
+    /// stage's start, up to the board's rotations and reflections (how the suites in
+    /// openings/ were made).
+    Openings {
+        #[arg(long, default_value = "othello")]
+        game: String,
+        /// A built-in stage id, an inline stage table or a TOML file of one.
+        #[arg(long, default_value = "standard8")]
+        stage: String,
+        #[arg(long, default_value_t = 4)]
+        plies: u32,
+        /// Write the suite to this file (default: standard output).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Print one game of an experiment's rows move by move, each position in the game's text
+    /// format, and check that it replays to the recorded scores.
+    Replay {
+        /// The experiment file whose rows hold the game.
+        file: PathBuf,
+        /// The job's hash (the `job` column; a unique prefix is enough).
+        #[arg(long)]
+        job: String,
+        /// The game's index in the job (the `game` column).
+        #[arg(long)]
+        game: u32,
+        /// Root folder the run wrote to (reads OUT/results/<experiment>/).
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+    },
+    /// Write the games of an experiment as game records, one file per job: Othello transcripts,
+    /// Colosseum and Freckers move lists with their start positions, each game with a header
+    /// (players, result, stage, opening).
+    Games {
+        /// The experiment file whose rows to export.
+        file: PathBuf,
+        /// Folder to write the records to (created).
+        #[arg(long)]
+        out: PathBuf,
+        /// Root folder the run wrote to (reads ROOT/results/<experiment>/).
+        #[arg(long, default_value = ".")]
+        root: PathBuf,
     },
     /// List games, stages, agent kinds and experiment files.
     List {
@@ -324,21 +383,15 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Moves { game, position } => {
-            let text = read_position(&position)?;
+        Command::Moves { game, position, stage, moves } => {
             let names: Vec<String> = match game.as_str() {
-                "othello" => {
-                    let g = gamelab::game::othello::text::parse(&text).map_err(|e| position_error(&position, e))?;
-                    legal_names(&g)
-                }
-                "freckers" => {
-                    let g = gamelab::game::freckers::text::parse(&text).map_err(|e| position_error(&position, e))?;
-                    legal_names(&g)
-                }
+                "othello" => legal_names(&othello_position(position.as_ref(), stage.as_deref(), moves.as_deref())?),
+                "freckers" => legal_names(&freckers_position(position.as_ref(), moves.as_deref())?),
                 _ => {
                     colosseum_only(&game)?;
-                    let g = gamelab::game::colosseum::text::parse(&text).map_err(|e| position_error(&position, e))?;
-                    legal_names(&g)
+                    let Some(p) = &position else { return Err(InputError::plain("--game colosseum needs --position FILE (boards are random setups)").into()) };
+                    let g = gamelab::game::colosseum::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?;
+                    legal_names(&after_moves(g, moves.as_deref())?)
                 }
             };
             for n in &names {
@@ -347,7 +400,7 @@ fn dispatch(command: Command) -> Result<()> {
             eprintln!("{} legal moves", names.len());
             Ok(())
         }
-        Command::Show { game, position, size, seed } => {
+        Command::Show { game, position, stage, moves, size, seed } => {
             if game == "tsumego" {
                 let Some(path) = &position else {
                     return Err(InputError::plain("--game tsumego needs --position FILE (a problem file or .sgf)").into());
@@ -365,10 +418,7 @@ fn dispatch(command: Command) -> Result<()> {
                 return Ok(());
             }
             if game == "othello" {
-                let g = match &position {
-                    Some(p) => gamelab::game::othello::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
-                    None => gamelab::game::othello::Othello::from_stage_id("standard8"),
-                };
+                let g = othello_position(position.as_ref(), stage.as_deref(), moves.as_deref())?;
                 print!("{}", gamelab::game::othello::text::to_text(&g));
                 let (black, white) = (g.discs(gamelab::game::Player::First).count_ones(), g.discs(gamelab::game::Player::Second).count_ones());
                 match g.outcome() {
@@ -378,10 +428,7 @@ fn dispatch(command: Command) -> Result<()> {
                 return Ok(());
             }
             if game == "freckers" {
-                let g = match &position {
-                    Some(p) => gamelab::game::freckers::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
-                    None => gamelab::game::freckers::Freckers::new(false),
-                };
+                let g = freckers_position(position.as_ref(), moves.as_deref())?;
                 print!("{}", gamelab::game::freckers::text::to_text(&g));
                 let s = g.scores();
                 match g.outcome() {
@@ -401,11 +448,51 @@ fn dispatch(command: Command) -> Result<()> {
                     stage.setup(seed).map_err(InputError::plain)?
                 }
             };
+            let g = after_moves(g, moves.as_deref())?;
             print!("{}", gamelab::game::colosseum::text::to_text(&g));
             let s = g.scores();
             match g.outcome() {
                 None => println!("# {} to move, max_step {}; game on, shared region of {} cells", side_name(&g), g.max_step(), s[0]),
                 Some(o) => println!("# game over: {o:?}, regions A {} : B {}", s[0], s[1]),
+            }
+            Ok(())
+        }
+        Command::Openings { game, stage, plies, out } => {
+            if game != "othello" {
+                return Err(InputError::plain(format!("--game '{game}': opening suites are generated for othello (Freckers starts from one position: write its suite by hand, or use random_plies)")).into());
+            }
+            if plies == 0 {
+                return Err(InputError::plain("--plies must be at least 1").into());
+            }
+            let def = othello_stage(&stage)?;
+            let start = gamelab::game::othello::Othello::new(&def).map_err(InputError::plain)?;
+            let text = gamelab::game::othello::openings::suite_file(&def.id, &start, plies);
+            match out {
+                Some(path) => {
+                    gamelab::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
+                    eprintln!("{}: {} openings", path.display(), text.lines().filter(|l| !l.starts_with('#')).count());
+                }
+                None => print!("{text}"),
+            }
+            Ok(())
+        }
+        Command::Replay { file, job, game, out } => {
+            let (exp, jobs) = load(&file)?;
+            let replayed = gamelab::game_records::replay(&exp, &jobs, &out, &job, game)?;
+            print!("{}", replayed.text);
+            if !replayed.agrees {
+                return Err(anyhow::anyhow!("the replayed game does not end with the recorded scores"));
+            }
+            Ok(())
+        }
+        Command::Games { file, out, root } => {
+            let (exp, jobs) = load(&file)?;
+            let written = gamelab::game_records::export(&exp, &jobs, &root, &out)?;
+            for (path, games) in &written {
+                println!("{}: {games} games", path.display());
+            }
+            if written.is_empty() {
+                eprintln!("{}: no rows yet (run `gamelab run {}` first)", exp.name, file.display());
             }
             Ok(())
         }
@@ -574,6 +661,30 @@ fn colosseum_only(game: &str) -> Result<()> {
 
 fn side_name(g: &gamelab::game::colosseum::Colosseum) -> &'static str {
     if g.to_move() == gamelab::game::Player::First { "A" } else { "B" }
+}
+
+/// An Othello position for `show` and `moves`: a position file, or a stage's start (default
+/// standard8), with `moves` played.
+fn othello_position(position: Option<&PathBuf>, stage: Option<&str>, moves: Option<&str>) -> Result<gamelab::game::othello::Othello> {
+    let g = match position {
+        Some(p) => gamelab::game::othello::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
+        None => gamelab::game::othello::Othello::new(&othello_stage(stage.unwrap_or("standard8"))?).map_err(InputError::plain)?,
+    };
+    after_moves(g, moves)
+}
+
+fn freckers_position(position: Option<&PathBuf>, moves: Option<&str>) -> Result<gamelab::game::freckers::Freckers> {
+    let g = match position {
+        Some(p) => gamelab::game::freckers::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
+        None => gamelab::game::freckers::Freckers::new(false),
+    };
+    after_moves(g, moves)
+}
+
+/// `g` after the moves of `--moves` (a transcript), or as it is.
+fn after_moves<G: Game>(g: G, moves: Option<&str>) -> Result<G> {
+    let Some(line) = moves else { return Ok(g) };
+    Ok(gamelab::game::play_line(&g, &G::split_moves(line)).map_err(|e| InputError::plain(format!("--moves: {e}")))?.position)
 }
 
 fn legal_names<G: Game>(g: &G) -> Vec<String> {

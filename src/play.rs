@@ -63,6 +63,9 @@ pub struct GameRow {
     /// Games with a random setup (Colosseum): the start position in the game's text format, so
     /// the row replays from `start_position` and `transcript` alone (None for fixed starts).
     pub start_position: Option<String>,
+    /// The opening the game started with (its moves begin `transcript`), when the job has
+    /// `[openings]`.
+    pub opening: Option<String>,
 }
 
 /// The result of a game for one seat, from the row's `winner` ("first", "second" or "draw"):
@@ -192,6 +195,7 @@ pub fn play_game_observed<G: Arena>(
         termination: fault.as_ref().map_or("normal", |f| f.kind.name()),
         fault_detail: fault.map(|f| f.detail).unwrap_or_default(),
         start_position: None,
+        opening: None,
     })
 }
 

@@ -5,7 +5,15 @@ use common::*;
 
 /// Runs `gamelab run` on `text` (or with `extra` arguments) and checks the error contract.
 fn rejected(text: &str, extra: &[&str], expected: &[&str]) {
+    rejected_with_files(&[], text, extra, expected);
+}
+
+/// `rejected`, with more files (name, text) beside the experiment file.
+fn rejected_with_files(files: &[(&str, &str)], text: &str, extra: &[&str], expected: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
+    for (name, body) in files {
+        write(dir.path(), name, body);
+    }
     let file = write(dir.path(), "exp.toml", text);
     let out = dir.path().join("out");
     let mut args = vec!["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()];
@@ -536,4 +544,46 @@ fn perft_of_an_inline_stage_with_each_rule_flag_matches_the_library() {
     let o = gamelab(&["perft", "--stage", "{ id = \"t\", size = 6, black = [[9, 9]], white = [[2, 2]] }", "--depth", "1"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("off the 6x6 board"), "{}", stderr(&o));
+}
+
+/// A match of SMALL's agents with an `[openings]` section.
+fn with_openings(section: &str) -> String {
+    with("[tournament]\nrounds = 2", &format!("[tournament]\nrounds = 2\n\n[openings]\n{section}"))
+}
+
+#[test]
+fn an_opening_that_is_illegal_on_the_stage_names_the_suite_line() {
+    // The third opening plays c2 twice (suite line 4, after the comment).
+    let suite = "# two good lines, then one illegal on small6\nc2\nb3 b2\nc2 c2\n";
+    rejected_with_files(&[("suite.txt", suite)], &with_openings("file = \"suite.txt\""), &[], &["suite.txt:4:1", "opening 'c2 c2'", "move 2 'c2' is not legal"]);
+}
+
+#[test]
+fn an_empty_opening_suite() {
+    rejected_with_files(&[("suite.txt", "# nothing but comments\n\n")], &with_openings("file = \"suite.txt\""), &[], &["suite.txt", "the suite has no openings"]);
+}
+
+#[test]
+fn a_missing_opening_suite() {
+    rejected(&with_openings("file = \"nope.txt\""), &[], &["exp.toml:", "key `openings.file`", "cannot read"]);
+}
+
+#[test]
+fn random_plies_that_end_the_game() {
+    // A 6x6 game is over after at most 32 moves.
+    rejected(&with_openings("random_plies = 40"), &[], &["exp.toml:", "key `openings.random_plies`", "random_plies = 40 ends the game"]);
+}
+
+#[test]
+fn an_openings_section_with_both_sources_or_a_bad_value() {
+    rejected(&with_openings("random_plies = 2\nfile = \"x.txt\""), &[], &["key `openings`", "either file or random_plies"]);
+    rejected(&with_openings("random_plies = 0"), &[], &["key `openings.random_plies`", "at least 1"]);
+    rejected(&with_openings("random_plies = 2\norder = \"shuffled\""), &[], &["key `openings.order`", "unknown variant"]);
+}
+
+#[test]
+fn an_opening_that_ends_the_game() {
+    // A 4x4 stage where black's only move, c1, takes white's last disc.
+    let text = "name = \"tiny\"\nkind = \"match\"\ngame = \"othello\"\nstage = { id = \"t\", size = 4, black = [[0, 0]], white = [[0, 1]] }\n[match]\nplayers = [\"a\", \"b\"]\ngames = 2\n[openings]\nfile = \"suite.txt\"\n[agents.a]\nkind = \"random\"\n[agents.b]\nkind = \"random\"\n";
+    rejected_with_files(&[("suite.txt", "c1\n")], text, &[], &["suite.txt:1:1", "opening 'c1' ends the game"]);
 }

@@ -657,9 +657,117 @@ fn the_report_says_when_games_repeat() {
         let md = std::fs::read_to_string(out.join("results/rep/report/report.md")).unwrap();
         assert_eq!(md.contains("**Repeated games:**"), repeated, "{a} vs {b}: {md}");
         assert_eq!(stderr(&o).contains("distinct games of 20"), repeated, "{a} vs {b}: {}", stderr(&o));
+        // The warning says how to fix it.
+        assert_eq!(stderr(&o).contains("[openings]"), repeated, "{}", stderr(&o));
         if repeated {
             // Two deterministic agents from one start: one game per colour assignment.
             assert!(md.contains("| x | 20 | 2 | 10.0 |") && md.contains("| y | 20 | 2 | 10.0 |"), "{md}");
         }
     }
+}
+
+/// The text values of a column (numbers as their decimal text, missing values as "").
+fn texts(df: &DataFrame, name: &str) -> Vec<String> {
+    df.column(name).unwrap().cast(&polars::prelude::DataType::String).unwrap().str().unwrap().iter().map(|v| v.unwrap_or("").to_string()).collect()
+}
+
+#[test]
+fn a_match_with_the_shipped_suite_plays_each_opening_once_with_each_colour() {
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/othello-standard8.txt");
+    let lines: Vec<String> = std::fs::read_to_string(&suite).unwrap().lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(str::to_string).collect();
+    assert!(lines.len() > 1000, "the suite has {} openings", lines.len());
+    let text = format!(
+        "name = \"suite\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"standard8\"\nseed = 1\n[match]\nplayers = [\"x\", \"y\"]\ngames = {}\n[openings]\nfile = \"{}\"\n[agents.x]\nkind = \"greedy\"\n[agents.y]\nkind = \"positional\"\n",
+        2 * lines.len(),
+        suite.display()
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "suite.toml", &text);
+    let out = dir.path().join("out");
+    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let parts = rows(&out, "suite");
+    let df = parts.values().next().unwrap();
+    let (keys, openings, transcripts, firsts) = (texts(df, "game_key"), texts(df, "opening"), texts(df, "transcript"), texts(df, "first_agent"));
+    // Two deterministic agents: one game per opening and colour assignment, all distinct.
+    assert_eq!(keys.iter().collect::<std::collections::BTreeSet<_>>().len(), 2 * lines.len());
+    for (k, line) in lines.iter().enumerate() {
+        for g in [2 * k, 2 * k + 1] {
+            assert_eq!(&openings[g], line, "game {g}");
+            assert!(transcripts[g].starts_with(line.as_str()), "game {g}: {}", transcripts[g]);
+        }
+        assert_ne!(firsts[2 * k], firsts[2 * k + 1], "a pair swaps colours");
+    }
+    let o = gamelab(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success() && !stderr(&o).contains("distinct games"), "{}", stderr(&o));
+    let md = std::fs::read_to_string(out.join("results/suite/report/report.md")).unwrap();
+    assert!(!md.contains("Repeated games"), "{md}");
+}
+
+#[test]
+fn othello_transcripts_replay_through_show_to_the_recorded_disc_counts() {
+    let inline = "{ id = \"flags6\", size = 6, black = [[2, 3], [3, 2]], white = [[2, 2], [3, 3]], fewer_pieces_continue = true, ignore_occlusion = true }";
+    for (stage, arg) in [("\"standard8\"", "standard8"), (inline, inline)] {
+        let text = format!(
+            "name = \"tr\"\nkind = \"match\"\ngame = \"othello\"\nstage = {stage}\nseed = 3\n[match]\nplayers = [\"r\", \"g\"]\ngames = 16\n[openings]\nrandom_plies = 4\norder = \"random\"\n[agents.r]\nkind = \"random\"\n[agents.g]\nkind = \"greedy\"\n"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "tr.toml", &text);
+        let out = dir.path().join("out");
+        run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let parts = rows(&out, "tr");
+        let df = parts.values().next().unwrap();
+        let (transcripts, firsts, seconds, openings) = (texts(df, "transcript"), texts(df, "first_score"), texts(df, "second_score"), texts(df, "opening"));
+        for i in 0..df.height() {
+            assert_eq!(openings[i].len(), 8, "four plies without a pass: {}", openings[i]);
+            let o = gamelab(&["show", "--game", "othello", "--stage", arg, "--moves", &transcripts[i]]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            let shown = String::from_utf8_lossy(&o.stdout);
+            let expected = format!("discs: black {}, white {}", firsts[i], seconds[i]);
+            assert!(shown.contains("# game over") && shown.contains(&expected), "{stage} row {i}: expected {expected} in\n{shown}");
+        }
+        // Pairs share their opening.
+        for pair in openings.chunks(2) {
+            assert_eq!(pair[0], pair[1]);
+        }
+    }
+}
+
+#[test]
+fn replay_prints_a_game_and_games_writes_every_job_as_records() {
+    let text = COLOSSEUM.replace("games = 12", "games = 6").replace("kind = \"annealed_uct\"\nsimulations = 300", "kind = \"course_random\"").replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "col.toml", &text);
+    let out = dir.path().join("out");
+    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let parts = rows(&out, "col");
+    let df = parts.values().next().unwrap();
+    let job = texts(df, "job")[0].clone();
+    let o = gamelab(&["replay", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--job", &job[..6], "--game", "3"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let shown = String::from_utf8_lossy(&o.stdout);
+    assert!(shown.contains(&format!("job {job} game 3")) && shown.trim_end().ends_with("(as recorded)"), "{shown}");
+    // One position per move, after the start.
+    let plies: usize = texts(df, "plies")[3].parse().unwrap();
+    assert_eq!(shown.matches("\n# ").count(), 1 + plies + 1, "{shown}");
+
+    let records = dir.path().join("records");
+    let o = gamelab(&["games", file.to_str().unwrap(), "--root", out.to_str().unwrap(), "--out", records.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let written = std::fs::read_to_string(records.join(format!("{job}.txt"))).unwrap();
+    // Each block: its start position between braces, then its moves; replayed, the scores match.
+    let (starts, scores) = (texts(df, "start_position"), (texts(df, "first_score"), texts(df, "second_score")));
+    let blocks: Vec<&str> = written.split("[Game \"").skip(1).collect();
+    assert_eq!(blocks.len(), 6);
+    for (i, block) in blocks.iter().enumerate() {
+        let start = block.split_once("{\n").unwrap().1.split_once("\n}").unwrap().0;
+        assert_eq!(start.trim_end(), starts[i].trim_end());
+        let moves = block.split_once("\n}\n").unwrap().1.lines().next().unwrap();
+        let o = gamelab(&["show", "--game", "colosseum", "--position", &write(dir.path(), "start.txt", start).to_string_lossy(), "--moves", moves]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let shown = String::from_utf8_lossy(&o.stdout);
+        assert!(shown.contains(&format!("regions A {} : B {}", scores.0[i], scores.1[i])), "game {i}: {shown}");
+    }
+    // Bad requests: one line, exit 2.
+    let o = gamelab(&["replay", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--job", "zzzz", "--game", "0"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }

@@ -1,7 +1,10 @@
 //! Game jobs (`match`, `tournament`): the games of a job played in parallel, in chunks streamed
 //! to disk (see `stream`), resumable after the last saved batch.
 
-use super::grid::Job;
+use super::error::InputError;
+use super::grid::{Job, opening_error};
+use super::openings::{OpeningError, Openings, slots};
+use super::spec::Experiment;
 use super::job_kind::{JobContext, KindRunner, Sink, streamed};
 use super::record::games_frame;
 use super::spec::Stage;
@@ -65,44 +68,104 @@ pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> 
 /// Plays the games of a job from game `from` on (the games before it done, `carry` the state
 /// after them), in chunks handed to `sink`. A match with an SPRT stops after the first
 /// colour-swapped pair at which the test decides (see `sprt_feed`).
-///
-/// Othello games start from the stage's position. Colosseum games start from the course's
-/// random setup, seeded by (job seed, pair): both games of a colour-swapped pair are played on
-/// the same board, each agent moving first once; a row's `stage` is the board it was played on.
 fn play_job_from(job: &Job, agents: &Agents, from: usize, carry: &serde_json::Value, on_game: &(dyn Fn() + Sync), sink: &mut Sink<GameRow>) -> Result<()> {
+    struct Play<'a> {
+        job: &'a Job,
+        agents: &'a Agents,
+        from: usize,
+        carry: &'a serde_json::Value,
+        on_game: &'a (dyn Fn() + Sync),
+        sink: &'a mut Sink<'a, GameRow>,
+    }
+    impl WithStarts for Play<'_> {
+        type Out = ();
+        fn with<G: Arena>(self, start: &StartOf<G>) -> Result<()> {
+            play_games(self.job, self.agents, start, self.from, self.carry, self.on_game, self.sink)
+        }
+    }
+    with_starts(job, Play { job, agents, from, carry, on_game, sink })
+}
+
+/// The start of game `i` (in pair `pair`) of a job, before its opening: the position, the stage
+/// id its row records and, for a random setup, the position as text for the row.
+type StartOf<'a, G> = dyn Fn(usize, Option<u32>) -> Result<(G, String, Option<String>)> + Sync + 'a;
+
+/// Work that needs the games' starts, whatever the game (`with_starts` picks the type).
+trait WithStarts {
+    type Out;
+    fn with<G: Arena>(self, start: &StartOf<G>) -> Result<Self::Out>;
+}
+
+/// Calls `w` with the starts of `job`'s games. Othello games start from the stage's position.
+/// Colosseum games start from the course's random setup, seeded by (job seed, pair): both games
+/// of a colour-swapped pair are played on the same board, each agent moving first once; a row's
+/// `stage` is the board it was played on.
+fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
     match &job.config.stage {
         Stage::Othello(def) => {
             let start = Othello::new(def).map_err(|e| anyhow::anyhow!(e))?;
-            play_games(job, agents, &|_, _| Ok((start, def.id.clone(), None)), from, carry, on_game, sink)
+            w.with(&|_, _| Ok((start, def.id.clone(), None)))
         }
         Stage::Colosseum(stage) => {
             /// Keeps setup seeds apart from game seeds.
             const SETUP: u64 = 0x5e7u64;
-            let setup = |game: usize, pair: Option<u32>| -> Result<(Colosseum, String, Option<String>)> {
+            w.with(&|game: usize, pair: Option<u32>| -> Result<(Colosseum, String, Option<String>)> {
                 // A game without a partner gets a board of its own.
                 let key = pair.map_or(u64::MAX - game as u64, u64::from);
                 let start = stage.setup(derive_seed(job.seed, &[SETUP, key])).map_err(|e| anyhow::anyhow!(e))?;
                 let (id, text) = (format!("size-{}", start.size()), crate::game::colosseum::text::to_text(&start));
                 Ok((start, id, Some(text)))
-            };
-            play_games(job, agents, &setup, from, carry, on_game, sink)
+            })
         }
         Stage::Freckers(stage) => {
             let start = Freckers::new(stage.strict);
-            play_games(job, agents, &|_, _| Ok((start, stage.id.clone(), None)), from, carry, on_game, sink)
+            w.with(&|_, _| Ok((start, stage.id.clone(), None)))
         }
         Stage::Tsumego(_) => anyhow::bail!("life-and-death jobs solve problems; they play no games"),
     }
 }
 
+/// Checks that every game of `job` can play its opening: per pair for random setups and random
+/// plies (a fixed start's suite lines are checked once, by the grid).
+pub fn check_openings(exp: &Experiment, job: &Job) -> Result<(), InputError> {
+    let Some(openings) = &job.config.openings else { return Ok(()) };
+    struct Check<'a>(&'a Job, &'a Openings);
+    impl WithStarts for Check<'_> {
+        type Out = Option<(u64, OpeningError)>;
+        fn with<G: Arena>(self, start: &StartOf<G>) -> Result<Self::Out> {
+            let (job, openings) = (self.0, self.1);
+            let pairings = job.pairings();
+            let mut checked = std::collections::HashSet::new();
+            for (i, (g, slot)) in pairings.iter().zip(slots(&pairings)).enumerate() {
+                if !checked.insert(slot) {
+                    continue;
+                }
+                let (pos, _, setup) = start(i, g.pair)?;
+                if setup.is_none() && openings.random_plies.is_none() {
+                    return Ok(None);
+                }
+                if let Err(e) = openings.play(&pos, job.seed, slot) {
+                    return Ok(Some((slot, e)));
+                }
+            }
+            Ok(None)
+        }
+    }
+    match with_starts(job, Check(job, openings)) {
+        Ok(None) => Ok(()),
+        Ok(Some((slot, e))) => Err(opening_error(exp, openings, e, Some((slot, &job.hash)))),
+        Err(e) => Err(exp.error("stage", e.to_string())),
+    }
+}
+
 /// The game loop of `play_job_from` for one game type; `start(game index, pair)` gives each
-/// game's start position, the stage id its row records and, for a random setup, the start
-/// position as text for the row. Each game is seeded by its index, so
-/// the rows do not depend on where a run was resumed or how the games were chunked.
+/// game's start (see `StartOf`), from which the game plays its opening, if the job has
+/// openings. Each game is seeded by its index, so the rows do not depend on where a run was
+/// resumed or how the games were chunked.
 fn play_games<G: Arena>(
     job: &Job,
     agents: &Agents,
-    start: &(dyn Fn(usize, Option<u32>) -> Result<(G, String, Option<String>)> + Sync),
+    start: &StartOf<G>,
     from: usize,
     carry: &serde_json::Value,
     on_game: &(dyn Fn() + Sync),
@@ -110,15 +173,24 @@ fn play_games<G: Arena>(
 ) -> Result<()> {
     let cfg = &job.config;
     let pairings = job.pairings();
+    let slots = slots(&pairings);
     let play = |range: std::ops::Range<usize>| -> Result<Vec<GameRow>> {
         pairings[range.clone()]
             .par_iter()
             .zip(range)
             .map(|(g, i)| {
                 let seed = derive_seed(job.seed, &[i as u64]);
-                let (pos, stage, start_position) = start(i, g.pair)?;
-                let row = play_game(&pos, (&g.first, &agents[&g.first]), (&g.second, &agents[&g.second]), seed, i as u32, &stage)
-                    .map(|row| GameRow { pair: g.pair, start_position, ..row });
+                let (mut pos, stage, start_position) = start(i, g.pair)?;
+                let mut opening = None;
+                if let Some(o) = &cfg.openings {
+                    let played = o.play(&pos, job.seed, slots[i]).map_err(|e| anyhow::anyhow!("game {i}: its opening cannot be played ({e:?}); the file was checked before the run"))?;
+                    pos = played.position;
+                    opening = Some((played.transcript, played.plies));
+                }
+                let row = play_game(&pos, (&g.first, &agents[&g.first]), (&g.second, &agents[&g.second]), seed, i as u32, &stage).map(|row| match opening {
+                    Some((line, plies)) => GameRow { pair: g.pair, start_position, transcript: format!("{line}{}", row.transcript), plies: row.plies + plies, opening: Some(line), ..row },
+                    None => GameRow { pair: g.pair, start_position, ..row },
+                });
                 on_game();
                 row
             })

@@ -13,6 +13,7 @@ use crate::agent::{AgentSpec, Arena};
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
+use super::openings::{OpeningError, Openings, SpecError};
 use crate::rng::derive_seed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -32,6 +33,9 @@ pub struct JobConfig {
     pub match_: Option<MatchSpec>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TournamentSpec>,
+    /// Matches and tournaments: the openings' lines or random plies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<Openings>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ga: Option<GaSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -57,6 +61,7 @@ impl JobConfig {
             agents: BTreeMap::new(),
             match_: None,
             tournament: None,
+            openings: None,
             ga: None,
             tune: None,
             solve: None,
@@ -197,6 +202,9 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
         let mut d = axes.len();
         loop {
             if d == 0 {
+                for job in &jobs {
+                    super::games_job::check_openings(exp, job)?;
+                }
                 return unique(exp, jobs);
             }
             d -= 1;
@@ -270,6 +278,9 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
     };
     if file.repeats == 0 {
         return Err(err("repeats", "must be at least 1".into()));
+    }
+    if file.openings.is_some() && !file.kind.plays_games() {
+        return Err(err("openings", "[openings] goes with kind = \"match\" or \"tournament\"".into()));
     }
     if file.game == GameName::Tsumego || matches!(file.kind, JobKind::Solve | JobKind::TsumegoGa) {
         return tsumego_config(exp, &file, &err);
@@ -400,14 +411,52 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         build(&spec).map_err(|e| err(&key, e))?;
         agents.insert(label.clone(), spec);
     }
+    let openings = match &file.openings {
+        None => None,
+        Some(spec) => {
+            let o = spec.resolve(&exp.base_dir()).map_err(|e| match e {
+                SpecError::Key(key, m) => err(&key, m),
+                SpecError::File(path, line, message) => InputError { file: Some(path), line_col: line.map(|l| (l, 1)), key: None, message },
+            })?;
+            // A fixed start: every line is played once here (Colosseum's random setups are
+            // checked per pair by `games_job::check_openings` once the jobs have seeds).
+            let checked = match &start {
+                Start::Othello(g) => o.check_suite(g),
+                Start::Freckers(g) => o.check_suite(g),
+                Start::Colosseum(_) => Ok(()),
+            };
+            checked.map_err(|e| opening_error(exp, &o, e, None))?;
+            Some(o)
+        }
+    };
     Ok(JobConfig {
         agents,
+        openings,
         match_: file.match_.clone(),
         tournament: file.tournament.as_ref().map(|t| TournamentSpec { rounds: t.rounds, participants: Some(labels.clone()) }),
         ga: file.ga.clone(),
         tune: file.tune.clone(),
         ..JobConfig::bare(exp, &file, stage)
     })
+}
+
+/// An opening that cannot be played, as an input error: at the suite's line, or at
+/// `openings.random_plies`; `slot` names the pair and job when the error depends on them.
+pub fn opening_error(exp: &Experiment, o: &Openings, e: OpeningError, slot: Option<(u64, &str)>) -> InputError {
+    let of_pair = slot.map(|(s, job)| format!(" on the board of pair {s} of job {job} (a random setup)")).unwrap_or_default();
+    let at_line = |line: usize, message: String| match o.line_number(line) {
+        Some((path, number)) => InputError { file: Some(path.to_path_buf()), line_col: Some((number, 1)), key: None, message },
+        None => exp.error("openings.file", message),
+    };
+    match e {
+        OpeningError::Illegal { line, error } => at_line(line, format!("opening '{}'{of_pair}: {error}", o.lines[line])),
+        OpeningError::GameOver { line: Some(line), plies } => at_line(line, format!("opening '{}'{of_pair} ends the game (after {plies} plies); an opening must leave the game on", o.lines[line])),
+        OpeningError::GameOver { line: None, plies } => {
+            let n = o.random_plies.unwrap_or(0);
+            let where_ = slot.map(|(s, job)| format!(" in pair {s} of job {job}")).unwrap_or_default();
+            exp.error("openings.random_plies", format!("random_plies = {n} ends the game{where_} (over after {plies} plies); an opening must leave the game on: use fewer plies"))
+        }
+    }
 }
 
 /// The config of a life-and-death grid point: the library as the stage, one of `[solve]` or

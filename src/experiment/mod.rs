@@ -5,6 +5,7 @@ pub mod ga_job;
 pub mod games_job;
 pub mod grid;
 pub mod job_kind;
+pub mod openings;
 pub mod record;
 pub mod runner;
 pub mod solve_job;

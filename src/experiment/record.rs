@@ -154,6 +154,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
         Column::new("termination".into(), rows.iter().map(|r| r.termination).collect::<Vec<&str>>()),
         Column::new("fault_detail".into(), s(&|r| r.fault_detail.clone())),
         Column::new("start_position".into(), rows.iter().map(|r| r.start_position.clone()).collect::<Vec<Option<String>>>()),
+        Column::new("opening".into(), rows.iter().map(|r| r.opening.clone()).collect::<Vec<Option<String>>>()),
         Column::new("game_key".into(), rows.iter().map(|r| game_key(r.start_position.as_deref(), &r.stage, &r.transcript)).collect::<Vec<i64>>()),
     ]);
     Ok(DataFrame::new(n, cols)?)

@@ -405,6 +405,10 @@ pub struct ExperimentFile {
     pub match_: Option<MatchSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tournament: Option<TournamentSpec>,
+    /// Matches and tournaments: the opening each colour-swapped pair starts from (see
+    /// `experiment::openings`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<super::openings::OpeningsSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ga: Option<GaSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

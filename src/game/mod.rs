@@ -76,6 +76,74 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     }
     /// The move in the game's usual notation.
     fn move_name(&self, mv: Self::Move) -> String;
+    /// The move names of a line as rows record it (`transcript`, `opening`: the names
+    /// concatenated, passes left out) or as a user writes it (whitespace between moves allowed).
+    /// Games whose names are not space-free words override this.
+    fn split_moves(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_string).collect()
+    }
+}
+
+/// A move of a line that is not legal where it is played.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LineError {
+    /// 1-based position of the move in the line.
+    pub index: usize,
+    pub name: String,
+    /// The legal moves there, in the game's notation.
+    pub legal: Vec<String>,
+}
+
+impl std::fmt::Display for LineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.legal.is_empty() {
+            write!(f, "move {} '{}': the game is already over", self.index, self.name)
+        } else {
+            write!(f, "move {} '{}' is not legal there (legal: {})", self.index, self.name, self.legal.join(" "))
+        }
+    }
+}
+
+/// A position reached by a line, with what it took.
+#[derive(Clone, Debug)]
+pub struct Played<G> {
+    pub position: G,
+    /// Moves played, forced passes included.
+    pub plies: u32,
+    /// The line as rows record it: the move names concatenated, passes left out.
+    pub transcript: String,
+}
+
+/// Plays the move names `names` from `start`. A side whose only legal move is the pass passes
+/// without a name, as transcripts leave passes out; a name matches a legal move's name up to
+/// case and whitespace.
+pub fn play_line<G: Game>(start: &G, names: &[String]) -> Result<Played<G>, LineError> {
+    let squash = |s: &str| -> String { s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase() };
+    let mut game = start.clone();
+    let (mut plies, mut transcript, mut legal) = (0u32, String::new(), Vec::new());
+    for (i, name) in names.iter().enumerate() {
+        let wanted = squash(name);
+        loop {
+            legal.clear();
+            game.legal_moves(&mut legal);
+            let names: Vec<String> = legal.iter().map(|&m| game.move_name(m)).collect();
+            if let Some(k) = names.iter().position(|n| squash(n) == wanted) {
+                if names[k] != "pass" {
+                    transcript.push_str(&names[k]);
+                }
+                game.play(legal[k]);
+                plies += 1;
+                break;
+            }
+            if names.len() == 1 && names[0] == "pass" {
+                game.play(legal[0]);
+                plies += 1;
+                continue;
+            }
+            return Err(LineError { index: i + 1, name: name.clone(), legal: names });
+        }
+    }
+    Ok(Played { position: game, plies, transcript })
 }
 
 /// Games whose moves occupy a board cell, so that a per-cell weight table can rate them

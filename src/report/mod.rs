@@ -218,7 +218,7 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
     if t.repeated.is_empty() {
         return String::new();
     }
-    let fix = "the intervals count every game as independent; vary the games (stochastic agents, or start positions that differ) before reading them";
+    let fix = "the intervals count every game as independent; vary the games before reading them: give the experiment an [openings] section (a suite file, e.g. openings/othello-standard8.txt, or random_plies = N) or use stochastic agents";
     let (keys, games, distinct) = t.repeated.iter().min_by(|a, b| (a.2 as f64 / a.1 as f64).total_cmp(&(b.2 as f64 / b.1 as f64))).expect("not empty");
     let others = if t.repeated.len() > 1 { format!(" and {} more groups", t.repeated.len() - 1) } else { String::new() };
     let share = 100.0 * *distinct as f64 / *games as f64;

@@ -407,6 +407,12 @@ impl Game for Colosseum {
         unreachable!("k < total")
     }
 
+    /// Each move ends with `)`: "(2,3,u)(0,1,l)"; whitespace ignored.
+    fn split_moves(line: &str) -> Vec<String> {
+        let t: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+        t.split_inclusive(')').map(str::to_string).collect()
+    }
+
     fn move_name(&self, mv: Move) -> String {
         let (r, c) = rc(mv.cell());
         format!("({r},{c},{})", SIDE_NAMES[mv.side() as usize])

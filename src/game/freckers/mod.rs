@@ -506,6 +506,25 @@ impl Game for Freckers {
         })
     }
 
+    /// Each move starts with `MOVE` or `GROW`: "MOVE (0, 1) [Down]GROW".
+    fn split_moves(line: &str) -> Vec<String> {
+        let starts: Vec<usize> = line.match_indices("MOVE").chain(line.match_indices("GROW")).map(|(i, _)| i).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let mut out: Vec<String> = Vec::new();
+        if let Some(&first) = starts.first()
+            && !line[..first].trim().is_empty()
+        {
+            out.push(line[..first].trim().to_string());
+        }
+        for (k, &s) in starts.iter().enumerate() {
+            let end = starts.get(k + 1).copied().unwrap_or(line.len());
+            out.push(line[s..end].trim().to_string());
+        }
+        if starts.is_empty() && !line.trim().is_empty() {
+            out.push(line.trim().to_string());
+        }
+        out
+    }
+
     fn move_name(&self, a: Action) -> String {
         match a.cells() {
             None => "GROW".into(),

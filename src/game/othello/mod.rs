@@ -8,6 +8,7 @@
 
 mod bits;
 pub mod builtin;
+pub mod openings;
 pub mod stage;
 pub mod text;
 
@@ -263,6 +264,19 @@ impl Game for Othello {
             let k = below(rng, self.moves.count_ones() as usize) as u32;
             Some(bits::nth_set_bit(self.moves, k) as Move)
         }
+    }
+
+    /// Two characters a move ("f5d6"), or `pass`; whitespace ignored.
+    fn split_moves(line: &str) -> Vec<String> {
+        let t: Vec<char> = line.chars().filter(|c| !c.is_whitespace()).collect();
+        let mut out = Vec::new();
+        let mut i = 0;
+        while i < t.len() {
+            let take = if t[i..].iter().take(4).collect::<String>().eq_ignore_ascii_case("pass") { 4 } else { 2.min(t.len() - i) };
+            out.push(t[i..i + take].iter().collect());
+            i += take;
+        }
+        out
     }
 
     fn move_name(&self, mv: Move) -> String {

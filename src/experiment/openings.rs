@@ -1,0 +1,271 @@
+//! Openings of matches and tournaments (`[openings]`): each colour-swapped pair of games starts
+//! from an opening, a line of moves from the stage's start, so that deterministic agents do not
+//! replay one game again and again (cutechess-cli's and fastchess's opening suites).
+//!
+//! ```toml
+//! [openings]
+//! file = "openings/othello-standard8.txt"   # one opening a line, in the game's notation
+//! order = "sequential"                      # or "random"
+//! # or: random_plies = 4                    # each pair starts after 4 uniformly random moves
+//! ```
+//!
+//! A suite file has one opening per line, in the notation of the rows' `transcript` (Othello
+//! `f5d6c3`, Colosseum `(2,3,u)(0,1,l)`, Freckers `MOVE (0, 1) [Down] GROW`); whitespace
+//! between moves is allowed, `#` starts a comment, blank lines are skipped. Passes may be
+//! left out. Openings are given to *slots*: a colour-swapped pair of games (both of its games
+//! start from the same opening) or a game without a partner. `sequential` gives slot k the
+//! opening k mod n; `random` draws one uniformly, seeded by job and slot; `random_plies = N`
+//! plays N uniformly random legal moves (forced passes count), seeded by job and slot. Rows
+//! record the opening in `opening`, and their `transcript` starts with it; `plies` counts its
+//! moves too.
+//!
+//! Everything is checked before a run starts: every line of a suite is played on the stage (on
+//! each pair's board for Colosseum's random setups), and a `random_plies` walk that ends the game
+//! is an error.
+
+use super::grid::Pairing;
+use crate::game::{Game, LineError, Played, play_line};
+use crate::rng::{below, derive_seed, rng_from_seed};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// How suite openings are given to slots.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpeningOrder {
+    /// Slot k plays opening k mod n (the suite's order).
+    #[default]
+    Sequential,
+    /// Each slot draws an opening uniformly at random (seeded by job and slot).
+    Random,
+}
+
+/// The `[openings]` section as written.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpeningsSpec {
+    /// A suite: one opening a line (relative paths from the experiment file's folder).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<PathBuf>,
+    /// Or: each slot starts after this many uniformly random legal moves.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_plies: Option<u32>,
+    #[serde(default)]
+    pub order: OpeningOrder,
+}
+
+/// A job's openings, resolved: the suite's lines themselves (so the job hash changes when the
+/// suite does, not when it moves), or the number of random plies.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Openings {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub random_plies: Option<u32>,
+    pub order: OpeningOrder,
+    /// The suite file and each line's line number there, for error messages (not part of the job).
+    #[serde(skip)]
+    pub source: Option<(PathBuf, Vec<usize>)>,
+}
+
+impl PartialEq for Openings {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.lines, self.random_plies, self.order) == (&other.lines, other.random_plies, other.order)
+    }
+}
+
+/// Why a slot's opening cannot be played.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpeningError {
+    /// Line `line` (0-based index into the suite) has a move that is not legal.
+    Illegal { line: usize, error: LineError },
+    /// The game is over after `plies` moves of the opening (line `line` of the suite, or the
+    /// random walk when None).
+    GameOver { line: Option<usize>, plies: u32 },
+}
+
+/// Keeps opening seeds apart from game and setup seeds.
+const OPENING: u64 = 0x0be7;
+
+impl OpeningsSpec {
+    /// Resolves the section: reads the suite (relative to `base`). Errors are (key or file, line,
+    /// message) for the caller to place.
+    pub fn resolve(&self, base: &Path) -> Result<Openings, SpecError> {
+        let key = |m: String| SpecError::Key("openings".into(), m);
+        match (&self.file, self.random_plies) {
+            (Some(_), Some(_)) => Err(key("give either file or random_plies, not both".into())),
+            (None, None) => Err(key("give file = \"SUITE\" (one opening a line) or random_plies = N".into())),
+            (None, Some(0)) => Err(SpecError::Key("openings.random_plies".into(), "must be at least 1".into())),
+            (None, Some(n)) => Ok(Openings { lines: Vec::new(), random_plies: Some(n), order: self.order, source: None }),
+            (Some(file), None) => {
+                let path = if file.is_absolute() { file.clone() } else { base.join(file) };
+                let text = std::fs::read_to_string(&path).map_err(|e| SpecError::Key("openings.file".into(), format!("cannot read {}: {e}", path.display())))?;
+                let (mut lines, mut numbers) = (Vec::new(), Vec::new());
+                for (i, line) in text.lines().enumerate() {
+                    let line = line.split('#').next().unwrap_or("").trim();
+                    if !line.is_empty() {
+                        lines.push(line.to_string());
+                        numbers.push(i + 1);
+                    }
+                }
+                if lines.is_empty() {
+                    return Err(SpecError::File(path, None, "the suite has no openings (one opening a line; '#' starts a comment)".into()));
+                }
+                Ok(Openings { lines, random_plies: None, order: self.order, source: Some((path, numbers)) })
+            }
+        }
+    }
+}
+
+/// An error of the `[openings]` section: at a key of the experiment file, or in the suite file
+/// (at a line when known).
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpecError {
+    Key(String, String),
+    File(PathBuf, Option<usize>, String),
+}
+
+impl Openings {
+    /// The suite line's number in its file (1-based), when the suite came from a file.
+    pub fn line_number(&self, line: usize) -> Option<(&Path, usize)> {
+        self.source.as_ref().and_then(|(p, n)| n.get(line).map(|&l| (p.as_path(), l)))
+    }
+
+    /// The suite line slot `slot` plays, for a job seeded `seed` (None with random plies).
+    pub fn line_of(&self, seed: u64, slot: u64) -> Option<usize> {
+        if self.lines.is_empty() {
+            return None;
+        }
+        Some(match self.order {
+            OpeningOrder::Sequential => (slot % self.lines.len() as u64) as usize,
+            OpeningOrder::Random => below(&mut rng_from_seed(derive_seed(seed, &[OPENING, slot])), self.lines.len()),
+        })
+    }
+
+    /// Plays every line of the suite from `start` (a fixed start); the first that cannot be
+    /// played is the error.
+    pub fn check_suite<G: Game>(&self, start: &G) -> Result<(), OpeningError> {
+        for line in 0..self.lines.len() {
+            self.play_line_at(start, line)?;
+        }
+        Ok(())
+    }
+
+    fn play_line_at<G: Game>(&self, start: &G, line: usize) -> Result<Played<G>, OpeningError> {
+        let played = play_line(start, &G::split_moves(&self.lines[line])).map_err(|error| OpeningError::Illegal { line, error })?;
+        if played.position.outcome().is_some() {
+            return Err(OpeningError::GameOver { line: Some(line), plies: played.plies });
+        }
+        Ok(played)
+    }
+
+    /// Plays slot `slot`'s opening from `start` (a job seeded `seed`); the game must still be on
+    /// after it.
+    pub fn play<G: Game>(&self, start: &G, seed: u64, slot: u64) -> Result<Played<G>, OpeningError> {
+        if let Some(line) = self.line_of(seed, slot) {
+            return self.play_line_at(start, line);
+        }
+        let played = random_plies(start, self.random_plies.unwrap_or(0), derive_seed(seed, &[OPENING, slot])).map_err(|plies| OpeningError::GameOver { line: None, plies })?;
+        if played.position.outcome().is_some() {
+            return Err(OpeningError::GameOver { line: None, plies: played.plies });
+        }
+        Ok(played)
+    }
+}
+
+/// `n` uniformly random legal moves from `start` (a forced pass is a move); Err(plies played)
+/// when the game ends first.
+fn random_plies<G: Game>(start: &G, n: u32, seed: u64) -> Result<Played<G>, u32> {
+    let mut rng = rng_from_seed(seed);
+    let (mut game, mut transcript, mut buf) = (start.clone(), String::new(), Vec::new());
+    for k in 0..n {
+        let mv = game.random_move(&mut rng, &mut buf).ok_or(k)?;
+        let name = game.move_name(mv);
+        if name != "pass" {
+            transcript.push_str(&name);
+        }
+        game.play(mv);
+    }
+    Ok(Played { position: game, plies: n, transcript })
+}
+
+/// The slot of each game of `pairings`: colour-swapped pairs numbered in order of their first
+/// game, a game without a partner a slot of its own.
+pub fn slots(pairings: &[Pairing]) -> Vec<u64> {
+    let mut seen = std::collections::HashMap::new();
+    let mut next = 0u64;
+    pairings
+        .iter()
+        .map(|p| {
+            let mut fresh = || {
+                next += 1;
+                next - 1
+            };
+            match p.pair {
+                Some(pair) => *seen.entry(pair).or_insert_with(fresh),
+                None => fresh(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::othello::Othello;
+
+    fn suite(lines: &[&str], order: OpeningOrder) -> Openings {
+        Openings { lines: lines.iter().map(|s| s.to_string()).collect(), random_plies: None, order, source: None }
+    }
+
+    #[test]
+    fn pairs_share_a_slot_and_unpaired_games_get_their_own() {
+        let p = |pair: Option<u32>| Pairing { first: "a".into(), second: "b".into(), pair };
+        assert_eq!(slots(&[p(Some(0)), p(Some(0)), p(Some(1)), p(Some(1)), p(None)]), vec![0, 0, 1, 1, 2]);
+        // A tournament's pair ids are not consecutive and its pairs' games are not adjacent.
+        assert_eq!(slots(&[p(Some(7)), p(Some(9)), p(Some(7)), p(Some(9))]), vec![0, 1, 0, 1]);
+    }
+
+    #[test]
+    fn a_suite_line_is_played_with_forced_passes_and_recorded_without_them() {
+        let start = Othello::from_stage_id("standard8");
+        let o = suite(&["f5 d6 c3", "f5d6c3"], OpeningOrder::Sequential);
+        let a = o.play(&start, 1, 0).unwrap();
+        let b = o.play(&start, 1, 1).unwrap();
+        assert_eq!((a.plies, a.transcript.as_str()), (3, "f5d6c3"));
+        assert_eq!(a.position, b.position);
+        let mut by_hand = start;
+        by_hand.play_transcript("f5d6c3").unwrap();
+        assert_eq!(a.position, by_hand);
+    }
+
+    #[test]
+    fn sequential_order_cycles_and_random_order_is_seeded_by_job_and_slot() {
+        let o = suite(&["f5", "d6", "c4", "e3"], OpeningOrder::Sequential);
+        assert_eq!((0..6).map(|s| o.line_of(9, s).unwrap()).collect::<Vec<_>>(), vec![0, 1, 2, 3, 0, 1]);
+        let r = suite(&["f5", "d6", "c4", "e3"], OpeningOrder::Random);
+        let draws: Vec<usize> = (0..400).map(|s| r.line_of(9, s).unwrap()).collect();
+        assert_eq!(draws, (0..400).map(|s| r.line_of(9, s).unwrap()).collect::<Vec<_>>());
+        assert_ne!(draws, (0..400).map(|s| r.line_of(10, s).unwrap()).collect::<Vec<_>>());
+        for k in 0..4 {
+            let n = draws.iter().filter(|&&d| d == k).count();
+            assert!((60..140).contains(&n), "opening {k} drawn {n} times of 400");
+        }
+    }
+
+    #[test]
+    fn an_illegal_move_and_a_finished_game_are_errors() {
+        let start = Othello::from_stage_id("standard8");
+        let bad = suite(&["f5", "f5f5"], OpeningOrder::Sequential);
+        match bad.play(&start, 0, 1) {
+            Err(OpeningError::Illegal { line: 1, error }) => assert_eq!((error.index, error.name.as_str()), (2, "f5")),
+            other => panic!("{other:?}"),
+        }
+        let walk = Openings { lines: Vec::new(), random_plies: Some(200), order: OpeningOrder::Sequential, source: None };
+        assert!(matches!(walk.play(&start, 0, 0), Err(OpeningError::GameOver { line: None, plies }) if plies <= 60));
+        let four = Openings { random_plies: Some(4), ..walk };
+        let p = four.play(&start, 3, 5).unwrap();
+        assert_eq!((p.plies, p.transcript.len()), (4, 8));
+        assert_eq!(p.position, four.play(&start, 3, 5).unwrap().position);
+    }
+}

@@ -1,0 +1,274 @@
+//! Game records: an experiment's game rows read back as games, replayed move by move
+//! (`gamelab replay`), and written out in each game's record format (`gamelab games`).
+//!
+//! A game row holds everything its game needs to be replayed: the stage (the job's config gives
+//! its start), the random setup for games that have one (`start_position`), and the moves
+//! (`transcript`, which begins with the `opening` when the job has openings). Replaying checks
+//! the row: every move must be legal, and the game must end with the recorded scores (unless an
+//! external agent's fault ended it early).
+//!
+//! The record files `gamelab games` writes, one per job (`<job hash>.txt`), hold one block per
+//! game: PGN-style header lines (`[Key "value"]`: game, job, stage, players, result, scores,
+//! plies, termination, opening), the start position in the game's text format between `{` and
+//! `}` for games with a random setup, then the moves separated by spaces (Othello in transcript
+//! notation, `f5 d6 c3`, passes left out), then a blank line. `gamelab show --moves` and an
+//! opening suite read those move lines as they are.
+
+use crate::experiment::grid::Job;
+use crate::experiment::record::rows_folder;
+use crate::experiment::runner::{results_dir, sound_part};
+use crate::experiment::spec::{Experiment, Stage};
+use crate::game::colosseum::Colosseum;
+use crate::game::freckers::Freckers;
+use crate::game::othello::Othello;
+use crate::game::{Game, play_line};
+use anyhow::{Context, Result, bail};
+use polars::prelude::*;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// One game as its row records it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub game: u32,
+    pub stage: String,
+    pub first: String,
+    pub second: String,
+    /// "first", "second" or "draw".
+    pub winner: String,
+    pub scores: [i64; 2],
+    pub plies: u32,
+    pub transcript: String,
+    pub termination: String,
+    pub start_position: Option<String>,
+    pub opening: Option<String>,
+}
+
+/// The columns a record is read from; `start_position` and `opening` are missing in rows of
+/// older versions (None then).
+const COLUMNS: [&str; 11] = ["game", "stage", "first_agent", "second_agent", "winner", "first_score", "second_score", "plies", "transcript", "termination", "start_position"];
+
+/// The game records of one job's rows (`game`: only that game), in game order.
+pub fn read_games(exp: &Experiment, job: &Job, out: &Path, game: Option<u32>) -> Result<Vec<GameRecord>> {
+    if !job.config.kind.plays_games() {
+        bail!("{}: job {} is a {:?} job; its rows are not games", exp.name, job.hash, job.config.kind);
+    }
+    let results = results_dir(out, &exp.name);
+    let rows_dir = results.join(rows_folder(exp.file.kind));
+    let part = match sound_part(&results, &rows_dir, &exp.name, &job.hash) {
+        Ok(Some((part, _))) => part,
+        Ok(None) => bail!("{}: job {} has no rows yet in {} (run `gamelab run {}`)", exp.name, job.hash, rows_dir.display(), exp.path.display()),
+        Err((part, why)) => bail!("{}: {why}", part.display()),
+    };
+    let mut frame = crate::report::records::scan_part(&part)?;
+    let schema = frame.collect_schema()?;
+    if let Some(g) = game {
+        frame = frame.filter(col("game").eq(lit(g as i64)));
+    }
+    let mut wanted: Vec<Expr> = COLUMNS.iter().filter(|c| schema.contains(c)).map(|c| col(*c).cast(DataType::String)).collect();
+    if schema.contains("opening") {
+        wanted.push(col("opening").cast(DataType::String));
+    }
+    let df = crate::report::records::collect(frame.select(wanted).sort(["game"], SortMultipleOptions::default()))
+        .with_context(|| format!("reading {}", part.display()))?;
+    let text = |name: &str| -> Result<Vec<Option<String>>> {
+        Ok(match df.column(name) {
+            Ok(c) => c.str()?.iter().map(|v| v.map(str::to_string)).collect(),
+            Err(_) => vec![None; df.height()],
+        })
+    };
+    let [games, stages, firsts, seconds, winners, s1, s2, plies, transcripts, terminations, starts] = COLUMNS.map(text);
+    let openings = text("opening")?;
+    let number = |v: &Option<String>, what: &str| -> Result<i64> { v.as_deref().and_then(|s| s.parse().ok()).with_context(|| format!("{}: a row without a {what}", part.display())) };
+    let (games, stages, firsts, seconds, winners, s1, s2, plies, transcripts, terminations, starts) = (games?, stages?, firsts?, seconds?, winners?, s1?, s2?, plies?, transcripts?, terminations?, starts?);
+    let mut out = Vec::with_capacity(df.height());
+    for i in 0..df.height() {
+        out.push(GameRecord {
+            game: number(&games[i], "game")? as u32,
+            stage: stages[i].clone().unwrap_or_default(),
+            first: firsts[i].clone().unwrap_or_default(),
+            second: seconds[i].clone().unwrap_or_default(),
+            winner: winners[i].clone().unwrap_or_default(),
+            scores: [number(&s1[i], "first_score")?, number(&s2[i], "second_score")?],
+            plies: number(&plies[i], "plies")? as u32,
+            transcript: transcripts[i].clone().unwrap_or_default(),
+            termination: terminations[i].clone().unwrap_or_else(|| "normal".into()),
+            start_position: starts[i].clone().filter(|s| !s.is_empty()),
+            opening: openings[i].clone().filter(|s| !s.is_empty()),
+        });
+    }
+    Ok(out)
+}
+
+/// The job whose hash starts with `prefix`: an error listing the candidates when none or
+/// several match.
+pub fn find_job<'a>(exp: &Experiment, jobs: &'a [Job], prefix: &str) -> Result<&'a Job> {
+    let found: Vec<&Job> = jobs.iter().filter(|j| j.hash.starts_with(prefix)).collect();
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => Err(crate::experiment::InputError::plain(format!(
+            "--job {prefix}: no job of {} has that hash (jobs: {})",
+            exp.name,
+            jobs.iter().map(|j| j.hash.as_str()).collect::<Vec<_>>().join(", ")
+        ))
+        .into()),
+        many => Err(crate::experiment::InputError::plain(format!("--job {prefix}: {} jobs start with it; give more of the hash", many.len())).into()),
+    }
+}
+
+/// A replayed game: the text `gamelab replay` prints, and whether the game ended as recorded.
+pub struct Replayed {
+    pub text: String,
+    pub agrees: bool,
+}
+
+/// A game's moves replayed from its start: the positions after each move, the final scores.
+struct Walk {
+    start: String,
+    moves: Vec<(String, String, String)>,
+    scores: [i64; 2],
+    over: bool,
+}
+
+/// Replays `moves` from `start`: (move name, the side that played it, the position after it as
+/// `text` writes it), forced passes included.
+fn walk<G: Game>(start: G, transcript: &str, text: fn(&G) -> String, side: fn(&G) -> &'static str) -> Result<Walk> {
+    let mut game = start.clone();
+    let mut moves = Vec::new();
+    for name in G::split_moves(transcript) {
+        // One move at a time, so forced passes show as moves of their own.
+        let before = game.clone();
+        let played = play_line(&game, std::slice::from_ref(&name)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        if played.plies == 2 {
+            let mut passed = before.clone();
+            let mut legal = Vec::new();
+            passed.legal_moves(&mut legal);
+            passed.play(legal[0]);
+            moves.push(("pass".into(), side(&before).to_string(), text(&passed)));
+            moves.push((name, side(&passed).to_string(), text(&played.position)));
+        } else {
+            moves.push((name, side(&before).to_string(), text(&played.position)));
+        }
+        game = played.position;
+    }
+    let s = game.scores();
+    Ok(Walk { start: text(&start), moves, scores: [s[0] as i64, s[1] as i64], over: game.outcome().is_some() })
+}
+
+/// Replays one record of `job` (see the module doc for what is checked).
+fn walk_record(job: &Job, r: &GameRecord) -> Result<Walk> {
+    let from_text = |what: &str| r.start_position.clone().with_context(|| format!("game {}: the row has no start_position ({what} games start from a random setup; rows from before it was recorded cannot be replayed)", r.game));
+    match &job.config.stage {
+        Stage::Othello(def) => walk(Othello::new(def).map_err(|e| anyhow::anyhow!(e))?, &r.transcript, crate::game::othello::text::to_text, |g| ["black", "white"][g.to_move().index()]),
+        Stage::Freckers(f) => walk(Freckers::new(f.strict), &r.transcript, crate::game::freckers::text::to_text, |g| ["red", "blue"][g.to_move().index()]),
+        Stage::Colosseum(_) => {
+            let start = crate::game::colosseum::text::parse(&from_text("Colosseum")?).map_err(|e| anyhow::anyhow!("game {}: start_position line {}: {}", r.game, e.line, e.message))?;
+            walk::<Colosseum>(start, &r.transcript, crate::game::colosseum::text::to_text, |g| ["A", "B"][g.to_move().index()])
+        }
+        Stage::Tsumego(_) => bail!("life-and-death jobs have no games"),
+    }
+}
+
+/// `gamelab replay`: game `game` of the job whose hash starts with `job_prefix`.
+pub fn replay(exp: &Experiment, jobs: &[Job], out: &Path, job_prefix: &str, game: u32) -> Result<Replayed> {
+    let job = find_job(exp, jobs, job_prefix)?;
+    let records = read_games(exp, job, out, Some(game))?;
+    let Some(r) = records.first() else { bail!("job {} has no game {game} in its rows", job.hash) };
+    let w = walk_record(job, r).with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
+    let mut text = String::new();
+    let _ = writeln!(text, "# {} job {} game {}: {} (first) vs {} (second), stage {}", exp.name, job.hash, r.game, r.first, r.second, r.stage);
+    if let Some(o) = &r.opening {
+        let _ = writeln!(text, "# opening: {o}");
+    }
+    let _ = writeln!(text, "# start\n{}", w.start.trim_end());
+    for (i, (name, side, pos)) in w.moves.iter().enumerate() {
+        let _ = writeln!(text, "\n# {}. {side} {name}\n{}", i + 1, pos.trim_end());
+    }
+    let (agrees, verdict) = verdict(r, &w);
+    let _ = writeln!(text, "\n# result: {} wins, scores {} : {} ({verdict})", r.winner, w.scores[0], w.scores[1]);
+    Ok(Replayed { text, agrees })
+}
+
+/// Whether a replay ends as the row says, and the words for it.
+fn verdict(r: &GameRecord, w: &Walk) -> (bool, String) {
+    if r.termination != "normal" {
+        return (true, format!("ended early by {}: the scores are the position's, not a finished game's", r.termination));
+    }
+    if !w.over {
+        return (false, "the replayed game is not over, yet the row records a finished game".into());
+    }
+    if w.scores == r.scores {
+        (true, "as recorded".into())
+    } else {
+        (false, format!("the row records {} : {}", r.scores[0], r.scores[1]))
+    }
+}
+
+/// `gamelab games`: writes every job's games with rows to `dest/<job hash>.txt` (one file per
+/// job, written whole or not at all); returns the files with their game counts. Each game is
+/// replayed first, so a file never holds a game that does not replay as recorded.
+pub fn export(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result<Vec<(PathBuf, usize)>> {
+    if !exp.file.kind.plays_games() {
+        bail!("{}: {:?} jobs have no games to export (their rows are in {})", exp.name, exp.file.kind, results_dir(out, &exp.name).display());
+    }
+    let results = results_dir(out, &exp.name);
+    let rows_dir = results.join(rows_folder(exp.file.kind));
+    let mut written = Vec::new();
+    for job in jobs {
+        if !matches!(sound_part(&results, &rows_dir, &exp.name, &job.hash), Ok(Some(_))) {
+            continue;
+        }
+        let records = read_games(exp, job, out, None)?;
+        let mut text = format!("# {}: games of job {}{}\n\n", exp.name, job.hash, swept_text(job));
+        for r in &records {
+            let w = walk_record(job, r).with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
+            let (agrees, why) = verdict(r, &w);
+            anyhow::ensure!(agrees, "game {} of job {} does not replay as recorded: {why}", r.game, job.hash);
+            text += &record_text(job, r);
+        }
+        std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
+        let path = dest.join(format!("{}.txt", job.hash));
+        crate::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
+        written.push((path, records.len()));
+    }
+    Ok(written)
+}
+
+fn swept_text(job: &Job) -> String {
+    if job.swept.is_empty() {
+        return String::new();
+    }
+    format!(" ({})", job.swept.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", "))
+}
+
+/// One game's block in a record file (see the module doc).
+pub fn record_text(job: &Job, r: &GameRecord) -> String {
+    let mut t = String::new();
+    let tags = [
+        ("Game", r.game.to_string()),
+        ("Job", job.hash.clone()),
+        ("Stage", r.stage.clone()),
+        ("First", r.first.clone()),
+        ("Second", r.second.clone()),
+        ("Result", r.winner.clone()),
+        ("Score", format!("{}-{}", r.scores[0], r.scores[1])),
+        ("Plies", r.plies.to_string()),
+        ("Termination", r.termination.clone()),
+    ];
+    for (k, v) in tags {
+        let _ = writeln!(t, "[{k} \"{}\"]", v.replace('"', "'"));
+    }
+    if let Some(o) = &r.opening {
+        let _ = writeln!(t, "[Opening \"{o}\"]");
+    }
+    if let Some(s) = &r.start_position {
+        let _ = writeln!(t, "{{\n{}\n}}", s.trim_end());
+    }
+    let moves = match &job.config.stage {
+        Stage::Othello(_) => Othello::split_moves(&r.transcript),
+        Stage::Freckers(_) => Freckers::split_moves(&r.transcript),
+        _ => Colosseum::split_moves(&r.transcript),
+    };
+    let _ = writeln!(t, "{}\n", moves.join(" "));
+    t
+}
