@@ -211,20 +211,30 @@ fn sprt_section(jobs: &[Job], records: &Records) -> Result<String> {
     Ok(md)
 }
 
+/// A group is flagged when fewer than this share of its games are distinct: a handful of
+/// repeats among thousands of games (short random games, a corner player's few choices) are
+/// chance, not a pairing that plays one game again and again.
+const DISTINCT_SHARE_FLAGGED: f64 = 0.99;
+
 /// A warning beside a score table whose groups hold repeated games (also on stderr): their
 /// intervals treat every game as independent, while a deterministic pairing from one start
 /// plays the same game again and again.
 fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
-    if t.repeated.is_empty() {
+    let flagged: Vec<&(Vec<String>, u64, u64)> = t.repeated.iter().filter(|(_, g, d)| (*d as f64) < DISTINCT_SHARE_FLAGGED * *g as f64).collect();
+    if flagged.is_empty() {
         return String::new();
     }
-    let fix = "the intervals count every game as independent; vary the games before reading them: give the experiment an [openings] section (a suite file, e.g. openings/othello-standard8.txt, or random_plies = N) or use stochastic agents";
-    let (keys, games, distinct) = t.repeated.iter().min_by(|a, b| (a.2 as f64 / a.1 as f64).total_cmp(&(b.2 as f64 / b.1 as f64))).expect("not empty");
-    let others = if t.repeated.len() > 1 { format!(" and {} more groups", t.repeated.len() - 1) } else { String::new() };
+    let fix = if exp.file.openings.is_some() {
+        "the intervals count every game as independent; vary the games before reading them: more openings than pairs ([openings] with a larger suite or more random_plies; order = \"sequential\" uses each line once before repeating) or stochastic agents"
+    } else {
+        "the intervals count every game as independent; vary the games before reading them: give the experiment an [openings] section (a suite file, e.g. openings/othello-standard8.txt, or random_plies = N) or use stochastic agents"
+    };
+    let (keys, games, distinct) = flagged.iter().copied().min_by(|a, b| (a.2 as f64 / a.1 as f64).total_cmp(&(b.2 as f64 / b.1 as f64))).expect("not empty");
+    let others = if flagged.len() > 1 { format!(" and {} more groups", flagged.len() - 1) } else { String::new() };
     let share = 100.0 * *distinct as f64 / *games as f64;
     eprintln!("warning: {}: table '{}': group {} has {distinct} distinct games of {games} ({share:.1}%){others}; {fix}", exp.name, t.name, keys.join(", "));
-    let mut md = format!("\n**Repeated games:** in {} of this table's groups the games are not all distinct (by start position and moves); {fix}. (A few repeats among random agents' short games happen by chance; a small share of distinct games means the same game was played again and again.)\n\n| group | games | distinct | distinct % |\n|---|---:|---:|---:|\n", t.repeated.len());
-    for (keys, g, d) in &t.repeated {
+    let mut md = format!("\n**Repeated games:** in {} of this table's groups fewer than {:.0}% of the games are distinct (by start position and moves); {fix}. (A few repeats among thousands of games happen by chance; a small share of distinct games means the same game was played again and again.)\n\n| group | games | distinct | distinct % |\n|---|---:|---:|---:|\n", flagged.len(), 100.0 * DISTINCT_SHARE_FLAGGED);
+    for (keys, g, d) in flagged {
         md += &format!("| {} | {g} | {d} | {:.1} |\n", keys.join(", "), 100.0 * *d as f64 / *g as f64);
     }
     md
