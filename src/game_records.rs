@@ -7,7 +7,10 @@
 //! the row: every move must be legal, and the game must end with the recorded scores (unless an
 //! external agent's fault ended it early).
 //!
-//! The record files `gamelab games` writes, one per job (`<job hash>.txt`), hold one block per
+//! Life-and-death `solve` jobs are written as SGF collections (`<job hash>.sgf`): one game tree
+//! per row, the problem with the solver's main line (see `export_solves`).
+//!
+//! The record files `gamelab games` writes for games, one per job (`<job hash>.txt`), hold one block per
 //! game: PGN-style header lines (`[Key "value"]`: game, job, stage, players, result, scores,
 //! plies, termination, opening), the start position in the game's text format between `{` and
 //! `}` for games with a random setup, then the moves separated by spaces (Othello in transcript
@@ -208,8 +211,11 @@ fn verdict(r: &GameRecord, w: &Walk) -> (bool, String) {
 /// job, written whole or not at all); returns the files with their game counts. Each game is
 /// replayed first, so a file never holds a game that does not replay as recorded.
 pub fn export(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result<Vec<(PathBuf, usize)>> {
+    if exp.file.kind == crate::experiment::spec::JobKind::Solve {
+        return export_solves(exp, jobs, out, dest);
+    }
     if !exp.file.kind.plays_games() {
-        bail!("{}: {:?} jobs have no games to export (their rows are in {})", exp.name, exp.file.kind, results_dir(out, &exp.name).display());
+        bail!("{}: {:?} jobs have no games to export (game records are written for match, tournament and solve jobs)", exp.name, exp.file.kind);
     }
     let results = results_dir(out, &exp.name);
     let rows_dir = results.join(rows_folder(exp.file.kind));
@@ -230,6 +236,52 @@ pub fn export(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result
         let path = dest.join(format!("{}.txt", job.hash));
         crate::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
         written.push((path, records.len()));
+    }
+    Ok(written)
+}
+
+/// Moves at most in a solve row's main line.
+const MAIN_LINE_CAP: usize = 80;
+
+/// `export` for `solve` jobs: `dest/<job hash>.sgf` per job with rows, an SGF collection with one
+/// game tree per (weights, problem) unit in row order: the problem (stones, side to move, region,
+/// targets), a comment with the weights, the status found and the library's, and the solver's
+/// main line with those weights (`tsumego::line`, each step within the job's node budget).
+fn export_solves(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result<Vec<(PathBuf, usize)>> {
+    use rayon::prelude::*;
+    let results = results_dir(out, &exp.name);
+    let rows_dir = results.join(rows_folder(exp.file.kind));
+    let mut written = Vec::new();
+    for job in jobs {
+        if !matches!(sound_part(&results, &rows_dir, &exp.name, &job.hash), Ok(Some(_))) {
+            continue;
+        }
+        let Stage::Tsumego(stage) = &job.config.stage else { bail!("a solve job reads a problem library") };
+        let library = stage.library.dir(out, &stage.id);
+        anyhow::ensure!(library.join("library.json").exists(), "{}: the problem library of job {} is missing (run `gamelab run {}` again to make it)", library.display(), job.hash, exp.path.display());
+        let work = crate::experiment::solve_job::SolveWork::load(job, &library, out)?;
+        let n = work.problems.len();
+        let trees: Vec<String> = (0..work.units())
+            .into_par_iter()
+            .map(|u| {
+                let ((label, w), p) = (&work.weights[u / n], &work.problems[u % n]);
+                let line = crate::game::tsumego::line::main_line(&mut crate::game::tsumego::Solver::new(20), p, w, work.limits, MAIN_LINE_CAP);
+                let library_status = p.status.map_or("none".to_string(), |s| s.to_string());
+                let comment = format!(
+                    "{} job {}: weights {label}; status {} (library: {library_status}); main line {}",
+                    exp.name,
+                    job.hash,
+                    line.status,
+                    if line.complete { "to a decided position" } else { "cut (out of budget or past its cap)" }
+                );
+                p.to_sgf_with_line(&comment, &line.moves).replace("GN[", &format!("GN[{label} "))
+            })
+            .collect();
+        std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
+        let path = dest.join(format!("{}.sgf", job.hash));
+        let text: String = trees.concat();
+        crate::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
+        written.push((path, trees.len()));
     }
     Ok(written)
 }

@@ -771,3 +771,31 @@ fn replay_prints_a_game_and_games_writes_every_job_as_records() {
     let o = gamelab(&["replay", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--job", "zzzz", "--game", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
+
+#[test]
+fn games_writes_solve_rows_as_sgf_with_the_solvers_main_line() {
+    let text = "name = \"sv\"\nkind = \"solve\"\ngame = \"tsumego\"\nstage = \"tiny\"\n[library]\nsets = 2\nlevels = \"1-3\"\nper_level = 4\nseed = 9\n[solve]\nproblems = { sets = [2], levels = \"1-3\" }\nweights = { reference = \"reference\", zero = \"zero\" }\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "sv.toml", text);
+    let out = dir.path().join("out");
+    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let rows = solve_outputs(&out, "sv", "solves");
+    let (job, df) = rows.iter().next().unwrap();
+    let records = dir.path().join("records");
+    let o = gamelab(&["games", file.to_str().unwrap(), "--root", out.to_str().unwrap(), "--out", records.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let hash = job.trim_start_matches("part-").split('.').next().unwrap();
+    let sgf = std::fs::read_to_string(records.join(format!("{hash}.sgf"))).unwrap();
+    let trees: Vec<&str> = sgf.split_inclusive(")\n").collect();
+    assert_eq!(trees.len(), df.height());
+    let (weights, problems, statuses) = (texts(df, "weights"), texts(df, "problem"), texts(df, "status"));
+    let mut lines = 0;
+    for (i, tree) in trees.iter().enumerate() {
+        // The tree reads back as the row's problem; its comment gives the row's status.
+        let p = gamelab::game::tsumego::parse_sgf(tree).unwrap_or_else(|e| panic!("tree {i}: {e:?}\n{tree}"));
+        assert_eq!(p.name, format!("{}_{}", weights[i], problems[i]));
+        assert!(tree.contains(&format!("weights {}; status {} (", weights[i], statuses[i])), "{tree}");
+        lines += tree.matches(";B[").count() + tree.matches(";W[").count();
+    }
+    assert!(lines > trees.len(), "the trees carry main lines: {sgf}");
+}

@@ -20,6 +20,7 @@ pub mod generate;
 pub mod heuristic;
 pub mod library;
 pub mod life;
+pub mod line;
 pub mod problem;
 pub mod solver;
 

@@ -164,6 +164,13 @@ impl Problem {
 
     /// The problem as SGF (AB/AW stones, PL, TR region points, MA targets, GN name).
     pub fn to_sgf(&self) -> String {
+        let comment = self.status.map(|st| format!("status {st}")).unwrap_or_default();
+        self.to_sgf_with_line(&comment, &[])
+    }
+
+    /// `to_sgf` with the root comment `comment` (none when empty) and `line` played from the
+    /// problem's position as the game's main line (a pass is an empty move, `B[]`).
+    pub fn to_sgf_with_line(&self, comment: &str, line: &[Move]) -> String {
         let pt = |c: Coord| format!("[{}{}]", (b'a' + c.1) as char, (b'a' + c.0) as char);
         let r = &self.region;
         let mut att: Vec<Coord> = r.wall.clone();
@@ -182,8 +189,17 @@ impl Problem {
         }
         s += &format!("TR{}", list(&r.coords));
         s += &format!("MA{}", list(&Bits(self.targets).map(|i| r.coords[i]).collect::<Vec<_>>()));
-        if let Some(st) = self.status {
-            s += &format!("C[status {st}]");
+        if !comment.is_empty() {
+            s += &format!("C[{}]", comment.replace('\\', "\\\\").replace(']', "\\]"));
+        }
+        let mut black = mover_black;
+        for m in line {
+            let at = match m {
+                Move::Play(i) => pt(r.coords[*i as usize]),
+                Move::Pass => "[]".to_string(),
+            };
+            s += &format!(";{}{at}", if black { "B" } else { "W" });
+            black = !black;
         }
         s += ")\n";
         s
