@@ -217,13 +217,8 @@ pub fn export(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result
     if !exp.file.kind.plays_games() {
         bail!("{}: {:?} jobs have no games to export (game records are written for match, tournament and solve jobs)", exp.name, exp.file.kind);
     }
-    let results = results_dir(out, &exp.name);
-    let rows_dir = results.join(rows_folder(exp.file.kind));
     let mut written = Vec::new();
-    for job in jobs {
-        if !matches!(sound_part(&results, &rows_dir, &exp.name, &job.hash), Ok(Some(_))) {
-            continue;
-        }
+    for job in jobs_with_rows(exp, jobs, out) {
         let records = read_games(exp, job, out, None)?;
         let mut text = format!("# {}: games of job {}{}\n\n", exp.name, job.hash, swept_text(job));
         for r in &records {
@@ -232,10 +227,7 @@ pub fn export(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result
             anyhow::ensure!(agrees, "game {} of job {} does not replay as recorded: {why}", r.game, job.hash);
             text += &record_text(job, r);
         }
-        std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
-        let path = dest.join(format!("{}.txt", job.hash));
-        crate::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
-        written.push((path, records.len()));
+        written.push((write_record_file(dest, &format!("{}.txt", job.hash), &text)?, records.len()));
     }
     Ok(written)
 }
@@ -249,13 +241,8 @@ const MAIN_LINE_CAP: usize = 80;
 /// main line with those weights (`tsumego::line`, each step within the job's node budget).
 fn export_solves(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result<Vec<(PathBuf, usize)>> {
     use rayon::prelude::*;
-    let results = results_dir(out, &exp.name);
-    let rows_dir = results.join(rows_folder(exp.file.kind));
     let mut written = Vec::new();
-    for job in jobs {
-        if !matches!(sound_part(&results, &rows_dir, &exp.name, &job.hash), Ok(Some(_))) {
-            continue;
-        }
+    for job in jobs_with_rows(exp, jobs, out) {
         let Stage::Tsumego(stage) = &job.config.stage else { bail!("a solve job reads a problem library") };
         let library = stage.library.dir(out, &stage.id);
         anyhow::ensure!(library.join("library.json").exists(), "{}: the problem library of job {} is missing (run `gamelab run {}` again to make it)", library.display(), job.hash, exp.path.display());
@@ -277,13 +264,24 @@ fn export_solves(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Res
                 p.to_sgf_with_line(&comment, &line.moves).replace("GN[", &format!("GN[{label} "))
             })
             .collect();
-        std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
-        let path = dest.join(format!("{}.sgf", job.hash));
-        let text: String = trees.concat();
-        crate::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
-        written.push((path, trees.len()));
+        written.push((write_record_file(dest, &format!("{}.sgf", job.hash), &trees.concat())?, trees.len()));
     }
     Ok(written)
+}
+
+/// The jobs of `jobs` whose rows are there and sound.
+fn jobs_with_rows<'a>(exp: &Experiment, jobs: &'a [Job], out: &Path) -> Vec<&'a Job> {
+    let results = results_dir(out, &exp.name);
+    let rows_dir = results.join(rows_folder(exp.file.kind));
+    jobs.iter().filter(|job| matches!(sound_part(&results, &rows_dir, &exp.name, &job.hash), Ok(Some(_)))).collect()
+}
+
+/// Writes `text` as `dest/name` (whole or not at all) and returns its path.
+fn write_record_file(dest: &Path, name: &str, text: &str) -> Result<PathBuf> {
+    std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
+    let path = dest.join(name);
+    crate::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
+    Ok(path)
 }
 
 fn swept_text(job: &Job) -> String {

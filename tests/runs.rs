@@ -666,6 +666,17 @@ fn the_report_says_when_games_repeat() {
     }
 }
 
+/// Writes experiment `text` as `<name>.toml` in a new folder and runs it: the folder, the file,
+/// the output root and the rows (by part file).
+fn played(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf, BTreeMap<String, DataFrame>) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), &format!("{name}.toml"), text);
+    let out = dir.path().join("out");
+    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let parts = rows(&out, name);
+    (dir, file, out, parts)
+}
+
 /// The text values of a column (numbers as their decimal text, missing values as "").
 fn texts(df: &DataFrame, name: &str) -> Vec<String> {
     df.column(name).unwrap().cast(&polars::prelude::DataType::String).unwrap().str().unwrap().iter().map(|v| v.unwrap_or("").to_string()).collect()
@@ -681,11 +692,7 @@ fn a_match_with_the_shipped_suite_plays_each_opening_once_with_each_colour() {
         2 * lines.len(),
         suite.display()
     );
-    let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "suite.toml", &text);
-    let out = dir.path().join("out");
-    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    let parts = rows(&out, "suite");
+    let (_dir, file, out, parts) = played("suite", &text);
     let df = parts.values().next().unwrap();
     let (keys, openings, transcripts, firsts) = (texts(df, "game_key"), texts(df, "opening"), texts(df, "transcript"), texts(df, "first_agent"));
     // Two deterministic agents: one game per opening and colour assignment, all distinct.
@@ -710,11 +717,7 @@ fn othello_transcripts_replay_through_show_to_the_recorded_disc_counts() {
         let text = format!(
             "name = \"tr\"\nkind = \"match\"\ngame = \"othello\"\nstage = {stage}\nseed = 3\n[match]\nplayers = [\"r\", \"g\"]\ngames = 16\n[openings]\nrandom_plies = 4\norder = \"random\"\n[agents.r]\nkind = \"random\"\n[agents.g]\nkind = \"greedy\"\n"
         );
-        let dir = tempfile::tempdir().unwrap();
-        let file = write(dir.path(), "tr.toml", &text);
-        let out = dir.path().join("out");
-        run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-        let parts = rows(&out, "tr");
+        let (_dir, _, _, parts) = played("tr", &text);
         let df = parts.values().next().unwrap();
         let (transcripts, firsts, seconds, openings) = (texts(df, "transcript"), texts(df, "first_score"), texts(df, "second_score"), texts(df, "opening"));
         for i in 0..df.height() {
@@ -735,11 +738,7 @@ fn othello_transcripts_replay_through_show_to_the_recorded_disc_counts() {
 #[test]
 fn replay_prints_a_game_and_games_writes_every_job_as_records() {
     let text = COLOSSEUM.replace("games = 12", "games = 6").replace("kind = \"annealed_uct\"\nsimulations = 300", "kind = \"course_random\"").replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
-    let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "col.toml", &text);
-    let out = dir.path().join("out");
-    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    let parts = rows(&out, "col");
+    let (dir, file, out, parts) = played("col", &text);
     let df = parts.values().next().unwrap();
     let job = texts(df, "job")[0].clone();
     let o = gamelab(&["replay", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--job", &job[..6], "--game", "3"]);
