@@ -587,3 +587,9 @@ fn an_opening_that_ends_the_game() {
     let text = "name = \"tiny\"\nkind = \"match\"\ngame = \"othello\"\nstage = { id = \"t\", size = 4, black = [[0, 0]], white = [[0, 1]] }\n[match]\nplayers = [\"a\", \"b\"]\ngames = 2\n[openings]\nfile = \"suite.txt\"\n[agents.a]\nkind = \"random\"\n[agents.b]\nkind = \"random\"\n";
     rejected_with_files(&[("suite.txt", "c1\n")], text, &[], &["suite.txt:1:1", "opening 'c1' ends the game"]);
 }
+
+#[test]
+fn a_colosseum_opening_that_is_illegal_on_a_pairs_random_board() {
+    let text = COLOSSEUM.replacen("games = 12", "games = 4\n[openings]\nfile = \"suite.txt\"", 1);
+    rejected_with_files(&[("suite.txt", "# a corner move no setup allows\n(0,0,u)\n")], &text, &[], &["suite.txt:2:1", "on the board of pair 0 of job", "(a random setup)", "is not legal there"]);
+}

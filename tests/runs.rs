@@ -40,7 +40,8 @@ fn run_ok(args: &[&str]) {
 #[test]
 fn one_and_two_threads_give_identical_rows_in_both_formats() {
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "exp.toml", SMALL);
+    // With openings, so that the opening column is written and read back too.
+    let file = write(dir.path(), "exp.toml", &SMALL.replace("rounds = 2", "rounds = 2\n[openings]\nrandom_plies = 3\norder = \"random\""));
     let f = file.to_str().unwrap();
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
     run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
@@ -98,7 +99,7 @@ fn shards_together_give_the_whole_run() {
 #[test]
 fn a_killed_run_resumes_with_every_row_exactly_once() {
     // Slow enough (about a second per job) that the kill lands in the middle.
-    let text = SMALL.replace("stage = \"small6\"", "stage = \"standard8\"").replace("[10, 40]", "[200, 400, 600]").replace("repeats = 2", "repeats = 3");
+    let text = SMALL.replace("stage = \"small6\"", "stage = \"standard8\"").replace("[10, 40]", "[200, 400, 600]").replace("repeats = 2", "repeats = 3").replace("rounds = 2", "rounds = 2\n[openings]\nrandom_plies = 2");
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "exp.toml", &text);
     let f = file.to_str().unwrap();
