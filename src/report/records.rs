@@ -370,6 +370,18 @@ impl Records {
         })
     }
 
+    /// The records `filter` keeps, one per game and group: for a game-level metric (`plies`,
+    /// `wall_ms`), whose two seat records carry the same value, so that a game whose seats fall
+    /// in one group counts once there (games never span two parts). Filter first: the record a
+    /// filter keeps may be either seat's.
+    pub fn one_per_game(&self, filter: &[(String, String)], group_by: &[String]) -> Result<Records> {
+        let mut subset: Vec<Expr> = group_by.iter().map(|k| self.key(k)).collect();
+        subset.push(col("game_id"));
+        let dedupe = |part: &LazyFrame| part.clone().filter(self.matches(filter)).unique_stable_generic(Some(subset.clone()), UniqueKeepStrategy::First);
+        let parts: Vec<LazyFrame> = if self.parts.is_empty() { vec![dedupe(&self.frame)] } else { self.parts.iter().map(dedupe).collect() };
+        Ok(Records { games: self.games.clone(), grid: self.grid.clone(), ..Records::concat(parts.clone())?.with_parts(parts) })
+    }
+
     /// A group column: the column itself, or "" for a column these records do not have.
     pub fn key(&self, column: &str) -> Expr {
         if self.has(column) { col(column) } else { lit("").alias(column) }

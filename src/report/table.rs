@@ -358,6 +358,10 @@ fn repeated_keys(games: &[LazyFrame]) -> Result<Option<std::sync::Arc<std::colle
     Ok(Some(std::sync::Arc::new(repeated)))
 }
 
+/// Columns of a game record that are the game's, not a seat's: both seat records of a game
+/// carry the same value.
+const GAME_LEVEL: [&str; 8] = ["stage", "repeat", "job", "game", "pair", "termination", "plies", "wall_ms"];
+
 /// How a group's games are counted from its records (two per game, one per seat) without
 /// holding a set of game ids: a game has both its records in a group unless the group keys or
 /// the filter tell its seats apart.
@@ -374,7 +378,6 @@ enum GameCount {
 
 impl GameCount {
     fn of(p: &TableParams, records: &Records) -> GameCount {
-        const GAME_LEVEL: [&str; 8] = ["stage", "repeat", "job", "game", "pair", "termination", "plies", "wall_ms"];
         let columns: Vec<&str> = p.group_by.iter().map(String::as_str).chain(p.filter.iter().map(|(c, _)| c.as_str())).collect();
         let game_level = |c: &str| GAME_LEVEL.contains(&c) || records.grid.iter().any(|g| g == c);
         if columns.contains(&"seat") {
@@ -457,6 +460,15 @@ fn pentanomials(records: &Records, p: &TableParams) -> Result<BTreeMap<Vec<Strin
 /// (in polars); with a unit, each unit's mean; a bootstrap over records collects the values.
 fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
     let metric = p.metric.expect("checked: mean tables name a metric");
+    // A game-level metric of game records counts once per game in each group, whatever the
+    // grouping (two seat records of one game would count it twice where they share a group).
+    let one_per_game;
+    let (records, filter) = if records.has("game_id") && GAME_LEVEL.contains(&metric) {
+        one_per_game = records.one_per_game(p.filter, p.group_by)?;
+        (&one_per_game, &[][..])
+    } else {
+        (records, p.filter)
+    };
     let method = match p.method {
         MeanInterval::T => "t",
         MeanInterval::Bootstrap => "bootstrap",
@@ -475,7 +487,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
         (None, MeanInterval::T) => {
             // Each part's moments, merged in part order (Chan et al.'s pairwise update).
             let aggs = vec![finite().count().cast(DataType::Float64).alias("n"), finite().mean().alias("mean"), finite().var(1).alias("var")];
-            let queries = per_part(records, p.filter).into_iter().map(|part| part.group_by(group_keys(p.group_by.iter().map(|k| records.key(k)).collect())).agg(aggs.clone())).collect();
+            let queries = per_part(records, filter).into_iter().map(|part| part.group_by(group_keys(p.group_by.iter().map(|k| records.key(k)).collect())).agg(aggs.clone())).collect();
             for df in collect_parts(queries)? {
                 let (n, mean, var) = (numbers(&df, "n")?, numbers(&df, "mean")?, numbers(&df, "var")?);
                 for (i, keys) in row_keys(&df, p.group_by)?.into_iter().enumerate().filter(|(i, _)| n[*i] > 0.0) {
@@ -489,7 +501,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
             }
         }
         (None, MeanInterval::Bootstrap) => {
-            values = values_by_group(records, p.group_by, p.filter, value())?;
+            values = values_by_group(records, p.group_by, filter, value())?;
         }
         (Some(unit), _) => {
             // The mean of each unit first (its sum and count, added over parts); pairs and games
@@ -499,7 +511,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
             unit_keys.extend(["__unit_job".to_string(), "__unit".to_string()]);
             let units = records.with_columns(&[records.key(unit).alias("__unit"), if within_job { records.key("job") } else { lit("") }.alias("__unit_job")])?;
             let aggs = vec![finite().sum().alias("sum"), finite().count().cast(DataType::Float64).alias("count")];
-            let (names, sums) = summed(&units, &unit_keys, p.filter, aggs)?;
+            let (names, sums) = summed(&units, &unit_keys, filter, aggs)?;
             let g = p.group_by.len();
             for (k, v) in sums {
                 let (sum, count) = (self::value(&names, &v, "sum"), self::value(&names, &v, "count"));

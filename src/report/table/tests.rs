@@ -104,13 +104,36 @@ fn a_filter_keeps_the_matching_records() {
 }
 
 #[test]
+fn a_game_level_metric_counts_each_game_once_whatever_the_grouping_and_a_seat_metric_per_seat() {
+    let r = records();
+    let mean = |keys: &[&str], filter: &[(String, String)], metric: &str| -> Vec<(Vec<String>, u64, f64)> {
+        let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+        let t = compute(&r, &TableParams { metric: Some(metric), filter, ..params(&keys, Statistic::Mean) }).unwrap();
+        t.rows.iter().map(|row| (row.keys.clone(), row.n, row.value.value)).collect()
+    };
+    let k = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // 8 games, plies 30..33 twice.
+    let all = mean(&[], &[], "plies");
+    assert_eq!((all.len(), all[0].1, all[0].2), (1, 8, 31.5));
+    assert_eq!(mean(&["budget"], &[], "plies"), vec![(k(&["10"]), 4, 31.5), (k(&["20"]), 4, 31.5)]);
+    // Each agent played every game: each game once per agent.
+    assert_eq!(mean(&["agent"], &[], "plies"), vec![(k(&["a"]), 8, 31.5), (k(&["b"]), 8, 31.5)]);
+    assert_eq!(mean(&["seat"], &[], "plies"), vec![(k(&["first"]), 8, 31.5), (k(&["second"]), 8, 31.5)]);
+    // A filter on a seat-level column keeps that seat's record of each game.
+    assert_eq!(mean(&["budget"], &[("agent".into(), "a".into())], "plies"), vec![(k(&["10"]), 4, 31.5), (k(&["20"]), 4, 31.5)]);
+    // A seat's own score stays per seat: two records a game.
+    let scores = mean(&["budget"], &[], "score");
+    assert_eq!((scores[0].1, scores[0].2), (8, 18.0));
+}
+
+#[test]
 fn mean_table_and_rating_table() {
     let r = records();
     let keys = vec!["budget".to_string()];
     let t = compute(&r, &TableParams { metric: Some("plies"), ..params(&keys, Statistic::Mean) }).unwrap();
-    // Plies 30..33 in each job, each game seen from both seats: mean 31.5 over 8 records.
+    // Plies 30..33 in each job, a game-level metric: mean 31.5 over its 4 games.
     assert_eq!(t.rows.len(), 2);
-    assert_eq!((t.rows[0].n, t.rows[0].value.value), (8, 31.5));
+    assert_eq!((t.rows[0].n, t.rows[0].value.value), (4, 31.5));
     // Units: the mean of each job first (one job per budget here: one unit, no interval).
     let t = compute(&r, &TableParams { metric: Some("plies"), unit: Some("job"), ..params(&keys, Statistic::Mean) }).unwrap();
     assert_eq!((t.rows[0].n, t.rows[0].value.value), (1, 31.5));
