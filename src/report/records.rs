@@ -370,6 +370,12 @@ impl Records {
         })
     }
 
+    /// The records for which `keep` holds.
+    pub fn filtered(&self, keep: Expr) -> Result<Records> {
+        let only = |frame: &LazyFrame| frame.clone().filter(keep.clone());
+        Ok(Records { games: self.games.clone(), grid: self.grid.clone(), ..Records::new(only(&self.frame))?.with_parts(self.parts.iter().map(only).collect()) })
+    }
+
     /// The records `filter` keeps, one per game and group: for a game-level metric (`plies`,
     /// `wall_ms`), whose two seat records carry the same value, so that a game whose seats fall
     /// in one group counts once there (games never span two parts). Filter first: the record a

@@ -462,10 +462,26 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
     let metric = p.metric.expect("checked: mean tables name a metric");
     // A game-level metric of game records counts once per game in each group, whatever the
     // grouping (two seat records of one game would count it twice where they share a group).
-    let one_per_game;
+    // Where the keys tell which records of a game share a group (`GameCount`), a filter on the
+    // seat does it; otherwise the records are deduplicated by group and game (slower).
+    let deduplicated;
     let (records, filter) = if records.has("game_id") && GAME_LEVEL.contains(&metric) {
-        one_per_game = records.one_per_game(p.filter, p.group_by)?;
-        (&one_per_game, &[][..])
+        let first = || col("seat").eq(lit("first"));
+        match GameCount::of(p, records) {
+            GameCount::OnePerGame => (records, p.filter),
+            GameCount::TwicePerGame => {
+                deduplicated = records.filtered(first())?;
+                (&deduplicated, p.filter)
+            }
+            GameCount::SelfPlayTwice => {
+                deduplicated = records.filtered(first().or(col("agent").neq(col("opponent"))))?;
+                (&deduplicated, p.filter)
+            }
+            GameCount::Distinct => {
+                deduplicated = records.one_per_game(p.filter, p.group_by)?;
+                (&deduplicated, &[][..])
+            }
+        }
     } else {
         (records, p.filter)
     };

@@ -121,6 +121,10 @@ fn a_game_level_metric_counts_each_game_once_whatever_the_grouping_and_a_seat_me
     assert_eq!(mean(&["seat"], &[], "plies"), vec![(k(&["first"]), 8, 31.5), (k(&["second"]), 8, 31.5)]);
     // A filter on a seat-level column keeps that seat's record of each game.
     assert_eq!(mean(&["budget"], &[("agent".into(), "a".into())], "plies"), vec![(k(&["10"]), 4, 31.5), (k(&["20"]), 4, 31.5)]);
+    // Keys that are the seat's but name no agent (the seat's result): deduplicated by game. The
+    // draw's two records share the group 0.5; every decided game has one record in 0 and 1.
+    let by_result: Vec<(Vec<String>, u64)> = mean(&["result"], &[], "plies").into_iter().map(|(k, n, _)| (k, n)).collect();
+    assert_eq!(by_result, vec![(k(&["0"]), 7), (k(&["0.5"]), 1), (k(&["1"]), 7)]);
     // A seat's own score stays per seat: two records a game.
     let scores = mean(&["budget"], &[], "score");
     assert_eq!((scores[0].1, scores[0].2), (8, 18.0));
