@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick
+.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -63,6 +63,15 @@ reproduce-gotools: deps
 	@for f in $(GOTOOLS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 	$(GAMELAB) run experiments/gotools-time-per-leaf.toml --threads 1
 	$(GAMELAB) report experiments/gotools-time-per-leaf.toml
+
+# One page of every published value the reports compared, with its two-sample verdict
+# (results/summary.md and summary.csv), from the reports that are there: run the reproduce
+# targets first (or reproduce-all, which runs every one and then the summary).
+reproduce-summary: deps
+	$(GAMELAB) summary experiments/*.toml
+
+reproduce-all: reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools
+	$(MAKE) --no-print-directory reproduce-summary
 
 bench: deps
 	$(CARGO) bench

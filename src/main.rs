@@ -249,6 +249,17 @@ enum Command {
         #[arg(long, default_value = ".")]
         root: PathBuf,
     },
+    /// One page of every published value the experiments' reports compared (paper value and
+    /// n, ours and n, difference, p, verdict): OUT/results/summary.md and summary.csv.
+    Summary {
+        /// Experiment files (those without published values are skipped; report the others
+        /// first).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Root folder the runs wrote to.
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+    },
     /// List games, stages, agent kinds and experiment files.
     List {
         /// Folder of experiment files.
@@ -493,6 +504,15 @@ fn dispatch(command: Command) -> Result<()> {
             }
             if written.is_empty() {
                 eprintln!("{}: no rows yet (run `gamelab run {}` first)", exp.name, file.display());
+            }
+            Ok(())
+        }
+        Command::Summary { files, out } => {
+            let experiments = files.iter().map(|f| Experiment::load(f)).collect::<Result<Vec<_>, InputError>>()?;
+            let s = gamelab::report::summary::summary(&experiments, &out)?;
+            println!("summary: {} ({} experiments; {})", s.markdown.display(), s.reported.len(), s.counts.iter().map(|(w, n)| format!("{n} {w}")).collect::<Vec<_>>().join(", "));
+            if !s.missing.is_empty() {
+                eprintln!("not reported yet: {} (run and report them, then summarise again)", s.missing.join(", "));
             }
             Ok(())
         }

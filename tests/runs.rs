@@ -799,3 +799,55 @@ fn games_writes_solve_rows_as_sgf_with_the_solvers_main_line() {
     }
     assert!(lines > trees.len(), "the trees carry main lines: {sgf}");
 }
+
+#[test]
+fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
+    let text = r#"
+name = "claims"
+kind = "match"
+game = "othello"
+stage = "small6"
+seed = 5
+[match]
+players = ["greedy", "random"]
+games = 200
+[openings]
+random_plies = 2
+[agents.greedy]
+kind = "greedy"
+[agents.random]
+kind = "random"
+[[report.tables]]
+name = "scores"
+statistic = "score"
+group_by = ["agent"]
+[[report.reference]]
+table = "scores"
+source = "A made-up paper"
+keys = ["agent"]
+n = 40
+rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
+"#;
+    // Read greedy's measured score first, then claim it (consistent) and a reversal for random.
+    let (dir, file, out, _) = played("claims", &text.replace("\"GREEDY\"", "50.0").replace("\"RANDOM\"", "50.0"));
+    let o = gamelab(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let scores = std::fs::read_to_string(out.join("results/claims/report/scores.csv")).unwrap();
+    let greedy: f64 = scores.lines().find(|l| l.starts_with("greedy,")).unwrap().split(',').nth(5).unwrap().parse().unwrap();
+    assert!(greedy > 60.0, "greedy beats random on 6x6: {scores}");
+    let claimed = text.replace("\"GREEDY\"", &format!("{greedy:.1}")).replace("\"RANDOM\"", "80.0");
+    let file = write(dir.path(), "claims.toml", &claimed);
+    let o = gamelab(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = gamelab(&["summary", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let md = std::fs::read_to_string(out.join("results/summary.md")).unwrap();
+    let line = |agent: &str| md.lines().find(|l| l.contains(&format!("agent={agent} "))).unwrap_or_else(|| panic!("{agent}: {md}")).to_string();
+    assert!(line("greedy").contains("| consistent |") && line("greedy").contains("(n 40)"), "{md}");
+    assert!(line("random").contains("**sign differs**"), "{md}");
+    assert!(line("nobody").contains("not comparable: no measured row"), "{md}");
+    assert!(md.contains("3 published values from 1 experiments"), "{md}");
+    let csv = std::fs::read_to_string(out.join("results/summary.csv")).unwrap();
+    assert!(csv.starts_with("experiment,table,source,keys,published,paper_n"), "{csv}");
+    assert_eq!(csv.lines().count(), 4);
+}

@@ -1,33 +1,32 @@
 //! Published numbers beside measured ones: for each row of a `[[report.reference]]`, the
-//! measured value and interval of the matching table row, and a verdict.
+//! matching table row, the two-sample test of our sample against the paper's, and a verdict
+//! (`stats::two_sample`: Fisher's exact test for scores, Welch's t for means with a spread,
+//! Holm's adjustment over the table's rows, directions checked on their own).
+//!
+//! The old one-sample question, whether the paper's value lies inside our interval, is kept as
+//! a column for the reader, never as the verdict: it ignores the paper's own sampling error.
 
-use super::spec::ReferenceSpec;
+use super::spec::{ReferenceSpec, Statistic};
 use super::table::Table;
+use crate::stats::Estimate;
+use crate::stats::two_sample::{Sample, holm, sign_differs, test, verdict};
 
-#[derive(Clone, Debug, PartialEq)]
-pub enum Verdict {
-    /// The published value lies inside the measured interval.
-    Inside,
-    Outside,
-    /// Why the row cannot be compared.
-    NotComparable(String),
-}
-
-impl Verdict {
-    pub fn text(&self) -> String {
-        match self {
-            Verdict::Inside => "inside".into(),
-            Verdict::Outside => "**outside**".into(),
-            Verdict::NotComparable(why) => format!("not comparable: {why}"),
-        }
-    }
-}
+pub use crate::stats::two_sample::Verdict;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     pub keys: Vec<String>,
     pub published: String,
+    /// The paper's n for this row, if stated or assumed.
+    pub paper_n: Option<u64>,
+    /// Ours: value, interval, n.
     pub measured: Option<(f64, f64, f64, u64)>,
+    /// Ours minus the paper's, with its interval, when a two-sample test applies.
+    pub difference: Option<Estimate>,
+    /// The test's name, raw p and Holm-adjusted p.
+    pub test: Option<(&'static str, f64, f64)>,
+    /// Whether the paper's value lies inside our interval (for the reader; not the verdict).
+    pub inside: Option<bool>,
     pub verdict: Verdict,
 }
 
@@ -39,50 +38,80 @@ fn text_of(v: &toml::Value) -> String {
     }
 }
 
+fn number(v: Option<&toml::Value>) -> Option<f64> {
+    v.and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
+}
+
+/// The confidence level's complement the verdict tests at.
+const ALPHA: f64 = 0.05;
+
 /// Compares each reference row with the table row whose keys (those the reference names)
 /// match; when several table rows match, their values are not pooled: the row is not
 /// comparable until the reference names enough keys to pick one.
 pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
     let positions: Vec<Option<usize>> = reference.keys.iter().map(|k| table.key_names.iter().position(|t| t == k)).collect();
-    reference
+    let nk = reference.keys.len();
+    // Rows first without their verdicts: the p-values are adjusted together.
+    let mut rows: Vec<(Comparison, Result<(Estimate, f64, &'static str), String>, bool)> = reference
         .rows
         .iter()
         .map(|row| {
-            let keys: Vec<String> = row[..reference.keys.len().min(row.len())].iter().map(text_of).collect();
-            let published = row.get(reference.keys.len());
+            let keys: Vec<String> = row[..nk.min(row.len())].iter().map(text_of).collect();
+            let published = row.get(nk);
             let published_text = published.map(text_of).unwrap_or_default();
-            let matches: Vec<_> = table
-                .rows
-                .iter()
-                .filter(|r| positions.iter().zip(&keys).all(|(p, k)| p.is_some_and(|p| r.keys[p] == *k)))
-                .collect();
-            let measured = match matches.as_slice() {
-                [m] if reference.relative => m.change.map(|c| (c.value, c.lo, c.hi, m.n)),
-                [m] => Some((m.value.value, m.value.lo, m.value.hi, m.n)),
+            let paper_n = number(row.get(nk + 1)).map(|n| n as u64).or(reference.n);
+            let paper_sd = number(row.get(nk + 2));
+            let matches: Vec<_> = table.rows.iter().filter(|r| positions.iter().zip(&keys).all(|(p, k)| p.is_some_and(|p| r.keys[p] == *k))).collect();
+            let measured_row = match matches.as_slice() {
+                [m] => Some(*m),
                 _ => None,
             };
-            let number = published.and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)));
-            let verdict = match (number, matches.len(), measured) {
-                (None, _, _) => Verdict::NotComparable(format!("the source gives no number ('{published_text}')")),
-                (_, 0, _) => Verdict::NotComparable("no measured row has these keys".into()),
-                (_, m, _) if m > 1 => Verdict::NotComparable(format!("{m} measured rows have these keys; name more keys")),
-                (Some(_), _, Some((_, lo, _, _))) if lo.is_nan() => Verdict::NotComparable("the measured value has no interval".into()),
-                (Some(x), _, Some((_, lo, hi, _))) => {
-                    if x >= lo && x <= hi {
-                        Verdict::Inside
-                    } else {
-                        Verdict::Outside
-                    }
+            let measured = measured_row.and_then(|m| if reference.relative { m.change.map(|c| (c.value, c.lo, c.hi, m.n)) } else { Some((m.value.value, m.value.lo, m.value.hi, m.n)) });
+            let value = number(published);
+            let mut comparison = Comparison { keys, published: published_text.clone(), paper_n, measured, difference: None, test: None, inside: None, verdict: Verdict::Consistent };
+            let not = |why: String| (Err(why), false);
+            let (tested, sign) = match (value, matches.len(), measured_row, measured) {
+                (None, _, _, _) => not(format!("the source gives no number ('{published_text}')")),
+                (_, 0, _, _) => not("no measured row has these keys".into()),
+                (_, m, _, _) if m > 1 => not(format!("{m} measured rows have these keys; name more keys")),
+                (Some(_), _, _, None) if reference.relative => not("the row is the baseline, or has no interval against it".into()),
+                (Some(x), _, Some(row), Some((v, lo, hi, n))) => {
+                    comparison.inside = (!lo.is_nan()).then_some(x >= lo && x <= hi);
+                    let (ours, paper, point) = match (table.statistic, reference.relative) {
+                        (Statistic::Score, _) => (Sample::Percent { value: v, n: Some(n) }, Sample::Percent { value: x, n: paper_n }, 50.0),
+                        (_, true) => (Sample::Mean { value: v, sd: None, n: Some(n) }, Sample::Mean { value: x, sd: paper_sd, n: paper_n }, 0.0),
+                        _ => (Sample::Mean { value: v, sd: row.sd, n: Some(n) }, Sample::Mean { value: x, sd: paper_sd, n: paper_n }, f64::NAN),
+                    };
+                    let tested = match (table.statistic, reference.relative) {
+                        (Statistic::Rating, _) => Err("ratings have no two-sample test here".to_string()),
+                        (_, true) if paper_sd.is_none() => Err("the paper gives a change without its spread".to_string()),
+                        (_, true) => Err("a change has no two-sample test here".to_string()),
+                        _ => test(ours, paper, 1.0 - ALPHA),
+                    };
+                    (tested, sign_differs(ours, paper, point, 1.0 - ALPHA))
                 }
-                _ if reference.relative => Verdict::NotComparable("the row is the baseline, or has no interval against it".into()),
-                _ => Verdict::NotComparable("no measured value".into()),
+                _ => not("no measured value".into()),
             };
-            Comparison { keys, published: published_text, measured, verdict }
+            (comparison, tested, sign)
         })
-        .collect()
+        .collect();
+    let raw: Vec<f64> = rows.iter().map(|(_, t, _)| t.as_ref().map_or(f64::NAN, |t| t.1)).collect();
+    let adjusted = holm(&raw);
+    for (i, (c, tested, sign)) in rows.iter_mut().enumerate() {
+        if let Ok((d, p, name)) = tested {
+            c.difference = Some(*d);
+            c.test = Some((name, *p, adjusted[i]));
+        }
+        c.verdict = verdict(tested, adjusted[i], *sign, ALPHA);
+    }
+    rows.into_iter().map(|(c, _, _)| c).collect()
 }
 
-/// The comparison as Markdown.
+fn p_text(p: f64) -> String {
+    if p < 0.001 { format!("{p:.1e}") } else { format!("{p:.3}") }
+}
+
+/// The comparison as Markdown, with a line saying how the verdict was reached.
 pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -> String {
     let mut s = String::new();
     let mut header = reference.keys.clone();
@@ -91,20 +120,88 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
     } else {
         (format!("measured {}", table.value_name), table.interval_name.clone())
     };
-    header.extend(["published".to_string(), value_name, interval_name, table.n_name.clone(), "verdict".into()]);
+    let paper_n = if reference.n_assumed { "paper n (assumed)" } else { "paper n" };
+    header.extend(["published".to_string(), paper_n.into(), value_name, interval_name, table.n_name.clone(), "ours − paper (95% CI)".into(), "p (Holm)".into(), "verdict".into(), "paper in our CI".into()]);
     s += &format!("| {} |\n|{}\n", header.join(" | "), header.iter().enumerate().map(|(i, _)| if i < reference.keys.len() { "---|" } else { "---:|" }).collect::<String>());
     for c in rows {
         let mut cells = c.keys.clone();
         cells.push(c.published.clone());
+        cells.push(c.paper_n.map_or("–".into(), |n| n.to_string()));
         match c.measured {
             Some((v, lo, hi, n)) => cells.extend([format!("{v:.1}"), if lo.is_nan() { "–".into() } else { format!("{lo:.1} to {hi:.1}") }, n.to_string()]),
             None => cells.extend(["–".into(), "–".into(), "–".into()]),
         }
+        cells.push(c.difference.map_or("–".into(), |d| format!("{:+.1} ({:+.1} to {:+.1})", d.value, d.lo, d.hi)));
+        cells.push(c.test.map_or("–".into(), |(_, p, adj)| format!("{} ({})", p_text(adj), p_text(p))));
         cells.push(c.verdict.text());
+        cells.push(c.inside.map_or("–".into(), |i| if i { "yes".into() } else { "no".into() }));
         s += &format!("| {} |\n", cells.join(" | "));
     }
-    let inside = rows.iter().filter(|c| c.verdict == Verdict::Inside).count();
-    let outside = rows.iter().filter(|c| c.verdict == Verdict::Outside).count();
-    s += &format!("\n{inside} of {} published values lie inside the measured interval, {outside} outside, {} not comparable.\n", rows.len(), rows.len() - inside - outside);
+    let count = |w: &str| rows.iter().filter(|c| c.verdict.word() == w).count();
+    s += &format!(
+        "\n{} published values: {} consistent, {} different, {} with the sign reversed, {} not comparable.\n",
+        rows.len(),
+        count("consistent"),
+        count("different"),
+        count("sign differs"),
+        count("not comparable")
+    );
+    let test = match (table.statistic, reference.relative) {
+        (Statistic::Score, _) => "Fisher's exact test on score points (W + D/2 of n games, rounded to whole points for the exact test; ours against the paper's), with Newcombe's interval for the difference in percentage points",
+        (_, true) => "no test: the paper gives changes without their spread, so only the direction is checked",
+        (Statistic::Mean, false) => "Welch's t test, where the paper gives its n and SD",
+        (Statistic::Rating, false) => "no test for ratings",
+    };
+    s += &format!(
+        "Verdict: {test}; p-values Holm-adjusted over this table's rows (first number; raw in brackets), \"different\" below {ALPHA}. \"Sign differs\": the paper and we lie on opposite sides of {} and the paper's own interval excludes it. Both samples count, so the verdict does not ask whether the paper's value lies inside our interval (last column, for the reader).\n",
+        if table.statistic == Statistic::Score { "50%" } else { "0" }
+    );
     s
 }
+
+/// The comparison as CSV rows (no header), for the summary page: table, source, keys (as
+/// `k=v; ...`), published, paper n, n assumed, measured, lo, hi, n, difference, its interval,
+/// test, p, p (Holm), verdict.
+pub fn csv_rows(reference: &ReferenceSpec, rows: &[Comparison]) -> Vec<Vec<String>> {
+    let f = |x: f64| if x.is_nan() { String::new() } else { format!("{x}") };
+    rows.iter()
+        .map(|c| {
+            let keys = reference.keys.iter().zip(&c.keys).map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
+            let (v, lo, hi, n) = c.measured.map_or((f64::NAN, f64::NAN, f64::NAN, String::new()), |(v, lo, hi, n)| (v, lo, hi, n.to_string()));
+            let d = c.difference.unwrap_or(Estimate { value: f64::NAN, lo: f64::NAN, hi: f64::NAN });
+            let (name, p, adj) = c.test.map_or(("", f64::NAN, f64::NAN), |t| t);
+            let why = match &c.verdict {
+                Verdict::NotComparable(w) => w.clone(),
+                _ => String::new(),
+            };
+            vec![
+                reference.table.clone(),
+                reference.source.clone().unwrap_or_default(),
+                keys,
+                c.published.clone(),
+                c.paper_n.map_or(String::new(), |n| n.to_string()),
+                (reference.n_assumed && c.paper_n.is_some()).to_string(),
+                f(v),
+                f(lo),
+                f(hi),
+                n,
+                f(d.value),
+                f(d.lo),
+                f(d.hi),
+                name.to_string(),
+                f(p),
+                f(adj),
+                c.verdict.word().to_string(),
+                why,
+            ]
+        })
+        .collect()
+}
+
+/// The file in a report's folder that holds every published value of the report with its
+/// verdict (`csv_rows`), whatever `--format` says: the summary page reads it.
+pub const CSV_FILE: &str = "comparisons.csv";
+
+/// The header of `csv_rows`.
+pub const CSV_HEADER: [&str; 18] =
+    ["table", "source", "keys", "published", "paper_n", "paper_n_assumed", "measured", "measured_lo", "measured_hi", "n", "difference", "difference_lo", "difference_hi", "test", "p", "p_holm", "verdict", "why"];

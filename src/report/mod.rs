@@ -15,6 +15,7 @@ pub mod draw;
 pub mod figure;
 pub mod plan;
 pub mod records;
+pub mod summary;
 pub mod spec;
 pub use crate::stats;
 pub mod table;
@@ -401,6 +402,8 @@ fn write_report(
         md += &format!("**Incomplete:** {} jobs have no rows yet; run the experiment again to finish them.\n\n", jobs.len() - jobs_with_rows);
     }
     let mut table_files = Vec::new();
+    // Every published value with its verdict, for the summary page (`gamelab summary`).
+    let mut comparisons: Vec<Vec<String>> = Vec::new();
     for (t, spec) in computed.iter().zip(&plan.tables) {
         if spec.hidden {
             if csv_tables {
@@ -428,9 +431,21 @@ fn write_report(
             if let Some(note) = &reference.note {
                 md += &format!("{}\n\n", note.trim());
             }
-            md += &compare::markdown(reference, t, &compare::compare(reference, t));
+            let compared = compare::compare(reference, t);
+            md += &compare::markdown(reference, t, &compared);
             md += "\n";
+            comparisons.extend(compare::csv_rows(reference, &compared));
         }
+    }
+    if !comparisons.is_empty() {
+        let quote = |x: &str| if x.contains([',', '"', '\n']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
+        let mut text = compare::CSV_HEADER.join(",") + "\n";
+        for row in &comparisons {
+            text += &(row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n");
+        }
+        let path = folder.join(compare::CSV_FILE);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+        table_files.push(compare::CSV_FILE.to_string());
     }
     md += &sprt_section(jobs, records)?;
     if exp.file.kind.plays_games() {

@@ -153,8 +153,16 @@ pub struct ReferenceSpec {
     /// The group columns each row starts with (a subset of the table's group_by).
     pub keys: Vec<String>,
     /// Each row: the key values, then the published value in the table's unit (a string such
-    /// as "unreadable" when the source cannot be read; the row is then not comparable).
+    /// as "unreadable" when the source cannot be read; the row is then not comparable), then
+    /// optionally the paper's n for this row and its SD (means).
     pub rows: Vec<Vec<toml::Value>>,
+    /// The paper's sample size for every row (games of a score, problems or games of a mean),
+    /// unless a row gives its own: what the two-sample verdict compares our sample with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub n: Option<u64>,
+    /// The n is our reading, not stated by the paper (the note says why): shown as such.
+    #[serde(default)]
+    pub n_assumed: bool,
     /// The published values are changes in % against the table's `baseline` (e.g. -14 for
     /// "14% fewer leaves"): compared with the measured change in % and its interval (the
     /// difference's interval over the baseline's mean).

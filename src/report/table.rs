@@ -26,6 +26,8 @@ pub struct TableRow {
     /// Mean tables with a baseline: the difference from it in % of the baseline's mean, with
     /// the difference's interval over the same mean.
     pub change: Option<Estimate>,
+    /// Mean tables: the sample's standard deviation (for two-sample comparisons).
+    pub sd: Option<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +43,8 @@ pub struct Table {
     /// Decimals the value and its interval are shown with.
     pub decimals: usize,
     pub rows: Vec<TableRow>,
+    /// What each row's value is (how a published value is compared with it).
+    pub statistic: Statistic,
     /// Score tables of games: the groups whose games are not all distinct (deterministic agents
     /// from one start replay one game), as (group keys, games, distinct games).
     pub repeated: Vec<(Vec<String>, u64, u64)>,
@@ -246,6 +250,7 @@ fn base(p: &TableParams, n_name: &str, value_name: String, interval_name: String
         after_names: vec![],
         decimals: 2,
         rows: vec![],
+        statistic: p.statistic,
         repeated: vec![],
     }
 }
@@ -333,6 +338,7 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
             before: vec![wdl.wins.to_string(), wdl.draws.to_string(), wdl.losses.to_string()],
             after,
             change: None,
+            sd: None,
         });
     }
     let rank = p.group_by.iter().position(|k| k == "agent");
@@ -552,7 +558,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
             _ => None,
         };
         let value = interval.unwrap_or(Estimate { value: m.mean, lo: f64::NAN, hi: f64::NAN });
-        t.rows.push(TableRow { keys: keys.clone(), n: m.n, value, before: vec![], after: vec![fixed(m.variance.sqrt(), 2)], change: None });
+        t.rows.push(TableRow { keys: keys.clone(), n: m.n, value, before: vec![], after: vec![fixed(m.variance.sqrt(), 2)], change: None, sd: Some(m.variance.sqrt()).filter(|s| s.is_finite()) });
     }
     if let Some((column, base_value)) = &p.baseline {
         let c = p.group_by.iter().position(|k| k == column).expect("checked: the baseline column is a group key");
@@ -639,7 +645,7 @@ fn rating_table(records: &Records, p: &TableParams) -> Result<Table> {
             let played: u64 = games.iter().filter(|(g, _)| g.a == a || g.b == a).map(|(_, k)| k).sum();
             let mut keys = context.clone();
             keys.insert(agent_key, name.clone());
-            t.rows.push(TableRow { keys, n: played, value: ratings[a], before: vec![], after: vec![], change: None });
+            t.rows.push(TableRow { keys, n: played, value: ratings[a], before: vec![], after: vec![], change: None, sd: None });
         }
     }
     sort_rows(&mut t.rows, Some(agent_key));

@@ -5,7 +5,9 @@
 //! - `elo`: Elo difference with its interval from W/D/L or from colour-swapped pairs
 //!   (pentanomial), likelihood of superiority, and the SPRT;
 //! - `means`: Student and Welch t intervals and tests, percentile bootstrap;
-//! - `rating`: Bradley-Terry ratings of many agents (MM algorithm) with bootstrap intervals.
+//! - `rating`: Bradley-Terry ratings of many agents (MM algorithm) with bootstrap intervals;
+//! - `two_sample`: a published value against a measured one (Fisher exact, Newcombe, Welch,
+//!   Holm), the report's verdict.
 //!
 //! Quantiles come from statrs; nothing here writes its own quantile function.
 
@@ -13,6 +15,7 @@ pub mod elo;
 pub mod means;
 pub mod proportion;
 pub mod rating;
+pub mod two_sample;
 
 pub use proportion::{clopper_pearson, wilson, z_for};
 

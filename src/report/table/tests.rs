@@ -183,12 +183,27 @@ fn reference_rows_inside_outside_and_not_comparable() {
         ],
         relative: false,
         note: None,
+        n: Some(40),
+        n_assumed: false,
     };
     let c = compare(&reference, &t);
-    assert_eq!(c[0].verdict, Verdict::Inside);
-    assert_eq!(c[1].verdict, Verdict::Outside);
+    // a: 2.5 of 4 (62.5%) against 50% of 40: consistent, and 50 lies inside our interval.
+    assert_eq!((&c[0].verdict, c[0].inside, c[0].paper_n), (&Verdict::Consistent, Some(true), Some(40)));
+    let (name, p, holm) = c[0].test.unwrap();
+    assert_eq!(name, "Fisher exact");
+    // Two rows are tested: Holm never lowers a p-value.
+    assert!(holm >= p, "{:?}", c[0].test);
+    assert!((c[0].difference.unwrap().value - 12.5).abs() < 1e-9, "ours - paper = 62.5 - 50");
+    // b: 1.5 of 4 against 95% of 40: 95% lies outside our interval, and the samples differ.
+    assert_eq!((&c[1].verdict, c[1].inside), (&Verdict::SignDiffers, Some(false)), "37.5% against 95%: opposite sides of 50%");
     assert!(matches!(&c[2].verdict, Verdict::NotComparable(w) if w.contains("no measured row")));
     assert!(matches!(&c[3].verdict, Verdict::NotComparable(w) if w.contains("gives no number")));
+    // Without the paper's n: no two-sample verdict, the old check stays a column.
+    let c = compare(&ReferenceSpec { n: None, ..reference.clone() }, &t);
+    assert!(matches!(&c[0].verdict, Verdict::NotComparable(w) if w.contains("no n")), "{:?}", c[0]);
+    assert_eq!(c[0].inside, Some(true));
+    let md = markdown(&reference, &t, &c);
+    assert!(md.contains("Fisher's exact test") && md.contains("Holm"), "{md}");
 }
 
 #[test]
@@ -262,9 +277,13 @@ fn a_paired_baseline_compares_the_units_both_groups_have() {
         rows: vec![vec!["new".into(), toml::Value::Float(-10.0)], vec!["new".into(), toml::Value::Float(-30.0)], vec!["old".into(), toml::Value::Float(-10.0)]],
         relative: true,
         note: None,
+        n: None,
+        n_assumed: false,
     };
     let c = compare(&reference, &t);
-    assert_eq!((&c[0].verdict, &c[1].verdict), (&Verdict::Inside, &Verdict::Outside), "{c:?}");
+    // Changes come without their spread: no test, but the direction is checked (both negative).
+    assert!(matches!(&c[0].verdict, Verdict::NotComparable(w) if w.contains("spread")), "{c:?}");
+    assert_eq!((c[0].inside, c[1].inside), (Some(true), Some(false)), "{c:?}");
     assert!(matches!(&c[2].verdict, Verdict::NotComparable(w) if w.contains("baseline")), "{c:?}");
     assert!(markdown(&reference, &t, &c).contains("measured change of mean leaves in % of the baseline's"));
 }
