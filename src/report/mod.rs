@@ -438,10 +438,9 @@ fn write_report(
         }
     }
     if !comparisons.is_empty() {
-        let quote = |x: &str| if x.contains([',', '"', '\n']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
-        let mut text = compare::CSV_HEADER.join(",") + "\n";
+        let mut text = table::csv_line(&compare::CSV_HEADER);
         for row in &comparisons {
-            text += &(row.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n");
+            text += &table::csv_line(row);
         }
         let path = folder.join(compare::CSV_FILE);
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;

@@ -3,6 +3,7 @@
 //! Holm-adjusted p and the verdict, read from each report's `comparisons.csv`.
 
 use super::compare::{CSV_FILE, CSV_HEADER};
+use super::table::csv_line;
 use crate::experiment::Experiment;
 use crate::experiment::runner::results_dir;
 use anyhow::{Context, Result};
@@ -51,9 +52,8 @@ fn read_comparisons(path: &Path) -> Result<Vec<Row>> {
 pub fn summary(experiments: &[Experiment], out: &Path) -> Result<Summary> {
     let (mut reported, mut missing) = (Vec::new(), Vec::new());
     let mut md_rows = String::new();
-    let mut csv = format!("experiment,{}\n", CSV_HEADER.join(","));
+    let mut csv = csv_line(&std::iter::once("experiment").chain(CSV_HEADER).collect::<Vec<_>>());
     let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
-    let quote = |x: &str| if x.contains([',', '"', '\n']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
     let number = |s: &str| s.parse::<f64>().ok();
     for exp in experiments.iter().filter(|e| !e.file.report.reference.is_empty()) {
         let path = results_dir(out, &exp.name).join("report").join(CSV_FILE);
@@ -63,7 +63,7 @@ pub fn summary(experiments: &[Experiment], out: &Path) -> Result<Summary> {
         }
         reported.push(exp.name.clone());
         for row in read_comparisons(&path)? {
-            csv += &format!("{},{}\n", quote(&exp.name), row.0.iter().map(|c| quote(c)).collect::<Vec<_>>().join(","));
+            csv += &csv_line(&std::iter::once(exp.name.clone()).chain(row.0.iter().cloned()).collect::<Vec<_>>());
             *counts.entry(row.get("verdict").to_string()).or_default() += 1;
             let paper_n = match (row.get("paper_n"), row.get("paper_n_assumed")) {
                 ("", _) => "n ?".to_string(),

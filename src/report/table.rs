@@ -686,23 +686,28 @@ impl Table {
 
     /// The table as CSV: the Markdown columns, with the interval as two columns.
     pub fn csv(&self) -> String {
-        let quote = |x: &str| if x.contains([',', '"', '\n']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
         let mut header: Vec<String> = self.key_names.clone();
         header.push(self.n_name.clone());
         header.extend(self.before_names.iter().cloned());
         header.extend([self.value_name.clone(), "ci_low".into(), "ci_high".into()]);
         header.extend(self.after_names.iter().cloned());
-        let mut s = header.iter().map(|h| quote(h)).collect::<Vec<_>>().join(",") + "\n";
+        let mut s = csv_line(&header);
         for r in &self.rows {
             let mut cells = r.keys.clone();
             cells.push(r.n.to_string());
             cells.extend(r.before.iter().cloned());
             cells.extend([r.value.value, r.value.lo, r.value.hi].map(|x| format!("{x}")));
             cells.extend(r.after.iter().cloned());
-            s += &(cells.iter().map(|c| quote(c)).collect::<Vec<_>>().join(",") + "\n");
+            s += &csv_line(&cells);
         }
         s
     }
+}
+
+/// One CSV line (with its newline): cells with a comma, quote or newline quoted.
+pub fn csv_line<S: AsRef<str>>(cells: &[S]) -> String {
+    let quote = |x: &str| if x.contains([',', '"', '\n']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
+    cells.iter().map(|c| quote(c.as_ref())).collect::<Vec<_>>().join(",") + "\n"
 }
 
 #[cfg(test)]
