@@ -146,6 +146,7 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Op
                     statistic: t.statistic,
                     metric: t.metric.as_deref(),
                     unit: t.unit.as_deref(),
+                    weighted_by: t.weighted_by.as_deref(),
                     method: t.method,
                     baseline: t.baseline.as_ref().and_then(|b| b.iter().next()).map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))),
                     paired: t.paired,

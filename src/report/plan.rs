@@ -83,6 +83,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         metric: None,
         elo: false,
         unit: None,
+        weighted_by: None,
         method: Default::default(),
         baseline: None,
         paired: false,
@@ -195,6 +196,11 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             if t.statistic != Statistic::Mean || b.len() != 1 || !b.keys().all(|k| g.contains(k)) {
                 return Err(exp.error(at, format!("table '{}': `baseline` goes with statistic = \"mean\" and names one of its group columns and a value, e.g. {{ agent = \"greedy\" }}", t.name)));
             }
+        }
+        if let Some(w) = &t.weighted_by
+            && (t.unit.is_none() || !measures.contains(&w.as_str()))
+        {
+            return Err(exp.error(at, format!("table '{}': `weighted_by` weights each unit's mean: it needs `unit` and a numeric column, one of {} (got '{w}')", t.name, measures.join(", "))));
         }
         if t.paired && (t.baseline.is_none() || t.unit.is_none()) {
             return Err(exp.error(at, format!("table '{}': `paired` compares with the `baseline` unit by unit: it needs both `baseline` and `unit`", t.name)));

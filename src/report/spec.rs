@@ -68,6 +68,11 @@ pub struct TableSpec {
     /// unit means. Default: every record is a unit.
     #[serde(default)]
     pub unit: Option<String>,
+    /// Mean tables with a unit: each unit's value is the mean weighted by this column, the sum
+    /// of metric x weight over the sum of weight (time per leaf as a run's total time over its
+    /// total leaves: metric = "us_per_leaf", weighted_by = "leaves").
+    #[serde(default)]
+    pub weighted_by: Option<String>,
     /// Mean tables: the interval, Student's t (default) or a percentile bootstrap over units.
     #[serde(default)]
     pub method: MeanInterval,

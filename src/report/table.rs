@@ -216,6 +216,8 @@ pub struct TableParams<'a> {
     pub metric: Option<&'a str>,
     /// Mean tables: the column whose values are the independent units (None: each record).
     pub unit: Option<&'a str>,
+    /// Mean tables with a unit: weight each unit's mean by this column.
+    pub weighted_by: Option<&'a str>,
     pub method: MeanInterval,
     /// Mean tables: (group column, value) of the group every other is compared with.
     pub baseline: Option<(String, String)>,
@@ -532,7 +534,16 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
             let mut unit_keys: Vec<String> = p.group_by.to_vec();
             unit_keys.extend(["__unit_job".to_string(), "__unit".to_string()]);
             let units = records.with_columns(&[records.key(unit).alias("__unit"), if within_job { records.key("job") } else { lit("") }.alias("__unit_job")])?;
-            let aggs = vec![finite().sum().alias("sum"), finite().count().cast(DataType::Float64).alias("count")];
+            // Each unit's mean: its sum over its count, or, weighted, the sum of value x weight
+            // over the sum of the weights.
+            let aggs = match p.weighted_by {
+                None => vec![finite().sum().alias("sum"), finite().count().cast(DataType::Float64).alias("count")],
+                Some(w) => {
+                    let weight = || col(w).cast(DataType::Float64);
+                    let both = || value().is_finite().and(weight().is_finite());
+                    vec![(value() * weight()).filter(both()).sum().alias("sum"), weight().filter(both()).sum().alias("count")]
+                }
+            };
             let (names, sums) = summed(&units, &unit_keys, filter, aggs)?;
             let g = p.group_by.len();
             for (k, v) in sums {

@@ -47,7 +47,7 @@ fn records() -> Records {
 }
 
 fn params<'a>(group_by: &'a [String], statistic: Statistic) -> TableParams<'a> {
-    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, unit: None, method: MeanInterval::T, baseline: None, paired: false, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
+    TableParams { name: "t", title: "T", group_by, filter: &[], statistic, metric: None, unit: None, weighted_by: None, method: MeanInterval::T, baseline: None, paired: false, elo: false, level: 0.95, interval: Interval::Wilson, bootstrap: 200, seed: 1 }
 }
 
 fn cells(md: &str, line: usize) -> Vec<String> {
@@ -370,4 +370,19 @@ fn rows_without_game_keys_count_repeated_games_the_same() {
     let expected = [(vec!["a".to_string()], 4, 2), (vec!["b".to_string()], 4, 2)];
     assert_eq!(repeated(with), expected);
     assert_eq!(repeated(without), expected);
+}
+
+/// Time per leaf as the GoTools report defines it, a run's total time over its total leaves: a
+/// 1-leaf problem with 2 ms of timer jitter weighs as one leaf, not as half the runs' problems.
+#[test]
+fn a_weighted_unit_mean_is_total_over_total() {
+    let row = |problem: &str, leaves: u64, time_s: f64| crate::experiment::solve_job::SolveRow { weights: "w".into(), problem: problem.into(), set: 1, level: 1, status: "l".into(), expected: "l".into(), leaves, nodes: leaves, tt_hits: 0, max_depth: 1, time_s, budget_hit: false };
+    let rows = vec![row("tiny", 1, 0.002), row("big", 1000, 0.010)];
+    let id = JobColumns { experiment: "t", job: "job0", repeat: 0, swept: vec![] };
+    let r = Records::rows(vec![("part-job0".into(), crate::experiment::record::solves_frame(&id, &rows).unwrap().lazy())]).unwrap();
+    let keys = vec!["weights".to_string()];
+    let per_problem = compute(&r, &TableParams { metric: Some("us_per_leaf"), unit: Some("job"), ..params(&keys, Statistic::Mean) }).unwrap();
+    assert!((per_problem.rows[0].value.value - 1005.0).abs() < 1e-6, "{:?}", per_problem.rows[0]);
+    let total = compute(&r, &TableParams { metric: Some("us_per_leaf"), unit: Some("job"), weighted_by: Some("leaves"), ..params(&keys, Statistic::Mean) }).unwrap();
+    assert!((total.rows[0].value.value - 1e6 * 0.012 / 1001.0).abs() < 1e-6, "{:?}", total.rows[0]);
 }
