@@ -135,7 +135,15 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Op
             // A pattern metric (`w_*`) is computed over the long form of its columns.
             let melted = t.metric.as_deref().filter(|m| m.ends_with('*')).map(|m| records.melt(m)).transpose()?;
             let records = melted.as_ref().unwrap_or(records);
-            let filter: Vec<(String, String)> = t.filter.iter().map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))).collect();
+            // A list keeps the records with any of its values: one (column, value) pair each.
+            let filter: Vec<(String, String)> = t
+                .filter
+                .iter()
+                .flat_map(|(k, v)| match v {
+                    toml::Value::Array(values) => values.iter().map(|x| (k.clone(), crate::experiment::record::swept_text(x))).collect(),
+                    v => vec![(k.clone(), crate::experiment::record::swept_text(v))],
+                })
+                .collect();
             table::compute(
                 records,
                 &table::TableParams {

@@ -352,22 +352,31 @@ impl Records {
         Records::concat(frames)
     }
 
-    /// The expression keeping the records whose columns have the given group-key texts.
+    /// The expression keeping the records whose columns have the given group-key texts; pairs
+    /// of one column are alternatives (any of the values), pairs of different columns all hold.
     pub fn matches(&self, filter: &[(String, String)]) -> Expr {
-        filter.iter().fold(lit(true), |all, (column, value)| {
-            let one = if !self.has(column) {
-                lit(value.is_empty())
-            } else if self.is_numeric(column) {
-                match value.parse::<f64>() {
-                    Ok(x) => col(column.as_str()).cast(DataType::Float64).eq(lit(x)).fill_null(lit(false)),
-                    Err(_) if value.is_empty() => col(column.as_str()).is_null().or(col(column.as_str()).cast(DataType::Float64).is_nan().fill_null(lit(true))),
-                    Err(_) => lit(false),
-                }
-            } else {
-                col(column.as_str()).cast(DataType::String).fill_null(lit("")).eq(lit(value.as_str()))
-            };
-            all.and(one)
+        let mut columns: Vec<&String> = filter.iter().map(|(c, _)| c).collect();
+        columns.sort();
+        columns.dedup();
+        columns.into_iter().fold(lit(true), |all, column| {
+            let any = filter.iter().filter(|(c, _)| c == column).fold(lit(false), |any, (_, value)| any.or(self.matches_one(column, value)));
+            all.and(any)
         })
+    }
+
+    /// The expression keeping the records whose `column` has the group-key text `value`.
+    fn matches_one(&self, column: &str, value: &str) -> Expr {
+        if !self.has(column) {
+            lit(value.is_empty())
+        } else if self.is_numeric(column) {
+            match value.parse::<f64>() {
+                Ok(x) => col(column).cast(DataType::Float64).eq(lit(x)).fill_null(lit(false)),
+                Err(_) if value.is_empty() => col(column).is_null().or(col(column).cast(DataType::Float64).is_nan().fill_null(lit(true))),
+                Err(_) => lit(false),
+            }
+        } else {
+            col(column).cast(DataType::String).fill_null(lit("")).eq(lit(value))
+        }
     }
 
     /// The records for which `keep` holds.

@@ -101,6 +101,13 @@ fn a_filter_keeps_the_matching_records() {
     let filter = vec![("agent".to_string(), "a".to_string())];
     let t = compute(&r, &TableParams { filter: &filter, ..params(&keys, Statistic::Score) }).unwrap();
     assert_eq!(t.rows.iter().map(|r| (r.keys[0].as_str(), r.n, r.before[0].as_str())).collect::<Vec<_>>(), [("10", 4, "2"), ("20", 4, "4")]);
+    // Two values of one column: either (a cumulative test set, say); of two columns: both.
+    let either = vec![("budget".to_string(), "10".to_string()), ("budget".to_string(), "20".to_string())];
+    let t = compute(&r, &TableParams { filter: &either, ..params(&[], Statistic::Score) }).unwrap();
+    assert_eq!(t.rows.iter().map(|r| r.n).sum::<u64>(), 16);
+    let both = vec![("budget".to_string(), "10".to_string()), ("agent".to_string(), "a".to_string())];
+    let t = compute(&r, &TableParams { filter: &both, ..params(&[], Statistic::Score) }).unwrap();
+    assert_eq!(t.rows.iter().map(|r| r.n).sum::<u64>(), 4);
 }
 
 #[test]
