@@ -510,7 +510,8 @@ fn dispatch(command: Command) -> Result<()> {
         Command::Summary { files, out } => {
             let experiments = files.iter().map(|f| Experiment::load(f)).collect::<Result<Vec<_>, InputError>>()?;
             let s = gamelab::report::summary::summary(&experiments, &out)?;
-            println!("summary: {} ({} experiments; {})", s.markdown.display(), s.reported.len(), s.counts.iter().map(|(w, n)| format!("{n} {w}")).collect::<Vec<_>>().join(", "));
+            let counts = if s.counts.is_empty() { "no published values yet".to_string() } else { s.counts.iter().map(|(w, n)| format!("{n} {w}")).collect::<Vec<_>>().join(", ") };
+            println!("summary: {} ({} experiments reported; {counts})", s.markdown.display(), s.reported.len());
             if !s.missing.is_empty() {
                 eprintln!("not reported yet: {} (run and report them, then summarise again)", s.missing.join(", "));
             }
