@@ -160,8 +160,12 @@ fn report_rating_by_opponent() {
 
 #[test]
 fn report_reference_row_of_the_wrong_length() {
-    let text = format!("{SMALL}\n[[report.tables]]\nname = \"s\"\ngroup_by = [\"agent\"]\n[[report.reference]]\ntable = \"s\"\nkeys = [\"agent\"]\nrows = [[\"random\", 20.0, 3]]\n");
-    rejected(&text, &[], &["report.reference", "row 1 has 3 values"]);
+    let with_rows = |rows: &str| format!("{SMALL}\n[[report.tables]]\nname = \"s\"\ngroup_by = [\"agent\"]\n[[report.reference]]\ntable = \"s\"\nkeys = [\"agent\"]\nrows = {rows}\n");
+    rejected(&with_rows("[[\"random\", 20.0, 3, 1.5, 7]]"), &[], &["report.reference", "row 1 has 5 values", "optionally the paper's n and SD"]);
+    rejected(&with_rows("[[\"random\"]]"), &[], &["report.reference", "row 1 has 1 values"]);
+    // The paper's n after the value: a positive whole number.
+    rejected(&with_rows("[[\"random\", 20.0, 2.5]]"), &[], &["report.reference", "row 1: the paper's n", "positive whole number"]);
+    rejected(&with_rows("[[\"random\", 20.0, 40, -1.0]]"), &[], &["report.reference", "the paper's SD"]);
 }
 
 #[test]

@@ -287,10 +287,21 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         if reference.relative && tables.iter().any(|t| t.name == reference.table && t.baseline.is_none()) {
             return Err(err("`relative` compares changes against the table's baseline: the table needs `baseline`".into()));
         }
+        let k = reference.keys.len();
         for (j, row) in reference.rows.iter().enumerate() {
-            if row.len() != reference.keys.len() + 1 {
-                return Err(err(format!("row {} has {} values; expected the {} keys then the published value", j + 1, row.len(), reference.keys.len())));
+            if row.len() < k + 1 || row.len() > k + 3 {
+                return Err(err(format!("row {} has {} values; expected the {k} keys, the published value, then optionally the paper's n and SD", j + 1, row.len())));
             }
+            let positive = |v: &toml::Value| v.as_integer().is_some_and(|n| n > 0);
+            if row.get(k + 1).is_some_and(|n| !positive(n)) {
+                return Err(err(format!("row {}: the paper's n (value {}) must be a positive whole number, got {}", j + 1, k + 2, row[k + 1])));
+            }
+            if row.get(k + 2).is_some_and(|sd| !sd.as_float().or(sd.as_integer().map(|i| i as f64)).is_some_and(|x| x >= 0.0 && x.is_finite())) {
+                return Err(err(format!("row {}: the paper's SD (value {}) must be a number at least 0, got {}", j + 1, k + 3, row[k + 2])));
+            }
+        }
+        if reference.n == Some(0) {
+            return Err(err("`n` must be at least 1".into()));
         }
     }
     Ok(ReportPlan { title: r.title.clone().unwrap_or_else(|| exp.name.clone()), level, tables, figures })

@@ -205,6 +205,9 @@ fn reference_rows_inside_outside_and_not_comparable() {
     assert_eq!((&c[1].verdict, c[1].inside), (&Verdict::SignDiffers, Some(false)), "37.5% against 95%: opposite sides of 50%");
     assert!(matches!(&c[2].verdict, Verdict::NotComparable(w) if w.contains("no measured row")));
     assert!(matches!(&c[3].verdict, Verdict::NotComparable(w) if w.contains("gives no number")));
+    // A row's own n (after the value) overrides the reference's.
+    let own = ReferenceSpec { rows: vec![vec![toml::Value::Integer(10), "a".into(), toml::Value::Float(50.0), toml::Value::Integer(400)]], ..reference.clone() };
+    assert_eq!(compare(&own, &t)[0].paper_n, Some(400));
     // Without the paper's n: no two-sample verdict, the old check stays a column.
     let c = compare(&ReferenceSpec { n: None, ..reference.clone() }, &t);
     assert!(matches!(&c[0].verdict, Verdict::NotComparable(w) if w.contains("no n")), "{:?}", c[0]);
