@@ -34,7 +34,7 @@ reproduce-othello: deps
 # Both COMP 424 Colosseum reports (iteration budgets; the course-clock variants,
 # experiments/colosseum-*-course-time.toml, take hours and are run by hand).
 COLOSSEUM = experiments/colosseum-sims-per-node.toml experiments/colosseum-sims-per-node-x10.toml \
-            experiments/colosseum-popcoin.toml
+            experiments/colosseum-popcoin.toml experiments/colosseum-popcoin-budget.toml
 reproduce-colosseum: deps
 	@for f in $(COLOSSEUM); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 
