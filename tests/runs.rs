@@ -668,14 +668,20 @@ fn the_report_says_when_games_repeat() {
 }
 
 /// Writes experiment `text` as `<name>.toml` in a new folder and runs it: the folder, the file,
-/// the output root and the rows (by part file).
+/// the output root and the game rows (by part file).
 fn played(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf, BTreeMap<String, DataFrame>) {
+    let (dir, file, out) = ran(name, text);
+    let parts = rows(&out, name);
+    (dir, file, out, parts)
+}
+
+/// `played` without reading the rows (for job kinds whose rows are not games).
+fn ran(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), &format!("{name}.toml"), text);
     let out = dir.path().join("out");
     run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    let parts = rows(&out, name);
-    (dir, file, out, parts)
+    (dir, file, out)
 }
 
 /// The text values of a column (numbers as their decimal text, missing values as "").
@@ -775,10 +781,7 @@ fn replay_prints_a_game_and_games_writes_every_job_as_records() {
 #[test]
 fn games_writes_solve_rows_as_sgf_with_the_solvers_main_line() {
     let text = "name = \"sv\"\nkind = \"solve\"\ngame = \"tsumego\"\nstage = \"tiny\"\n[library]\nsets = 2\nlevels = \"1-3\"\nper_level = 4\nseed = 9\n[solve]\nproblems = { sets = [2], levels = \"1-3\" }\nweights = { reference = \"reference\", zero = \"zero\" }\n";
-    let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "sv.toml", text);
-    let out = dir.path().join("out");
-    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let (dir, file, out) = ran("sv", text);
     let rows = solve_outputs(&out, "sv", "solves");
     let (job, df) = rows.iter().next().unwrap();
     let records = dir.path().join("records");

@@ -94,13 +94,20 @@ pub struct LineError {
     pub legal: Vec<String>,
 }
 
+impl LineError {
+    /// What is wrong with the move, without its place in the line.
+    pub fn what(&self) -> String {
+        if self.legal.is_empty() {
+            format!("'{}': the game is already over", self.name)
+        } else {
+            format!("'{}' is not legal there (legal: {})", self.name, self.legal.join(" "))
+        }
+    }
+}
+
 impl std::fmt::Display for LineError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.legal.is_empty() {
-            write!(f, "move {} '{}': the game is already over", self.index, self.name)
-        } else {
-            write!(f, "move {} '{}' is not legal there (legal: {})", self.index, self.name, self.legal.join(" "))
-        }
+        write!(f, "move {} {}", self.index, self.what())
     }
 }
 

@@ -158,23 +158,8 @@ impl Othello {
     /// Plays a transcript of concatenated moves ("f5d6c3"); passes may be written as "pass" or
     /// left out (a side that must pass passes automatically, as in the arena).
     pub fn play_transcript(&mut self, transcript: &str) -> Result<(), String> {
-        let t: String = transcript.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase();
-        let mut i = 0;
-        let mut ply = 1;
-        while i < t.len() {
-            if self.moves == 0 && !self.over {
-                self.play_move(PASS);
-            }
-            if t[i..].starts_with("pass") {
-                i += 4;
-                continue;
-            }
-            let tok = t.get(i..i + 2).ok_or_else(|| format!("move {ply}: '{}' is incomplete", &t[i..]))?;
-            let mv = self.parse_move(tok).map_err(|e| format!("move {ply}: {e}"))?;
-            self.play_move(mv);
-            i += 2;
-            ply += 1;
-        }
+        let played = crate::game::play_line(self, &Othello::split_moves(transcript)).map_err(|e| format!("move {}: {}", e.index, e.what()))?;
+        *self = played.position;
         Ok(())
     }
 
