@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: run test check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
+.PHONY: run test test-mpi mpi mpi-deps test-cluster check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -14,6 +14,43 @@ run: deps
 test: deps
 	$(CARGO) test --release
 	$(MAKE) --no-print-directory check-experiments
+	$(MAKE) --no-print-directory test-mpi
+
+# Distributed runs (`gamelab run FILE --mpi` under mpirun) need the `mpi` feature and Open MPI.
+# `make mpi` builds target/release/gamelab with it (the default build, `make run`, needs no MPI).
+mpi: mpi-deps
+	$(CARGO) build --release --features mpi
+
+# The MPI tests: 3-rank runs of every job kind that sends work to workers, compared with a
+# one-process run, and a worker killed mid-run (tests/mpi.rs). Where Open MPI is missing and
+# cannot be installed (no apt-get, or not root) they are skipped with a message, unless
+# REQUIRE_MPI=1 (CI sets it), which makes that an error.
+test-mpi: deps
+	@if $(MAKE) --no-print-directory mpi-deps; then \
+		$(CARGO) test --release --features mpi --test mpi; \
+	elif [ "$(REQUIRE_MPI)" = 1 ]; then \
+		echo "REQUIRE_MPI=1: Open MPI is needed for the MPI tests"; exit 1; \
+	else \
+		echo "MPI tests SKIPPED: Open MPI is not installed and cannot be installed here (make mpi-deps)"; \
+	fi
+
+# Open MPI (mpirun and the headers) and libclang (the mpi crate generates its bindings with it),
+# from Debian's packages when they are missing.
+mpi-deps:
+	@if command -v mpirun > /dev/null && command -v mpicc > /dev/null && ls /usr/lib/llvm-*/lib/libclang*.so* > /dev/null 2>&1; then \
+		true; \
+	elif command -v apt-get > /dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "installing Open MPI and libclang (Debian packages openmpi-bin libopenmpi-dev libclang-dev)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openmpi-bin libopenmpi-dev libclang-dev > /dev/null; \
+	else \
+		echo "Open MPI is missing: install openmpi-bin, libopenmpi-dev and libclang-dev (or your cluster's MPI module)"; exit 1; \
+	fi
+
+# A real one-node Slurm cluster on this machine (slurm-wlm and munge from Debian's packages):
+# submits the scripts `gamelab slurm` writes, as a job array and as an MPI job, and compares the
+# rows with a local run. Needs root; takes a few minutes. See tests/cluster/slurm-local.sh.
+test-cluster: mpi
+	tests/cluster/slurm-local.sh
 
 # Every experiment file must parse, validate and expand (nothing is run or written).
 check-experiments: deps

@@ -8,6 +8,7 @@
 pub mod agent;
 pub mod durable;
 pub mod experiment;
+pub mod farm;
 pub mod game;
 pub mod game_records;
 pub mod play;

@@ -76,6 +76,11 @@ enum Command {
         /// Validate the file and print the job grid without running anything.
         #[arg(long)]
         dry_run: bool,
+        /// Distribute the work over MPI ranks: run as `mpirun -n N gamelab run FILE --mpi`;
+        /// rank 0 runs the experiment and writes everything, ranks 1..N-1 compute units of work
+        /// (needs a build with the `mpi` feature: `make mpi`).
+        #[arg(long)]
+        mpi: bool,
     },
     /// Evolve a weight table with a GA experiment (kind = "ga"), draw it, and check it in an
     /// arena tournament against SimpleMCTS with uniform rollouts and the built-ins.
@@ -308,42 +313,12 @@ fn load(file: &PathBuf) -> Result<(Experiment, Vec<gamelab::experiment::Job>)> {
 
 fn dispatch(command: Command) -> Result<()> {
     match command {
-        Command::Run { file, out, threads, shard, format, dry_run } => {
+        Command::Run { file, out, threads, shard, format, dry_run, mpi } => {
             check_threads(threads)?;
-            let (exp, jobs) = load(&file)?;
-            gamelab::experiment::grid::probe_external(&exp, &jobs)?;
-            if dry_run {
-                let games: usize = jobs.iter().map(|j| j.pairings().len()).sum();
-                if exp.file.game == gamelab::experiment::spec::GameName::Tsumego {
-                    println!("{}: {} jobs", exp.name, jobs.len());
-                } else {
-                    println!("{}: {} jobs, {} games", exp.name, jobs.len(), games);
-                }
-                for j in &jobs {
-                    let swept: Vec<String> = j.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                    let in_shard = shard.is_none_or(|s| s.contains(j));
-                    let work = match (&j.config.tsumego_ga, &j.config.solve) {
-                        (Some(g), _) => format!("generations={}", g.generations),
-                        (_, Some(s)) => format!("weights={}", s.weights.len()),
-                        _ => format!("games={}", j.pairings().len()),
-                    };
-                    println!("{} repeat={} {work} {}{}", j.hash, j.config.repeat, swept.join(" "), if in_shard { "" } else { " (other shard)" });
-                }
-                return Ok(());
+            if mpi && !dry_run {
+                return run_mpi(threads, move || run_command(file, out, threads, shard, format, false));
             }
-            let opts = RunOptions { out, threads, shard, format, progress: true };
-            let s = gamelab::experiment::runner::run(&exp, &jobs, &opts)?;
-            println!(
-                "{}: ran {} jobs ({} rows) in {:.1} s; {} already done; {} of {} jobs in this shard",
-                exp.name, s.jobs_run, s.rows, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
-            );
-            println!("rows: {}", s.results_dir.join(gamelab::experiment::record::rows_folder(exp.file.kind)).display());
-            if let Some(arena) = gamelab::workflow::arena_experiment(&exp, &jobs, &opts.out)? {
-                let arena_jobs = expand(&arena)?;
-                let a = gamelab::experiment::runner::run(&arena, &arena_jobs, &RunOptions { shard: None, ..opts.clone() })?;
-                println!("{}: ran {} jobs ({} rows) in {:.1} s; experiment file {}", arena.name, a.jobs_run, a.rows, a.seconds, arena.path.display());
-            }
-            Ok(())
+            run_command(file, out, threads, shard, format, dry_run)
         }
         Command::Tune { file, out, threads, rollouts, rounds } => {
             check_threads(threads)?;
@@ -603,6 +578,65 @@ fn dispatch(command: Command) -> Result<()> {
 /// The most worker threads a run may ask for: far more than any machine's cores, far fewer
 /// than the thousands that would take minutes to start and then fail.
 const MAX_THREADS: usize = 1024;
+
+/// `gamelab run` (in one process, or as rank 0 of an MPI run).
+fn run_command(file: PathBuf, out: PathBuf, threads: Option<usize>, shard: Option<Shard>, format: Format, dry_run: bool) -> Result<()> {
+    let (exp, jobs) = load(&file)?;
+    gamelab::experiment::grid::probe_external(&exp, &jobs)?;
+    if dry_run {
+        let games: usize = jobs.iter().map(|j| j.pairings().len()).sum();
+        if exp.file.game == gamelab::experiment::spec::GameName::Tsumego {
+            println!("{}: {} jobs", exp.name, jobs.len());
+        } else {
+            println!("{}: {} jobs, {} games", exp.name, jobs.len(), games);
+        }
+        for j in &jobs {
+            let swept: Vec<String> = j.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let in_shard = shard.is_none_or(|s| s.contains(j));
+            let work = match (&j.config.tsumego_ga, &j.config.solve) {
+                (Some(g), _) => format!("generations={}", g.generations),
+                (_, Some(s)) => format!("weights={}", s.weights.len()),
+                _ => format!("games={}", j.pairings().len()),
+            };
+            println!("{} repeat={} {work} {}{}", j.hash, j.config.repeat, swept.join(" "), if in_shard { "" } else { " (other shard)" });
+        }
+        return Ok(());
+    }
+    let opts = RunOptions { out, threads, shard, format, progress: true };
+    let s = gamelab::experiment::runner::run(&exp, &jobs, &opts)?;
+    println!(
+        "{}: ran {} jobs ({} rows) in {:.1} s; {} already done; {} of {} jobs in this shard",
+        exp.name, s.jobs_run, s.rows, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
+    );
+    println!("rows: {}", s.results_dir.join(gamelab::experiment::record::rows_folder(exp.file.kind)).display());
+    if let Some(arena) = gamelab::workflow::arena_experiment(&exp, &jobs, &opts.out)? {
+        let arena_jobs = expand(&arena)?;
+        let a = gamelab::experiment::runner::run(&arena, &arena_jobs, &RunOptions { shard: None, ..opts.clone() })?;
+        println!("{}: ran {} jobs ({} rows) in {:.1} s; experiment file {}", arena.name, a.jobs_run, a.rows, a.seconds, arena.path.display());
+    }
+    Ok(())
+}
+
+/// `gamelab run --mpi`: rank 0 runs the experiment (`run`), the other ranks compute its units.
+#[cfg(feature = "mpi")]
+fn run_mpi(threads: Option<usize>, run: impl FnOnce() -> Result<()> + Send) -> Result<()> {
+    use gamelab::farm::mpi;
+    let (universe, role) = mpi::init()?;
+    let world = universe.world();
+    match role {
+        mpi::Role::Root => mpi::root(&world, run),
+        mpi::Role::Worker => {
+            // MPI is called from this thread only; the units compute on the pool.
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
+            mpi::worker(&world, &|kind, key, context, payload| pool.install(|| gamelab::experiment::remote::compute(kind, key, context, payload)))
+        }
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+fn run_mpi(_threads: Option<usize>, _run: impl FnOnce() -> Result<()> + Send) -> Result<()> {
+    Err(InputError::plain("--mpi: this gamelab was built without MPI; build it with `make mpi` (cargo build --release --features mpi, with Open MPI installed), then run `mpirun -n 3 target/release/gamelab run FILE --mpi`").into())
+}
 
 fn check_threads(threads: Option<usize>) -> Result<()> {
     match threads {

@@ -9,8 +9,8 @@ use anyhow::Result;
 use std::time::Instant;
 
 /// One game, from the point of view of the seat that moved first. (`Default` is for building
-/// rows in tests and benches.)
-#[derive(Clone, Debug, Default, PartialEq)]
+/// rows in tests and benches; serde is for the units of a distributed run, `experiment::remote`.)
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct GameRow {
     pub game: u32,
     /// The colour-swapped pair of games this one belongs to (None when it has no partner).
@@ -19,7 +19,8 @@ pub struct GameRow {
     pub first_agent: String,
     pub second_agent: String,
     /// "first", "second" or "draw".
-    pub winner: &'static str,
+    #[serde(deserialize_with = "one_of_the_names")]
+    pub winner: Name,
     pub first_score: i32,
     pub second_score: i32,
     /// Moves played, passes included.
@@ -57,7 +58,8 @@ pub struct GameRow {
     pub transcript: String,
     /// How the game ended: `normal`, or the fault of the agent that lost by it
     /// (`illegal_move`, `timeout`, `crash`, `protocol_error`; external agents only).
-    pub termination: &'static str,
+    #[serde(deserialize_with = "one_of_the_names")]
+    pub termination: Name,
     /// The fault's evidence: the offending line, or what happened (empty when normal).
     pub fault_detail: String,
     /// Games with a random setup (Colosseum): the start position in the game's text format, so
@@ -66,6 +68,19 @@ pub struct GameRow {
     /// The opening the game started with (its moves begin `transcript`), when the job has
     /// `[openings]`.
     pub opening: Option<String>,
+}
+
+/// A row's `winner` or `termination`: one of `NAMES`. (An alias, so that serde's derive, which
+/// borrows every field spelled `&str` from its input, reads it through `one_of_the_names`.)
+pub type Name = &'static str;
+
+/// The words a row's `winner` and `termination` take.
+const NAMES: [&str; 8] = ["first", "second", "draw", "normal", "illegal_move", "timeout", "crash", "protocol_error"];
+
+/// Reads a `winner` or `termination` back (a distributed run's rows come from its workers).
+fn one_of_the_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    let s = <String as serde::Deserialize>::deserialize(d)?;
+    NAMES.iter().find(|n| **n == s).copied().ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a winner or a termination")))
 }
 
 /// The result of a game for one seat, from the row's `winner` ("first", "second" or "draw"):

@@ -597,3 +597,10 @@ fn a_colosseum_opening_that_is_illegal_on_a_pairs_random_board() {
     let text = COLOSSEUM.replacen("games = 12", "games = 4\n[openings]\nfile = \"suite.txt\"", 1);
     rejected_with_files(&[("suite.txt", "# a corner move no setup allows\n(0,0,u)\n")], &text, &[], &["suite.txt:2:1", "on the board of pair 0 of job", "(a random setup)", "is not legal there"]);
 }
+
+/// `--mpi` on a build without the `mpi` feature says how to get one.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn mpi_without_the_mpi_feature() {
+    rejected(SMALL, &["--mpi"], &["--mpi: this gamelab was built without MPI", "make mpi", "mpirun -n 3"]);
+}

@@ -57,9 +57,10 @@ pub struct ExternalSpec {
     /// the pipe and the program's start-up are not the agent's thinking.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grace_ms: Option<u64>,
-    /// A digest of the files the command names (set by gamelab, not the file): an edited agent
-    /// makes new jobs instead of reusing the old agent's rows.
-    #[serde(default, skip_deserializing, skip_serializing_if = "String::is_empty")]
+    /// A digest of the files the command names (set by gamelab, not the file: whatever a file
+    /// says is replaced): an edited agent makes new jobs instead of reusing the old agent's
+    /// rows. Read back from a job's JSON (a distributed run's workers).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub fingerprint: String,
     /// Where the program's standard error goes (set by the runner per job; not in the hash).
     #[serde(skip)]

@@ -15,7 +15,7 @@ use super::record::generations_frame;
 use super::record::{read_checkpoint, write_atomic, write_checkpoint};
 use crate::game::othello::Othello;
 use crate::rng::{GameRng, derive_seed, rng_from_seed};
-use crate::tune::fitness::evaluate;
+use crate::tune::fitness::{evaluate, evaluation_games, play_evaluation, tally};
 use crate::tune::ga::{next_generation, random_population};
 use crate::tune::symmetry::TableLayout;
 use anyhow::{Context, Result};
@@ -116,7 +116,21 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
             break;
         }
         let tables: Vec<Vec<Vec<f64>>> = state.population.iter().map(|p| layout.rows(p)).collect();
-        let scores = evaluate(&start, &tables, &eval, derive_seed(job.seed, &[state.generation as u64]))?;
+        let seed = derive_seed(job.seed, &[state.generation as u64]);
+        let scores = match crate::farm::farm() {
+            None => evaluate(&start, &tables, &eval, seed)?,
+            Some(farm) => {
+                // A distributed run: the generation's games go out in units (`remote`).
+                let games = evaluation_games(tables.len(), &eval, seed);
+                let context = super::remote::ga_games_context(job, state.generation, &tables)?;
+                let units = crate::farm::ranges(games.len(), farm.workers(), 4, 1);
+                let mut winners: Vec<String> = Vec::with_capacity(games.len());
+                for answer in super::remote::map::<_, Vec<String>>(farm, super::remote::GA_GAMES, &context, units)? {
+                    winners.extend(answer?);
+                }
+                tally(tables.len(), &games, &winners.iter().map(String::as_str).collect::<Vec<_>>(), eval.draw)
+            }
+        };
         let fitness: Vec<f64> = scores.iter().map(|s| s.fitness(eval.measure)).collect();
         let top = crate::tune::ga::elite(&fitness, 1)[0];
         for (i, (p, s)) in state.population.iter().zip(&scores).enumerate() {
@@ -145,6 +159,18 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
     let values: Vec<f64> = last.table.split(' ').map(|v| v.parse().expect("written by table_text")).collect();
     let best = values.chunks(layout.size).map(<[f64]>::to_vec).collect();
     Ok(GaOutcome { rows: state.rows, best })
+}
+
+/// Evaluation games `range` of generation `generation` of a GA job, whose individuals' tables
+/// are `tables`: each game's winner. What a worker of a distributed run computes for a unit.
+pub fn play_evaluation_range(job: &Job, generation: u32, tables: &[Vec<Vec<f64>>], range: std::ops::Range<usize>) -> Result<Vec<&'static str>> {
+    let spec = job.config.ga.as_ref().context("a GA job has a [ga] section")?;
+    let eval = spec.evaluation();
+    let start = Othello::new(othello_stage(job)?).map_err(|e| anyhow::anyhow!(e))?;
+    let seed = derive_seed(job.seed, &[generation as u64]);
+    let games = evaluation_games(tables.len(), &eval, seed);
+    let stretch = games.get(range.clone()).with_context(|| format!("evaluation games {range:?} of {}", games.len()))?;
+    play_evaluation(&start, tables, &eval, seed, stretch)
 }
 
 /// Writes a GA job's best table as a table file (one row per line) that agents can name.

@@ -9,6 +9,7 @@ use super::job_kind::{JobContext, KindRunner, Sink, streamed};
 use super::record::games_frame;
 use super::spec::Stage;
 use crate::agent::{AgentSpec, Arena, external};
+use super::grid::Pairing;
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
@@ -19,7 +20,7 @@ use anyhow::Result;
 use rayon::prelude::*;
 
 /// The agents of a job by label.
-type Agents = std::collections::BTreeMap<String, AgentSpec>;
+pub type Agents = std::collections::BTreeMap<String, AgentSpec>;
 
 /// The job kinds `match` and `tournament`.
 pub struct Games;
@@ -174,32 +175,14 @@ fn play_games<G: Arena>(
     let cfg = &job.config;
     let pairings = job.pairings();
     let slots = slots(&pairings);
-    let play = |range: std::ops::Range<usize>| -> Result<Vec<GameRow>> {
-        pairings[range.clone()]
-            .par_iter()
-            .zip(range)
-            .map(|(g, i)| {
-                let seed = derive_seed(job.seed, &[i as u64]);
-                let (mut pos, stage, start_position) = start(i, g.pair)?;
-                let mut opening = None;
-                if let Some(o) = &cfg.openings {
-                    let played = o.play(&pos, job.seed, slots[i]).map_err(|e| anyhow::anyhow!("game {i}: its opening cannot be played ({e:?}); the file was checked before the run"))?;
-                    pos = played.position;
-                    opening = Some((played.transcript, played.plies));
-                }
-                let row = play_game(&pos, (&g.first, &agents[&g.first]), (&g.second, &agents[&g.second]), seed, i as u32, &stage).map(|row| match opening {
-                    Some((line, plies)) => GameRow { pair: g.pair, start_position, transcript: format!("{line}{}", row.transcript), plies: row.plies + plies, opening: Some(line), ..row },
-                    None => GameRow { pair: g.pair, start_position, ..row },
-                });
-                on_game();
-                row
-            })
-            .collect()
-    };
+    let play = |range: std::ops::Range<usize>| play_some(job, agents, start, &pairings, &slots, range, on_game);
     let sprt = cfg.match_.as_ref().and_then(|m| m.sprt.map(|s| (s, m.players[0].clone())));
     // An SPRT's pentanomial counts over the pairs played so far.
     let mut penta = Pentanomial(serde_json::from_value(carry.clone()).unwrap_or_default());
     let chunk = if sprt.is_some() { SPRT_CHUNK } else { GAME_CHUNK };
+    if let Some(farm) = crate::farm::farm() {
+        return play_on_farm(farm, job, agents, from, chunk, sprt.as_ref(), penta, on_game, sink);
+    }
     let mut next = from;
     while next < pairings.len() {
         let end = (next + chunk).min(pairings.len());
@@ -212,6 +195,98 @@ fn play_games<G: Arena>(
             return sink(rows, pairings.len(), &serde_json::json!(penta.0));
         }
         sink(rows, next, &serde_json::json!(penta.0))?;
+    }
+    Ok(())
+}
+
+/// Games `range` of a job, played in parallel from their starts (and openings), in game order.
+fn play_some<G: Arena>(
+    job: &Job,
+    agents: &Agents,
+    start: &StartOf<G>,
+    pairings: &[Pairing],
+    slots: &[u64],
+    range: std::ops::Range<usize>,
+    on_game: &(dyn Fn() + Sync),
+) -> Result<Vec<GameRow>> {
+    let cfg = &job.config;
+    pairings[range.clone()]
+        .par_iter()
+        .zip(range)
+        .map(|(g, i)| {
+            let seed = derive_seed(job.seed, &[i as u64]);
+            let (mut pos, stage, start_position) = start(i, g.pair)?;
+            let mut opening = None;
+            if let Some(o) = &cfg.openings {
+                let played = o.play(&pos, job.seed, slots[i]).map_err(|e| anyhow::anyhow!("game {i}: its opening cannot be played ({e:?}); the file was checked before the run"))?;
+                pos = played.position;
+                opening = Some((played.transcript, played.plies));
+            }
+            let row = play_game(&pos, (&g.first, &agents[&g.first]), (&g.second, &agents[&g.second]), seed, i as u32, &stage).map(|row| match opening {
+                Some((line, plies)) => GameRow { pair: g.pair, start_position, transcript: format!("{line}{}", row.transcript), plies: row.plies + plies, opening: Some(line), ..row },
+                None => GameRow { pair: g.pair, start_position, ..row },
+            });
+            on_game();
+            row
+        })
+        .collect()
+}
+
+/// Games `range` of a job with the agents `agents`, whatever its game: what a worker of a
+/// distributed run computes for one unit (`experiment::remote`).
+pub fn play_range(job: &Job, agents: &Agents, range: std::ops::Range<usize>) -> Result<Vec<GameRow>> {
+    struct Some_<'a>(&'a Job, &'a Agents, std::ops::Range<usize>);
+    impl WithStarts for Some_<'_> {
+        type Out = Vec<GameRow>;
+        fn with<G: Arena>(self, start: &StartOf<G>) -> Result<Vec<GameRow>> {
+            let pairings = self.0.pairings();
+            play_some(self.0, self.1, start, &pairings, &slots(&pairings), self.2, &|| {})
+        }
+    }
+    with_starts(job, Some_(job, agents, range))
+}
+
+/// `play_games` on the workers of a distributed run: the games from `from` on go out as units
+/// of a few games (whole colour-swapped pairs when an SPRT watches them); their rows come back
+/// in game order and are handed to `sink` every `chunk` games, as in one process, so batches,
+/// resumption and the SPRT's decision are the same.
+#[allow(clippy::too_many_arguments)]
+fn play_on_farm(
+    farm: &crate::farm::Farm,
+    job: &Job,
+    agents: &Agents,
+    from: usize,
+    chunk: usize,
+    sprt: Option<&(Sprt, String)>,
+    mut penta: Pentanomial,
+    on_game: &(dyn Fn() + Sync),
+    sink: &mut Sink<GameRow>,
+) -> Result<()> {
+    let total = job.pairings().len();
+    let mut units = crate::farm::ranges(total - from, farm.workers(), 8, 2);
+    if sprt.is_some() {
+        // Units of whole pairs: every range starts at an even game.
+        let size = units.first().map_or(2, |r| r.len().next_multiple_of(2));
+        units = (0..total - from).step_by(size).map(|s| s..(s + size).min(total - from)).collect();
+    }
+    let units: Vec<std::ops::Range<usize>> = units.into_iter().map(|r| r.start + from..r.end + from).collect();
+    let context = super::remote::games_context(job, agents)?;
+    let answers = super::remote::map::<_, Vec<GameRow>>(farm, super::remote::GAMES, &context, units.iter().cloned())?;
+    let mut held: Vec<GameRow> = Vec::new();
+    for (range, rows) in units.iter().zip(answers) {
+        let mut rows = rows?;
+        rows.iter().for_each(|_| on_game());
+        if let Some((sprt, me)) = sprt
+            && let Some(keep) = sprt_feed(sprt, me, &mut penta, &rows)
+        {
+            rows.truncate(keep);
+            held.extend(rows);
+            return sink(held, total, &serde_json::json!(penta.0));
+        }
+        held.extend(rows);
+        if held.len() >= chunk || range.end == total {
+            sink(std::mem::take(&mut held), range.end, &serde_json::json!(penta.0))?;
+        }
     }
     Ok(())
 }

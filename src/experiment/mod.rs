@@ -7,6 +7,7 @@ pub mod grid;
 pub mod job_kind;
 pub mod openings;
 pub mod record;
+pub mod remote;
 pub mod runner;
 pub mod solve_job;
 pub mod spec;

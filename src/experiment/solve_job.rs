@@ -51,6 +51,19 @@ impl KindRunner for Solve {
         let work = SolveWork::load(cx.job, cx.library()?, cx.out)?;
         streamed(cx.stream()?, &|rows| solves_frame(&cx.id, rows), |from, _, sink| {
             (cx.progress)(from as u64);
+            if let Some(farm) = crate::farm::farm() {
+                let problems = &cx.job.config.solve.as_ref().context("a solve job has a [solve] section")?.problems;
+                let context = super::remote::solves_context(cx.job.hash.clone(), cx.library()?, problems, &work)?;
+                let mut held = Vec::new();
+                return solve_on_farm(farm, &context, &work, from, &mut |rows, done| {
+                    (cx.progress)(rows.len() as u64);
+                    held.extend(rows);
+                    if held.len() >= SOLVE_CHUNK || done == work.units() {
+                        sink(std::mem::take(&mut held), done, &serde_json::Value::Null)?;
+                    }
+                    Ok(())
+                });
+            }
             let mut next = from;
             while next < work.units() {
                 let end = (next + SOLVE_CHUNK).min(work.units());
@@ -203,6 +216,17 @@ impl SolveWork {
     }
 }
 
+/// Solves units `from..` of `work` on the workers of a distributed run (`context` describes
+/// `work` to them), handing the rows to `each(rows, units done)` in order as they come back.
+fn solve_on_farm(farm: &crate::farm::Farm, context: &std::sync::Arc<crate::farm::Context>, work: &SolveWork, from: usize, each: &mut dyn FnMut(Vec<SolveRow>, usize) -> Result<()>) -> Result<()> {
+    let units: Vec<std::ops::Range<usize>> = crate::farm::ranges(work.units() - from, farm.workers(), 8, 1).into_iter().map(|r| r.start + from..r.end + from).collect();
+    let answers = super::remote::map::<_, Vec<SolveRow>>(farm, super::remote::SOLVES, context, units.iter().cloned())?;
+    for (range, rows) in units.iter().zip(answers) {
+        each(rows?, range.end)?;
+    }
+    Ok(())
+}
+
 fn load_labelled(map: &std::collections::BTreeMap<String, WeightsRef>, out: &Path, library: &LibrarySpec) -> Result<Vec<(String, Weights)>> {
     map.iter().map(|(label, w)| Ok((label.clone(), w.load(out, library).with_context(|| format!("weights '{label}'"))?))).collect()
 }
@@ -244,6 +268,26 @@ pub struct TsumegoGaOutcome {
 }
 
 /// Evaluates chromosomes: (raw fitness, training leaves of the dynamic fitness), in parallel.
+/// Evaluates chromosomes `genes` of a `tsumego_ga` job (its base weights `base`, training set
+/// `train`, the base's leaves `old`): what a worker of a distributed run computes for a unit.
+pub fn evaluate_here(job: &Job, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Result<Vec<(f64, Option<f64>)>> {
+    let spec = job.config.tsumego_ga.as_ref().context("a tsumego_ga job has a [tsumego_ga] section")?;
+    Ok(evaluate(spec, Limits::with_budget(spec.node_budget), base, train, old, genes))
+}
+
+/// `evaluate`, on the workers of a distributed run when there is one (a few chromosomes a
+/// unit), here otherwise.
+fn evaluate_anywhere(job: &Job, library: &Path, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Result<Vec<(f64, Option<f64>)>> {
+    let Some(farm) = crate::farm::farm() else { return evaluate_here(job, base, train, old, genes) };
+    let context = super::remote::tsumego_ga_context(job, library, base, old)?;
+    let units = crate::farm::ranges(genes.len(), farm.workers(), 2, 1);
+    let mut out = Vec::with_capacity(genes.len());
+    for answer in super::remote::map::<_, Vec<(f64, Option<f64>)>>(farm, super::remote::TSUMEGO_GA, &context, units.into_iter().map(|r| genes[r].to_vec()))? {
+        out.extend(answer?);
+    }
+    Ok(out)
+}
+
 fn evaluate(spec: &TsumegoGaSpec, limits: Limits, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Vec<(f64, Option<f64>)> {
     genes
         .par_iter()
@@ -291,7 +335,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
             } else {
                 Vec::new()
             };
-            let (fitness, leaves): (Vec<f64>, Vec<Option<f64>>) = evaluate(spec, limits, &base, &train, &old_leaves, &population).into_iter().unzip();
+            let (fitness, leaves): (Vec<f64>, Vec<Option<f64>>) = evaluate_anywhere(job, library, &base, &train, &old_leaves, &population)?.into_iter().unzip();
             let mut rows = Vec::new();
             push_rows(&mut rows, 0, &population, &fitness, &leaves);
             on_generation();
@@ -301,7 +345,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
     let mut last_checkpoint = Instant::now();
     while state.generation < spec.generations {
         let children = breed(&state.population, &state.fitness, &cfg, &mut state.rng);
-        let (cf, cl): (Vec<f64>, Vec<Option<f64>>) = evaluate(spec, limits, &base, &train, &state.old_leaves, &children).into_iter().unzip();
+        let (cf, cl): (Vec<f64>, Vec<Option<f64>>) = evaluate_anywhere(job, library, &base, &train, &state.old_leaves, &children)?.into_iter().unzip();
         let pooled: Vec<Vec<f64>> = state.population.iter().cloned().chain(children).collect();
         let pooled_fitness: Vec<f64> = state.fitness.iter().copied().chain(cf).collect();
         let pooled_leaves: Vec<Option<f64>> = state.leaves.iter().copied().chain(cl).collect();
@@ -326,7 +370,18 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
         let mut labelled = vec![("trained".to_string(), best.clone())];
         labelled.extend(load_labelled(&spec.compare, out, &stage.library)?);
         let work = SolveWork { problems, weights: labelled, limits };
-        test = work.solve(0..work.units(), &|| {});
+        test = match crate::farm::farm() {
+            None => work.solve(0..work.units(), &|| {}),
+            Some(farm) => {
+                let context = super::remote::solves_context(format!("{}/test", job.hash), library, sel, &work)?;
+                let mut rows = Vec::with_capacity(work.units());
+                solve_on_farm(farm, &context, &work, 0, &mut |r, _| {
+                    rows.extend(r);
+                    Ok(())
+                })?;
+                rows
+            }
+        };
     }
     Ok(TsumegoGaOutcome { rows: state.rows, best, test })
 }

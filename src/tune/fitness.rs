@@ -124,23 +124,42 @@ fn spec_for(strategy: Strategy, game_in_meeting: usize, table: &[Vec<f64>]) -> A
 
 /// Plays the evaluation of `tables` (each as rows) from `start`; returns each one's score.
 pub fn evaluate<G: Arena + CellGame>(start: &G, tables: &[Vec<Vec<f64>>], eval: &Evaluation, seed: u64) -> Result<Vec<Score>> {
-    let pairs = meetings(tables.len(), eval.subset, derive_seed(seed, &[0]));
-    // Every meeting is two games: i first, then j first.
-    let games: Vec<(usize, usize, usize, usize)> = pairs.iter().enumerate().flat_map(|(m, &(i, j))| [(m, 0, i, j), (m, 1, j, i)]).collect();
-    let results: Vec<(usize, usize, &'static str)> = games
+    let games = evaluation_games(tables.len(), eval, seed);
+    let winners = play_evaluation(start, tables, eval, seed, &games)?;
+    Ok(tally(tables.len(), &games, &winners, eval.draw))
+}
+
+/// One game of an evaluation: (meeting, game in the meeting, first player, second player).
+pub type EvalGame = (usize, usize, usize, usize);
+
+/// The games of an evaluation of `n` individuals, in order: every meeting is two games, i
+/// first, then j first.
+pub fn evaluation_games(n: usize, eval: &Evaluation, seed: u64) -> Vec<EvalGame> {
+    let pairs = meetings(n, eval.subset, derive_seed(seed, &[0]));
+    pairs.iter().enumerate().flat_map(|(m, &(i, j))| [(m, 0, i, j), (m, 1, j, i)]).collect()
+}
+
+/// Plays `games` (any stretch of `evaluation_games`, in parallel), each seeded by its meeting
+/// and game; returns each game's winner ("first", "second" or "draw").
+pub fn play_evaluation<G: Arena + CellGame>(start: &G, tables: &[Vec<Vec<f64>>], eval: &Evaluation, seed: u64, games: &[EvalGame]) -> Result<Vec<&'static str>> {
+    games
         .par_iter()
-        .map(|&(m, g, first, second)| -> Result<(usize, usize, &'static str)> {
+        .map(|&(m, g, first, second)| -> Result<&'static str> {
             let a = spec_for(eval.strategy, g, &tables[first]);
             let b = spec_for(eval.strategy, g, &tables[second]);
             let row = play_game(start, ("first", &a), ("second", &b), derive_seed(seed, &[1, m as u64, g as u64]), 0, "")?;
-            Ok((first, second, row.winner))
+            Ok(row.winner)
         })
-        .collect::<Result<_>>()?;
-    let mut scores = vec![Score::default(); tables.len()];
-    for (first, second, winner) in results {
+        .collect()
+}
+
+/// Each individual's score from its games' winners.
+pub fn tally(n: usize, games: &[EvalGame], winners: &[&str], draw: DrawRule) -> Vec<Score> {
+    let mut scores = vec![Score::default(); n];
+    for (&(_, _, first, second), &winner) in games.iter().zip(winners) {
         scores[first].games += 1;
         scores[second].games += 1;
-        match (winner, eval.draw) {
+        match (winner, draw) {
             ("first", _) => scores[first].points += 1.0,
             ("second", _) | ("draw", DrawRule::Second) => scores[second].points += 1.0,
             _ => {
@@ -149,7 +168,7 @@ pub fn evaluate<G: Arena + CellGame>(start: &G, tables: &[Vec<Vec<f64>>], eval: 
             }
         }
     }
-    Ok(scores)
+    scores
 }
 
 #[cfg(test)]

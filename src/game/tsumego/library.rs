@@ -48,13 +48,22 @@ pub struct LibrarySpec {
     #[serde(default = "default_budget")]
     pub node_budget: u64,
     /// The generator's version (not settable in a file): a library made by another version
-    /// lives in another folder, and the jobs reading it have other hashes.
-    #[serde(skip_deserializing, default = "generator_version")]
+    /// lives in another folder, and the jobs reading it have other hashes. Read back only as
+    /// this version (a job sent to a worker of a distributed run carries it).
+    #[serde(default = "generator_version", deserialize_with = "this_generator")]
     pub generator: u32,
 }
 
 fn generator_version() -> u32 {
     super::generate::GENERATOR_VERSION
+}
+
+fn this_generator<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    let v = u32::deserialize(d)?;
+    if v != generator_version() {
+        return Err(serde::de::Error::custom(format!("generator {v}: the library generator is version {}, and the version is not a setting", generator_version())));
+    }
+    Ok(v)
 }
 
 pub fn default_budget() -> u64 {

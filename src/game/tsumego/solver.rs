@@ -120,7 +120,7 @@ pub struct Counters {
 }
 
 /// Limits of a problem's search.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Nodes per problem (the whole status sweep); past it the status is unknown.
     pub node_budget: u64,
