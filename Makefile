@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: run test test-mpi mpi mpi-deps test-cluster check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
+.PHONY: run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -112,6 +112,10 @@ reproduce-all: reproduce-othello reproduce-colosseum reproduce-freckers reproduc
 
 bench: deps
 	$(CARGO) bench
+
+# GA fitness evaluation on 1 process and on 2 and 3 MPI ranks, and the cost of a unit.
+bench-mpi: mpi-deps
+	$(CARGO) bench --features mpi --bench mpi
 
 perft: deps
 	$(GAMELAB) perft --game othello --stage standard8 --depth 11

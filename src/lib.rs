@@ -15,6 +15,7 @@ pub mod play;
 pub mod pool;
 pub mod report;
 pub mod rng;
+pub mod slurm;
 pub mod stats;
 pub mod tune;
 pub mod workflow;

@@ -110,6 +110,44 @@ enum Command {
         #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
         format: TableFormat,
     },
+    /// Write Slurm batch scripts for an experiment: a job array over shards (--shards N) or one
+    /// MPI job (--mpi-ranks R), and a report job that waits for it; prints how to submit them.
+    Slurm {
+        /// The experiment file (TOML).
+        file: PathBuf,
+        /// Root folder for outputs, as for `run`; the scripts go to OUT/slurm/<experiment>/.
+        #[arg(long, default_value = ".")]
+        out: PathBuf,
+        /// A job array of N tasks, task I running `gamelab run FILE --shard I/N`.
+        #[arg(long, value_name = "N")]
+        shards: Option<u64>,
+        /// Instead: one job of R MPI ranks, `mpirun -n R gamelab run FILE --mpi` (an MPI build).
+        #[arg(long, value_name = "R")]
+        mpi_ranks: Option<u64>,
+        /// Time limit of each task, in Slurm's format (minutes, HH:MM:SS, D-HH:MM).
+        #[arg(long, default_value = "1:00:00")]
+        time: String,
+        /// The partition (queue) to submit to (default: the cluster's default).
+        #[arg(long)]
+        partition: Option<String>,
+        /// CPUs per task (the threads of each shard or rank).
+        #[arg(long, default_value_t = 2)]
+        cpus_per_task: u64,
+        /// Row format of the run.
+        #[arg(long, value_enum, default_value_t = Format::Parquet)]
+        format: Format,
+    },
+    /// Check an MPI setup: under `mpirun -n N gamelab mpi-check`, rank 0 sends small units to
+    /// the N-1 workers, checks every answer, and prints the time per unit (a build with the
+    /// `mpi` feature).
+    MpiCheck {
+        /// Units to send.
+        #[arg(long, default_value_t = 20000)]
+        units: usize,
+        /// Bytes per unit (and per answer).
+        #[arg(long, default_value_t = 64)]
+        bytes: usize,
+    },
     /// Count the leaves of the game tree from a stage's start, for each depth 1..=D (othello,
     /// freckers).
     Perft {
@@ -350,6 +388,32 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
+        Command::Slurm { file, out, shards, mpi_ranks, time, partition, cpus_per_task, format } => {
+            let (exp, jobs) = load(&file)?;
+            let opts = gamelab::slurm::SlurmOptions { shards, mpi_ranks, time, partition, cpus_per_task, format };
+            let s = gamelab::slurm::write(&file, &exp.name, jobs.len(), &out, &opts)?;
+            match (shards, mpi_ranks) {
+                (Some(n), _) => println!("{}: {} job(s) in a job array of {n} shards ({} CPUs each, time limit {} a task)", exp.name, jobs.len(), opts.cpus_per_task, opts.time),
+                (_, Some(r)) => println!("{}: {} job(s) in one MPI job of {r} ranks ({} CPUs each, time limit {})", exp.name, jobs.len(), opts.cpus_per_task, opts.time),
+                _ => {}
+            }
+            if shards.is_some_and(|n| n as usize > jobs.len()) {
+                println!("note: more shards than jobs; {} of the tasks will find nothing to do", shards.unwrap_or(0) as usize - jobs.len());
+            }
+            println!("run:    {}", s.run.display());
+            println!("report: {} (waits for the run: --dependency=afterok)", s.report.display());
+            println!("submit both: bash {}", s.submit.display());
+            println!("(or by hand: sbatch {}, then sbatch --dependency=afterok:<its job id> {})", s.run.display(), s.report.display());
+            Ok(())
+        }
+        Command::MpiCheck { units, bytes } => run_mpi(Some(1), move || {
+            let farm = gamelab::farm::farm().expect("rank 0 of an MPI run has a farm");
+            let seconds = gamelab::experiment::remote::echo(farm, units, bytes)?;
+            let workers = farm.workers();
+            println!("MPI: rank 0 and {workers} worker(s) answered {units} units of {bytes} bytes in {seconds:.3} s");
+            println!("per unit: {:.1} us (the farm's cost of a unit: framing, sending, answering, decoding; rank 0 keeps two units on each worker)", seconds * 1e6 / units as f64);
+            Ok(())
+        }),
         Command::Perft { game, stage, depth, pass_no_ply, strict } => {
             match game.as_str() {
                 "othello" => {

@@ -29,6 +29,22 @@ pub const GAMES: &str = "games";
 pub const GA_GAMES: &str = "ga-games";
 pub const SOLVES: &str = "solves";
 pub const TSUMEGO_GA: &str = "tsumego-ga";
+/// A unit that comes back as it went (`gamelab mpi-check`: the cost of a unit's round trip).
+pub const ECHO: &str = "echo";
+
+/// Sends `units` echo units of `bytes` bytes each through the farm and checks every answer;
+/// returns the seconds it took.
+pub fn echo(farm: &Farm, units: usize, bytes: usize) -> Result<f64> {
+    let context = Arc::new(Context { key: ECHO.into(), bytes: Vec::new() });
+    let t0 = std::time::Instant::now();
+    let payloads: Vec<Vec<u8>> = (0..units).map(|i| vec![(i % 251) as u8; bytes]).collect();
+    let sent = payloads.clone();
+    let answers = farm.map(payloads.into_iter().map(|payload| Unit { kind: ECHO, context: context.clone(), payload }).collect());
+    for (i, (answer, payload)) in answers.zip(&sent).enumerate() {
+        anyhow::ensure!(&answer? == payload, "echo unit {i} came back changed");
+    }
+    Ok(t0.elapsed().as_secs_f64())
+}
 
 /// Sends one unit of `kind` per payload to the farm; the answers come back decoded, in order.
 pub fn map<P: Serialize, T: DeserializeOwned>(farm: &Farm, kind: &'static str, context: &Arc<Context>, payloads: impl IntoIterator<Item = P>) -> Result<impl Iterator<Item = Result<T>>> {
@@ -109,6 +125,7 @@ enum Held {
     GaGames(GaGamesContext),
     Solves(super::solve_job::SolveWork),
     TsumegoGa(TsumegoGaContext, Vec<crate::game::tsumego::problem::Problem>),
+    Echo,
 }
 
 /// The contexts a worker holds, by key. Rank 0 sends a context once per worker, so a worker
@@ -138,6 +155,7 @@ fn decode(kind: &str, bytes: &[u8]) -> Result<Held> {
             let train = spec.train.load(&c.library)?;
             Held::TsumegoGa(c, train)
         }
+        ECHO => Held::Echo,
         other => anyhow::bail!("unknown unit kind '{other}' (rank 0 and this worker run different versions of gamelab?)"),
     })
 }
@@ -157,6 +175,7 @@ pub fn compute(kind: &str, key: &str, context: Option<&[u8]>, payload: &[u8]) ->
         Held::Games(c) => serde_json::to_vec(&super::games_job::play_range(&c.job, &c.agents, serde_json::from_slice(payload)?)?)?,
         Held::GaGames(c) => serde_json::to_vec(&super::ga_job::play_evaluation_range(&c.job, c.generation, &c.tables, serde_json::from_slice(payload)?)?)?,
         Held::Solves(work) => serde_json::to_vec(&work.solve(serde_json::from_slice(payload)?, &|| {}))?,
+        Held::Echo => payload.to_vec(),
         Held::TsumegoGa(c, train) => {
             let genes: Vec<Vec<f64>> = serde_json::from_slice(payload)?;
             serde_json::to_vec(&super::solve_job::evaluate_here(&c.job, &c.base, train, &c.old_leaves, &genes)?)?
