@@ -37,7 +37,7 @@ test-mpi: deps
 # Open MPI (mpirun and the headers) and libclang (the mpi crate generates its bindings with it),
 # from Debian's packages when they are missing.
 mpi-deps:
-	@if command -v mpirun > /dev/null && command -v mpicc > /dev/null && ls /usr/lib/llvm-*/lib/libclang*.so* > /dev/null 2>&1; then \
+	@if command -v mpirun > /dev/null && command -v mpicc > /dev/null && ls /usr/lib/llvm-*/lib/libclang.so > /dev/null 2>&1; then \
 		true; \
 	elif command -v apt-get > /dev/null && [ "$$(id -u)" = 0 ]; then \
 		echo "installing Open MPI and libclang (Debian packages openmpi-bin libopenmpi-dev libclang-dev)"; \
