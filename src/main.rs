@@ -148,6 +148,8 @@ enum Command {
         #[arg(long, default_value_t = 64)]
         bytes: usize,
     },
+    /// Print the row schemas of every job kind (docs/rows.md) as the row writers build them.
+    Schema,
     /// Count the leaves of the game tree from a stage's start, for each depth 1..=D (othello,
     /// freckers).
     Perft {
@@ -414,6 +416,10 @@ fn dispatch(command: Command) -> Result<()> {
             println!("per unit: {:.1} us (the farm's cost of a unit: framing, sending, answering, decoding; rank 0 keeps two units on each worker)", seconds * 1e6 / units as f64);
             Ok(())
         }),
+        Command::Schema => {
+            print!("{}", gamelab::experiment::schema::markdown()?);
+            Ok(())
+        }
         Command::Perft { game, stage, depth, pass_no_ply, strict } => {
             match game.as_str() {
                 "othello" => {

@@ -243,7 +243,7 @@ kind = "greedy"
     let reference = parts(&one, "kill");
 
     // Small batches, so that some are saved before the kill.
-    let mut child = mpirun(3, &["run", f, "--out", killed.to_str().unwrap(), "--mpi", "--threads", "1"]).env("GAMELAB_BATCH_ROWS", "8").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let child = mpirun(3, &["run", f, "--out", killed.to_str().unwrap(), "--mpi", "--threads", "1"]).env("GAMELAB_BATCH_ROWS", "8").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
     let progress = killed.join("results/kill/partial");
     let t0 = Instant::now();
     let mut victim = None;

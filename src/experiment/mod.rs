@@ -9,6 +9,7 @@ pub mod openings;
 pub mod record;
 pub mod remote;
 pub mod runner;
+pub mod schema;
 pub mod solve_job;
 pub mod spec;
 pub mod stream;

@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
-GAMELAB=${GAMELAB:-$ROOT/target/release/gamelab}
+GAMELAB=${GAMELAB:-${CARGO_TARGET_DIR:-$ROOT/target}/release/gamelab}
 WORK=$(mktemp -d /tmp/gamelab-slurm.XXXXXX)
 say() { echo "== $*"; }
 

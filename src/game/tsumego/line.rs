@@ -78,7 +78,6 @@ pub fn main_line(solver: &mut Solver, problem: &Problem, weights: &Weights, limi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::tsumego::parse_problems;
 
     #[test]
     fn a_line_ends_decided_and_its_first_move_is_a_winning_move() {
