@@ -18,10 +18,11 @@ game = "othello"
 stage = "small6"
 seed = 6
 [ga]
-population = 30
-generations = 3
+population = 20
+generations = 6
 subset = "full"
-strategy = "rnd"
+strategy = "mcts"
+mcts_rollouts = 30
 symmetry = "rotation"
 "#;
 
@@ -58,7 +59,7 @@ fn main() {
             c
         }
     };
-    println!("GA fitness evaluation: small6, population 30, full round robin, 3 generations (2610 games), best of 3 runs");
+    println!("GA fitness evaluation: small6, population 20, full round robin, MCTS-30 games, 6 generations (2280 games), best of 3 runs");
     let base = time("1 process, 1 thread", &one("1"));
     println!("  1 process, 1 thread:              {base:6.2} s  (ratio 1.00)");
     let two_threads = time("1 process, 2 threads", &one("2"));
