@@ -87,6 +87,9 @@ pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptio
         (_, Some(r)) if r < 2 => return Err(InputError::plain("--mpi-ranks must be at least 2 (rank 0 runs the experiment, the others compute)").into()),
         _ => {}
     }
+    if opts.mpi_ranks.is_some() && !cfg!(feature = "mpi") {
+        return Err(InputError::plain("--mpi-ranks: this gamelab was built without MPI, and the script runs this binary; build one with `make mpi` and run `target/release/gamelab slurm ...` with it").into());
+    }
     if opts.cpus_per_task == 0 {
         return Err(InputError::plain("--cpus-per-task must be at least 1").into());
     }
@@ -202,6 +205,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "mpi")]
     fn an_mpi_script_runs_mpirun_over_the_allocation() {
         let dir = tempfile::tempdir().unwrap();
         let s = write(Path::new("experiments/quickstart.toml"), "quickstart", 1, dir.path(), &opts(None, Some(6))).unwrap();
@@ -224,6 +228,10 @@ mod tests {
         ] {
             let e = write(f, "q", 1, dir.path(), &o).err().unwrap().to_string();
             assert!(e.contains(why), "{why}: {e}");
+        }
+        if !cfg!(feature = "mpi") {
+            let e = write(f, "q", 1, dir.path(), &opts(None, Some(3))).err().unwrap().to_string();
+            assert!(e.contains("built without MPI") && e.contains("make mpi"), "{e}");
         }
         assert!(!dir.path().join("slurm").exists(), "nothing written for bad options");
     }
