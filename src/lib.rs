@@ -13,6 +13,7 @@ pub mod game;
 pub mod game_records;
 pub mod play;
 pub mod pool;
+pub mod provenance;
 pub mod report;
 pub mod rng;
 pub mod slurm;

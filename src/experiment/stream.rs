@@ -78,6 +78,11 @@ fn metadata(id: PartId, rows: usize) -> KeyValueMetadata {
         ("gamelab.experiment".into(), id.experiment.into()),
         ("gamelab.job".into(), id.job.into()),
         ("gamelab.rows".into(), rows.to_string()),
+        ("gamelab.version".into(), crate::provenance::current().version.into()),
+        ("gamelab.commit".into(), crate::provenance::current().commit.clone()),
+        ("gamelab.command".into(), crate::provenance::current().command.clone()),
+        ("gamelab.host".into(), crate::provenance::current().host.clone()),
+        ("gamelab.date".into(), crate::provenance::current().date.clone()),
     ])
 }
 

@@ -41,15 +41,6 @@ pub struct ReportOutput {
     pub jobs_total: usize,
 }
 
-fn git_commit() -> String {
-    std::process::Command::new("git")
-        .args(["rev-parse", "--short", "HEAD"])
-        .output()
-        .ok()
-        .filter(|o| o.status.success())
-        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
-        .unwrap_or_else(|| "unknown".into())
-}
 
 /// The part of job `hash` in `rows_dir` with its row count, if there is one; a part that fails
 /// its check (cut, changed, another job's) is refused with an error naming the file.
@@ -400,12 +391,15 @@ fn write_report(
         md += &format!("- grid `{k}`: {}\n", v.iter().map(crate::experiment::record::swept_text).collect::<Vec<_>>().join(", "));
     }
     md += &format!(
-        "- computed from {rows} rows of {jobs_with_rows} of {} jobs (`{}`)\n- intervals at {}%; gamelab {} (commit {})\n\n",
+        "- computed from {rows} rows of {jobs_with_rows} of {} jobs (`{}`)\n- intervals at {}%\n- gamelab {} (commit: {}); `{}` on {}, {}\n\n",
         jobs.len(),
         dir.join(rows_folder(f_kind)).display(),
         (plan.level * 1000.0).round() / 10.0,
-        env!("CARGO_PKG_VERSION"),
-        git_commit()
+        crate::provenance::current().version,
+        crate::provenance::current().commit,
+        crate::provenance::current().command,
+        crate::provenance::current().host,
+        crate::provenance::current().date,
     );
     if jobs_with_rows < jobs.len() {
         md += &format!("**Incomplete:** {} jobs have no rows yet; run the experiment again to finish them.\n\n", jobs.len() - jobs_with_rows);
