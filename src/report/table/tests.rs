@@ -71,7 +71,7 @@ fn score_table_cell_by_cell() {
     assert_eq!(cells(&md, 5)[..7], ["20", "b", "4", "0", "0", "4", "0.0"]);
     assert_eq!(md.lines().count(), 6);
     let csv = t.csv();
-    assert_eq!(csv.lines().next().unwrap(), "budget,agent,games,W,D,L,score %,ci_low,ci_high");
+    assert_eq!(csv.lines().next().unwrap(), "budget,agent,games,wins,draws,losses,score,score_lo,score_hi");
     assert!(csv.lines().nth(1).unwrap().starts_with("10,a,4,2,1,1,62.5,21.94"), "{csv}");
 }
 
@@ -88,6 +88,13 @@ fn elo_uses_pairs_when_every_game_has_its_partner() {
     assert_eq!(a10.after[3], "pairs");
     // One pair scored 3/4 (win and draw), one 1/2 (a loss and a win).
     assert_eq!(a10.after[4], "0/0/1/1/0");
+    // The CSV: one value a cell, plain names, the interval and the pair counts split.
+    let csv = t.csv();
+    assert_eq!(csv.lines().next().unwrap(), "budget,agent,games,wins,draws,losses,score,score_lo,score_hi,elo,elo_lo,elo_hi,los,elo_unit,pairs_0,pairs_1_4,pairs_1_2,pairs_3_4,pairs_1");
+    let first: Vec<&str> = csv.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(first.len(), 19, "{csv}");
+    let (lo, hi) = a10.after[1].split_once(" to ").unwrap();
+    assert_eq!(first[9..], ["88.7", lo, hi, a10.after[2].as_str(), "pairs", "0", "0", "1", "1", "0"]);
     // Grouping by seat breaks pairs: the unit falls back to games.
     let keys = vec!["agent".to_string(), "seat".to_string()];
     let t = compute(&r, &TableParams { elo: true, ..params(&keys, Statistic::Score) }).unwrap();
