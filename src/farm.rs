@@ -127,11 +127,12 @@ impl Drop for Ordered {
     }
 }
 
-/// Splits `0..n` into ranges of about `n / (workers x per_worker)` items (at least `min`), so
-/// that each worker gets several units and a slow one does not hold up the rest.
-pub fn ranges(n: usize, workers: usize, per_worker: usize, min: usize) -> Vec<std::ops::Range<usize>> {
-    let size = n.div_ceil((workers * per_worker).max(1)).max(min).max(1);
-    (0..n).step_by(size).map(|s| s..(s + size).min(n)).collect()
+/// Splits `span` into ranges of about `span.len() / (workers x per_worker)` items (at least
+/// `min`, a multiple of `align`), so that each worker gets several units and a slow one does not
+/// hold up the rest.
+pub fn ranges(span: std::ops::Range<usize>, workers: usize, per_worker: usize, min: usize, align: usize) -> Vec<std::ops::Range<usize>> {
+    let size = span.len().div_ceil((workers * per_worker).max(1)).max(min).max(1).next_multiple_of(align.max(1));
+    span.clone().step_by(size).map(|s| s..(s + size).min(span.end)).collect()
 }
 
 /// A unit's frame on the wire: kind, context key, the context's bytes when the worker does not
@@ -195,13 +196,18 @@ mod tests {
     #[test]
     fn ranges_cover_every_item_once_in_order() {
         for (n, w) in [(0, 2), (1, 2), (10, 2), (1000, 2), (7, 5), (64, 1)] {
-            let r = ranges(n, w, 4, 2);
+            let r = ranges(0..n, w, 4, 2, 1);
             let flat: Vec<usize> = r.iter().flat_map(|r| r.clone()).collect();
             assert_eq!(flat, (0..n).collect::<Vec<_>>());
             if n >= 16 * w {
                 assert!(r.len() >= w * 4 - 1, "{n} items over {w} workers: {} units", r.len());
             }
         }
+        // From a resumed point, in whole pairs: every unit starts at an even game.
+        let r = ranges(6..101, 2, 8, 2, 2);
+        assert_eq!(r.first().unwrap().start, 6);
+        assert_eq!(r.last().unwrap().end, 101);
+        assert!(r.iter().all(|u| u.start % 2 == 0));
     }
 
     #[test]

@@ -4,39 +4,12 @@
 
 mod common;
 use common::*;
-use gamelab::experiment::record::read_part;
 use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Columns that measure time, and so differ between runs.
-const TIMING: [&str; 7] = ["wall_ms", "first_max_move_ms", "second_max_move_ms", "first_think_ms", "second_think_ms", "time_s", "us_per_leaf"];
-
-/// Every part under `results/<name>/<folder>`, by file name, without timing columns.
-fn parts(out: &Path, name: &str, folder: &str) -> BTreeMap<String, DataFrame> {
-    let mut parts = BTreeMap::new();
-    let Ok(dir) = std::fs::read_dir(out.join("results").join(name).join(folder)) else { return parts };
-    for entry in dir {
-        let path = entry.unwrap().path();
-        let file = path.file_name().unwrap().to_string_lossy().into_owned();
-        if file.starts_with("part-") {
-            let df = read_part(&path).unwrap();
-            let drop: Vec<&str> = TIMING.iter().copied().filter(|c| df.column(c).is_ok()).collect();
-            parts.insert(file, df.drop_many(drop));
-        }
-    }
-    parts
-}
-
-fn assert_same(a: &BTreeMap<String, DataFrame>, b: &BTreeMap<String, DataFrame>, what: &str) {
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{what}: the same jobs");
-    for (k, df) in a {
-        assert_eq!(df.height(), b[k].height(), "{what}: rows of {k} (lost or duplicated)");
-        assert!(df.equals_missing(&b[k]), "{what}: rows of {k} changed:\n{df}\n{}", b[k]);
-    }
-}
 
 fn spawn(args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_gamelab")).args(args).env("GAMELAB_BATCH_ROWS", "40").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()

@@ -7,41 +7,15 @@
 
 mod common;
 use common::*;
-use gamelab::experiment::record::read_part;
 use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Columns that measure time, and so differ between runs.
-const TIMING: [&str; 7] = ["wall_ms", "first_max_move_ms", "second_max_move_ms", "first_think_ms", "second_think_ms", "time_s", "us_per_leaf"];
-
 /// Every part file of experiment `name` under `out` (all row folders), timing columns dropped.
-fn parts(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
-    let mut parts = BTreeMap::new();
-    for folder in ["games", "generations", "solves"] {
-        let Ok(dir) = std::fs::read_dir(out.join("results").join(name).join(folder)) else { continue };
-        for entry in dir {
-            let path = entry.unwrap().path();
-            let file = path.file_name().unwrap().to_string_lossy().into_owned();
-            if file.starts_with("part-") {
-                let df = read_part(&path).unwrap();
-                let drop: Vec<&str> = TIMING.iter().copied().filter(|c| df.column(c).is_ok()).collect();
-                parts.insert(format!("{folder}/{file}"), df.drop_many(drop));
-            }
-        }
-    }
-    parts
-}
-
-fn assert_same(a: &BTreeMap<String, DataFrame>, b: &BTreeMap<String, DataFrame>, what: &str) {
-    assert!(!a.is_empty(), "{what}: no parts");
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{what}: the same jobs");
-    for (k, df) in a {
-        assert_eq!(df.height(), b[k].height(), "{what}: rows of {k} (lost or duplicated)");
-        assert!(df.equals_missing(&b[k]), "{what}: rows of {k} differ:\n{df}\n{}", b[k]);
-    }
+fn all_parts(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
+    ["games", "generations", "solves"].iter().flat_map(|folder| parts(out, name, folder).into_iter().map(move |(file, df)| (format!("{folder}/{file}"), df))).collect()
 }
 
 fn mpirun(ranks: usize, args: &[&str]) -> Command {
@@ -65,8 +39,9 @@ fn same_rows_on_three_ranks(name: &str, text: &str) -> BTreeMap<String, DataFram
     let o = ok(mpirun(3, &["run", f, "--out", three.to_str().unwrap(), "--mpi", "--threads", "1"]).output().unwrap(), "the 3-rank run");
     // Rank 0 alone reports, once.
     assert_eq!(String::from_utf8_lossy(&o.stdout).matches("ran ").count(), 1, "{}", String::from_utf8_lossy(&o.stdout));
-    let reference = parts(&one, name);
-    assert_same(&reference, &parts(&three, name), name);
+    let reference = all_parts(&one, name);
+    assert!(!reference.is_empty(), "{name}: no parts");
+    assert_same(&reference, &all_parts(&three, name), name);
     // A GA's evolved tables and weights files too.
     let files = |out: &Path| -> BTreeMap<String, String> {
         let dir = out.join("results").join(name).join("tables");
@@ -240,7 +215,7 @@ kind = "greedy"
     let f = file.to_str().unwrap();
     let (one, killed) = (dir.path().join("one"), dir.path().join("killed"));
     ok(gamelab(&["run", f, "--out", one.to_str().unwrap()]), "the one-process run");
-    let reference = parts(&one, "kill");
+    let reference = all_parts(&one, "kill");
 
     // Small batches, so that some are saved before the kill.
     let child = mpirun(3, &["run", f, "--out", killed.to_str().unwrap(), "--mpi", "--threads", "1"]).env("GAMELAB_BATCH_ROWS", "8").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
@@ -258,13 +233,13 @@ kind = "greedy"
     unsafe { libc::kill(victim as i32, libc::SIGKILL) };
     let out = child.wait_with_output().unwrap();
     assert!(!out.status.success(), "the run goes down with its worker");
-    let partial = parts(&killed, "kill");
+    let partial = all_parts(&killed, "kill");
     assert!(partial.is_empty(), "the job was not finished when its worker died");
 
     // Started again (by hand, or by the scheduler), it resumes after the saved batches.
     let o = ok(mpirun(3, &["run", f, "--out", killed.to_str().unwrap(), "--mpi", "--threads", "1"]).output().unwrap(), "the rerun");
     assert!(String::from_utf8_lossy(&o.stdout).contains("ran 1 jobs (400 rows)"), "{}", String::from_utf8_lossy(&o.stdout));
-    assert_same(&reference, &parts(&killed, "kill"), "after the kill");
+    assert_same(&reference, &all_parts(&killed, "kill"), "after the kill");
 }
 
 #[test]

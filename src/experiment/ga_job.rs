@@ -123,11 +123,8 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
                 // A distributed run: the generation's games go out in units (`remote`).
                 let games = evaluation_games(tables.len(), &eval, seed);
                 let context = super::remote::ga_games_context(job, state.generation, &tables)?;
-                let units = crate::farm::ranges(games.len(), farm.workers(), 4, 1);
-                let mut winners: Vec<String> = Vec::with_capacity(games.len());
-                for answer in super::remote::map::<_, Vec<String>>(farm, super::remote::GA_GAMES, &context, units)? {
-                    winners.extend(answer?);
-                }
+                let units = crate::farm::ranges(0..games.len(), farm.workers(), 4, 1, 1);
+                let winners: Vec<String> = super::remote::gather(farm, super::remote::GA_GAMES, &context, units)?;
                 tally(tables.len(), &games, &winners.iter().map(String::as_str).collect::<Vec<_>>(), eval.draw)
             }
         };

@@ -235,15 +235,15 @@ fn play_some<G: Arena>(
 /// Games `range` of a job with the agents `agents`, whatever its game: what a worker of a
 /// distributed run computes for one unit (`experiment::remote`).
 pub fn play_range(job: &Job, agents: &Agents, range: std::ops::Range<usize>) -> Result<Vec<GameRow>> {
-    struct Some_<'a>(&'a Job, &'a Agents, std::ops::Range<usize>);
-    impl WithStarts for Some_<'_> {
+    struct PlayRange<'a>(&'a Job, &'a Agents, std::ops::Range<usize>);
+    impl WithStarts for PlayRange<'_> {
         type Out = Vec<GameRow>;
         fn with<G: Arena>(self, start: &StartOf<G>) -> Result<Vec<GameRow>> {
             let pairings = self.0.pairings();
             play_some(self.0, self.1, start, &pairings, &slots(&pairings), self.2, &|| {})
         }
     }
-    with_starts(job, Some_(job, agents, range))
+    with_starts(job, PlayRange(job, agents, range))
 }
 
 /// `play_games` on the workers of a distributed run: the games from `from` on go out as units
@@ -263,13 +263,8 @@ fn play_on_farm(
     sink: &mut Sink<GameRow>,
 ) -> Result<()> {
     let total = job.pairings().len();
-    let mut units = crate::farm::ranges(total - from, farm.workers(), 8, 2);
-    if sprt.is_some() {
-        // Units of whole pairs: every range starts at an even game.
-        let size = units.first().map_or(2, |r| r.len().next_multiple_of(2));
-        units = (0..total - from).step_by(size).map(|s| s..(s + size).min(total - from)).collect();
-    }
-    let units: Vec<std::ops::Range<usize>> = units.into_iter().map(|r| r.start + from..r.end + from).collect();
+    // With an SPRT, units of whole pairs (`from` is a pair boundary): every unit starts at an even game.
+    let units = crate::farm::ranges(from..total, farm.workers(), 8, 2, if sprt.is_some() { 2 } else { 1 });
     let context = super::remote::games_context(job, agents)?;
     let answers = super::remote::map::<_, Vec<GameRow>>(farm, super::remote::GAMES, &context, units.iter().cloned())?;
     let mut held: Vec<GameRow> = Vec::new();

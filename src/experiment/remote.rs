@@ -55,6 +55,15 @@ pub fn map<P: Serialize, T: DeserializeOwned>(farm: &Farm, kind: &'static str, c
     Ok(farm.map(units).map(move |bytes| serde_json::from_slice(&bytes?).with_context(|| format!("reading a worker's answer to a '{kind}' unit"))))
 }
 
+/// `map` for units whose answers are lists: the answers joined in order.
+pub fn gather<P: Serialize, T: DeserializeOwned>(farm: &Farm, kind: &'static str, context: &Arc<Context>, payloads: impl IntoIterator<Item = P>) -> Result<Vec<T>> {
+    let mut all = Vec::new();
+    for answer in map::<P, Vec<T>>(farm, kind, context, payloads)? {
+        all.extend(answer?);
+    }
+    Ok(all)
+}
+
 fn context<C: Serialize>(key: String, c: &C) -> Result<Arc<Context>> {
     Ok(Arc::new(Context { key, bytes: serde_json::to_vec(c)? }))
 }

@@ -219,7 +219,7 @@ impl SolveWork {
 /// Solves units `from..` of `work` on the workers of a distributed run (`context` describes
 /// `work` to them), handing the rows to `each(rows, units done)` in order as they come back.
 fn solve_on_farm(farm: &crate::farm::Farm, context: &std::sync::Arc<crate::farm::Context>, work: &SolveWork, from: usize, each: &mut dyn FnMut(Vec<SolveRow>, usize) -> Result<()>) -> Result<()> {
-    let units: Vec<std::ops::Range<usize>> = crate::farm::ranges(work.units() - from, farm.workers(), 8, 1).into_iter().map(|r| r.start + from..r.end + from).collect();
+    let units = crate::farm::ranges(from..work.units(), farm.workers(), 8, 1, 1);
     let answers = super::remote::map::<_, Vec<SolveRow>>(farm, super::remote::SOLVES, context, units.iter().cloned())?;
     for (range, rows) in units.iter().zip(answers) {
         each(rows?, range.end)?;
@@ -280,12 +280,8 @@ pub fn evaluate_here(job: &Job, base: &Weights, train: &[Problem], old: &[u64], 
 fn evaluate_anywhere(job: &Job, library: &Path, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Result<Vec<(f64, Option<f64>)>> {
     let Some(farm) = crate::farm::farm() else { return evaluate_here(job, base, train, old, genes) };
     let context = super::remote::tsumego_ga_context(job, library, base, old)?;
-    let units = crate::farm::ranges(genes.len(), farm.workers(), 2, 1);
-    let mut out = Vec::with_capacity(genes.len());
-    for answer in super::remote::map::<_, Vec<(f64, Option<f64>)>>(farm, super::remote::TSUMEGO_GA, &context, units.into_iter().map(|r| genes[r].to_vec()))? {
-        out.extend(answer?);
-    }
-    Ok(out)
+    let units = crate::farm::ranges(0..genes.len(), farm.workers(), 2, 1, 1);
+    super::remote::gather(farm, super::remote::TSUMEGO_GA, &context, units.into_iter().map(|r| genes[r].to_vec()))
 }
 
 fn evaluate(spec: &TsumegoGaSpec, limits: Limits, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Vec<(f64, Option<f64>)> {
@@ -374,12 +370,7 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
             None => work.solve(0..work.units(), &|| {}),
             Some(farm) => {
                 let context = super::remote::solves_context(format!("{}/test", job.hash), library, sel, &work)?;
-                let mut rows = Vec::with_capacity(work.units());
-                solve_on_farm(farm, &context, &work, 0, &mut |r, _| {
-                    rows.extend(r);
-                    Ok(())
-                })?;
-                rows
+                super::remote::gather(farm, super::remote::SOLVES, &context, crate::farm::ranges(0..work.units(), farm.workers(), 8, 1, 1))?
             }
         };
     }
