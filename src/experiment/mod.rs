@@ -1,6 +1,7 @@
 //! Experiments: the file format, its expansion into jobs, the runner and the rows it writes.
 
 pub mod error;
+pub mod file_reference;
 pub mod ga_job;
 pub mod games_job;
 pub mod grid;

@@ -8,7 +8,7 @@ use super::figure::heatmap::Heatmap;
 use super::figure::matrix::Matrix;
 use super::figure::profile::Profile;
 use super::figure::ranked::{Bar, RankedBars};
-use super::figure::write_figure;
+use super::figure::{Figure, write_figure_sized};
 use super::records::Records;
 use super::table::{summed, values_by_group};
 use super::spec::{FigureKind, FigureSpec};
@@ -24,6 +24,34 @@ fn distinct(values: impl Iterator<Item = String>) -> Vec<String> {
     let mut v: Vec<String> = values.collect::<BTreeSet<_>>().into_iter().collect();
     v.sort_by(|a, b| natural_cmp(a, b));
     v
+}
+
+/// A key as an axis label: the last part of a dotted path with spaces for underscores, the
+/// agent it belongs to in brackets, and the UCT constant as "C" ("agents.uct.c" is "C (uct)",
+/// "ga.subset" is "subset", "agents.n.sims_per_child" is "sims per child (n)").
+pub fn readable(key: &str) -> String {
+    let parts: Vec<&str> = key.split('.').collect();
+    let last = parts.last().copied().unwrap_or(key);
+    let name = match last {
+        "c" => "C".to_string(),
+        other => other.replace('_', " "),
+    };
+    match parts.as_slice() {
+        ["agents", label, _] => format!("{name} ({label})"),
+        _ => name,
+    }
+}
+
+/// The reference lines of a figure: the file's `hline`, else 50 for a score in %.
+fn reference_lines(spec: &FigureSpec, value_name: &str) -> Vec<f64> {
+    spec.hline.clone().unwrap_or_else(|| if value_name == "score %" { vec![50.0] } else { vec![] })
+}
+
+/// Writes `fig` at the file's `width` and `height` (each defaulting to the figure's own).
+fn write(dir: &Path, spec: &FigureSpec, fig: &impl Figure) -> Result<Vec<PathBuf>> {
+    let (w, h) = fig.size();
+    let size = (spec.width.is_some() || spec.height.is_some()).then(|| (spec.width.unwrap_or(w), spec.height.unwrap_or(h)));
+    write_figure_sized(dir, &spec.name, fig, size)
 }
 
 fn key_index(table: &Table, key: &str) -> Result<usize> {
@@ -46,12 +74,13 @@ fn default_axes(table: &Table) -> (String, Option<String>) {
 }
 
 fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<Vec<PathBuf>> {
-    let y_label = spec.y_label.clone().unwrap_or_else(|| format!("{} ({})", table.value_name, table.interval_name));
+    let y_label = spec.y_label.clone().unwrap_or_else(|| format!("{}, {}", table.value_name, table.interval_name));
     let range = (table.value_name == "score %").then_some((0.0, 100.0));
     if table.key_names.len() == 1 && spec.series.is_none() {
         let fig = RankedBars {
             title,
             value_axis: spec.x_label.clone().unwrap_or(y_label),
+            lines: reference_lines(spec, &table.value_name),
             bars: table.rows.iter().map(|r| Bar { label: r.keys[0].clone(), value: r.value.value, lo: r.value.lo, hi: r.value.hi }).collect(),
             range: range.unwrap_or_else(|| {
                 let lo = table.rows.iter().map(|r| r.value.lo.min(r.value.value)).filter(|x| x.is_finite()).fold(0.0, f64::min);
@@ -59,7 +88,7 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
                 super::figure::padded(lo, hi)
             }),
         };
-        return write_figure(dir, &spec.name, &fig);
+        return write(dir, spec, &fig);
     }
     let (dx, ds) = default_axes(table);
     let x = spec.x.clone().unwrap_or(dx);
@@ -80,9 +109,10 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
         }
         values[s][c] = Some((r.value.value, r.value.lo, r.value.hi));
     }
-    let series_label = series.clone().unwrap_or_default();
-    let fig = GroupedBars { title, x_label: spec.x_label.clone().unwrap_or(x), y_label, categories, series: names, values, y_range: range, series_label };
-    write_figure(dir, &spec.name, &fig)
+    let series_label = series.as_deref().map(readable).unwrap_or_default();
+    let hlines = reference_lines(spec, &table.value_name);
+    let fig = GroupedBars { title, x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)), y_label, categories, series: names, values, y_range: range, series_label, hlines };
+    write(dir, spec, &fig)
 }
 
 /// A row-major table's values on a stage's board, blocked cells as None.
@@ -99,7 +129,7 @@ pub fn evolved_heatmap(job: &Job, results: &Path, dir: &Path, stem: &str, title:
     let stage = job.config.stage.othello().context("weight tables are Othello's")?;
     let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v))).collect();
     let title = title.unwrap_or_else(|| format!("Evolved table on {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({})", swept.join(", ")) }));
-    write_figure(dir, stem, &Heatmap { title, size: stage.size as usize, values: on_board(stage, &rows.concat()), unit: "weight".into() })
+    super::figure::write_figure(dir, stem, &Heatmap { title, size: stage.size as usize, values: on_board(stage, &rows.concat()), unit: "weight".into() })
 }
 
 /// `records` are the experiment's own; `games` are its game records (its own, or a GA's arena);
@@ -123,7 +153,8 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
     match spec.kind {
         FigureKind::Bars => {
             let t = table(&spec.table)?;
-            bars(spec, t, title(format!("{}: {}", experiment_title, t.title)), dir)
+            let by = if t.key_names.len() == 1 { readable(&t.key_names[0]) } else { readable(&spec.x.clone().unwrap_or_else(|| default_axes(t).0)) };
+            bars(spec, t, title(format!("{experiment_title}: {} by {by}", t.value_name)), dir)
         }
         FigureKind::Box => {
             let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
@@ -147,8 +178,8 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             };
             let mut groups = groups;
             groups.sort_by(|a, b| natural_cmp(&a.0, &b.0));
-            let fig = BoxPlot { title: title(format!("{experiment_title}: {y_label} by {x}")), x_label: spec.x_label.clone().unwrap_or(x), y_label: spec.y_label.clone().unwrap_or(y_label), groups };
-            write_figure(dir, &spec.name, &fig)
+            let fig = BoxPlot { title: title(format!("{experiment_title}: {y_label} by {}", readable(&x))), x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)), y_label: spec.y_label.clone().unwrap_or(y_label), groups };
+            write(dir, spec, &fig)
         }
         FigureKind::Curve => {
             let t = table(&spec.table)?;
@@ -164,15 +195,20 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             for points in series.values_mut() {
                 points.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
-            let fig = Curves {
-                title: title(format!("{experiment_title}: {} against {x}", t.value_name)),
-                x_label: spec.x_label.clone().unwrap_or(x),
-                y_label: spec.y_label.clone().unwrap_or_else(|| format!("{} ({})", t.value_name, t.interval_name)),
-                series: series.into_iter().collect(),
-                y_range: None,
-                series_label: spec.series.clone().unwrap_or_default(),
-            };
-            write_figure(dir, &spec.name, &fig)
+            let positive: Vec<f64> = series.values().flatten().map(|p| p.0).collect();
+            let (lo, hi) = positive.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
+            let log_x = spec.log_x.unwrap_or(lo > 0.0 && hi / lo >= 50.0);
+            let mut fig = Curves::new(
+                title(format!("{experiment_title}: {} against {}", t.value_name, readable(&x))),
+                spec.x_label.clone().unwrap_or_else(|| readable(&x)),
+                spec.y_label.clone().unwrap_or_else(|| format!("{}, {}", t.value_name, t.interval_name)),
+                series.into_iter().collect(),
+                spec.series.as_deref().map(readable).unwrap_or_default(),
+            );
+            fig.log_x = log_x;
+            fig.log_y = spec.log_y;
+            fig.hlines = reference_lines(spec, &t.value_name);
+            write(dir, spec, &fig)
         }
         FigureKind::Matrix => {
             use polars::prelude::*;
@@ -191,7 +227,7 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             let values = labels.iter().map(|a| labels.iter().map(|o| cells.get(&(a.clone(), o.clone())).map(|(p, n)| 100.0 * p / n)).collect()).collect();
             let pooled = if jobs.iter().any(|j| !j.swept.is_empty()) { " (all grid points pooled)" } else { "" };
             let fig = Matrix { title: title(format!("{experiment_title}: score % of row against column{pooled}")), labels, values };
-            write_figure(dir, &spec.name, &fig)
+            write(dir, spec, &fig)
         }
         FigureKind::Heatmap if spec.weights.as_deref() == Some("evolved") => {
             // A GA's best table of each grid point (its first repeat), one file per job.
@@ -225,7 +261,7 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             let wt = rows.table_for(size).map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?;
             let values = on_board(&stage, &wt.values);
             let fig = Heatmap { title: title(format!("{what} on {}", stage.id)), size, values, unit: "weight".into() };
-            write_figure(dir, &spec.name, &fig)
+            write(dir, spec, &fig)
         }
         FigureKind::Profile => {
             let t = table(&spec.table)?;
@@ -251,7 +287,7 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
                 _ => None,
             });
             let fig = Profile { title: title(format!("{experiment_title}: {} {new} / {base}", t.value_name)), x_label: spec.x_label.clone().unwrap_or_else(|| format!("{new} / {base} (%)")), ratios: ratios.collect(), bins: 30 };
-            write_figure(dir, &spec.name, &fig)
+            write(dir, spec, &fig)
         }
     }
 }

@@ -228,9 +228,20 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                 }
                 // Bars show one or two keys (categories and series); name wider tables' figures.
                 _ if t.group_by.as_ref().is_some_and(|g| g.len() > 2) => continue,
-                _ => FigureSpec { kind: FigureKind::Bars, ..blank_figure() },
+                // A numeric sweep of three or more values is a curve against it, the other
+                // key (the agent) as the lines.
+                _ => {
+                    let g = t.group_by.as_ref().expect("filled");
+                    let x = g.iter().find(|k| *k != "agent").unwrap_or(&g[0]);
+                    let values = exp.swept_axes().iter().find(|(k, _)| *k == x).map_or(0, |(_, v)| v.len());
+                    if numeric_grid.contains(x) && values >= 3 {
+                        FigureSpec { kind: FigureKind::Curve, x: Some(x.clone()), series: g.iter().find(|k| *k != x).cloned(), ..blank_figure() }
+                    } else {
+                        FigureSpec { kind: FigureKind::Bars, ..blank_figure() }
+                    }
+                }
             };
-            let name = if figure.kind == FigureKind::Curve { "fitness_curve".to_string() } else { t.name.clone() };
+            let name = if t.name == "best_by_generation" { "fitness_curve".to_string() } else { t.name.clone() };
             figures.push(FigureSpec { name, table: Some(t.name.clone()), ..figure });
         }
         if exp.file.kind == JobKind::Tournament {
@@ -258,6 +269,15 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             {
                 return Err(err(format!("{what} = '{k}' is not a key of its table ({})", keys.join(", "))));
             }
+        }
+        if f.width.is_some_and(|w| !(120..=8000).contains(&w)) || f.height.is_some_and(|h| !(100..=8000).contains(&h)) {
+            return Err(err("width and height are SVG units (96 to the inch) from 120 and 100 up to 8000".into()));
+        }
+        if f.hline.iter().flatten().any(|h| !h.is_finite()) {
+            return Err(err("hline values must be finite numbers".into()));
+        }
+        if (f.log_x.is_some() || f.log_y) && f.kind != FigureKind::Curve {
+            return Err(err("log_x and log_y go with kind = \"curve\"".into()));
         }
         match f.kind {
             FigureKind::Curve | FigureKind::Profile | FigureKind::Box if f.x.is_none() => return Err(err("needs `x`".into())),
@@ -308,21 +328,5 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
 }
 
 fn blank_figure() -> FigureSpec {
-    FigureSpec {
-        name: String::new(),
-        kind: FigureKind::Bars,
-        table: None,
-        x: None,
-        series: None,
-        metric: None,
-        agent: None,
-        weights: None,
-        stage: None,
-        new: None,
-        baseline: None,
-        title: None,
-        x_label: None,
-        y_label: None,
-    }
+    FigureSpec::default()
 }
-

@@ -95,11 +95,12 @@ pub struct TableSpec {
 }
 
 /// Figure kinds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
 pub enum FigureKind {
     /// A table's values with interval whiskers: ranked horizontal bars for a table with one
     /// key, grouped vertical bars (`x` categories, `series` bars) otherwise.
+    #[default]
     Bars,
     /// Box plots of a table's values grouped by `x`, or of a per-game `metric` grouped by `x`.
     Box,
@@ -114,36 +115,64 @@ pub enum FigureKind {
     Profile,
 }
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 pub struct FigureSpec {
-    /// The file stem under figures/<experiment>/.
+    /// The file stem under figures/<experiment>/ (letters, digits, '-', '_').
     pub name: String,
     pub kind: FigureKind,
+    /// The table whose values are drawn (bars, curve, profile; box without `metric`).
     #[serde(default)]
     pub table: Option<String>,
+    /// The key along x (a group column of the table; a numeric one for curves).
     #[serde(default)]
     pub x: Option<String>,
+    /// The key whose values are the lines or bar colours (a legend).
     #[serde(default)]
     pub series: Option<String>,
+    /// Box plots: a per-record numeric column instead of a table's values.
     #[serde(default)]
     pub metric: Option<String>,
+    /// Heatmaps: the agent whose weight table is drawn.
     #[serde(default)]
     pub agent: Option<String>,
+    /// Heatmaps: a table name or file, or "evolved" (a GA's best tables, one figure each).
     #[serde(default)]
     pub weights: Option<String>,
+    /// Heatmaps: the Othello stage the weights are drawn on.
     #[serde(default)]
     pub stage: Option<String>,
+    /// Profiles: the value of `x` whose ratio to `baseline` is plotted.
     #[serde(default)]
     pub new: Option<String>,
     #[serde(default)]
     pub baseline: Option<String>,
+    /// Default: the experiment's title and what is plotted.
     #[serde(default)]
     pub title: Option<String>,
+    /// Default: the key made readable ("agents.uct.c" is "C (uct)").
     #[serde(default)]
     pub x_label: Option<String>,
+    /// Default: the table's value and its interval.
     #[serde(default)]
     pub y_label: Option<String>,
+    /// Curves: a logarithmic x axis (default: on when x's values are positive and span a
+    /// factor of 50 or more).
+    #[serde(default)]
+    pub log_x: Option<bool>,
+    /// Curves: a logarithmic y axis.
+    #[serde(default)]
+    pub log_y: bool,
+    /// Dashed reference lines at these values of the value axis (default: 50 for a score in %;
+    /// `[]` for none).
+    #[serde(default)]
+    pub hline: Option<Vec<f64>>,
+    /// Size in SVG units (96 to the inch; the PNG has 300 dpi): default from the content,
+    /// about 5 x 3.5 inches.
+    #[serde(default)]
+    pub width: Option<u32>,
+    #[serde(default)]
+    pub height: Option<u32>,
 }
 
 /// A published table to compare a computed one with, row by row.

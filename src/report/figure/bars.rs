@@ -1,7 +1,7 @@
 //! Grouped vertical bars with interval whiskers: categories along x, one bar per series in each
 //! category (grid cells), and a legend when there is more than one series.
 
-use super::{Figure, LEGEND_WIDTH, fit_title, no_data, padded, plot_err, series_colour, with_legend};
+use super::{Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, tick, title_height, titled, with_legend};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -21,13 +21,16 @@ pub struct GroupedBars {
     pub y_range: Option<(f64, f64)>,
     /// The legend's heading (the key that names the series).
     pub series_label: String,
+    /// Dashed horizontal reference lines (50 for a score in %).
+    pub hlines: Vec<f64>,
 }
 
 impl Figure for GroupedBars {
     fn size(&self) -> (u32, u32) {
         let bars = self.categories.len().max(1) * self.series.len().max(1);
-        let legend = if self.series.len() > 1 { LEGEND_WIDTH } else { 0 };
-        (fit_title((200 + 36 * bars as u32).clamp(640, 1600) + legend, &self.title), 560)
+        let legend = if self.series.len() > 1 { legend_width(&self.series_label, &self.series) } else { 0 };
+        let w = (120 + 26 * bars as u32).clamp(420, 1000) + legend;
+        (w, 320 + title_height(&self.title, w))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -45,7 +48,7 @@ impl Figure for GroupedBars {
         });
         let n_cat = self.categories.len();
         let n_ser = self.series.len();
-        let titled = root.titled(&self.title, ("sans-serif", 22)).map_err(plot_err)?;
+        let titled = titled(root, &self.title)?;
         let area = if n_ser > 1 {
             let items: Vec<(String, RGBColor)> = self.series.iter().enumerate().map(|(i, s)| (s.clone(), series_colour(i))).collect();
             with_legend(&titled, &self.series_label, &items)?
@@ -53,14 +56,15 @@ impl Figure for GroupedBars {
             titled
         };
         let mut c = ChartBuilder::on(&area)
-            .margin(14)
-            .x_label_area_size(56)
-            .y_label_area_size(64)
+            .margin(10)
+            .x_label_area_size(46)
+            .y_label_area_size(62)
             .build_cartesian_2d(0f64..n_cat as f64, y0..y1)
             .map_err(plot_err)?;
         let cats = self.categories.clone();
-        c.configure_mesh()
+        house_mesh!(c.configure_mesh())
             .disable_x_mesh()
+            .y_label_formatter(&|v| tick(*v))
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
             .x_labels(n_cat * 2 + 1)
@@ -68,10 +72,11 @@ impl Figure for GroupedBars {
                 let i = x.floor() as usize;
                 if (x - i as f64 - 0.5).abs() < 1e-6 { cats.get(i).cloned().unwrap_or_default() } else { String::new() }
             })
-            .label_style(("sans-serif", 15))
-            .axis_desc_style(("sans-serif", 16))
             .draw()
             .map_err(plot_err)?;
+        for h in self.hlines.iter().filter(|h| **h >= y0 && **h <= y1) {
+            c.draw_series(DashedLineSeries::new([(0.0, *h), (n_cat as f64, *h)], 6, 4, super::REFERENCE.stroke_width(1))).map_err(plot_err)?;
+        }
         let width = 0.8 / n_ser as f64;
         for s in 0..n_ser {
             let colour = series_colour(s);
@@ -80,7 +85,7 @@ impl Figure for GroupedBars {
             let base = y0.max(0.0).min(y1);
             c.draw_series(present.iter().map(|&(ci, (v, _, _))| Rectangle::new([(x_of(ci), base), (x_of(ci) + width * 0.92, v)], colour.mix(0.8).filled())))
                 .map_err(plot_err)?;
-            c.draw_series(present.iter().map(|&(ci, (v, lo, hi))| ErrorBar::new_vertical(x_of(ci) + width * 0.46, lo, v, hi, BLACK.stroke_width(2), 8)))
+            c.draw_series(present.iter().map(|&(ci, (v, lo, hi))| ErrorBar::new_vertical(x_of(ci) + width * 0.46, lo, v, hi, BLACK.stroke_width(1), 6)))
                 .map_err(plot_err)?;
         }
         Ok(())

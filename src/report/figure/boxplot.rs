@@ -1,7 +1,7 @@
 //! Box plots by group: median, quartiles and whiskers at 1.5 IQR (Tukey); groups of up to 60
 //! values also show every value as a point, so small samples stay visible.
 
-use super::{Figure, fit_title, no_data, padded, plot_err, series_colour};
+use super::{Figure, no_data, padded, plot_err, series_colour};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -16,7 +16,8 @@ pub struct BoxPlot {
 
 impl Figure for BoxPlot {
     fn size(&self) -> (u32, u32) {
-        (fit_title((220 + 110 * self.groups.len() as u32).clamp(560, 1600), &self.title), 560)
+        let w = (140 + 100 * self.groups.len() as u32).clamp(420, 1100);
+        (w, 320 + super::title_height(&self.title, w))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -30,15 +31,16 @@ impl Figure for BoxPlot {
         let (y0, y1) = padded(all.iter().copied().fold(f64::INFINITY, f64::min), all.iter().copied().fold(f64::NEG_INFINITY, f64::max));
         let n = self.groups.len();
         let labels: Vec<String> = self.groups.iter().map(|g| format!("{} (n={})", g.0, g.1.len())).collect();
-        let mut c = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 22))
-            .margin(14)
-            .x_label_area_size(56)
-            .y_label_area_size(64)
+        let area = super::titled(root, &self.title)?;
+        let mut c = ChartBuilder::on(&area)
+            .margin(10)
+            .x_label_area_size(46)
+            .y_label_area_size(62)
             .build_cartesian_2d(0f64..n as f64, y0..y1)
             .map_err(plot_err)?;
-        c.configure_mesh()
+        super::house_mesh!(c.configure_mesh())
             .disable_x_mesh()
+            .y_label_formatter(&|v| super::tick(*v))
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
             .x_labels(2 * n + 1)
@@ -46,8 +48,6 @@ impl Figure for BoxPlot {
                 let i = x.floor() as usize;
                 if (x - i as f64 - 0.5).abs() < 1e-6 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
             })
-            .label_style(("sans-serif", 15))
-            .axis_desc_style(("sans-serif", 16))
             .draw()
             .map_err(plot_err)?;
         let colour = series_colour(0);

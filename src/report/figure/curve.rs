@@ -1,9 +1,11 @@
 //! Curves with an interval band: a mean (or any estimate) against a numeric x, one line per
-//! series, the band between the interval bounds (learning curves, score against budget).
+//! series, the band between the interval bounds (learning curves, score against budget, a
+//! numeric sweep). Either axis may be logarithmic; reference lines (50%) are dashed.
 
-use super::{Figure, LEGEND_WIDTH, fit_title, no_data, padded, plot_err, series_colour, with_legend};
+use super::{Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, tick, title_height, titled, with_legend};
 use anyhow::Result;
 use plotters::coord::Shift;
+use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
 use plotters::prelude::*;
 
 /// One point: x, value, interval.
@@ -18,67 +20,108 @@ pub struct Curves {
     pub y_range: Option<(f64, f64)>,
     /// The legend's heading (the key that names the series).
     pub series_label: String,
+    pub log_x: bool,
+    pub log_y: bool,
+    /// Dashed horizontal reference lines (50 for a score in %).
+    pub hlines: Vec<f64>,
 }
 
 impl Curves {
+    /// A plain curve figure: linear axes, no reference line.
+    pub fn new(title: String, x_label: String, y_label: String, series: Vec<(String, Vec<Point>)>, series_label: String) -> Curves {
+        Curves { title, x_label, y_label, series, y_range: None, series_label, log_x: false, log_y: false, hlines: vec![] }
+    }
+
     fn has_legend(&self) -> bool {
         self.series.len() > 1 || self.series.first().is_some_and(|s| !s.0.is_empty())
+    }
+
+    fn legend(&self) -> u32 {
+        if self.has_legend() { legend_width(&self.series_label, &self.series.iter().map(|s| s.0.clone()).collect::<Vec<_>>()) } else { 0 }
     }
 }
 
 impl Figure for Curves {
     fn size(&self) -> (u32, u32) {
-        (fit_title(960 + if self.has_legend() { LEGEND_WIDTH } else { 0 }, &self.title), 600)
+        let w = 500 + self.legend();
+        (w, 320 + title_height(&self.title, w))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
     where
         DB::ErrorType: 'static,
     {
-        let pts: Vec<Point> = self.series.iter().flat_map(|s| s.1.iter().copied()).filter(|p| p.0.is_finite() && p.1.is_finite()).collect();
+        let usable = |p: &Point| p.0.is_finite() && p.1.is_finite() && (!self.log_x || p.0 > 0.0) && (!self.log_y || p.1 > 0.0);
+        let pts: Vec<Point> = self.series.iter().flat_map(|s| s.1.iter().copied()).filter(usable).collect();
         if pts.is_empty() {
             return no_data(root, &self.title);
         }
-        let (x0, x1) = padded(pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min), pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max));
+        let xs = (pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min), pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max));
         let (y0, y1) = self.y_range.unwrap_or_else(|| {
-            let lo = pts.iter().map(|p| if p.2.is_finite() { p.2 } else { p.1 }).fold(f64::INFINITY, f64::min);
+            let lo = pts.iter().map(|p| if p.2.is_finite() && (!self.log_y || p.2 > 0.0) { p.2 } else { p.1 }).fold(f64::INFINITY, f64::min);
             let hi = pts.iter().map(|p| if p.3.is_finite() { p.3 } else { p.1 }).fold(f64::NEG_INFINITY, f64::max);
-            padded(lo, hi)
+            // Reference lines near the data are part of the picture.
+            let (lo, hi) = self.hlines.iter().filter(|h| **h >= lo - (hi - lo) * 0.5 && **h <= hi + (hi - lo) * 0.5).fold((lo, hi), |(a, b), h| (a.min(*h), b.max(*h)));
+            if self.log_y { (lo / 1.15, hi * 1.15) } else { padded(lo, hi) }
         });
-        let titled = root.titled(&self.title, ("sans-serif", 22)).map_err(plot_err)?;
+        let (x0, x1) = if self.log_x { (xs.0 / 1.15, xs.1 * 1.15) } else { padded(xs.0, xs.1) };
+        let whole_x = pts.iter().all(|p| (p.0 - p.0.round()).abs() < 1e-9);
+        let titled = titled(root, &self.title)?;
         let area = if self.has_legend() {
             let items: Vec<(String, RGBColor)> = self.series.iter().enumerate().map(|(i, s)| (s.0.clone(), series_colour(i))).collect();
             with_legend(&titled, &self.series_label, &items)?
         } else {
             titled
         };
-        let mut c = ChartBuilder::on(&area)
-            .margin(14)
-            .margin_right(30)
-            .x_label_area_size(52)
-            .y_label_area_size(70)
-            .build_cartesian_2d(x0..x1, y0..y1)
-            .map_err(plot_err)?;
-        c.configure_mesh()
-            .x_desc(self.x_label.as_str())
-            .y_desc(self.y_label.as_str())
-            .label_style(("sans-serif", 15))
-            .axis_desc_style(("sans-serif", 16))
-            .draw()
-            .map_err(plot_err)?;
+        match (self.log_x, self.log_y) {
+            (false, false) => self.plot(&area, x0..x1, y0..y1, whole_x, (y0, y1)),
+            (true, false) => self.plot(&area, (x0..x1).log_scale(), y0..y1, whole_x, (y0, y1)),
+            (false, true) => self.plot(&area, x0..x1, (y0..y1).log_scale(), whole_x, (y0, y1)),
+            (true, true) => self.plot(&area, (x0..x1).log_scale(), (y0..y1).log_scale(), whole_x, (y0, y1)),
+        }
+    }
+}
+
+impl Curves {
+    fn plot<DB, X, Y>(&self, area: &DrawingArea<DB, Shift>, xr: X, yr: Y, whole_x: bool, (y0, y1): (f64, f64)) -> Result<()>
+    where
+        DB: DrawingBackend,
+        DB::ErrorType: 'static,
+        X: AsRangedCoord<Value = f64>,
+        Y: AsRangedCoord<Value = f64>,
+        X::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+        Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
+    {
+        let mut c = ChartBuilder::on(area).margin(10).margin_right(20).x_label_area_size(46).y_label_area_size(62).build_cartesian_2d(xr, yr).map_err(plot_err)?;
+        // A log axis labels 1, 2 and 5 times a power of ten only (its other ticks stay unlabelled).
+        let on_log = |v: f64| {
+            let m = v / 10f64.powf(v.abs().log10().floor());
+            [1.0, 2.0, 5.0, 10.0].iter().any(|k| (m - k).abs() < 1e-6)
+        };
+        let x_ticks = |v: &f64| if (whole_x && (v - v.round()).abs() > 1e-9) || (self.log_x && !on_log(*v)) { String::new() } else { tick(*v) };
+        let y_ticks = |v: &f64| if self.log_y && !on_log(*v) { String::new() } else { tick(*v) };
+        house_mesh!(c.configure_mesh()).x_desc(self.x_label.as_str()).y_desc(self.y_label.as_str()).x_label_formatter(&x_ticks).y_label_formatter(&y_ticks).draw().map_err(plot_err)?;
+        let (xa, xb) = {
+            let r = c.x_range();
+            (r.start, r.end)
+        };
+        for h in self.hlines.iter().filter(|h| **h >= y0 && **h <= y1) {
+            c.draw_series(DashedLineSeries::new([(xa, *h), (xb, *h)], 6, 4, super::REFERENCE.stroke_width(1))).map_err(plot_err)?;
+        }
         for (s, (_, points)) in self.series.iter().enumerate() {
             let colour = series_colour(s);
-            let band: Vec<(f64, f64)> = points
-                .iter()
-                .filter(|p| p.2.is_finite())
-                .map(|p| (p.0, p.2.clamp(y0, y1)))
-                .chain(points.iter().rev().filter(|p| p.3.is_finite()).map(|p| (p.0, p.3.clamp(y0, y1))))
-                .collect();
+            let points: Vec<Point> = points.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite() && (!self.log_x || p.0 > 0.0) && (!self.log_y || p.1 > 0.0)).collect();
+            let clamp = |v: f64| v.clamp(y0, y1);
+            let band: Vec<(f64, f64)> =
+                points.iter().filter(|p| p.2.is_finite()).map(|p| (p.0, clamp(p.2))).chain(points.iter().rev().filter(|p| p.3.is_finite()).map(|p| (p.0, clamp(p.3)))).collect();
             if band.len() >= 3 {
-                c.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.2).filled()))).map_err(plot_err)?;
+                c.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.18).filled()))).map_err(plot_err)?;
+            } else if points.len() == 1 && points[0].2.is_finite() && points[0].3.is_finite() {
+                let p = points[0];
+                c.draw_series(std::iter::once(ErrorBar::new_vertical(p.0, clamp(p.2), p.1, clamp(p.3), colour.stroke_width(2), 8))).map_err(plot_err)?;
             }
             c.draw_series(LineSeries::new(points.iter().map(|p| (p.0, p.1)), colour.stroke_width(2))).map_err(plot_err)?;
-            c.draw_series(points.iter().map(|p| Circle::new((p.0, p.1), 4, colour.filled()))).map_err(plot_err)?;
+            c.draw_series(points.iter().map(|p| Circle::new((p.0, p.1), 3, colour.filled()))).map_err(plot_err)?;
         }
         Ok(())
     }

@@ -17,7 +17,7 @@ pub struct Heatmap {
 
 impl Figure for Heatmap {
     fn size(&self) -> (u32, u32) {
-        (760, 680)
+        (560, 470 + super::title_height(&self.title, 560))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -29,10 +29,11 @@ impl Figure for Heatmap {
         let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let scale = |v: f64| if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
-        let (board, bar) = root.split_horizontally(640);
+        let area = super::titled(root, &self.title)?;
+        let (w, _) = area.dim_in_pixel();
+        let (board, bar) = area.split_horizontally(w.saturating_sub(100));
         let mut c = ChartBuilder::on(&board)
-            .caption(&self.title, ("sans-serif", 20))
-            .margin(14)
+            .margin(10)
             .x_label_area_size(30)
             .y_label_area_size(30)
             .build_cartesian_2d(0f64..n as f64, 0f64..n as f64)
@@ -43,7 +44,7 @@ impl Figure for Heatmap {
             .y_labels(2 * n + 1)
             .x_label_formatter(&|x| cell_label(*x, n, |i| ((b'a' + i as u8) as char).to_string()))
             .y_label_formatter(&|y| cell_label(*y, n, |i| (n - i).to_string()))
-            .label_style(("sans-serif", 15))
+            .label_style(super::font(super::text::TICK))
             .draw()
             .map_err(plot_err)?;
         for r in 0..n {
@@ -51,7 +52,7 @@ impl Figure for Heatmap {
                 match self.values.get(r * n + col).copied().flatten() {
                     Some(v) => {
                         let text = if v.fract() == 0.0 && v.abs() < 1e6 { format!("{v:.0}") } else { format!("{v:.2}") };
-                        grid_cell(&mut c, n, r, col, sequential(scale(v)), Some(text), 16)?;
+                        grid_cell(&mut c, n, r, col, sequential(scale(v)), Some(text), (super::text::SMALL * 1.24) as u32)?;
                     }
                     None => {
                         // A blocked cell: grey and crossed.
@@ -65,9 +66,9 @@ impl Figure for Heatmap {
         }
         // Colour bar, captioned with what the colours measure.
         if !finite.is_empty() {
-            bar.draw(&Text::new(self.unit.clone(), (8, 36), ("sans-serif", 14).into_font())).map_err(plot_err)?;
-            let mut cb = ChartBuilder::on(&bar).margin_top(60).margin_bottom(44).margin_right(10).y_label_area_size(56).build_cartesian_2d(0f64..1.0, lo..hi.max(lo + 1e-9)).map_err(plot_err)?;
-            cb.configure_mesh().disable_mesh().disable_x_axis().y_labels(6).label_style(("sans-serif", 13)).draw().map_err(plot_err)?;
+            bar.draw(&Text::new(self.unit.clone(), (8, 16), super::font(super::text::SMALL))).map_err(plot_err)?;
+            let mut cb = ChartBuilder::on(&bar).margin_top(40).margin_bottom(44).margin_right(10).y_label_area_size(50).build_cartesian_2d(0f64..1.0, lo..hi.max(lo + 1e-9)).map_err(plot_err)?;
+            cb.configure_mesh().disable_mesh().disable_x_axis().y_labels(6).label_style(super::font(super::text::SMALL)).y_label_formatter(&|v| super::tick(*v)).draw().map_err(plot_err)?;
             let steps = 50;
             let span = (hi - lo).max(1e-9);
             cb.draw_series((0..steps).map(|i| {

@@ -11,7 +11,7 @@ pub mod matrix;
 pub mod profile;
 pub mod ranked;
 
-use anyhow::{Result, anyhow};
+use anyhow::{Context, Result, anyhow};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::{Path, PathBuf};
@@ -41,25 +41,163 @@ pub fn plot_err<E: std::fmt::Debug>(e: E) -> anyhow::Error {
     anyhow!("drawing failed: {e:?}")
 }
 
-/// Writes `fig` as `<stem>.png` and `<stem>.svg` in `dir`; returns both paths.
+/// The PNG's resolution, for print. The SVG's user units are CSS pixels (96 to the inch), so a
+/// figure of 480 x 320 units is 5 x 3.3 inches, and its PNG is 1500 x 1000 pixels.
+pub const PNG_DPI: f64 = 300.0;
+
+/// Writes `fig` as `<stem>.png` (300 dpi), `<stem>.svg` and `<stem>.pdf` in `dir`, at its own
+/// size or at `size` (SVG units); returns the three paths. The figure is drawn once, as SVG; the
+/// PNG and the PDF are made from that SVG, so the three are the same picture.
 pub fn write_figure(dir: &Path, stem: &str, fig: &impl Figure) -> Result<Vec<PathBuf>> {
+    write_figure_sized(dir, stem, fig, None)
+}
+
+/// `write_figure` at a given size (the file's `width` and `height`).
+pub fn write_figure_sized(dir: &Path, stem: &str, fig: &impl Figure, size: Option<(u32, u32)>) -> Result<Vec<PathBuf>> {
     register_fonts();
     std::fs::create_dir_all(dir)?;
-    let png = dir.join(format!("{stem}.png"));
-    let svg = dir.join(format!("{stem}.svg"));
+    let size = size.unwrap_or_else(|| fig.size());
+    let mut svg = String::new();
     {
-        let root = BitMapBackend::new(&png, fig.size()).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
         root.fill(&WHITE).map_err(plot_err)?;
         fig.draw(&root)?;
         root.present().map_err(plot_err)?;
     }
+    let paths = ["png", "svg", "pdf"].map(|ext| dir.join(format!("{stem}.{ext}")));
+    let tree = svg_tree(&svg)?;
+    std::fs::write(&paths[0], png_of(&tree, PNG_DPI)?)?;
+    std::fs::write(&paths[1], &svg)?;
+    let pdf = svg2pdf::to_pdf(&tree, svg2pdf::ConversionOptions::default(), svg2pdf::PageOptions::default()).map_err(|e| anyhow!("writing the PDF of {stem}: {e}"))?;
+    std::fs::write(&paths[2], pdf)?;
+    Ok(paths.to_vec())
+}
+
+/// Parses an SVG as plotters writes it, its "sans-serif" text set in the bundled DejaVu Sans.
+fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree> {
+    use resvg::usvg;
+    static FONTS: std::sync::OnceLock<std::sync::Arc<usvg::fontdb::Database>> = std::sync::OnceLock::new();
+    let fonts = FONTS.get_or_init(|| {
+        let mut db = usvg::fontdb::Database::new();
+        db.load_font_data(include_bytes!("../../../assets/fonts/DejaVuSans.ttf").to_vec());
+        db.set_sans_serif_family("DejaVu Sans");
+        std::sync::Arc::new(db)
+    });
+    let options = usvg::Options { fontdb: fonts.clone(), ..usvg::Options::default() };
+    usvg::Tree::from_str(svg, &options).map_err(|e| anyhow!("the figure's SVG does not parse: {e}"))
+}
+
+/// The picture as a PNG at `dpi` (its pHYs chunk says so, for page layout programs).
+fn png_of(tree: &resvg::usvg::Tree, dpi: f64) -> Result<Vec<u8>> {
+    use resvg::tiny_skia;
+    let scale = (dpi / 96.0) as f32;
+    let size = tree.size().to_int_size().scale_by(scale).context("figure too large")?;
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).context("figure too large")?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(tree, tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    let mut out = Vec::new();
     {
-        let root = SVGBackend::new(&svg, fig.size()).into_drawing_area();
-        root.fill(&WHITE).map_err(plot_err)?;
-        fig.draw(&root)?;
-        root.present().map_err(plot_err)?;
+        let mut encoder = png::Encoder::new(&mut out, size.width(), size.height());
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let per_metre = (dpi / 0.0254).round() as u32;
+        encoder.set_pixel_dims(Some(png::PixelDimensions { xppu: per_metre, yppu: per_metre, unit: png::Unit::Meter }));
+        let mut writer = encoder.write_header()?;
+        // Opaque (white background), so the premultiplied pixels are the plain ones.
+        writer.write_image_data(pixmap.data())?;
     }
-    Ok(vec![png, svg])
+    Ok(out)
+}
+
+/// Text sizes in SVG units (CSS pixels): at 5 inches wide, a figure shrunk to a 3.3-inch
+/// column keeps tick labels near 7 pt and axis labels near 7.5 pt.
+pub mod text {
+    pub const TITLE: f64 = 16.0;
+    pub const AXIS: f64 = 15.0;
+    pub const TICK: f64 = 14.0;
+    pub const SMALL: f64 = 12.0;
+}
+
+/// The font of `px` SVG units (plotters writes a font's size divided by 1.24 into the SVG).
+pub fn font(px: f64) -> FontDesc<'static> {
+    ("sans-serif", px * 1.24).into_font()
+}
+
+/// Grid lines: major lines light grey, no minor lines.
+pub const GRID: RGBColor = RGBColor(228, 228, 228);
+/// Axis lines and ticks.
+pub const AXIS_COLOUR: RGBColor = RGBColor(80, 80, 80);
+/// Reference lines (50%, a baseline): dashed, mid grey.
+pub const REFERENCE: RGBColor = RGBColor(120, 120, 120);
+
+/// Applies the house style to a mesh (`configure_mesh()`): light major grid, no minor grid,
+/// grey axes, readable tick and axis-label fonts.
+#[macro_export]
+macro_rules! house_mesh {
+    ($mesh:expr) => {
+        $mesh
+            .bold_line_style($crate::report::figure::GRID.stroke_width(1))
+            .light_line_style(plotters::style::colors::TRANSPARENT)
+            .axis_style($crate::report::figure::AXIS_COLOUR.stroke_width(1))
+            .label_style($crate::report::figure::font($crate::report::figure::text::TICK))
+            .axis_desc_style($crate::report::figure::font($crate::report::figure::text::AXIS))
+    };
+}
+pub use house_mesh;
+
+/// A number for a tick: whole numbers without decimals, others with at most three significant
+/// decimals (no "1.0", no "0.30000000000000004").
+pub fn tick(v: f64) -> String {
+    if !v.is_finite() {
+        return String::new();
+    }
+    if (v - v.round()).abs() < 1e-9 * v.abs().max(1.0) {
+        return format!("{}", v.round() as i64);
+    }
+    let s = format!("{v:.3}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Splits a title into lines of at most `chars` characters at spaces.
+pub fn wrap(title: &str, chars: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in title.split_whitespace() {
+        match lines.last_mut() {
+            Some(line) if line.chars().count() + 1 + word.chars().count() <= chars => {
+                line.push(' ');
+                line.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// Draws `title` centred at the top, wrapped to the area's width, and returns the area below.
+pub fn titled<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Result<DrawingArea<DB, Shift>>
+where
+    DB::ErrorType: 'static,
+{
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    if title.is_empty() {
+        return Ok(root.clone());
+    }
+    let (w, _) = root.dim_in_pixel();
+    // DejaVu Sans averages about 0.55 em a character.
+    let lines = wrap(title, ((w as f64 - 24.0) / (text::TITLE * 0.55)).max(10.0) as usize);
+    let line_height = (text::TITLE * 1.3).round() as u32;
+    let (top, rest) = root.split_vertically(8 + line_height * lines.len() as u32 + 4);
+    let style = font(text::TITLE).into_text_style(&top).pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, line) in lines.iter().enumerate() {
+        top.draw(&Text::new(line.clone(), (w as i32 / 2, 8 + (line_height * i as u32) as i32), style.clone())).map_err(plot_err)?;
+    }
+    Ok(rest)
+}
+
+/// The height a title takes, in SVG units, at width `w` (for figures that size themselves).
+pub fn title_height(title: &str, w: u32) -> u32 {
+    let lines = wrap(title, ((w as f64 - 24.0) / (text::TITLE * 0.55)).max(10.0) as usize).len() as u32;
+    12 + (text::TITLE * 1.3).round() as u32 * lines
 }
 
 /// A colour-blind-safe palette (Okabe-Ito) for series.
@@ -109,13 +247,11 @@ pub fn padded(lo: f64, hi: f64) -> (f64, f64) {
     (lo - pad, hi + pad)
 }
 
-/// A width that fits a title of this many characters at the caption size (at least `min`).
-pub fn fit_title(min: u32, title: &str) -> u32 {
-    min.max(title.chars().count() as u32 * 12 + 60)
+/// The width of a legend column for these series names and heading.
+pub fn legend_width(heading: &str, items: &[String]) -> u32 {
+    let longest = items.iter().map(|s| s.chars().count()).chain(std::iter::once(heading.chars().count())).max().unwrap_or(4).min(28);
+    (longest as f64 * text::TICK * 0.6 + 40.0).clamp(80.0, 260.0) as u32
 }
-
-/// The width kept at the right of a chart for its legend.
-pub const LEGEND_WIDTH: u32 = 170;
 
 /// Splits off a legend column on the right and draws the legend there: a heading and one
 /// swatch per series. Returns the area left for the chart.
@@ -124,13 +260,14 @@ where
     DB::ErrorType: 'static,
 {
     let (w, _) = root.dim_in_pixel();
-    let (chart, legend) = root.split_horizontally(w - LEGEND_WIDTH);
-    legend.draw(&Text::new(heading.to_string(), (8, 60), ("sans-serif", 15).into_font())).map_err(plot_err)?;
+    let names: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
+    let (chart, legend) = root.split_horizontally(w.saturating_sub(legend_width(heading, &names)));
+    legend.draw(&Text::new(heading.to_string(), (4, 40), font(text::TICK))).map_err(plot_err)?;
     for (i, (name, colour)) in items.iter().enumerate() {
-        let y = 86 + 24 * i as i32;
-        legend.draw(&Rectangle::new([(8, y), (26, y + 14)], colour.filled())).map_err(plot_err)?;
-        let label: String = name.chars().take(18).collect();
-        legend.draw(&Text::new(label, (34, y), ("sans-serif", 14).into_font())).map_err(plot_err)?;
+        let y = 64 + 22 * i as i32;
+        legend.draw(&Rectangle::new([(6, y), (20, y + 14)], colour.filled())).map_err(plot_err)?;
+        let label: String = name.chars().take(28).collect();
+        legend.draw(&Text::new(label, (28, y), font(text::TICK))).map_err(plot_err)?;
     }
     Ok(chart)
 }
@@ -162,8 +299,10 @@ where
     DB::ErrorType: 'static,
 {
     let (w, h) = root.dim_in_pixel();
-    root.draw(&Text::new(title.to_string(), (20, 20), ("sans-serif", 22).into_font())).map_err(plot_err)?;
-    root.draw(&Text::new("(no data)", (w as i32 / 2 - 40, h as i32 / 2), ("sans-serif", 18).into_font().color(&RGBColor(120, 120, 120))))
+    let area = titled(root, title)?;
+    let _ = (w, h);
+    let (w, h) = area.dim_in_pixel();
+    area.draw(&Text::new("(no data)", (w as i32 / 2 - 40, h as i32 / 2), font(text::AXIS).color(&REFERENCE)))
         .map_err(plot_err)?;
     Ok(())
 }

@@ -33,17 +33,17 @@ where
     let total = ratios.len() as f64;
     let top = counts.iter().map(|&c| c as f64 / total).fold(0.0, f64::max) * 1.1 + 1e-9;
     let mut c = ChartBuilder::on(area)
-        .caption(title, ("sans-serif", 18))
-        .margin(12)
+        .caption(title, super::font(super::text::AXIS))
+        .margin(10)
         .x_label_area_size(48)
         .y_label_area_size(70)
         .build_cartesian_2d(lo..hi, 0f64..top)
         .map_err(plot_err)?;
-    c.configure_mesh()
+    super::house_mesh!(c.configure_mesh())
         .x_desc(x_label)
         .y_desc("fraction of problems")
-        .label_style(("sans-serif", 14))
-        .axis_desc_style(("sans-serif", 15))
+        .x_label_formatter(&|v| super::tick(*v))
+        .y_label_formatter(&|v| super::tick(*v))
         .draw()
         .map_err(plot_err)?;
     let colour = series_colour(0);
@@ -53,14 +53,14 @@ where
     }))
     .map_err(plot_err)?;
     if (lo..=hi).contains(&100.0) {
-        c.draw_series(std::iter::once(PathElement::new(vec![(100.0, 0.0), (100.0, top)], RED.stroke_width(2)))).map_err(plot_err)?;
+        c.draw_series(std::iter::once(PathElement::new(vec![(100.0, 0.0), (100.0, top)], super::REFERENCE.stroke_width(2)))).map_err(plot_err)?;
     }
     Ok(())
 }
 
 impl Figure for Profile {
     fn size(&self) -> (u32, u32) {
-        (1200, 520)
+        (900, 360 + super::title_height(&self.title, 900))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -72,8 +72,9 @@ impl Figure for Profile {
             return no_data(root, &self.title);
         }
         r.sort_by(f64::total_cmp);
-        let titled = root.titled(&self.title, ("sans-serif", 22)).map_err(plot_err)?;
-        let (left, right) = titled.split_horizontally(600);
+        let titled = super::titled(root, &self.title)?;
+        let (w, _) = titled.dim_in_pixel();
+        let (left, right) = titled.split_horizontally(w / 2);
         let bins = self.bins.max(1);
         let (min, max) = (r[0].min(100.0), r[r.len() - 1].max(100.0));
         panel(&left, &format!("all {} problems", r.len()), &self.x_label, &r, min, max, bins)?;

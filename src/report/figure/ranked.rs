@@ -1,6 +1,6 @@
 //! Horizontal bars in a given order (a ranking), each with an interval whisker.
 
-use super::{Figure, fit_title, no_data, plot_err};
+use super::{Figure, house_mesh, no_data, plot_err, text, tick, title_height, titled};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -21,11 +21,22 @@ pub struct RankedBars {
     pub bars: Vec<Bar>,
     /// The axis range (e.g. 0..100 for a score in percent).
     pub range: (f64, f64),
+    /// Dashed reference lines across the bars (50 for a score in %).
+    pub lines: Vec<f64>,
+}
+
+impl RankedBars {
+    /// The width of the label column, from the longest label.
+    fn label_width(&self) -> u32 {
+        let longest = self.bars.iter().map(|b| b.label.chars().count()).max().unwrap_or(4);
+        (longest as f64 * text::TICK * 0.6 + 16.0).clamp(40.0, 320.0) as u32
+    }
 }
 
 impl Figure for RankedBars {
     fn size(&self) -> (u32, u32) {
-        (fit_title(960, &self.title), 110 + 34 * self.bars.len().max(1) as u32)
+        let w = 500 + self.label_width();
+        (w, 70 + 24 * self.bars.len().max(1) as u32 + title_height(&self.title, w))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -38,26 +49,23 @@ impl Figure for RankedBars {
         // The slice coordinate grows upwards, so reverse the bars to draw the first on top.
         let bars: Vec<&Bar> = self.bars.iter().rev().collect();
         let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
-        let longest = labels.iter().map(|l| l.chars().count()).max().unwrap_or(4);
-        let mut c = ChartBuilder::on(root)
-            .caption(&self.title, ("sans-serif", 22))
-            .margin(14)
-            .margin_right(36)
-            .x_label_area_size(48)
-            .y_label_area_size((longest as u32 * 9 + 16).clamp(60, 420))
+        let area = titled(root, &self.title)?;
+        let mut c = ChartBuilder::on(&area)
+            .margin(10)
+            .margin_right(24)
+            .x_label_area_size(46)
+            .y_label_area_size(self.label_width())
             .build_cartesian_2d(self.range.0..self.range.1, labels[..].into_segmented())
             .map_err(plot_err)?;
-        c.configure_mesh()
+        house_mesh!(c.configure_mesh())
             .disable_y_mesh()
             .x_desc(self.value_axis.as_str())
-            .x_label_formatter(&|v| format!("{v:.0}"))
+            .x_label_formatter(&|v| tick(*v))
             .y_labels(labels.len())
             .y_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(l) => l.to_string(),
                 _ => String::new(),
             })
-            .label_style(("sans-serif", 15))
-            .axis_desc_style(("sans-serif", 16))
             .draw()
             .map_err(plot_err)?;
         let colour = super::series_colour(0);
@@ -70,8 +78,12 @@ impl Figure for RankedBars {
             r
         }))
         .map_err(plot_err)?;
-        c.draw_series(bars.iter().enumerate().map(|(i, b)| ErrorBar::new_horizontal(SegmentValue::CenterOf(&labels[i]), b.lo, b.value, b.hi, BLACK.stroke_width(2), 10)))
+        c.draw_series(bars.iter().enumerate().map(|(i, b)| ErrorBar::new_horizontal(SegmentValue::CenterOf(&labels[i]), b.lo, b.value, b.hi, BLACK.stroke_width(1), 6)))
             .map_err(plot_err)?;
+        for x in self.lines.iter().filter(|x| **x >= self.range.0 && **x <= self.range.1) {
+            let top = SegmentValue::Last;
+            c.draw_series(DashedLineSeries::new([(*x, SegmentValue::Exact(&labels[0])), (*x, top)], 6, 4, super::REFERENCE.stroke_width(1))).map_err(plot_err)?;
+        }
         Ok(())
     }
 }

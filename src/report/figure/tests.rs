@@ -1,5 +1,5 @@
-//! Every figure kind renders to a non-empty PNG and SVG of its size, with data, with a single
-//! group and with no data at all.
+//! Every figure kind renders to a non-empty SVG of its size, a 300 dpi PNG of the same picture
+//! and a PDF, with data, with a single group and with no data at all; the house style's helpers.
 
 use super::bars::GroupedBars;
 use super::boxplot::BoxPlot;
@@ -8,7 +8,7 @@ use super::heatmap::Heatmap;
 use super::matrix::Matrix;
 use super::profile::Profile;
 use super::ranked::{Bar, RankedBars};
-use super::{Figure, write_figure};
+use super::{Figure, tick, wrap, write_figure};
 
 /// Renders `fig`; set GAMELAB_KEEP_FIGURES=DIR to keep the files for a look.
 fn check(fig: &impl Figure, stem: &str) {
@@ -18,21 +18,44 @@ fn check(fig: &impl Figure, stem: &str) {
     let (w, h) = fig.size();
     let png = std::fs::read(&paths[0]).unwrap();
     assert_eq!(&png[1..4], b"PNG");
-    // IHDR: width and height, big-endian, at bytes 16..24.
+    // IHDR: width and height, big-endian, at bytes 16..24: the SVG's size at 300 / 96.
     let dims = (u32::from_be_bytes(png[16..20].try_into().unwrap()), u32::from_be_bytes(png[20..24].try_into().unwrap()));
-    assert_eq!(dims, (w, h), "{stem}");
+    let at_300 = |x: u32| (x as f64 * 300.0 / 96.0) as u32;
+    assert!(dims.0.abs_diff(at_300(w)) <= 1 && dims.1.abs_diff(at_300(h)) <= 1, "{stem}: {dims:?} for {w}x{h}");
+    // pHYs: 300 dpi is 11811 pixels a metre, both ways, unit 1 (metre).
+    let phys = png.windows(4).position(|c| c == b"pHYs").expect("a pHYs chunk");
+    assert_eq!(&png[phys + 4..phys + 13], &[0, 0, 0x2e, 0x23, 0, 0, 0x2e, 0x23, 1], "{stem}");
     let svg = std::fs::read_to_string(&paths[1]).unwrap();
     assert!(svg.contains(&format!("width=\"{w}\"")) && svg.contains(&format!("height=\"{h}\"")), "{stem}");
     assert!(svg.contains("<text"), "{stem}: the SVG has its text");
     assert!(png.len() > 1000, "{stem}: the PNG has content");
+    let pdf = std::fs::read(&paths[2]).unwrap();
+    assert!(pdf.starts_with(b"%PDF-") && pdf.len() > 500, "{stem}: a PDF");
+}
+
+#[test]
+fn ticks_are_plain_numbers() {
+    assert_eq!(tick(1.0), "1");
+    assert_eq!(tick(-20.0), "-20");
+    assert_eq!(tick(0.30000000000000004), "0.3");
+    assert_eq!(tick(2.5), "2.5");
+    assert_eq!(tick(0.125), "0.125");
+    assert_eq!(tick(1e6), "1000000");
+}
+
+#[test]
+fn titles_wrap_at_spaces() {
+    assert_eq!(wrap("Quickstart: arena tournament on small6: score %", 20), vec!["Quickstart: arena", "tournament on", "small6: score %"]);
+    assert_eq!(wrap("short", 20), vec!["short"]);
+    assert!(wrap("", 20).is_empty());
 }
 
 #[test]
 fn ranked_bars() {
     let bar = |l: &str, v| Bar { label: l.into(), value: v, lo: v - 5.0, hi: v + 5.0 };
-    check(&RankedBars { title: "t".into(), value_axis: "score %".into(), bars: vec![bar("a", 60.0), bar("b", 40.0)], range: (0.0, 100.0) }, "ranked");
-    check(&RankedBars { title: "one".into(), value_axis: "x".into(), bars: vec![bar("a", 60.0)], range: (0.0, 100.0) }, "ranked1");
-    check(&RankedBars { title: "none".into(), value_axis: "x".into(), bars: vec![], range: (0.0, 100.0) }, "ranked0");
+    check(&RankedBars { title: "t".into(), value_axis: "score %".into(), bars: vec![bar("a", 60.0), bar("b", 40.0)], range: (0.0, 100.0), lines: vec![50.0] }, "ranked");
+    check(&RankedBars { title: "one".into(), value_axis: "x".into(), bars: vec![bar("a", 60.0)], range: (0.0, 100.0), lines: vec![] }, "ranked1");
+    check(&RankedBars { title: "none".into(), value_axis: "x".into(), bars: vec![], range: (0.0, 100.0), lines: vec![] }, "ranked0");
 }
 
 #[test]
@@ -46,6 +69,7 @@ fn grouped_bars() {
         values: (0..sers).map(|s| (0..cats).map(|c| if (s + c) % 3 == 2 { None } else { Some((50.0 + c as f64, 45.0, 55.0 + c as f64)) }).collect()).collect(),
         y_range: None,
         series_label: "series".into(),
+        hlines: vec![50.0],
     };
     check(&g(3, 2), "bars");
     check(&g(1, 1), "bars1");
@@ -63,9 +87,14 @@ fn box_plots() {
 #[test]
 fn learning_curves() {
     let pts: Vec<(f64, f64, f64, f64)> = (0..10).map(|g| (g as f64, g as f64 * 2.0, g as f64 * 2.0 - 1.0, g as f64 * 2.0 + 1.0)).collect();
-    check(&Curves { title: "curve".into(), x_label: "generation".into(), y_label: "fitness".into(), series: vec![("a".into(), pts.clone()), ("b".into(), pts[..3].to_vec())], y_range: None, series_label: "s".into() }, "curve");
-    check(&Curves { title: "one".into(), x_label: "x".into(), y_label: "y".into(), series: vec![("".into(), vec![(1.0, 2.0, f64::NAN, f64::NAN)])], y_range: None, series_label: "s".into() }, "curve1");
-    check(&Curves { title: "none".into(), x_label: "x".into(), y_label: "y".into(), series: vec![], y_range: None, series_label: "s".into() }, "curve0");
+    let curves = |title: &str, series: Vec<(String, Vec<(f64, f64, f64, f64)>)>| super::curve::Curves::new(title.into(), "generation".into(), "fitness".into(), series, "s".into());
+    check(&curves("curve", vec![("a".into(), pts.clone()), ("b".into(), pts[..3].to_vec())]), "curve");
+    check(&curves("one", vec![("".into(), vec![(1.0, 2.0, f64::NAN, f64::NAN)])]), "curve1");
+    check(&curves("none", vec![]), "curve0");
+    // Log axes (the point at x = 0 cannot be drawn on one and is left out) and a reference line.
+    let mut log = curves("log", vec![("a".into(), pts.iter().map(|p| (10f64.powf(p.0 / 3.0), p.1 + 1.0, p.2 + 1.0, p.3 + 1.0)).collect())]);
+    (log.log_x, log.log_y, log.hlines) = (true, true, vec![5.0]);
+    check(&log, "curve_log");
 }
 
 #[test]
