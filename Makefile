@@ -5,13 +5,13 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
+.PHONY: chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
 	$(GAMELAB) report $(EXPERIMENT)
 
-test: deps
+test: deps chromium
 	$(CARGO) test --release
 	$(MAKE) --no-print-directory check-experiments
 	$(MAKE) --no-print-directory test-mpi
@@ -36,6 +36,18 @@ test-mpi: deps
 
 # Open MPI (mpirun and the headers) and libclang (the mpi crate generates its bindings with it),
 # from Debian's packages when they are missing.
+# Headless Chromium for the HTML report's browser test (tests/runs.rs): Debian's chromium
+# package. Where it cannot be installed the test says SKIPPED, unless REQUIRE_CHROMIUM=1 (CI).
+chromium:
+	@if command -v chromium > /dev/null || command -v chromium-browser > /dev/null || command -v google-chrome > /dev/null; then \
+		true; \
+	elif command -v apt-get > /dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "installing Chromium for the HTML report test (Debian package chromium)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium > /dev/null; \
+	else \
+		echo "Chromium is missing (apt-get install chromium): the HTML report's browser test will be skipped"; \
+	fi
+
 mpi-deps:
 	@if command -v mpirun > /dev/null && command -v mpicc > /dev/null && ls /usr/lib/llvm-*/lib/libclang.so > /dev/null 2>&1; then \
 		true; \

@@ -72,7 +72,8 @@ pub fn read_games(exp: &Experiment, job: &Job, out: &Path, game: Option<u32>) ->
     if schema.contains("opening") {
         wanted.push(col("opening").cast(DataType::String));
     }
-    let df = crate::report::records::collect(frame.select(wanted).sort(["game"], SortMultipleOptions::default()))
+    // Sorted by the game number before the columns become text ("10" sorts before "9").
+    let df = crate::report::records::collect(frame.sort(["game"], SortMultipleOptions::default()).select(wanted))
         .with_context(|| format!("reading {}", part.display()))?;
     let text = |name: &str| -> Result<Vec<Option<String>>> {
         Ok(match df.column(name) {
@@ -321,4 +322,127 @@ pub fn record_text(job: &Job, r: &GameRecord) -> String {
     };
     let _ = writeln!(t, "{}\n", moves.join(" "));
     t
+}
+
+/// A game as the HTML report's viewer steps through it: the start position in the game's text
+/// format, then each move (its name, the side that played it) with the position after it as
+/// the changes to the previous position's text.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ViewerGame {
+    pub job: String,
+    pub game: u32,
+    /// `othello`, `colosseum` or `freckers`: how the viewer draws the text.
+    pub kind: &'static str,
+    pub title: String,
+    pub result: String,
+    pub start: String,
+    /// (move, side, changes): each change is (char offset, the text that replaces as many
+    /// chars there), or the whole position as (-1, text) when its length changed.
+    pub moves: Vec<(String, String, Vec<(i64, String)>)>,
+    /// The last position's text, for checking the viewer's replay.
+    #[serde(skip)]
+    pub last: String,
+}
+
+/// The changes that turn `a` into `b`: runs of differing chars, or the whole of `b` when the
+/// lengths differ.
+pub fn text_changes(a: &str, b: &str) -> Vec<(i64, String)> {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    if a.len() != b.len() {
+        return vec![(-1, b.iter().collect())];
+    }
+    let mut runs: Vec<(i64, String)> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if a[i] == b[i] {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        // Join runs separated by up to 3 equal chars: fewer, cheaper entries.
+        while i < b.len() && (a[i] != b[i] || (i + 3 < b.len() && a[i..i + 4].iter().zip(&b[i..i + 4]).any(|(x, y)| x != y))) {
+            i += 1;
+        }
+        runs.push((start as i64, b[start..i].iter().collect()));
+    }
+    runs
+}
+
+/// Applies `text_changes` output to `a` (what the viewer's script does).
+pub fn apply_changes(a: &str, changes: &[(i64, String)]) -> String {
+    let mut chars: Vec<char> = a.chars().collect();
+    for (at, text) in changes {
+        if *at < 0 {
+            chars = text.chars().collect();
+            continue;
+        }
+        for (k, c) in text.chars().enumerate() {
+            chars[*at as usize + k] = c;
+        }
+    }
+    chars.into_iter().collect()
+}
+
+/// The games of `jobs` for the viewer, taken in turn from each job (game 0 of every job, then
+/// game 1, ...) until their encoded size passes `budget` bytes; returns them with the number
+/// of games the rows hold.
+pub fn viewer_games(exp: &Experiment, jobs: &[Job], out: &Path, budget: usize) -> Result<(Vec<ViewerGame>, usize)> {
+    use rayon::prelude::*;
+    let mut per_job: Vec<(&Job, Vec<GameRecord>)> = Vec::new();
+    for job in jobs_with_rows(exp, jobs, out) {
+        if matches!(job.config.stage, Stage::Tsumego(_)) {
+            continue;
+        }
+        per_job.push((job, read_games(exp, job, out, None)?));
+    }
+    let total = per_job.iter().map(|(_, g)| g.len()).sum();
+    let longest = per_job.iter().map(|(_, g)| g.len()).max().unwrap_or(0);
+    let order: Vec<(&Job, &GameRecord)> = (0..longest).flat_map(|i| per_job.iter().filter_map(move |(j, g)| g.get(i).map(|r| (*j, r)))).collect();
+    let mut chosen = Vec::new();
+    let mut size = 0;
+    // In chunks, in parallel: replaying is the cost.
+    for chunk in order.chunks(256) {
+        let games: Vec<ViewerGame> = chunk.par_iter().map(|(job, r)| viewer_game(job, r)).collect::<Result<_>>()?;
+        for g in games {
+            size += g.start.len() + g.moves.iter().map(|m| m.0.len() + 8 + m.2.iter().map(|c| c.1.len() + 6).sum::<usize>()).sum::<usize>() + 120;
+            if size > budget && !chosen.is_empty() {
+                return Ok((chosen, total));
+            }
+            chosen.push(g);
+        }
+    }
+    Ok((chosen, total))
+}
+
+fn viewer_game(job: &Job, r: &GameRecord) -> Result<ViewerGame> {
+    let w = walk_record(job, r).with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
+    let kind = match job.config.stage {
+        Stage::Othello(_) => "othello",
+        Stage::Colosseum(_) => "colosseum",
+        Stage::Freckers(_) => "freckers",
+        Stage::Tsumego(_) => unreachable!("no games"),
+    };
+    let mut previous = w.start.clone();
+    let mut moves = Vec::with_capacity(w.moves.len());
+    for (name, side, pos) in &w.moves {
+        moves.push((name.clone(), side.clone(), text_changes(&previous, pos)));
+        previous = pos.clone();
+    }
+    let swept = swept_text(job);
+    let winner = match r.winner.as_str() {
+        "first" => format!("{} wins", r.first),
+        "second" => format!("{} wins", r.second),
+        _ => "draw".to_string(),
+    };
+    let ended = if r.termination == "normal" { String::new() } else { format!(", ended by {}", r.termination) };
+    Ok(ViewerGame {
+        job: job.hash[..8].to_string(),
+        game: r.game,
+        kind,
+        title: format!("job {}{swept} game {}: {} vs {}", &job.hash[..8], r.game, r.first, r.second),
+        result: format!("{winner}, {} : {}{ended}", r.scores[0], r.scores[1]),
+        start: w.start,
+        moves,
+        last: previous,
+    })
 }

@@ -854,3 +854,88 @@ rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
     assert!(csv.starts_with("experiment,table,source,keys,published,paper_n"), "{csv}");
     assert_eq!(csv.lines().count(), 4);
 }
+
+/// The browser the HTML report test drives: `GAMELAB_CHROMIUM`, else chromium on the PATH.
+fn chromium() -> Option<std::path::PathBuf> {
+    if let Some(p) = std::env::var_os("GAMELAB_CHROMIUM") {
+        return Some(p.into());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path).flat_map(|d| ["chromium", "chromium-browser", "google-chrome"].map(|b| d.join(b))).find(|p| p.is_file())
+}
+
+/// Runs headless Chromium on `url` with `what` (`--dump-dom`, `--screenshot=FILE`).
+fn headless(browser: &Path, url: &str, what: &str, profile: &Path) -> String {
+    let o = std::process::Command::new(browser)
+        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage", "--no-first-run", "--window-size=1200,1400", "--virtual-time-budget=10000"])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(what)
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    assert!(o.status.success(), "chromium {what} {url} failed: {}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn unescape(s: &str) -> String {
+    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&")
+}
+
+/// The text between `start` (its first occurrence) and the next `end`.
+fn between<'a>(s: &'a str, start: &str, end: &str) -> &'a str {
+    let i = s.find(start).unwrap_or_else(|| panic!("no {start} in the page")) + start.len();
+    &s[i..i + s[i..].find(end).expect("closed")]
+}
+
+#[test]
+fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_a_game_to_the_recorded_end() {
+    let Some(browser) = chromium() else {
+        assert!(std::env::var_os("REQUIRE_CHROMIUM").is_none(), "REQUIRE_CHROMIUM is set but no chromium was found (make chromium installs it)");
+        eprintln!("HTML report browser test SKIPPED: no chromium (make chromium installs it)");
+        return;
+    };
+    let othello = "name = \"oth\"\nkind = \"tournament\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 3\n[tournament]\nrounds = 3\n[agents.random]\nkind = \"random\"\n[agents.greedy]\nkind = \"greedy\"\n[agents.corners]\nkind = \"corners\"\n";
+    let colosseum = COLOSSEUM.replace("games = 12", "games = 4").replace("kind = \"annealed_uct\"\nsimulations = 300", "kind = \"course_random\"").replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
+    let freckers = "name = \"fre\"\nkind = \"match\"\ngame = \"freckers\"\nstage = \"standard\"\nseed = 5\n[match]\nplayers = [\"a\", \"b\"]\ngames = 4\n[agents.a]\nkind = \"random_greedy\"\n[agents.b]\nkind = \"greedy\"\n";
+    let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-report");
+    std::fs::create_dir_all(&shots).unwrap();
+    for (name, text) in [("oth", othello), ("col", colosseum.as_str()), ("fre", freckers)] {
+        let (dir, file, out) = ran(name, text);
+        run_ok(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let report = out.join("results").join(name).join("report");
+        let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+        let page = report.join("report.html");
+        let url = format!("file://{}#game=1&ply=last", page.display());
+        let dom = headless(&browser, &url, "--dump-dom", &dir.path().join("profile"));
+        // Every table and figure of report.md is on the page, the figures as inline SVG.
+        let tables = md.lines().filter(|l| l.starts_with("|---")).count();
+        assert!(tables >= 1 && dom.matches("<table class=\"sortable\">").count() == tables, "{name}: {tables} tables in report.md");
+        let figures = md.lines().filter(|l| l.starts_with("![")).count();
+        let inlined = dom.split("<figure class=\"figure\"").skip(1).filter(|f| f.trim_start_matches(|c| c != '>').starts_with("><svg")).count();
+        assert!(figures >= 1 && inlined == figures, "{name}: {figures} figures in report.md, {inlined} inlined");
+        assert!(dom.contains("<h2 id=\"settings\">Settings</h2>"), "{name}: the settings");
+        // The viewer opened game index 1 at its last move, the position the engines recorded.
+        let result = unescape(between(&dom, "<p id=\"result\">", "</p>"));
+        let (job, game) = {
+            let rest = result.strip_prefix("job ").expect("the game's title");
+            let job = rest.split(' ').next().unwrap().to_string();
+            let game = between(rest, " game ", ":").parse::<u32>().unwrap();
+            (job, game)
+        };
+        let replay = gamelab(&["replay", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--job", &job, "--game", &game.to_string()]);
+        assert!(replay.status.success(), "{}", stderr(&replay));
+        let replay = String::from_utf8_lossy(&replay.stdout).into_owned();
+        let moves = replay.lines().filter(|l| l.starts_with("# ") && l[2..].split('.').next().is_some_and(|n| n.parse::<u32>().is_ok())).count();
+        let last_block = replay.rsplit_once("\n# result").unwrap().0.rsplit_once("\n# ").unwrap().1;
+        let last_position = last_block.split_once('\n').unwrap().1.trim_end();
+        assert!(moves > 0, "{name}: game {game} has moves");
+        assert_eq!(between(&dom, "data-ply=\"", "\""), moves.to_string(), "{name}: the viewer is at the last move");
+        assert_eq!(unescape(between(&dom, "<pre id=\"position\">", "</pre>")).trim_end(), last_position, "{name}: job {job} game {game}'s last position");
+        assert!(between(&dom, "<div id=\"board\"", "</div>").contains("<svg"), "{name}: the board is drawn");
+        // A picture for people to look at.
+        let shot = shots.join(format!("{name}.png"));
+        headless(&browser, &url, &format!("--screenshot={}", shot.display()), &dir.path().join("profile"));
+        assert!(std::fs::metadata(&shot).map(|m| m.len() > 10_000).unwrap_or(false), "{name}: a screenshot at {}", shot.display());
+        eprintln!("screenshot: {}", shot.display());
+    }
+}

@@ -13,6 +13,7 @@
 pub mod compare;
 pub mod draw;
 pub mod figure;
+pub mod html;
 pub mod plan;
 pub mod records;
 pub mod summary;
@@ -458,6 +459,19 @@ fn write_report(
         md += &figure_md;
     }
     let report_path = folder.join("report.md");
-    std::fs::write(&report_path, md).with_context(|| format!("writing {}", report_path.display()))?;
+    std::fs::write(&report_path, &md).with_context(|| format!("writing {}", report_path.display()))?;
+    // The same report as one page, with the game viewer over the experiment's games. A game
+    // that does not replay leaves the page without its viewer (said on the page and on stderr)
+    // rather than failing the report.
+    let (games, total) = if f_kind.plays_games() {
+        crate::game_records::viewer_games(exp, jobs, out, html::VIEWER_BUDGET).unwrap_or_else(|e| {
+            eprintln!("warning: report.html has no game viewer: {e:#}");
+            (Vec::new(), 0)
+        })
+    } else {
+        (Vec::new(), 0)
+    };
+    let html_path = folder.join("report.html");
+    std::fs::write(&html_path, html::page(&plan.title, &md, &folder, &games, total)?).with_context(|| format!("writing {}", html_path.display()))?;
     Ok((table_files, figures))
 }
