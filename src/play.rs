@@ -33,24 +33,24 @@ pub struct GameRow {
     /// The longest time either agent thought about one move, in ms.
     pub first_max_move_ms: f64,
     pub second_max_move_ms: f64,
-    /// The largest search tree either agent held after a move, in bytes (0 without a tree).
-    pub first_peak_tree_bytes: u64,
-    pub second_peak_tree_bytes: u64,
+    /// The largest search tree either agent held after a move, in bytes (None without a tree).
+    pub first_peak_tree_bytes: Option<u64>,
+    pub second_peak_tree_bytes: Option<u64>,
     /// Moves each agent chose.
     pub first_moves: u32,
     pub second_moves: u32,
-    /// The mean depth each depth-limited search completed per move (0 for other agents).
-    pub first_depth: f64,
-    pub second_depth: f64,
-    /// The share of move-list lookups the agent's move cache answered (0 without a cache).
-    pub first_cache_hit_rate: f64,
-    pub second_cache_hit_rate: f64,
-    /// Per move of each side, in order: think time in ms (one decimal) and tree size in kB
-    /// after the move (0 without a tree), space-separated.
-    pub first_think_ms: String,
-    pub second_think_ms: String,
-    pub first_tree_kb: String,
-    pub second_tree_kb: String,
+    /// The mean depth each depth-limited search completed per move (None for other agents).
+    pub first_depth: Option<f64>,
+    pub second_depth: Option<f64>,
+    /// The share of move-list lookups the agent's move cache answered (None without a cache).
+    pub first_cache_hit_rate: Option<f64>,
+    pub second_cache_hit_rate: Option<f64>,
+    /// Per move of each side, in order: think time in ms (to 0.1 ms), and tree size in kB
+    /// after the move (to 0.1 kB; None for an agent without a tree).
+    pub first_think_ms: Vec<f64>,
+    pub second_think_ms: Vec<f64>,
+    pub first_tree_kb: Option<Vec<f64>>,
+    pub second_tree_kb: Option<Vec<f64>>,
     pub first_budget: String,
     pub second_budget: String,
     /// The moves in the game's notation, concatenated (passes left out, as in Othello
@@ -115,8 +115,8 @@ pub fn play_game_observed<G: Arena>(
     let plans = [first.1.budget_plan().map_err(|e| anyhow::anyhow!(e))?, second.1.budget_plan().map_err(|e| anyhow::anyhow!(e))?];
     let mut moved = [0u32; 2];
     let mut max_move_ms = [0.0f64; 2];
-    let mut move_ms: [Vec<String>; 2] = Default::default();
-    let mut move_tree_kb: [Vec<String>; 2] = Default::default();
+    let mut move_ms: [Vec<f64>; 2] = Default::default();
+    let mut move_tree_kb: [Vec<f64>; 2] = Default::default();
     let mut rng = rng_from_seed(seed);
     let mut game = start.clone();
     let mut transcript = String::new();
@@ -137,8 +137,8 @@ pub fn play_game_observed<G: Arena>(
         let mv = agents[side].choose(&game, &mut rng, budget);
         let ms = think.elapsed().as_secs_f64() * 1e3;
         max_move_ms[side] = max_move_ms[side].max(ms);
-        move_ms[side].push(format!("{ms:.1}"));
-        move_tree_kb[side].push(format!("{:.1}", agents[side].effort().last_tree_bytes as f64 / 1e3));
+        move_ms[side].push(tenth(ms));
+        move_tree_kb[side].push(tenth(agents[side].effort().last_tree_bytes as f64 / 1e3));
         moved[side] += 1;
         // A fault (external agents) ends the game as a loss for the agent at fault.
         if let Some(f) = agents[side].fault() {
@@ -192,18 +192,18 @@ pub fn play_game_observed<G: Arena>(
         second_nodes: effort[1].nodes,
         first_max_move_ms: max_move_ms[0],
         second_max_move_ms: max_move_ms[1],
-        first_peak_tree_bytes: effort[0].peak_tree_bytes,
-        second_peak_tree_bytes: effort[1].peak_tree_bytes,
+        first_peak_tree_bytes: (effort[0].peak_tree_bytes > 0).then_some(effort[0].peak_tree_bytes),
+        second_peak_tree_bytes: (effort[1].peak_tree_bytes > 0).then_some(effort[1].peak_tree_bytes),
         first_moves: moved[0],
         second_moves: moved[1],
         first_depth: mean_depth(&effort[0]),
         second_depth: mean_depth(&effort[1]),
         first_cache_hit_rate: hit_rate(&effort[0]),
         second_cache_hit_rate: hit_rate(&effort[1]),
-        first_think_ms: move_ms[0].join(" "),
-        second_think_ms: move_ms[1].join(" "),
-        first_tree_kb: move_tree_kb[0].join(" "),
-        second_tree_kb: move_tree_kb[1].join(" "),
+        first_tree_kb: (effort[0].peak_tree_bytes > 0).then(|| move_tree_kb[0].clone()),
+        second_tree_kb: (effort[1].peak_tree_bytes > 0).then(|| move_tree_kb[1].clone()),
+        first_think_ms: std::mem::take(&mut move_ms[0]),
+        second_think_ms: std::mem::take(&mut move_ms[1]),
         first_budget: budgets[0].clone(),
         second_budget: budgets[1].clone(),
         transcript,
@@ -214,10 +214,15 @@ pub fn play_game_observed<G: Arena>(
     })
 }
 
-fn mean_depth(e: &crate::agent::Effort) -> f64 {
-    if e.searches == 0 { 0.0 } else { e.depth_sum as f64 / e.searches as f64 }
+fn mean_depth(e: &crate::agent::Effort) -> Option<f64> {
+    (e.searches > 0).then(|| e.depth_sum as f64 / e.searches as f64)
 }
 
-fn hit_rate(e: &crate::agent::Effort) -> f64 {
-    if e.cache_lookups == 0 { 0.0 } else { e.cache_hits as f64 / e.cache_lookups as f64 }
+fn hit_rate(e: &crate::agent::Effort) -> Option<f64> {
+    (e.cache_lookups > 0).then(|| e.cache_hits as f64 / e.cache_lookups as f64)
+}
+
+/// A value rounded to a tenth (think times and tree sizes: finer is noise).
+fn tenth(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
 }

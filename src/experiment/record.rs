@@ -7,7 +7,7 @@
 
 use anyhow::{Context, Result};
 pub use crate::play::GameRow;
-use polars::prelude::{Column, CsvReadOptions, DataFrame, ParquetReader, PlSmallStr, SerReader};
+use polars::prelude::{Column, CsvReadOptions, DataFrame, DataType, IntoColumn, IntoSeries, ListChunked, NamedFrom, ParquetReader, PlSmallStr, PolarsResult, SerReader, Series};
 use std::path::{Path, PathBuf};
 
 /// Output format of rows.
@@ -113,6 +113,33 @@ pub fn game_key(start_position: Option<&str>, stage: &str, transcript: &str) -> 
     (h.digest() >> 12) as i64
 }
 
+/// A list column of per-move values (a null list where the value does not apply).
+fn per_move<'a>(name: &str, values: impl Iterator<Item = Option<&'a [f64]>>) -> Column {
+    let lists: Vec<Option<Series>> = values.map(|v| v.map(|v| Series::new(PlSmallStr::EMPTY, v))).collect();
+    let mut list: ListChunked = lists.into_iter().collect();
+    list.rename(name.into());
+    let column = list.into_series().into_column();
+    // An empty job (no rows, or only null lists) still has the list-of-float type.
+    column.cast(&DataType::List(Box::new(DataType::Float64))).expect("lists of numbers")
+}
+
+/// A frame as CSV can hold it: each list column becomes text, its numbers separated by spaces
+/// (a null list an empty field), as docs/rows.md says.
+pub fn csv_ready(df: &DataFrame) -> Result<DataFrame> {
+    let mut df = df.clone();
+    let lists: Vec<String> = df.columns().iter().filter(|c| matches!(c.dtype(), DataType::List(_))).map(|c| c.name().to_string()).collect();
+    for name in lists {
+        let column = df.column(&name)?.clone();
+        let text: Vec<Option<String>> = column
+            .list()?
+            .amortized_iter()
+            .map(|v| v.map(|s| s.as_ref().cast(&DataType::Float64).map(|s| s.f64().expect("cast").iter().map(|x| x.map_or(String::new(), |x| x.to_string())).collect::<Vec<_>>().join(" "))).transpose())
+            .collect::<PolarsResult<_>>()?;
+        df.with_column(Column::new(name.as_str().into(), text))?;
+    }
+    Ok(df)
+}
+
 /// The rows of one job as a DataFrame.
 pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     let n = rows.len();
@@ -136,18 +163,18 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
         Column::new("second_nodes".into(), i(&|r| r.second_nodes as i64)),
         Column::new("first_max_move_ms".into(), rows.iter().map(|r| r.first_max_move_ms).collect::<Vec<f64>>()),
         Column::new("second_max_move_ms".into(), rows.iter().map(|r| r.second_max_move_ms).collect::<Vec<f64>>()),
-        Column::new("first_peak_tree_bytes".into(), i(&|r| r.first_peak_tree_bytes as i64)),
-        Column::new("second_peak_tree_bytes".into(), i(&|r| r.second_peak_tree_bytes as i64)),
+        Column::new("first_peak_tree_bytes".into(), rows.iter().map(|r| r.first_peak_tree_bytes.map(|b| b as i64)).collect::<Vec<Option<i64>>>()),
+        Column::new("second_peak_tree_bytes".into(), rows.iter().map(|r| r.second_peak_tree_bytes.map(|b| b as i64)).collect::<Vec<Option<i64>>>()),
         Column::new("first_moves".into(), i(&|r| r.first_moves as i64)),
         Column::new("second_moves".into(), i(&|r| r.second_moves as i64)),
-        Column::new("first_depth".into(), rows.iter().map(|r| r.first_depth).collect::<Vec<f64>>()),
-        Column::new("second_depth".into(), rows.iter().map(|r| r.second_depth).collect::<Vec<f64>>()),
-        Column::new("first_cache_hit_rate".into(), rows.iter().map(|r| r.first_cache_hit_rate).collect::<Vec<f64>>()),
-        Column::new("second_cache_hit_rate".into(), rows.iter().map(|r| r.second_cache_hit_rate).collect::<Vec<f64>>()),
-        Column::new("first_think_ms".into(), s(&|r| r.first_think_ms.clone())),
-        Column::new("second_think_ms".into(), s(&|r| r.second_think_ms.clone())),
-        Column::new("first_tree_kb".into(), s(&|r| r.first_tree_kb.clone())),
-        Column::new("second_tree_kb".into(), s(&|r| r.second_tree_kb.clone())),
+        Column::new("first_depth".into(), rows.iter().map(|r| r.first_depth).collect::<Vec<Option<f64>>>()),
+        Column::new("second_depth".into(), rows.iter().map(|r| r.second_depth).collect::<Vec<Option<f64>>>()),
+        Column::new("first_cache_hit_rate".into(), rows.iter().map(|r| r.first_cache_hit_rate).collect::<Vec<Option<f64>>>()),
+        Column::new("second_cache_hit_rate".into(), rows.iter().map(|r| r.second_cache_hit_rate).collect::<Vec<Option<f64>>>()),
+        per_move("first_think_ms", rows.iter().map(|r| Some(&r.first_think_ms[..]))),
+        per_move("second_think_ms", rows.iter().map(|r| Some(&r.second_think_ms[..]))),
+        per_move("first_tree_kb", rows.iter().map(|r| r.first_tree_kb.as_deref())),
+        per_move("second_tree_kb", rows.iter().map(|r| r.second_tree_kb.as_deref())),
         Column::new("first_budget".into(), s(&|r| r.first_budget.clone())),
         Column::new("second_budget".into(), s(&|r| r.second_budget.clone())),
         Column::new("transcript".into(), s(&|r| r.transcript.clone())),

@@ -31,17 +31,17 @@ const GAMES: &[(&str, &str)] = &[
     ("second_nodes", "the same for the second agent"),
     ("first_max_move_ms", "the longest the first agent thought about one move, in ms"),
     ("second_max_move_ms", "the same for the second agent"),
-    ("first_peak_tree_bytes", "the largest search tree the first agent held after a move, in bytes (counted: nodes x node size plus move lists); 0 without a tree"),
+    ("first_peak_tree_bytes", "the largest search tree the first agent held after a move, in bytes (counted: nodes x node size plus move lists); null for an agent without a tree"),
     ("second_peak_tree_bytes", "the same for the second agent"),
     ("first_moves", "moves the first agent chose"),
     ("second_moves", "moves the second agent chose"),
-    ("first_depth", "the mean depth the first agent's depth-limited search completed per move; 0 for other agents"),
+    ("first_depth", "the mean depth the first agent's depth-limited search completed per move; null for agents without one"),
     ("second_depth", "the same for the second agent"),
-    ("first_cache_hit_rate", "the share of move-list lookups the first agent's move cache answered; 0 without a cache"),
+    ("first_cache_hit_rate", "the share of move-list lookups the first agent's move cache answered; null without a cache"),
     ("second_cache_hit_rate", "the same for the second agent"),
-    ("first_think_ms", "the first agent's think time per move, in ms with one decimal, space-separated, in order"),
+    ("first_think_ms", "the first agent's think time per move, in ms to a tenth, in order (a list; in CSV numbers separated by spaces)"),
     ("second_think_ms", "the same for the second agent"),
-    ("first_tree_kb", "the first agent's tree size after each move, in kB, space-separated (0 without a tree)"),
+    ("first_tree_kb", "the first agent's tree size after each move, in kB to a tenth (a list; null for an agent without a tree)"),
     ("second_tree_kb", "the same for the second agent"),
     ("first_budget", "the first agent's budget as it was applied (iterations, or time for time budgets)"),
     ("second_budget", "the same for the second agent"),
@@ -114,6 +114,7 @@ fn type_name(t: &DataType) -> String {
         DataType::Float64 => "float".into(),
         DataType::String => "text".into(),
         DataType::Boolean => "boolean".into(),
+        DataType::List(inner) => format!("list of {}", type_name(inner)),
         other => format!("{other}"),
     }
 }
@@ -153,8 +154,10 @@ pub fn markdown() -> Result<String> {
          `[grid]` key, named by the key (`agents.mcts.rollouts`), typed as the axis's values (integer,\n\
          float when integers and floats mix, boolean, else text); a swept `stage` is the game rows' own\n\
          `stage` column instead. Then the kind's own columns.\n\n\
-         In CSV, nulls are empty fields, and per-move values (`*_think_ms`, `*_tree_kb`) are one field of\n\
-         numbers separated by spaces.\n\n",
+         Nulls stand where a value does not apply (the search depth of an agent without a depth-limited\n\
+         search, the tree of an agent without one). Per-move values (`*_think_ms`, `*_tree_kb`) are\n\
+         list columns in Parquet; in CSV, nulls are empty fields and a list is one field of numbers\n\
+         separated by spaces.\n\n",
     );
     s += "\n## Games (`match`, `tournament`): `games/`, one row per game\n\n";
     s += &table("game", &games, &[ID, GAMES])?;

@@ -124,7 +124,7 @@ fn write_sealed(path: &Path, frames: &mut dyn Iterator<Item = Result<DataFrame>>
                 Format::Csv => {
                     let mut header = true;
                     for df in &mut *frames {
-                        let mut df = df?;
+                        let mut df = super::record::csv_ready(&df?)?;
                         CsvWriter::new(&mut *f).include_header(header).finish(&mut df)?;
                         header = false;
                     }
@@ -310,7 +310,7 @@ impl<'a> JobStream<'a> {
                             let body = if k == 0 { &text[..] } else { text.iter().position(|&b| b == b'\n').map_or(&text[..0], |i| &text[i + 1..]) };
                             f.write_all(body)?;
                         }
-                        let mut last = last;
+                        let mut last = super::record::csv_ready(&last)?;
                         if files.is_empty() || last.height() > 0 {
                             CsvWriter::new(&mut *f).include_header(files.is_empty()).finish(&mut last)?;
                         }
