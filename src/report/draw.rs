@@ -186,24 +186,29 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
             let xi = key_index(t, &x)?;
             let si = spec.series.as_deref().map(|s| key_index(t, s)).transpose()?;
+            // Keys other than x and series that vary split the lines too (one line per agent
+            // and opponent, say), so that no line has two points at one x.
+            let varying: Vec<usize> = (0..t.key_names.len()).filter(|&k| k != xi && Some(k) != si && t.rows.iter().any(|r| r.keys[k] != t.rows[0].keys[k])).collect();
+            let line_keys: Vec<usize> = si.into_iter().chain(varying.iter().copied()).collect();
             let mut series: BTreeMap<String, Vec<(f64, f64, f64, f64)>> = BTreeMap::new();
             for r in &t.rows {
                 let xv: f64 = r.keys[xi].parse().with_context(|| format!("figure '{}': x = {x} is not numeric ('{}')", spec.name, r.keys[xi]))?;
-                let name = si.map_or(String::new(), |si| r.keys[si].clone());
+                let name = line_keys.iter().map(|&k| r.keys[k].as_str()).collect::<Vec<_>>().join(", ");
                 series.entry(name).or_default().push((xv, r.value.value, r.value.lo, r.value.hi));
             }
+            let legend = line_keys.iter().map(|&k| readable(&t.key_names[k])).collect::<Vec<_>>().join(", ");
             for points in series.values_mut() {
                 points.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
             let positive: Vec<f64> = series.values().flatten().map(|p| p.0).collect();
             let (lo, hi) = positive.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
-            let log_x = spec.log_x.unwrap_or(lo > 0.0 && hi / lo >= 50.0);
+            let log_x = spec.log_x.unwrap_or(lo > 0.0 && hi / lo >= 20.0);
             let mut fig = Curves::new(
                 title(format!("{experiment_title}: {} against {}", t.value_name, readable(&x))),
                 spec.x_label.clone().unwrap_or_else(|| readable(&x)),
                 spec.y_label.clone().unwrap_or_else(|| format!("{}, {}", t.value_name, t.interval_name)),
                 series.into_iter().collect(),
-                spec.series.as_deref().map(readable).unwrap_or_default(),
+                legend,
             );
             fig.log_x = log_x;
             fig.log_y = spec.log_y;

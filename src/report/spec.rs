@@ -157,7 +157,7 @@ pub struct FigureSpec {
     #[serde(default)]
     pub y_label: Option<String>,
     /// Curves: a logarithmic x axis (default: on when x's values are positive and span a
-    /// factor of 50 or more).
+    /// factor of 20 or more).
     #[serde(default)]
     pub log_x: Option<bool>,
     /// Curves: a logarithmic y axis.

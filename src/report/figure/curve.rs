@@ -73,17 +73,23 @@ impl Figure for Curves {
         } else {
             titled
         };
+        // A log x axis over a sweep of a few values is labelled at those values (25, 50, 100...),
+        // not at the decades plotters would pick.
+        let mut xs_seen: Vec<f64> = pts.iter().map(|p| p.0).collect();
+        xs_seen.sort_by(f64::total_cmp);
+        xs_seen.dedup();
+        let at = (self.log_x && xs_seen.len() <= 12).then_some(xs_seen);
         match (self.log_x, self.log_y) {
-            (false, false) => self.plot(&area, x0..x1, y0..y1, whole_x, (y0, y1)),
-            (true, false) => self.plot(&area, (x0..x1).log_scale(), y0..y1, whole_x, (y0, y1)),
-            (false, true) => self.plot(&area, x0..x1, (y0..y1).log_scale(), whole_x, (y0, y1)),
-            (true, true) => self.plot(&area, (x0..x1).log_scale(), (y0..y1).log_scale(), whole_x, (y0, y1)),
+            (false, false) => self.plot(&area, x0..x1, y0..y1, whole_x, (y0, y1), at),
+            (true, false) => self.plot(&area, (x0..x1).log_scale(), y0..y1, whole_x, (y0, y1), at),
+            (false, true) => self.plot(&area, x0..x1, (y0..y1).log_scale(), whole_x, (y0, y1), at),
+            (true, true) => self.plot(&area, (x0..x1).log_scale(), (y0..y1).log_scale(), whole_x, (y0, y1), at),
         }
     }
 }
 
 impl Curves {
-    fn plot<DB, X, Y>(&self, area: &DrawingArea<DB, Shift>, xr: X, yr: Y, whole_x: bool, (y0, y1): (f64, f64)) -> Result<()>
+    fn plot<DB, X, Y>(&self, area: &DrawingArea<DB, Shift>, xr: X, yr: Y, whole_x: bool, (y0, y1): (f64, f64), x_ticks_at: Option<Vec<f64>>) -> Result<()>
     where
         DB: DrawingBackend,
         DB::ErrorType: 'static,
@@ -100,7 +106,26 @@ impl Curves {
         };
         let x_ticks = |v: &f64| if (whole_x && (v - v.round()).abs() > 1e-9) || (self.log_x && !on_log(*v)) { String::new() } else { tick(*v) };
         let y_ticks = |v: &f64| if self.log_y && !on_log(*v) { String::new() } else { tick(*v) };
-        house_mesh!(c.configure_mesh()).x_desc(self.x_label.as_str()).y_desc(self.y_label.as_str()).x_label_formatter(&x_ticks).y_label_formatter(&y_ticks).draw().map_err(plot_err)?;
+        let none = |_: &f64| String::new();
+        let mut mesh = c.configure_mesh();
+        house_mesh!(mesh).x_desc(self.x_label.as_str()).y_desc(self.y_label.as_str()).y_label_formatter(&y_ticks);
+        if x_ticks_at.is_some() {
+            mesh.disable_x_mesh().x_label_formatter(&none);
+        } else {
+            mesh.x_label_formatter(&x_ticks);
+        }
+        mesh.draw().map_err(plot_err)?;
+        if let Some(ticks) = &x_ticks_at {
+            use plotters::style::text_anchor::{HPos, Pos, VPos};
+            let base = area.get_base_pixel();
+            let style = super::font(super::text::TICK).into_text_style(area).pos(Pos::new(HPos::Center, VPos::Top));
+            for &x in ticks {
+                c.draw_series(LineSeries::new([(x, y0), (x, y1)], super::GRID.stroke_width(1))).map_err(plot_err)?;
+                let (px, py) = c.backend_coord(&(x, y0));
+                area.draw(&PathElement::new(vec![(px - base.0, py - base.1), (px - base.0, py - base.1 + 5)], super::AXIS_COLOUR.stroke_width(1))).map_err(plot_err)?;
+                area.draw(&Text::new(tick(x), (px - base.0, py - base.1 + 8), style.clone())).map_err(plot_err)?;
+            }
+        }
         let (xa, xb) = {
             let r = c.x_range();
             (r.start, r.end)
