@@ -58,7 +58,7 @@ impl Figure for GroupedBars {
         let mut c = ChartBuilder::on(&area)
             .margin(10)
             .x_label_area_size(46)
-            .y_label_area_size(62)
+            .y_label_area_size(super::value_axis_width(y0, y1))
             .build_cartesian_2d(0f64..n_cat as f64, y0..y1)
             .map_err(plot_err)?;
         let cats = self.categories.clone();

@@ -98,7 +98,7 @@ impl Curves {
         X::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
         Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
     {
-        let mut c = ChartBuilder::on(area).margin(10).margin_right(20).x_label_area_size(46).y_label_area_size(62).build_cartesian_2d(xr, yr).map_err(plot_err)?;
+        let mut c = ChartBuilder::on(area).margin(10).margin_right(20).x_label_area_size(46).y_label_area_size(super::value_axis_width(y0, y1)).build_cartesian_2d(xr, yr).map_err(plot_err)?;
         // A log axis labels 1, 2 and 5 times a power of ten only (its other ticks stay unlabelled).
         let on_log = |v: f64| {
             let m = v / 10f64.powf(v.abs().log10().floor());
@@ -146,7 +146,10 @@ impl Curves {
                 c.draw_series(std::iter::once(ErrorBar::new_vertical(p.0, clamp(p.2), p.1, clamp(p.3), colour.stroke_width(2), 8))).map_err(plot_err)?;
             }
             c.draw_series(LineSeries::new(points.iter().map(|p| (p.0, p.1)), colour.stroke_width(2))).map_err(plot_err)?;
-            c.draw_series(points.iter().map(|p| Circle::new((p.0, p.1), 3, colour.filled()))).map_err(plot_err)?;
+            // Markers where there are few points; a long series (a learning curve) is its line.
+            if points.len() <= 40 {
+                c.draw_series(points.iter().map(|p| Circle::new((p.0, p.1), 3, colour.filled()))).map_err(plot_err)?;
+            }
         }
         Ok(())
     }

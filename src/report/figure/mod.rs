@@ -158,6 +158,12 @@ pub fn tick(v: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
+/// The width of a value axis's label area: room for its longest tick label and the axis title.
+pub fn value_axis_width(lo: f64, hi: f64) -> u32 {
+    let chars = [lo, hi, (lo + hi) / 2.0].iter().map(|v| tick((v * 100.0).round() / 100.0).chars().count()).max().unwrap_or(3).max(2);
+    (chars as f64 * text::TICK * 0.62 + text::AXIS * 1.6 + 10.0) as u32
+}
+
 /// Splits a title into lines of at most `chars` characters at spaces.
 pub fn wrap(title: &str, chars: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
