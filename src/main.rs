@@ -382,6 +382,7 @@ fn dispatch(command: Command) -> Result<()> {
             let r = gamelab::report::report(&exp, &jobs, &out, format == TableFormat::Csv)?;
             println!("{}: report from {} rows ({} of {} jobs)", exp.name, r.rows, r.jobs_with_rows, r.jobs_total);
             println!("report: {}", r.report.display());
+            println!("report: {} (open it in a browser: tables, figures, the games)", r.report.with_extension("html").display());
             for t in &r.tables {
                 println!("table: {}", t.display());
             }
