@@ -331,7 +331,7 @@ pub fn record_text(job: &Job, r: &GameRecord) -> String {
 pub struct ViewerGame {
     pub job: String,
     pub game: u32,
-    /// `othello`, `colosseum` or `freckers`: how the viewer draws the text.
+    /// `othello`, `colosseum`, `freckers` or `tsumego`: how the viewer draws the text.
     pub kind: &'static str,
     pub title: String,
     pub result: String,
@@ -445,4 +445,61 @@ fn viewer_game(job: &Job, r: &GameRecord) -> Result<ViewerGame> {
         moves,
         last: previous,
     })
+}
+
+/// Problems of a `solve` experiment the viewer shows at most: each needs the solver's main line
+/// (a search per move), so the page holds a sample, the first problems of each weight vector.
+pub const VIEWER_PROBLEMS: usize = 24;
+
+/// The life-and-death problems of a `solve` experiment's first job for the viewer: each (weights,
+/// problem) unit with the solver's main line with those weights (as `gamelab games` writes it in
+/// SGF), its positions as the problem's map (`X` attacker, `O` defender, `.` empty, `#` wall)
+/// under a line naming the attacker's colour. Up to `VIEWER_PROBLEMS` units, spread over the
+/// weight vectors; returns them with the number of units the rows hold.
+pub fn viewer_solves(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Vec<ViewerGame>, usize)> {
+    use crate::game::tsumego::board::Move;
+    use crate::game::tsumego::problem::Problem;
+    use rayon::prelude::*;
+    let Some(job) = jobs_with_rows(exp, jobs, out).into_iter().next() else { return Ok((Vec::new(), 0)) };
+    let Stage::Tsumego(stage) = &job.config.stage else { return Ok((Vec::new(), 0)) };
+    let library = stage.library.dir(out, &stage.id);
+    let work = crate::experiment::solve_job::SolveWork::load(job, &library, out)?;
+    let (n, w) = (work.problems.len(), work.weights.len().max(1));
+    let per_weights = VIEWER_PROBLEMS.div_ceil(w).min(n);
+    let units: Vec<usize> = (0..work.weights.len()).flat_map(|k| (0..per_weights).map(move |p| k * n + p)).collect();
+    let text_of = |p: &Problem, pos: &crate::game::tsumego::Position| {
+        let here = Problem { start: *pos, ..p.clone() };
+        format!("attacker {}\n{} to move\n{}\n", if p.attacker_black { "black" } else { "white" }, pos.to_move.name(), here.map().join("\n"))
+    };
+    let games = units
+        .par_iter()
+        .map(|&u| {
+            let ((label, weights), p) = (&work.weights[u / n], &work.problems[u % n]);
+            let line = crate::game::tsumego::line::main_line(&mut crate::game::tsumego::Solver::new(20), p, weights, work.limits, MAIN_LINE_CAP);
+            let start = text_of(p, &p.start);
+            let (mut pos, mut previous, mut moves) = (p.start, start.clone(), Vec::new());
+            for &m in &line.moves {
+                let side = pos.to_move.name().to_string();
+                pos = match m {
+                    Move::Play(i) => pos.play(&p.region, i as usize).map(|(next, _)| next).with_context(|| format!("problem {}: the main line's {} is not legal", p.name, p.move_name(m)))?,
+                    Move::Pass => pos.pass(),
+                };
+                let text = text_of(p, &pos);
+                moves.push((p.move_name(m), side, text_changes(&previous, &text)));
+                previous = text;
+            }
+            let library_status = p.status.map_or("none".to_string(), |s| s.to_string());
+            Ok(ViewerGame {
+                job: job.hash[..8].to_string(),
+                game: (u % n) as u32,
+                kind: "tsumego",
+                title: format!("job {} weights {label}: problem {}", &job.hash[..8], p.name),
+                result: format!("status {} (library: {library_status}), main line {}", line.status, if line.complete { "to a decided position" } else { "cut (out of budget or past its cap)" }),
+                start,
+                moves,
+                last: previous,
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    Ok((games, work.units()))
 }

@@ -924,7 +924,7 @@ fn between<'a>(s: &'a str, start: &str, end: &str) -> &'a str {
 }
 
 #[test]
-fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_a_game_to_the_recorded_end() {
+fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_games_and_problems_to_their_recorded_ends() {
     let Some(browser) = chromium() else {
         assert!(std::env::var_os("REQUIRE_CHROMIUM").is_none(), "REQUIRE_CHROMIUM is set but no chromium was found (make chromium installs it)");
         eprintln!("HTML report browser test SKIPPED: no chromium (make chromium installs it)");
@@ -968,10 +968,42 @@ fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_a_game_to_t
         assert_eq!(between(&dom, "data-ply=\"", "\""), moves.to_string(), "{name}: the viewer is at the last move");
         assert_eq!(unescape(between(&dom, "<pre id=\"position\">", "</pre>")).trim_end(), last_position, "{name}: job {job} game {game}'s last position");
         assert!(between(&dom, "<div id=\"board\"", "</div>").contains("<svg"), "{name}: the board is drawn");
-        // A picture for people to look at.
-        let shot = shots.join(format!("{name}.png"));
-        headless(&browser, &url, &format!("--screenshot={}", shot.display()), &dir.path().join("profile"));
-        assert!(std::fs::metadata(&shot).map(|m| m.len() > 10_000).unwrap_or(false), "{name}: a screenshot at {}", shot.display());
+        screenshot(&browser, &url, &shots.join(format!("{name}.png")), dir.path());
+    }
+    // Life-and-death: the viewer steps through a problem along the solver's main line, the one
+    // `gamelab games` writes in SGF for the same weights and problem.
+    let text = "name = \"sv\"\nkind = \"solve\"\ngame = \"tsumego\"\nstage = \"tiny\"\n[library]\nsets = 2\nlevels = \"1-3\"\nper_level = 4\nseed = 9\n[solve]\nproblems = { sets = [2], levels = \"1-3\" }\nweights = { reference = \"reference\", zero = \"zero\" }\n";
+    let (dir, file, out) = ran("sv", text);
+    run_ok(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let page = out.join("results/sv/report/report.html");
+    let records = dir.path().join("records");
+    run_ok(&["games", file.to_str().unwrap(), "--root", out.to_str().unwrap(), "--out", records.to_str().unwrap()]);
+    let sgf: String = std::fs::read_dir(&records).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    let mut checked = 0;
+    for index in 0..6 {
+        let url = format!("file://{}#game={index}&ply=last", page.display());
+        let dom = headless(&browser, &url, "--dump-dom", &dir.path().join("profile"));
+        assert!(dom.contains("<h2 id=\"games\">Problems</h2>"), "the problems viewer");
+        let result = unescape(between(&dom, "<p id=\"result\">", "</p>"));
+        let weights = between(&result, " weights ", ":").to_string();
+        let problem = between(&result, ": problem ", ":").to_string();
+        let status = between(&result, ": status ", " ").to_string();
+        let tree = sgf.split_inclusive(")\n").find(|t| t.contains(&format!("weights {weights}; status {status} (")) && t.contains(&format!("{problem}]"))).unwrap_or_else(|| panic!("no SGF tree for {weights} {problem} with status {status}"));
+        let moves = tree.matches(";B[").count() + tree.matches(";W[").count();
+        assert_eq!(between(&dom, "data-ply=\"", "\""), moves.to_string(), "{weights} {problem}: the viewer ends the SGF's main line");
+        assert!(between(&dom, "<div id=\"board\"", "</div>").contains("<circle"), "stones are drawn");
+        checked += 1;
+    }
+    assert_eq!(checked, 6);
+    screenshot(&browser, &format!("file://{}#game=0&ply=1", page.display()), &shots.join("sv.png"), dir.path());
+}
+
+/// A screenshot of the viewer alone at `url`, kept for people to look at.
+fn screenshot(browser: &Path, url: &str, shot: &Path, dir: &Path) {
+    {
+        let shot = shot.to_path_buf();
+        headless(browser, &format!("{url}&only=viewer"), &format!("--screenshot={}", shot.display()), &dir.join("profile"));
+        assert!(std::fs::metadata(&shot).map(|m| m.len() > 10_000).unwrap_or(false), "a screenshot at {}", shot.display());
         eprintln!("screenshot: {}", shot.display());
     }
 }

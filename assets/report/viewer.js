@@ -127,7 +127,31 @@
     return svg(pad + n * s + 4, pad + n * s + 4, out);
   }
 
-  var draw = { othello: drawOthello, freckers: drawFreckers, colosseum: drawColosseum };
+  // Life-and-death: "attacker black|white", "<side> to move", then the problem's map: X attacker,
+  // O defender, . empty point of the region, # wall (attacker stones outside it), space off it.
+  function drawTsumego(text) {
+    var lines = text.split("\n");
+    var attackerBlack = /black/.test(lines[0]);
+    var rows = lines.slice(2).filter(function (l) { return l.length > 0; });
+    var w = rows.reduce(function (m, r) { return Math.max(m, r.length); }, 0), s = 34, pad = 14, out = "";
+    var colour = function (attacker) { return attacker === attackerBlack ? "#111" : "#f5f5f5"; };
+    out += rect(0, 0, pad * 2 + w * s, pad * 2 + rows.length * s, "#e3c08d");
+    for (var r = 0; r < rows.length; r++) {
+      for (var c = 0; c < w; c++) {
+        var ch = rows[r][c] || " ", x = pad + c * s + s / 2, y = pad + r * s + s / 2;
+        if (ch === " ") continue;
+        out += '<line x1="' + (x - s / 2) + '" y1="' + y + '" x2="' + (x + s / 2) + '" y2="' + y + '" stroke="#8a6a3a"/>';
+        out += '<line x1="' + x + '" y1="' + (y - s / 2) + '" x2="' + x + '" y2="' + (y + s / 2) + '" stroke="#8a6a3a"/>';
+        if (ch === ".") out += rect(x - 3, y - 3, 6, 6, "#b8925a");
+        if (ch === "X") out += disc(x, y, s * 0.45, colour(true));
+        if (ch === "O") out += disc(x, y, s * 0.45, colour(false));
+        if (ch === "#") out += '<g opacity="0.55">' + disc(x, y, s * 0.45, colour(true)) + "</g>";
+      }
+    }
+    return svg(pad * 2 + w * s, pad * 2 + rows.length * s, out);
+  }
+
+  var draw = { othello: drawOthello, freckers: drawFreckers, colosseum: drawColosseum, tsumego: drawTsumego };
 
   function show(k) {
     ply = Math.max(0, Math.min(k, positions.length - 1));
@@ -187,5 +211,11 @@
   var start = Math.max(0, Math.min(games.length - 1, parseInt(params.game, 10) || 0));
   load(start, params.ply || 0);
   if (params.ply === "last") document.getElementById("last").click();
-  if (params.game !== undefined) document.getElementById("games").scrollIntoView();
+  // #...&only=viewer shows the viewer alone (a screenshot of it, a page to embed).
+  if (params.only === "viewer") {
+    var keep = [document.getElementById("games"), document.getElementById("games").nextElementSibling, document.getElementById("viewer")];
+    Array.prototype.forEach.call(document.querySelector("main").children, function (el) { if (keep.indexOf(el) < 0) el.style.display = "none"; });
+  } else if (params.game !== undefined) {
+    document.getElementById("games").scrollIntoView();
+  }
 })();

@@ -1,7 +1,8 @@
 //! `report.html`: the report as one self-contained page (nothing fetched at view time): the
 //! same sections as report.md (settings, every table, the published-and-measured verdicts, the
 //! figures), with sortable tables, the figures inlined as SVG, and a game viewer that steps
-//! through any game the page holds on a drawn board (Othello, Colosseum, Freckers).
+//! through any game the page holds on a drawn board (Othello, Colosseum, Freckers), or a
+//! life-and-death problem along the solver's main line.
 //!
 //! The page is made from report.md itself, by a converter for the Markdown the report writes
 //! (headings, paragraphs, lists, pipe tables, images, inline code and bold), so the two never
@@ -154,14 +155,19 @@ pub fn page(title: &str, md: &str, report_dir: &Path, games: &[ViewerGame], tota
     let _ = write!(html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n", escape(title), STYLE);
     html += &markdown_to_html(md, report_dir);
     if !games.is_empty() {
-        let held = if games.len() == total {
-            format!("All {total} games of the rows are here.")
-        } else {
-            format!("{} of the {total} games are here (the first games of every job, in turn); `gamelab replay FILE --job JOB --game N` prints any game.", games.len())
+        let problems = games[0].kind == "tsumego";
+        let held = match (problems, games.len() == total) {
+            (false, true) => format!("All {total} games of the rows are here."),
+            (false, false) => format!("{} of the {total} games are here (the first games of every job, in turn); `gamelab replay FILE --job JOB --game N` prints any game.", games.len()),
+            (true, _) => format!(
+                "{} of the {total} solved problems of the first job are here, each with the solver's main line with its weights (the first problems of each weight vector); `gamelab games FILE` writes every main line as SGF.",
+                games.len()
+            ),
         };
         let _ = write!(
             html,
-            "<h2 id=\"games\">Games</h2>\n<p>{}</p>\n<div id=\"viewer\">\n<div class=\"controls\"><select id=\"game\"></select>\n<button id=\"first\" title=\"start (Home)\">|&#x25C0;</button><button id=\"prev\" title=\"back (&larr;)\">&#x25C0;</button><button id=\"next\" title=\"forward (&rarr;)\">&#x25B6;</button><button id=\"last\" title=\"end (End)\">&#x25B6;|</button>\n<input id=\"ply\" type=\"range\" min=\"0\" max=\"0\" value=\"0\"> <span id=\"status\"></span></div>\n<div class=\"stage\"><div id=\"board\"></div><ol id=\"moves\"></ol></div>\n<p id=\"result\"></p>\n<details><summary>position as text</summary><pre id=\"position\"></pre></details>\n</div>\n<script type=\"application/json\" id=\"games-data\">{}</script>\n",
+            "<h2 id=\"games\">{}</h2>\n<p>{}</p>\n<div id=\"viewer\">\n<div class=\"controls\"><select id=\"game\"></select>\n<button id=\"first\" title=\"start (Home)\">|&#x25C0;</button><button id=\"prev\" title=\"back (&larr;)\">&#x25C0;</button><button id=\"next\" title=\"forward (&rarr;)\">&#x25B6;</button><button id=\"last\" title=\"end (End)\">&#x25B6;|</button>\n<input id=\"ply\" type=\"range\" min=\"0\" max=\"0\" value=\"0\"> <span id=\"status\"></span></div>\n<div class=\"stage\"><div id=\"board\"></div><ol id=\"moves\"></ol></div>\n<p id=\"result\"></p>\n<details><summary>position as text</summary><pre id=\"position\"></pre></details>\n</div>\n<script type=\"application/json\" id=\"games-data\">{}</script>\n",
+            if problems { "Problems" } else { "Games" },
             inline(&held),
             games_json(games)?
         );

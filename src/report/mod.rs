@@ -463,14 +463,15 @@ fn write_report(
     // The same report as one page, with the game viewer over the experiment's games. A game
     // that does not replay leaves the page without its viewer (said on the page and on stderr)
     // rather than failing the report.
-    let (games, total) = if f_kind.plays_games() {
-        crate::game_records::viewer_games(exp, jobs, out, html::VIEWER_BUDGET).unwrap_or_else(|e| {
-            eprintln!("warning: report.html has no game viewer: {e:#}");
-            (Vec::new(), 0)
-        })
-    } else {
-        (Vec::new(), 0)
+    let viewer = match f_kind {
+        k if k.plays_games() => Some(crate::game_records::viewer_games(exp, jobs, out, html::VIEWER_BUDGET)),
+        JobKind::Solve => Some(crate::game_records::viewer_solves(exp, jobs, out)),
+        _ => None,
     };
+    let (games, total) = viewer.map(|v| v.unwrap_or_else(|e| {
+        eprintln!("warning: report.html has no game viewer: {e:#}");
+        (Vec::new(), 0)
+    })).unwrap_or_default();
     let html_path = folder.join("report.html");
     std::fs::write(&html_path, html::page(&plan.title, &md, &folder, &games, total)?).with_context(|| format!("writing {}", html_path.display()))?;
     Ok((table_files, figures))
