@@ -1,6 +1,7 @@
 //! The report stage: reads the rows a run wrote (never the engines) and the experiment's
 //! resolved jobs, computes the tables the `[report]` section asks for, compares them with the
-//! published numbers it carries, and writes `report.md`, one CSV per table, and figures.
+//! published numbers it carries, and writes `report.md`, `report.html` (the same, as one page
+//! with a game viewer: `html`), one CSV per table, and figures.
 //!
 //! Only the part files of the experiment's current jobs are read, so rows left by an older
 //! version of the file (other job hashes) never leak into its report; the report says how many
