@@ -1,5 +1,5 @@
-//! The report stage: reads the rows a run wrote (never the engines) and the experiment's
-//! resolved jobs, computes the tables the `[report]` section asks for, compares them with the
+//! The report stage: reads the rows a run wrote (the engines only replay games for the HTML
+//! page's viewer) and the experiment's resolved jobs, computes the tables the `[report]` section asks for, compares them with the
 //! published numbers it carries, and writes `report.md`, `report.html` (the same, as one page
 //! with a game viewer: `html`), one CSV per table, and figures.
 //!
