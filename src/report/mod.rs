@@ -1,7 +1,8 @@
 //! The report stage: reads the rows a run wrote (the engines only replay games for the HTML
-//! page's viewer) and the experiment's resolved jobs, computes the tables the `[report]` section asks for, compares them with the
-//! published numbers it carries, and writes `report.md`, `report.html` (the same, as one page
-//! with a game viewer: `html`), one CSV per table, and figures.
+//! page's viewer) and the experiment's resolved jobs, computes the tables the `[report]`
+//! section asks for, compares them with the published numbers it carries, and writes
+//! `report.md`, `report.html` (the same, as one page with a game viewer: `html`), one CSV per
+//! table, and figures.
 //!
 //! Only the part files of the experiment's current jobs are read, so rows left by an older
 //! version of the file (other job hashes) never leak into its report; the report says how many

@@ -2,8 +2,8 @@
 //! and a PDF, with data, with a single group and with no data at all; the house style's helpers.
 
 use super::bars::GroupedBars;
-use super::boxplot::BoxPlot;
 use super::curve::Curves;
+use super::boxplot::BoxPlot;
 use super::heatmap::Heatmap;
 use super::matrix::Matrix;
 use super::profile::Profile;
@@ -87,7 +87,7 @@ fn box_plots() {
 #[test]
 fn learning_curves() {
     let pts: Vec<(f64, f64, f64, f64)> = (0..10).map(|g| (g as f64, g as f64 * 2.0, g as f64 * 2.0 - 1.0, g as f64 * 2.0 + 1.0)).collect();
-    let curves = |title: &str, series: Vec<(String, Vec<(f64, f64, f64, f64)>)>| super::curve::Curves::new(title.into(), "generation".into(), "fitness".into(), series, "s".into());
+    let curves = |title: &str, series: Vec<(String, Vec<(f64, f64, f64, f64)>)>| Curves::new(title.into(), "generation".into(), "fitness".into(), series, "s".into());
     check(&curves("curve", vec![("a".into(), pts.clone()), ("b".into(), pts[..3].to_vec())]), "curve");
     check(&curves("one", vec![("".into(), vec![(1.0, 2.0, f64::NAN, f64::NAN)])]), "curve1");
     check(&curves("none", vec![]), "curve0");
