@@ -468,6 +468,12 @@ fn write_report(
     let viewer = match f_kind {
         k if k.plays_games() => Some(crate::game_records::viewer_games(exp, jobs, out, html::VIEWER_BUDGET)),
         JobKind::Solve => Some(crate::game_records::viewer_solves(exp, jobs, out)),
+        // A GA's games are those of its arena (the evolved tables against each other).
+        JobKind::Ga if dir.join("arena.toml").exists() => Some((|| {
+            let arena = Experiment::load(&dir.join("arena.toml"))?;
+            let arena_jobs = crate::experiment::expand(&arena)?;
+            crate::game_records::viewer_games(&arena, &arena_jobs, out, html::VIEWER_BUDGET)
+        })()),
         _ => None,
     };
     let (games, total) = viewer.map(|v| v.unwrap_or_else(|e| {
