@@ -42,6 +42,7 @@ where
     super::house_mesh!(c.configure_mesh())
         .x_desc(x_label)
         .y_desc("fraction of problems")
+        .x_labels(6)
         .x_label_formatter(&|v| super::tick(*v))
         .y_label_formatter(&|v| super::tick(*v))
         .draw()
