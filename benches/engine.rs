@@ -19,12 +19,12 @@ fn bench_perft(c: &mut Criterion) {
     g.finish();
 }
 
-fn bench_playouts<P: RolloutPolicy<Othello>>(c: &mut Criterion, name: &str, policy: P) {
-    let start = Othello::from_stage_id("standard8");
+fn bench_playouts<P: RolloutPolicy<Othello>>(c: &mut Criterion, stage: &str, name: &str, policy: P) {
+    let start = Othello::from_stage_id(stage);
     let mut g = c.benchmark_group("playouts");
     const GAMES: u64 = 1000;
     g.throughput(Throughput::Elements(GAMES));
-    g.bench_function(format!("standard8 {name} (games)"), |b| {
+    g.bench_function(format!("{stage} {name} (games)"), |b| {
         let mut rng = rng_from_seed(1);
         let mut buf = Vec::new();
         b.iter(|| {
@@ -38,9 +38,11 @@ fn bench_playouts<P: RolloutPolicy<Othello>>(c: &mut Criterion, name: &str, poli
 }
 
 fn playouts(c: &mut Criterion) {
-    bench_playouts(c, "uniform", Uniform);
-    let table = TableRef::Name("handcrafted".into()).table_for(8).expect("built-in table");
-    bench_playouts(c, "weighted-random", Weighted::new(table).expect("non-negative table"));
+    for (stage, size) in [("standard8", 8), ("small6", 6)] {
+        bench_playouts(c, stage, "uniform", Uniform);
+        let table = TableRef::Name("handcrafted".into()).table_for(size).expect("built-in table");
+        bench_playouts(c, stage, "weighted-random", Weighted::new(table).expect("non-negative table"));
+    }
 }
 
 criterion_group!(benches, bench_perft, playouts);

@@ -288,12 +288,67 @@ impl CellGame for Othello {
 /// is counted in bulk from the move mask. On x86-64 machines with AVX2 the same code is
 /// compiled a second time for those instructions and chosen at run time.
 pub fn perft(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
+    // Ordinary rules (blocked cells allowed): the bare two-bitboard recursion.
+    if !pos.rules.ignore_occlusion && !pos.rules.fewer_pieces_continue {
+        if pos.over {
+            return 1;
+        }
+        let own = pos.discs[pos.side.index()];
+        let opp = pos.discs[pos.side.other().index()];
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the features perft_plain_avx2 is compiled for were detected just above.
+            return unsafe { perft_plain_avx2(own, opp, pos.rules.playable, depth, pass_is_ply) };
+        }
+        return perft_plain_portable(own, opp, pos.rules.playable, depth, pass_is_ply);
+    }
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
         // SAFETY: the features perft_avx2 is compiled for were detected just above.
         return unsafe { perft_avx2(pos, depth, pass_is_ply) };
     }
     perft_portable(pos, depth, pass_is_ply)
+}
+
+fn perft_plain_portable(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool) -> u64 {
+    perft_plain(own, opp, playable, depth, pass_is_ply, perft_plain_portable)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+fn perft_plain_avx2(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool) -> u64 {
+    // The closure inherits the target features, so the recursive call is safe.
+    perft_plain(own, opp, playable, depth, pass_is_ply, |a, b, c, d, e| perft_plain_avx2(a, b, c, d, e))
+}
+
+/// `perft_node` for ordinary rules on bare bitboards (`own` to move, `playable` the board's
+/// unblocked cells): the same counts, without the position struct, its side and its flags. A
+/// node whose side cannot move passes, or ends the game (one leaf) when neither side can.
+#[inline(always)]
+fn perft_plain(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool, recurse: impl Fn(u64, u64, u64, u32, bool) -> u64) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let empty = playable & !(own | opp);
+    let moves = bits::moves(own, opp, empty);
+    if moves == 0 {
+        if bits::moves(opp, own, empty) == 0 {
+            return 1;
+        }
+        return recurse(opp, own, playable, if pass_is_ply { depth - 1 } else { depth }, pass_is_ply);
+    }
+    if depth == 1 {
+        return moves.count_ones() as u64;
+    }
+    let mut total = 0;
+    let mut m = moves;
+    while m != 0 {
+        let mv = m & m.wrapping_neg();
+        m &= m - 1;
+        let f = bits::flips(mv, own, opp);
+        total += recurse(opp & !f, own | f | mv, playable, depth - 1, pass_is_ply);
+    }
+    total
 }
 
 fn perft_portable(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {

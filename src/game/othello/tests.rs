@@ -242,3 +242,38 @@ mod against_a_reference {
         }
     }
 }
+
+/// The four-lane move generator and flips agree with the plain one-direction-at-a-time ones on
+/// random positions: full boards, sparse and dense, with cells off the board (a 6x6 board in the
+/// corner, blocked cells) that are neither empty nor hold a disc.
+#[test]
+fn fast_moves_and_flips_agree_with_the_reference_on_random_positions() {
+    use super::bits::{flips, flips_reference, moves, moves_reference};
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let six: u64 = (0..6).map(|r| 0x3fu64 << (8 * r)).fold(0, |a, b| a | b);
+    for case in 0..200_000 {
+        let board = match case % 3 {
+            0 => !0u64,
+            1 => six,
+            _ => !0u64 & !(next() & next() & next()), // some cells blocked
+        };
+        let (a, b) = (next(), next());
+        let own = a & !b & board & if case % 5 == 0 { next() } else { !0 };
+        let opp = b & !a & board;
+        let empty = board & !own & !opp;
+        let m = moves(own, opp, empty);
+        assert_eq!(m, moves_reference(own, opp, empty), "case {case}: own {own:#x} opp {opp:#x} empty {empty:#x}");
+        let mut rest = m;
+        while rest != 0 {
+            let mv = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            assert_eq!(flips(mv, own, opp), flips_reference(mv, own, opp), "case {case}: move {mv:#x} own {own:#x} opp {opp:#x}");
+        }
+    }
+}
