@@ -1,11 +1,13 @@
-//! Engine hot paths: Othello perft (bulk-counted last ply) and random playouts.
+//! Engine hot paths: Othello perft (bulk-counted last ply) and random playouts, then a summary
+//! of perft 1-11 on standard8 against the plain reference generator (`perft_reference`) with
+//! the ratio, timed in this run.
 //! Targets (issue 2): perft >= 150 M leaves/s on one core; uniform playouts >= 150 k games/s and
 //! weighted-random >= 100 k games/s per core, on standard8.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use gamelab::agent::rollout::{RolloutPolicy, Uniform, Weighted, playout};
 use gamelab::agent::TableRef;
-use gamelab::game::othello::{Othello, perft};
+use gamelab::game::othello::{Othello, perft, perft_reference};
 use gamelab::rng::rng_from_seed;
 use std::hint::black_box;
 
@@ -51,4 +53,28 @@ fn playouts(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_perft, playouts);
-criterion_main!(benches);
+
+/// Perft 1..=11 of standard8 with `f`, best of three: seconds and leaves.
+fn perft_1_to_11(f: fn(&Othello, u32, bool) -> u64) -> (f64, u64) {
+    let start = Othello::from_stage_id("standard8");
+    let mut best = f64::INFINITY;
+    let mut leaves = 0;
+    for _ in 0..3 {
+        let t = std::time::Instant::now();
+        leaves = (1..=11).map(|d| f(black_box(&start), d, true)).sum::<u64>();
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    (best, leaves)
+}
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    let (fast, n) = perft_1_to_11(perft);
+    let (plain, m) = perft_1_to_11(perft_reference);
+    assert_eq!(n, m, "the two generators count the same leaves");
+    println!("\nperft 1-11 standard8 ({n} leaves, best of 3, one thread):");
+    println!("  gamelab perft      {fast:7.3} s  {:6.1} M leaves/s", n as f64 / fast / 1e6);
+    println!("  plain reference    {plain:7.3} s  {:6.1} M leaves/s", n as f64 / plain / 1e6);
+    println!("  ratio              {:7.2}x", plain / fast);
+}

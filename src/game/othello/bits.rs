@@ -94,7 +94,6 @@ pub fn flips(mv: u64, own: u64, opp: u64) -> u64 {
 
 /// The plain move generator (one direction at a time, one cell a step): the reference the fast
 /// `moves` is tested against.
-#[cfg_attr(not(test), allow(dead_code))]
 pub fn moves_reference(own: u64, opp: u64, empty: u64) -> u64 {
     let mut result = 0;
     for dir in DIRS {
@@ -129,7 +128,6 @@ pub fn moves_transparent(own: u64, opp: u64, empty: u64, transparent: u64) -> u6
 }
 
 /// The plain flip computation (one direction at a time): the reference for `flips`.
-#[cfg_attr(not(test), allow(dead_code))]
 pub fn flips_reference(mv: u64, own: u64, opp: u64) -> u64 {
     let mut result = 0;
     for dir in DIRS {

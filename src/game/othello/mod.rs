@@ -310,29 +310,48 @@ pub fn perft(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
     perft_portable(pos, depth, pass_is_ply)
 }
 
+/// Perft on ordinary rules with the plain one-direction-at-a-time move generator and flips, no
+/// bulk tricks beyond the last-ply count: the reference the engine bench compares `perft` with
+/// (`cargo bench --bench engine` prints the ratio). Panics on the rule flags.
+pub fn perft_reference(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
+    assert!(!pos.rules.ignore_occlusion && !pos.rules.fewer_pieces_continue, "the reference counts ordinary rules");
+    fn go(own: u64, opp: u64, playable: u64, depth: u32, ply: bool) -> u64 {
+        perft_plain(own, opp, playable, depth, ply, PLAIN_GENERATOR, go)
+    }
+    if pos.over {
+        return 1;
+    }
+    go(pos.discs[pos.side.index()], pos.discs[pos.side.other().index()], pos.rules.playable, depth, pass_is_ply)
+}
+
+/// A move generator and its flips: (own, opp, empty) -> moves, (move bit, own, opp) -> flips.
+type Generator = (fn(u64, u64, u64) -> u64, fn(u64, u64, u64) -> u64);
+const FAST_GENERATOR: Generator = (bits::moves, bits::flips);
+const PLAIN_GENERATOR: Generator = (bits::moves_reference, bits::flips_reference);
+
 fn perft_plain_portable(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool) -> u64 {
-    perft_plain(own, opp, playable, depth, pass_is_ply, perft_plain_portable)
+    perft_plain(own, opp, playable, depth, pass_is_ply, FAST_GENERATOR, perft_plain_portable)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
 fn perft_plain_avx2(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool) -> u64 {
     // The closure inherits the target features, so the recursive call is safe.
-    perft_plain(own, opp, playable, depth, pass_is_ply, |a, b, c, d, e| perft_plain_avx2(a, b, c, d, e))
+    perft_plain(own, opp, playable, depth, pass_is_ply, FAST_GENERATOR, |a, b, c, d, e| perft_plain_avx2(a, b, c, d, e))
 }
 
 /// `perft_node` for ordinary rules on bare bitboards (`own` to move, `playable` the board's
 /// unblocked cells): the same counts, without the position struct, its side and its flags. A
 /// node whose side cannot move passes, or ends the game (one leaf) when neither side can.
 #[inline(always)]
-fn perft_plain(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool, recurse: impl Fn(u64, u64, u64, u32, bool) -> u64) -> u64 {
+fn perft_plain(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool, (moves_of, flips_of): Generator, recurse: impl Fn(u64, u64, u64, u32, bool) -> u64) -> u64 {
     if depth == 0 {
         return 1;
     }
     let empty = playable & !(own | opp);
-    let moves = bits::moves(own, opp, empty);
+    let moves = moves_of(own, opp, empty);
     if moves == 0 {
-        if bits::moves(opp, own, empty) == 0 {
+        if moves_of(opp, own, empty) == 0 {
             return 1;
         }
         return recurse(opp, own, playable, if pass_is_ply { depth - 1 } else { depth }, pass_is_ply);
@@ -345,7 +364,7 @@ fn perft_plain(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool,
     while m != 0 {
         let mv = m & m.wrapping_neg();
         m &= m - 1;
-        let f = bits::flips(mv, own, opp);
+        let f = flips_of(mv, own, opp);
         total += recurse(opp & !f, own | f | mv, playable, depth - 1, pass_is_ply);
     }
     total
