@@ -277,3 +277,15 @@ fn fast_moves_and_flips_agree_with_the_reference_on_random_positions() {
         }
     }
 }
+
+/// The portable build of the bare-bitboard perft (what runs without AVX2) counts as the
+/// dispatched one does, and so does the plain reference.
+#[test]
+fn portable_and_reference_perft_count_the_same_leaves() {
+    let start = Othello::from_stage_id("standard8");
+    let (own, opp) = (start.discs(Player::First), start.discs(Player::Second));
+    for d in 1..=8u32 {
+        assert_eq!(perft_plain_portable(own, opp, start.rules().playable, d, true), PERFT_PASS_PLY[d as usize - 1], "depth {d}");
+        assert_eq!(perft_reference(&start, d, true), PERFT_PASS_PLY[d as usize - 1], "depth {d}");
+    }
+}
