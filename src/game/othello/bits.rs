@@ -38,28 +38,36 @@ fn lane_masks(opp: u64) -> [u64; 4] {
     [inner, opp, inner, inner]
 }
 
+/// The runs of `m` (a lane's opponent discs) that start next to `seed` along shift `d`, one way
+/// (left shifts) and the other (right shifts): parallel prefix, growing 1, 2, then 4 cells at a
+/// time (6 is the longest run on 8x8).
+#[inline(always)]
+fn runs(seed: u64, m: u64, d: u32) -> (u64, u64) {
+    let mut l = m & (seed << d);
+    let mut r = m & (seed >> d);
+    l |= m & (l << d);
+    r |= m & (r >> d);
+    let ml = m & (m << d);
+    let mr = ml >> d;
+    l |= ml & (l << (2 * d));
+    r |= mr & (r >> (2 * d));
+    l |= ml & (l << (2 * d));
+    r |= mr & (r >> (2 * d));
+    (l, r)
+}
+
 /// Legal move mask for `own` against `opp`; `empty` holds the playable empty cells.
 ///
 /// Parallel prefix (Kogge-Stone) fills in four lanes, one per line direction and both ways along
-/// it: runs of opponent discs from `own` grow 1, 2, then 4 cells at a time (6 is the longest run
-/// on 8x8), and a move is the cell beyond a run. The four lanes are independent, so the compiler
+/// it (`runs`); a move is the cell beyond a run. The four lanes are independent, so the compiler
 /// turns them into vector code where the CPU has it (the AVX2 build of perft and playouts).
 #[inline(always)]
 pub fn moves(own: u64, opp: u64, empty: u64) -> u64 {
     let masks = lane_masks(opp);
     let mut out = [0u64; 4];
     for i in 0..4 {
-        let (d, m) = (LANE_SHIFTS[i], masks[i]);
-        let mut l = m & (own << d);
-        let mut r = m & (own >> d);
-        l |= m & (l << d);
-        r |= m & (r >> d);
-        let ml = m & (m << d);
-        let mr = ml >> d;
-        l |= ml & (l << (2 * d));
-        r |= mr & (r >> (2 * d));
-        l |= ml & (l << (2 * d));
-        r |= mr & (r >> (2 * d));
+        let d = LANE_SHIFTS[i];
+        let (l, r) = runs(own, masks[i], d);
         out[i] = (l << d) | (r >> d);
     }
     (out[0] | out[1] | out[2] | out[3]) & empty
@@ -73,17 +81,8 @@ pub fn flips(mv: u64, own: u64, opp: u64) -> u64 {
     let masks = lane_masks(opp);
     let mut out = [0u64; 4];
     for i in 0..4 {
-        let (d, m) = (LANE_SHIFTS[i], masks[i]);
-        let mut l = m & (mv << d);
-        let mut r = m & (mv >> d);
-        l |= m & (l << d);
-        r |= m & (r >> d);
-        let ml = m & (m << d);
-        let mr = ml >> d;
-        l |= ml & (l << (2 * d));
-        r |= mr & (r >> (2 * d));
-        l |= ml & (l << (2 * d));
-        r |= mr & (r >> (2 * d));
+        let d = LANE_SHIFTS[i];
+        let (l, r) = runs(mv, masks[i], d);
         // Branch-free: keep a run when the cell past its end is an own disc.
         let keep_l = (((l << d) & own) != 0) as u64;
         let keep_r = (((r >> d) & own) != 0) as u64;
