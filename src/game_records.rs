@@ -339,9 +339,6 @@ pub struct ViewerGame {
     /// (move, side, changes): each change is (char offset, the text that replaces as many
     /// chars there), or the whole position as (-1, text) when its length changed.
     pub moves: Vec<(String, String, Vec<(i64, String)>)>,
-    /// The last position's text, for checking the viewer's replay.
-    #[serde(skip)]
-    pub last: String,
 }
 
 /// The changes that turn `a` into `b`: runs of differing chars, or the whole of `b` when the
@@ -359,28 +356,14 @@ pub fn text_changes(a: &str, b: &str) -> Vec<(i64, String)> {
             continue;
         }
         let start = i;
-        // Join runs separated by up to 3 equal chars: fewer, cheaper entries.
-        while i < b.len() && (a[i] != b[i] || (i + 3 < b.len() && a[i..i + 4].iter().zip(&b[i..i + 4]).any(|(x, y)| x != y))) {
+        // A run goes on while a difference lies within the next 4 chars: runs apart by up to 3
+        // equal chars are joined (fewer, cheaper entries).
+        while i < b.len() && a[i..(i + 4).min(b.len())] != b[i..(i + 4).min(b.len())] {
             i += 1;
         }
         runs.push((start as i64, b[start..i].iter().collect()));
     }
     runs
-}
-
-/// Applies `text_changes` output to `a` (what the viewer's script does).
-pub fn apply_changes(a: &str, changes: &[(i64, String)]) -> String {
-    let mut chars: Vec<char> = a.chars().collect();
-    for (at, text) in changes {
-        if *at < 0 {
-            chars = text.chars().collect();
-            continue;
-        }
-        for (k, c) in text.chars().enumerate() {
-            chars[*at as usize + k] = c;
-        }
-    }
-    chars.into_iter().collect()
 }
 
 /// The games of `jobs` for the viewer, taken in turn from each job (game 0 of every job, then
@@ -443,7 +426,6 @@ fn viewer_game(job: &Job, r: &GameRecord) -> Result<ViewerGame> {
         result: format!("{winner}, {} : {}{ended}", r.scores[0], r.scores[1]),
         start: w.start,
         moves,
-        last: previous,
     })
 }
 
@@ -497,7 +479,6 @@ pub fn viewer_solves(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Vec<
                 result: format!("status {} (library: {library_status}), main line {}", line.status, if line.complete { "to a decided position" } else { "cut (out of budget or past its cap)" }),
                 start,
                 moves,
-                last: previous,
             })
         })
         .collect::<Result<Vec<_>>>()?;

@@ -94,9 +94,7 @@ fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
     if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Arena) && !matrix {
         return Ok(None);
     }
-    let path = results_dir(out, &exp.name).join("arena.toml");
-    let arena = Experiment::load(&path).map_err(|e| anyhow::anyhow!("{e} (run the experiment to the end: its arena follows the GA)"))?;
-    let arena_jobs = crate::experiment::expand(&arena)?;
+    let (arena, arena_jobs) = arena_experiment(exp, out)?;
     let (records, _, with_rows) = load_records(&arena, &arena_jobs, out)?;
     anyhow::ensure!(with_rows > 0, "the arena of {} has no rows yet: run `gamelab run {}`", exp.name, exp.path.display());
     let mut meta: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
@@ -108,6 +106,14 @@ fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
     let mut keys: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     keys.push("origin".into());
     Ok(Some(records.with_agent_columns(&meta, &keys, &[("origin", "reference")])?))
+}
+
+/// A GA experiment's arena (the experiment file its run wrote, `arena.toml`) and its jobs.
+fn arena_experiment(exp: &Experiment, out: &Path) -> Result<(Experiment, Vec<Job>)> {
+    let path = results_dir(out, &exp.name).join("arena.toml");
+    let arena = Experiment::load(&path).map_err(|e| anyhow::anyhow!("{e} (run the experiment to the end: its arena follows the GA)"))?;
+    let jobs = crate::experiment::expand(&arena)?;
+    Ok((arena, jobs))
 }
 
 /// The test problems a `tsumego_ga` experiment solved (`solves/`), when a table reads them.
@@ -469,11 +475,9 @@ fn write_report(
         k if k.plays_games() => Some(crate::game_records::viewer_games(exp, jobs, out, html::VIEWER_BUDGET)),
         JobKind::Solve => Some(crate::game_records::viewer_solves(exp, jobs, out)),
         // A GA's games are those of its arena (the evolved tables against each other).
-        JobKind::Ga if dir.join("arena.toml").exists() => Some((|| {
-            let arena = Experiment::load(&dir.join("arena.toml"))?;
-            let arena_jobs = crate::experiment::expand(&arena)?;
-            crate::game_records::viewer_games(&arena, &arena_jobs, out, html::VIEWER_BUDGET)
-        })()),
+        JobKind::Ga if dir.join("arena.toml").exists() => {
+            Some(arena_experiment(exp, out).and_then(|(arena, arena_jobs)| crate::game_records::viewer_games(&arena, &arena_jobs, out, html::VIEWER_BUDGET)))
+        }
         _ => None,
     };
     let (games, total) = viewer.map(|v| v.unwrap_or_else(|e| {

@@ -32,6 +32,11 @@ impl Curves {
         Curves { title, x_label, y_label, series, y_range: None, series_label, log_x: false, log_y: false, hlines: vec![] }
     }
 
+    /// A point the axes can show: finite, and positive on a log axis.
+    fn drawable(&self, p: &Point) -> bool {
+        p.0.is_finite() && p.1.is_finite() && (!self.log_x || p.0 > 0.0) && (!self.log_y || p.1 > 0.0)
+    }
+
     fn has_legend(&self) -> bool {
         self.series.len() > 1 || self.series.first().is_some_and(|s| !s.0.is_empty())
     }
@@ -51,8 +56,7 @@ impl Figure for Curves {
     where
         DB::ErrorType: 'static,
     {
-        let usable = |p: &Point| p.0.is_finite() && p.1.is_finite() && (!self.log_x || p.0 > 0.0) && (!self.log_y || p.1 > 0.0);
-        let pts: Vec<Point> = self.series.iter().flat_map(|s| s.1.iter().copied()).filter(usable).collect();
+        let pts: Vec<Point> = self.series.iter().flat_map(|s| s.1.iter().copied()).filter(|p| self.drawable(p)).collect();
         if pts.is_empty() {
             return no_data(root, &self.title);
         }
@@ -135,7 +139,7 @@ impl Curves {
         }
         for (s, (_, points)) in self.series.iter().enumerate() {
             let colour = series_colour(s);
-            let points: Vec<Point> = points.iter().copied().filter(|p| p.0.is_finite() && p.1.is_finite() && (!self.log_x || p.0 > 0.0) && (!self.log_y || p.1 > 0.0)).collect();
+            let points: Vec<Point> = points.iter().copied().filter(|p| self.drawable(p)).collect();
             let clamp = |v: f64| v.clamp(y0, y1);
             let band: Vec<(f64, f64)> =
                 points.iter().filter(|p| p.2.is_finite()).map(|p| (p.0, clamp(p.2))).chain(points.iter().rev().filter(|p| p.3.is_finite()).map(|p| (p.0, clamp(p.3)))).collect();

@@ -304,9 +304,7 @@ pub fn no_data<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -
 where
     DB::ErrorType: 'static,
 {
-    let (w, h) = root.dim_in_pixel();
     let area = titled(root, title)?;
-    let _ = (w, h);
     let (w, h) = area.dim_in_pixel();
     area.draw(&Text::new("(no data)", (w as i32 / 2 - 40, h as i32 / 2), font(text::AXIS).color(&REFERENCE)))
         .map_err(plot_err)?;
