@@ -213,6 +213,7 @@ impl Colosseum {
     }
 
     /// Puts a wall on a side of (r, c) and on the matching side of its neighbour.
+    #[inline]
     pub fn set_wall(&mut self, r: usize, c: usize, side: u8) {
         let i = cell(r, c);
         self.open[side as usize].remove(i);
@@ -228,27 +229,12 @@ impl Colosseum {
         }
     }
 
-    /// One step of a fill: the cells next to `set` through open sides.
-    #[inline]
-    fn step(&self, set: Cells) -> Cells {
-        let o = &self.open;
-        set.and(o[UP as usize]).up().or(set.and(o[RIGHT as usize]).right()).or(set.and(o[DOWN as usize]).down()).or(set.and(o[LEFT as usize]).left())
-    }
-
     /// The cells `p` can walk to this turn: within K steps of its cell (its own included),
     /// never through a wall or the opponent.
+    #[inline]
     pub fn reachable(&self, p: Player) -> Cells {
         let blocked = Cells::single(self.pos[p.other().index()]);
-        let mut seen = Cells::single(self.pos[p.index()]);
-        let mut frontier = seen;
-        for _ in 0..self.max_step {
-            frontier = self.step(frontier).minus(seen).minus(blocked);
-            if frontier.is_empty() {
-                break;
-            }
-            seen = seen.or(frontier);
-        }
-        seen
+        cells::fill(&self.open, Cells::single(self.pos[p.index()]), blocked, self.max_step as u32, Cells::EMPTY)
     }
 
     /// Number of legal moves of `p` (free sides of its reachable cells).
@@ -258,32 +244,22 @@ impl Colosseum {
     }
 
     /// The region (cells joined through open sides) containing `from`.
+    #[inline]
     pub fn region(&self, from: u8) -> Cells {
-        let mut seen = Cells::single(from);
-        let mut frontier = seen;
-        loop {
-            frontier = self.step(frontier).minus(seen);
-            if frontier.is_empty() {
-                return seen;
-            }
-            seen = seen.or(frontier);
-        }
+        cells::fill(&self.open, Cells::single(from), Cells::EMPTY, u32::MAX, Cells::EMPTY)
     }
 
-    /// Whether `a` and `b` are joined, filling from `a` only until `b` is reached.
-    fn connected(&self, a: u8, b: u8) -> bool {
-        let mut seen = Cells::single(a);
-        let mut frontier = seen;
-        loop {
-            if seen.contains(b) {
-                return true;
+    /// Whether the cells on both sides of the wall on `side` of `u` are joined by a path of three
+    /// steps round one end of it: sideways from u, across, and back to the other cell.
+    #[inline]
+    fn detour(&self, u: u8, side: u8) -> bool {
+        let o = &self.open;
+        [(side + 1) % 4, (side + 3) % 4].into_iter().any(|p| {
+            o[p as usize].contains(u) && {
+                let u2 = neighbour(u, p);
+                o[side as usize].contains(u2) && o[((p + 2) % 4) as usize].contains(neighbour(u2, side))
             }
-            frontier = self.step(frontier).minus(seen);
-            if frontier.is_empty() {
-                return false;
-            }
-            seen = seen.or(frontier);
-        }
+        })
     }
 
     /// Sets `result` if the players are in different regions (a full fill).
@@ -353,6 +329,7 @@ impl Game for Colosseum {
         }
     }
 
+    #[inline]
     fn play(&mut self, mv: Move) {
         debug_assert!(self.is_legal(mv), "illegal move {mv:?}");
         let me = self.to_move.index();
@@ -363,9 +340,14 @@ impl Game for Colosseum {
         self.to_move = self.to_move.other();
         // The players shared a region before this wall; it can only split them if it
         // disconnects its two cells (a border side has no second cell and cannot be chosen).
+        // Most walls leave a three-step detour round one of their ends; only without one does a
+        // fill from u look for v, and when it fails it has measured u's whole region.
+        if self.detour(u, side) {
+            return;
+        }
         let v = neighbour(u, side);
-        if !self.connected(u, v) {
-            let region_u = self.region(u);
+        let region_u = cells::fill(&self.open, Cells::single(u), Cells::EMPTY, u32::MAX, Cells::single(v));
+        if !region_u.contains(v) {
             let in_u = [region_u.contains(self.pos[0]), region_u.contains(self.pos[1])];
             if in_u[0] != in_u[1] {
                 let region_a = if in_u[0] { region_u } else { self.region(self.pos[0]) };
@@ -389,6 +371,7 @@ impl Game for Colosseum {
         }
     }
 
+    #[inline]
     fn random_move(&self, rng: &mut GameRng, _: &mut Vec<Move>) -> Option<Move> {
         if self.result.is_some() {
             return None;

@@ -297,7 +297,7 @@ fn random_game(size: usize, seed: u64) -> Vec<Colosseum> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
     #[test]
-    fn random_games_agree_with_the_reference(size in 3usize..=12, seed in any::<u64>()) {
+    fn random_games_agree_with_the_reference(size in 3usize..=16, seed in any::<u64>()) {
         for g in random_game(size, seed) {
             let (a, b, joined) = reference_regions(&g);
             prop_assert_eq!(g.outcome().is_none(), joined);

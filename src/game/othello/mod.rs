@@ -296,14 +296,14 @@ pub fn perft(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
         let own = pos.discs[pos.side.index()];
         let opp = pos.discs[pos.side.other().index()];
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
+        if crate::cpu::x86_v3() {
             // SAFETY: the features perft_plain_avx2 is compiled for were detected just above.
             return unsafe { perft_plain_avx2(own, opp, pos.rules.playable, depth, pass_is_ply) };
         }
         return perft_plain_portable(own, opp, pos.rules.playable, depth, pass_is_ply);
     }
     #[cfg(target_arch = "x86_64")]
-    if std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("bmi2") && std::is_x86_feature_detected!("popcnt") {
+    if crate::cpu::x86_v3() {
         // SAFETY: the features perft_avx2 is compiled for were detected just above.
         return unsafe { perft_avx2(pos, depth, pass_is_ply) };
     }
@@ -334,7 +334,7 @@ fn perft_plain_portable(own: u64, opp: u64, playable: u64, depth: u32, pass_is_p
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 fn perft_plain_avx2(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool) -> u64 {
     // The closure inherits the target features, so the recursive call is safe.
     perft_plain(own, opp, playable, depth, pass_is_ply, FAST_GENERATOR, |a, b, c, d, e| perft_plain_avx2(a, b, c, d, e))
@@ -375,7 +375,7 @@ fn perft_portable(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,popcnt")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 fn perft_avx2(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
     // The closure inherits perft_avx2's target features, so the recursive call is safe.
     perft_node(pos, depth, pass_is_ply, |p, d, x| perft_avx2(p, d, x))
