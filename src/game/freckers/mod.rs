@@ -74,22 +74,7 @@ const ROW0: u64 = 0xff;
 const ROW7: u64 = 0xff << 56;
 
 /// Cells whose neighbour in direction `d` is on the board, per direction.
-const HAS_NEIGHBOUR: [u64; 8] = {
-    let mut m = [0u64; 8];
-    let mut d = 0;
-    while d < 8 {
-        let mut cell = 0;
-        while cell < 64 {
-            let (r, c) = ((cell / 8) as i8 + DIRECTIONS[d].0, (cell % 8) as i8 + DIRECTIONS[d].1);
-            if r >= 0 && r < 8 && c >= 0 && c < 8 {
-                m[d] |= 1u64 << cell;
-            }
-            cell += 1;
-        }
-        d += 1;
-    }
-    m
-};
+const HAS_NEIGHBOUR: [u64; 8] = cells_with_a_cell_at(1);
 
 /// Every cell of `bb` moved one step in direction `d` (cells that would leave the board drop):
 /// mask them off, then rotate (nothing wraps round, since those bits are gone). Branch-free, so
@@ -98,6 +83,34 @@ const HAS_NEIGHBOUR: [u64; 8] = {
 fn shift(bb: u64, d: usize) -> u64 {
     let by = DIRECTIONS[d].0 as i32 * 8 + DIRECTIONS[d].1 as i32;
     (bb & HAS_NEIGHBOUR[d]).rotate_left(by.rem_euclid(64) as u32)
+}
+
+/// Cells whose cell two steps away in direction `d` is on the board, per direction.
+const HAS_TWO: [u64; 8] = cells_with_a_cell_at(2);
+
+/// Per direction, the cells whose cell `steps` steps away in that direction is on the board.
+const fn cells_with_a_cell_at(steps: i8) -> [u64; 8] {
+    let mut m = [0u64; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut cell = 0;
+        while cell < 64 {
+            let (r, c) = ((cell / 8) as i8 + steps * DIRECTIONS[d].0, (cell % 8) as i8 + steps * DIRECTIONS[d].1);
+            if r >= 0 && r < 8 && c >= 0 && c < 8 {
+                m[d] |= 1u64 << cell;
+            }
+            cell += 1;
+        }
+        d += 1;
+    }
+    m
+}
+
+/// Every cell of `bb` moved two steps in direction `d` (cells that would leave the board drop).
+#[inline(always)]
+fn shift2(bb: u64, d: usize) -> u64 {
+    let by = 2 * (DIRECTIONS[d].0 as i32 * 8 + DIRECTIONS[d].1 as i32);
+    (bb & HAS_TWO[d]).rotate_left(by.rem_euclid(64) as u32)
 }
 
 /// The 120 orders of five things, for drawing a random order of a side's directions in one draw.
@@ -179,23 +192,48 @@ impl Freckers {
         self.frogs[0] | self.frogs[1]
     }
 
-    /// The jump landings of a frog on `from`, breadth first over whole sets of landings: each
-    /// round jumps every frontier cell in every allowed direction at once (two shifts: over a
-    /// frog, onto a frog-free cell). The same set as `jump_parents`, which also keeps parents.
+    /// Per allowed direction (in `dirs` order), the cells with a frog just before them: where a
+    /// jump in that direction lands, from two cells back. One set per position, shared by every
+    /// frog's chains.
     #[inline(always)]
-    fn jump_set(&self, from: u8, dirs: &[usize; 5]) -> u64 {
+    fn jump_over(&self, dirs: &[usize; 5]) -> [u64; 5] {
         let occ = self.occupied();
+        let mut over = [0u64; 5];
+        for (o, &d) in over.iter_mut().zip(dirs) {
+            *o = shift(occ, d);
+        }
+        over
+    }
+
+    /// The frogs of `frogs` that can start a jump chain: a frog next to them in an allowed
+    /// direction and a frog-free cell beyond (`over` from `jump_over`).
+    #[inline(always)]
+    fn jumpers(&self, frogs: u64, dirs: &[usize; 5], over: &[u64; 5]) -> u64 {
+        let free = !self.occupied();
+        let mut from = 0u64;
+        for (i, &d) in dirs.iter().enumerate() {
+            from |= shift2(over[i] & free, opposite(d));
+        }
+        from & frogs
+    }
+
+    /// The jump landings of a frog on `from`, breadth first over whole sets of landings: each
+    /// round jumps every frontier cell in every allowed direction at once (two steps on, where
+    /// `over` says a frog is jumped). The same set as `jump_parents`, which also keeps parents.
+    #[inline(always)]
+    fn jump_set(&self, from: u8, dirs: &[usize; 5], over: &[u64; 5]) -> u64 {
+        let mut allowed = !self.occupied();
+        if self.strict {
+            allowed &= self.pads;
+        }
         let mut seen = 1u64 << from;
         let mut frontier = seen;
         loop {
             let mut next = 0u64;
-            for &d in dirs {
-                next |= shift(shift(frontier, d) & occ, d);
+            for (i, &d) in dirs.iter().enumerate() {
+                next |= shift2(frontier, d) & over[i];
             }
-            next &= !occ & !seen;
-            if self.strict {
-                next &= self.pads;
-            }
+            next &= allowed & !seen;
             if next == 0 {
                 return seen & !(1u64 << from);
             }
@@ -267,8 +305,9 @@ impl Freckers {
     /// The actions `p` would have here if it were to move (GROW included), game end ignored.
     pub fn actions_of(&self, me: Player, out: &mut Vec<Action>) {
         let dirs = allowed(me);
-        let occ = self.occupied();
+        let over = self.jump_over(&dirs);
         let mut frogs = self.frogs[me.index()];
+        let jumpers = self.jumpers(frogs, &dirs, &over);
         while frogs != 0 {
             let from = frogs.trailing_zeros() as u8;
             frogs &= frogs - 1;
@@ -279,7 +318,7 @@ impl Freckers {
                     out.push(Action::mv(from, to));
                 }
             }
-            let mut jumps = self.jump_set(from, &dirs) & self.pads & !occ;
+            let mut jumps = if jumpers >> from & 1 == 1 { self.jump_set(from, &dirs, &over) & self.pads } else { 0 };
             while jumps != 0 {
                 let to = jumps.trailing_zeros() as u8;
                 jumps &= jumps - 1;
@@ -294,7 +333,6 @@ impl Freckers {
     #[inline(always)]
     fn random_action(&self, dirs: &[usize; 5], rng: &mut GameRng) -> Action {
         let frogs = self.frogs[self.to_move.index()];
-        let occ = self.occupied();
         let mut steps = [0u64; 5];
         let mut total = 1u32; // GROW
         for (i, &d) in dirs.iter().enumerate() {
@@ -302,18 +340,14 @@ impl Freckers {
             total += steps[i].count_ones();
         }
         let n_steps = total - 1;
-        // Frogs with a frog next to them in an allowed direction may jump.
-        let mut near = 0u64;
-        for &d in dirs {
-            near |= shift(occ, opposite(d));
-        }
-        let mut jumpers = frogs & near;
+        let over = self.jump_over(dirs);
+        let mut jumpers = self.jumpers(frogs, dirs, &over);
         let mut jumps = [(0u8, 0u64); 6];
         let mut n_jumpers = 0;
         while jumpers != 0 {
             let from = jumpers.trailing_zeros() as u8;
             jumpers &= jumpers - 1;
-            let landings = self.jump_set(from, dirs) & self.pads;
+            let landings = self.jump_set(from, dirs, &over) & self.pads;
             if landings != 0 {
                 jumps[n_jumpers] = (from, landings);
                 n_jumpers += 1;
@@ -380,7 +414,7 @@ impl Freckers {
             if steppers >> from & 1 == 1 {
                 return Action::mv(from, shift(1u64 << from, d).trailing_zeros() as u8);
             }
-            let landings = self.jump_set(from, dirs) & self.pads;
+            let landings = self.jump_set(from, dirs, &self.jump_over(dirs)) & self.pads;
             if landings != 0 {
                 return Action::mv(from, nth_bit(landings, below(rng, landings.count_ones() as usize) as u32));
             }
