@@ -1,15 +1,21 @@
 //! Colosseum hot paths: playouts with the course's random agent and with uniform moves from the
 //! course's random setups on 6x6 and 12x12, and UCT iterations (course-random rollouts).
 //! Target (issue 5): at least 100 k course_random playouts per second per core on 6x6.
+//! Closes with uniform playouts on 6x6, 9x9, 12x12 and 16x16 against the cell-by-cell reference
+//! (`colosseum::reference::playout_reference`, the same games), timed in this run, with ratios.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use gamelab::agent::rollout::{RolloutPolicy, Uniform, playout};
 use gamelab::agent::uct::{Uct, UctConfig};
 use gamelab::agent::{Agent, Budget};
 use gamelab::game::colosseum::Colosseum;
 use gamelab::game::colosseum::agents::CourseRandom;
+use gamelab::game::colosseum::reference::playout_reference;
+use gamelab::game::Game;
 use gamelab::rng::rng_from_seed;
 use std::hint::black_box;
+
+mod summary;
 
 /// 64 setups of a size, so a benchmark does not hang on one board.
 fn setups(size: usize) -> Vec<Colosseum> {
@@ -60,4 +66,13 @@ fn uct(c: &mut Criterion) {
 }
 
 criterion_group!(benches, playouts, uct);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    println!("\nColosseum, one thread, best of 3, engine against the cell-by-cell reference:");
+    for size in [6, 9, 12, 16] {
+        let end = |g: &Colosseum| g.scores().map(|n| n as usize);
+        summary::uniform_playouts(&format!("uniform playouts {size}x{size}"), &setups(size), 60_000 / size as u64, end, playout_reference);
+    }
+}

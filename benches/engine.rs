@@ -1,15 +1,19 @@
 //! Engine hot paths: Othello perft (bulk-counted last ply) and random playouts, then a summary
-//! of perft 1-11 on standard8 against the plain reference generator (`perft_reference`) with
-//! the ratio, timed in this run.
+//! timed in this run: perft 1-11 on standard8 against the plain reference generator
+//! (`perft_reference`), and uniform playouts against the plain reference playout
+//! (`playout_reference`, the same games), each with its ratio.
 //! Targets (issue 2): perft >= 150 M leaves/s on one core; uniform playouts >= 150 k games/s and
 //! weighted-random >= 100 k games/s per core, on standard8.
 
 use criterion::{Criterion, Throughput, criterion_group};
 use gamelab::agent::rollout::{RolloutPolicy, Uniform, Weighted, playout};
 use gamelab::agent::TableRef;
-use gamelab::game::othello::{Othello, perft, perft_reference};
+use gamelab::game::othello::{Othello, perft, perft_reference, playout_reference};
+use gamelab::game::Player;
 use gamelab::rng::rng_from_seed;
 use std::hint::black_box;
+
+mod summary;
 
 fn bench_perft(c: &mut Criterion) {
     let start = Othello::from_stage_id("standard8");
@@ -54,27 +58,18 @@ fn playouts(c: &mut Criterion) {
 
 criterion_group!(benches, bench_perft, playouts);
 
-/// Perft 1..=11 of standard8 with `f`, best of three: seconds and leaves.
-fn perft_1_to_11(f: fn(&Othello, u32, bool) -> u64) -> (f64, u64) {
-    let start = Othello::from_stage_id("standard8");
-    let mut best = f64::INFINITY;
-    let mut leaves = 0;
-    for _ in 0..3 {
-        let t = std::time::Instant::now();
-        leaves = (1..=11).map(|d| f(black_box(&start), d, true)).sum::<u64>();
-        best = best.min(t.elapsed().as_secs_f64());
-    }
-    (best, leaves)
-}
-
 fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
-    let (fast, n) = perft_1_to_11(perft);
-    let (plain, m) = perft_1_to_11(perft_reference);
-    assert_eq!(n, m, "the two generators count the same leaves");
-    println!("\nperft 1-11 standard8 ({n} leaves, best of 3, one thread):");
-    println!("  gamelab perft      {fast:7.3} s  {:6.1} M leaves/s", n as f64 / fast / 1e6);
-    println!("  plain reference    {plain:7.3} s  {:6.1} M leaves/s", n as f64 / plain / 1e6);
-    println!("  ratio              {:7.2}x", plain / fast);
+    println!("\nOthello, one thread, best of 3, engine against the plain reference:");
+    let start = Othello::from_stage_id("standard8");
+    let mut leaves = [0, 0];
+    let fast = summary::best_of_three(|| leaves[0] = (1..=11).map(|d| perft(black_box(&start), d, true)).sum());
+    let plain = summary::best_of_three(|| leaves[1] = (1..=11).map(|d| perft_reference(black_box(&start), d, true)).sum());
+    assert_eq!(leaves[0], leaves[1], "the two generators count the same leaves");
+    summary::line(&format!("perft 1-11 standard8 ({:.3} s)", fast), leaves[0], "leaves", fast, plain);
+    for stage in ["standard8", "small6"] {
+        let end = |g: &Othello| [g.discs(Player::First), g.discs(Player::Second)];
+        summary::uniform_playouts(&format!("uniform playouts {stage}"), &[Othello::from_stage_id(stage)], 20_000, end, playout_reference);
+    }
 }

@@ -2,14 +2,18 @@
 //! actions, and by the report's lazy generator, to the 150-action limit or six frogs home), and
 //! the report's MCTS and alpha-beta from the start position, with and without the move cache.
 //! Target (issue 6): at least 200 k random playouts per second per core.
+//! Closes with uniform playouts, lenient and strict, against the cell-by-cell reference
+//! (`freckers::playout_reference`, the same games), timed in this run, with ratios.
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, Throughput, criterion_group};
 use gamelab::agent::rollout::{Uniform, playout};
 use gamelab::agent::{AgentSpec, Arena, Budget};
 use gamelab::game::freckers::agents::LazyRandom;
-use gamelab::game::freckers::{Freckers, perft};
+use gamelab::game::freckers::{Freckers, perft, playout_reference};
 use gamelab::rng::rng_from_seed;
 use std::hint::black_box;
+
+mod summary;
 
 fn bench_perft(c: &mut Criterion) {
     let start = Freckers::new(false);
@@ -83,4 +87,13 @@ fn bench_alphabeta(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench_perft, bench_playouts, bench_mcts, bench_alphabeta);
-criterion_main!(benches);
+
+fn main() {
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+    println!("\nFreckers, one thread, best of 3, engine against the cell-by-cell reference:");
+    for strict in [false, true] {
+        let what = format!("uniform playouts, {} rules", if strict { "strict" } else { "lenient" });
+        summary::uniform_playouts(&what, &[Freckers::new(strict)], 5_000, |g: &Freckers| *g, playout_reference);
+    }
+}

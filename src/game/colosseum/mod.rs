@@ -15,6 +15,7 @@
 
 pub mod agents;
 pub mod cells;
+pub mod reference;
 pub mod text;
 #[cfg(test)]
 mod tests;

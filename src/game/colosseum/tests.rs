@@ -2,6 +2,7 @@
 //! format's round trip, and random games checked against a cell-by-cell reading of the rules.
 
 use super::agents::{CourseRandom, HeuristicAgent};
+use super::reference::{PlainBoard, playout_reference};
 use super::text::{parse, to_text};
 use super::*;
 use crate::agent::{Agent, AgentSpec, Arena};
@@ -99,63 +100,12 @@ fn legal_and_illegal_moves() {
 
 /// Legal destinations by a plain breadth-first search over cells, as the rules say.
 fn reference_reach(g: &Colosseum) -> Vec<(usize, usize)> {
-    let me = g.to_move();
-    let start = g.position_of(me);
-    let adv = g.position_of(me.other());
-    let mut dist = vec![vec![usize::MAX; g.size()]; g.size()];
-    dist[start.0][start.1] = 0;
-    let mut queue = std::collections::VecDeque::from([start]);
-    let mut out = Vec::new();
-    while let Some((r, c)) = queue.pop_front() {
-        out.push((r, c));
-        if dist[r][c] == g.max_step() {
-            continue;
-        }
-        for side in 0..4u8 {
-            if g.has_wall(r, c, side) {
-                continue;
-            }
-            let (nr, nc) = match side {
-                UP => (r - 1, c),
-                RIGHT => (r, c + 1),
-                DOWN => (r + 1, c),
-                _ => (r, c - 1),
-            };
-            if (nr, nc) != adv && dist[nr][nc] == usize::MAX {
-                dist[nr][nc] = dist[r][c] + 1;
-                queue.push_back((nr, nc));
-            }
-        }
-    }
-    out.sort();
-    out
+    PlainBoard::new(g).reach()
 }
 
 /// Region sizes by a plain flood fill (A's, B's), and whether they are joined.
 fn reference_regions(g: &Colosseum) -> (usize, usize, bool) {
-    let fill = |from: (usize, usize)| {
-        let mut seen = std::collections::BTreeSet::from([from]);
-        let mut stack = vec![from];
-        while let Some((r, c)) = stack.pop() {
-            for side in 0..4u8 {
-                if !g.has_wall(r, c, side) {
-                    let n = match side {
-                        UP => (r - 1, c),
-                        RIGHT => (r, c + 1),
-                        DOWN => (r + 1, c),
-                        _ => (r, c - 1),
-                    };
-                    if seen.insert(n) {
-                        stack.push(n);
-                    }
-                }
-            }
-        }
-        seen
-    };
-    let a = fill(g.position_of(Player::First));
-    let b = fill(g.position_of(Player::Second));
-    (a.len(), b.len(), a.contains(&g.position_of(Player::Second)))
+    PlainBoard::new(g).regions()
 }
 
 #[test]
@@ -332,4 +282,22 @@ fn heuristic_features_on_a_hand_made_position() {
     let h = PopcoinHeuristic { adv_moves: 1.0, adv_distance: 1.0 };
     let expected = ((1.0 - a_moves as f64 / 100.0) + (1.0 - 2.0 / 8.0)) / 2.0;
     assert!((h.value(&g, Move::new(0, 0), &g, Player::Second) - expected).abs() < 1e-12);
+}
+
+/// The engine's uniform playouts and the plain reference play the same games from the same
+/// seeds on every board size: the same region sizes, and the generators end in the same state.
+#[test]
+fn uniform_playouts_replay_the_plain_reference() {
+    use crate::agent::rollout::{Uniform, playout};
+    for size in 3..=16 {
+        for seed in 0..40 {
+            let start = Colosseum::random_setup(size, &mut rng_from_seed(seed)).unwrap();
+            let (mut fast_rng, mut plain_rng) = (rng_from_seed(seed + 1000), rng_from_seed(seed + 1000));
+            let mut game = start.clone();
+            playout(&mut game, &Uniform, &mut fast_rng, &mut Vec::new());
+            let plain = playout_reference(&start, &mut plain_rng);
+            assert_eq!(game.scores(), plain.map(|n| n as i32), "size {size} seed {seed}");
+            assert_eq!(fast_rng, plain_rng, "size {size} seed {seed}: the same draws");
+        }
+    }
 }

@@ -596,6 +596,39 @@ pub fn perft(pos: &Freckers, depth: u32) -> u64 {
         .sum()
 }
 
+/// A playout of uniformly random actions with the actions listed cell by cell (steps by
+/// direction, then by destination; jump chains by the cell-by-cell search of the notation,
+/// frog by frog; GROW last: the order `random_move` reads its k-th action in), drawn with the
+/// same one number below their count. The reference the tests compare the set-wise engine's
+/// playouts with, and the plain engine the Freckers bench times them against. Returns the final
+/// position.
+pub fn playout_reference(start: &Freckers, rng: &mut GameRng) -> Freckers {
+    let mut g = *start;
+    let mut actions = Vec::new();
+    while g.outcome().is_none() {
+        let dirs = allowed(g.to_move);
+        let frogs = g.frogs[g.to_move.index()];
+        actions.clear();
+        for &d in &dirs {
+            for to in 0..64u8 {
+                if g.pads >> to & 1 == 1
+                    && let Some(from) = step(to, opposite(d))
+                    && frogs >> from & 1 == 1
+                {
+                    actions.push(Action::mv(from, to));
+                }
+            }
+        }
+        for from in (0..64u8).filter(|&c| frogs >> c & 1 == 1) {
+            let landings = g.jump_parents(from, &dirs, &mut [(0, 0); 64]) & g.pads;
+            actions.extend((0..64u8).filter(|&to| landings >> to & 1 == 1).map(|to| Action::mv(from, to)));
+        }
+        actions.push(GROW);
+        g.play(actions[below(rng, actions.len())]);
+    }
+    g
+}
+
 /// The variants a Freckers experiment can name: `standard` (the referee's lenient multi-jumps)
 /// or `strict` (every landing a pad).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

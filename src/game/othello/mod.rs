@@ -324,6 +324,35 @@ pub fn perft_reference(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
     go(pos.discs[pos.side.index()], pos.discs[pos.side.other().index()], pos.rules.playable, depth, pass_is_ply)
 }
 
+/// A uniformly random playout on ordinary rules with the plain one-direction-at-a-time
+/// generators (`moves_reference`, `flips_reference`) on bare bitboards: the reference the
+/// engine bench times `playout` against, and the tests compare it with (the same draws, so the
+/// same game: a side that cannot move passes without a draw; the k-th set bit of the move mask
+/// is played for k uniform below the move count). Returns the final (black, white) discs.
+/// Panics on the rule flags.
+pub fn playout_reference(pos: &Othello, rng: &mut GameRng) -> [u64; 2] {
+    assert!(!pos.rules.ignore_occlusion && !pos.rules.fewer_pieces_continue, "the reference plays ordinary rules");
+    let mut discs = pos.discs;
+    let mut side = pos.side.index();
+    loop {
+        let (own, opp) = (discs[side], discs[1 - side]);
+        let empty = pos.rules.playable & !(own | opp);
+        let moves = bits::moves_reference(own, opp, empty);
+        if moves == 0 {
+            if bits::moves_reference(opp, own, empty) == 0 {
+                return discs;
+            }
+            side = 1 - side;
+            continue;
+        }
+        let mv = 1u64 << bits::nth_set_bit(moves, below(rng, moves.count_ones() as usize) as u32);
+        let f = bits::flips_reference(mv, own, opp);
+        discs[side] |= f | mv;
+        discs[1 - side] &= !f;
+        side = 1 - side;
+    }
+}
+
 /// A move generator and its flips: (own, opp, empty) -> moves, (move bit, own, opp) -> flips.
 type Generator = (fn(u64, u64, u64) -> u64, fn(u64, u64, u64) -> u64);
 const FAST_GENERATOR: Generator = (bits::moves, bits::flips);

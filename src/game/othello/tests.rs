@@ -289,3 +289,21 @@ fn portable_and_reference_perft_count_the_same_leaves() {
         assert_eq!(perft_reference(&start, d, true), PERFT_PASS_PLY[d as usize - 1], "depth {d}");
     }
 }
+
+/// The engine's uniform playouts and the plain reference play the same games from the same
+/// seeds, on 8x8 and on 6x6: the same final discs, and the generators end in the same state.
+#[test]
+fn uniform_playouts_replay_the_plain_reference() {
+    use crate::agent::rollout::{Uniform, playout};
+    for stage in ["standard8", "small6"] {
+        let start = Othello::from_stage_id(stage);
+        for seed in 0..300 {
+            let (mut fast_rng, mut plain_rng) = (crate::rng::rng_from_seed(seed), crate::rng::rng_from_seed(seed));
+            let mut game = start;
+            playout(&mut game, &Uniform, &mut fast_rng, &mut Vec::new());
+            let discs = playout_reference(&start, &mut plain_rng);
+            assert_eq!([game.discs(Player::First), game.discs(Player::Second)], discs, "{stage} seed {seed}");
+            assert_eq!(fast_rng, plain_rng, "{stage} seed {seed}: the same draws");
+        }
+    }
+}
