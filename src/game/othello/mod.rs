@@ -202,6 +202,7 @@ impl Game for Othello {
         self.side
     }
 
+    #[inline]
     fn legal_moves(&self, out: &mut Vec<Move>) {
         if self.over {
             return;
