@@ -285,10 +285,11 @@ fn heuristic_features_on_a_hand_made_position() {
 }
 
 /// The engine's uniform playouts and the plain reference play the same games from the same
-/// seeds on every board size: the same region sizes, and the generators end in the same state.
+/// seeds on every board size: the same region sizes, and the generators end in the same state;
+/// the playout loop's baseline copy plays them too.
 #[test]
 fn uniform_playouts_replay_the_plain_reference() {
-    use crate::agent::rollout::{Uniform, playout};
+    use crate::agent::rollout::{Uniform, playout, playout_portable};
     for size in 3..=16 {
         for seed in 0..40 {
             let start = Colosseum::random_setup(size, &mut rng_from_seed(seed)).unwrap();
@@ -298,6 +299,9 @@ fn uniform_playouts_replay_the_plain_reference() {
             let plain = playout_reference(&start, &mut plain_rng);
             assert_eq!(game.scores(), plain.map(|n| n as i32), "size {size} seed {seed}");
             assert_eq!(fast_rng, plain_rng, "size {size} seed {seed}: the same draws");
+            let (mut baseline, mut rng) = (start.clone(), rng_from_seed(seed + 1000));
+            playout_portable(&mut baseline, &Uniform, &mut rng, &mut Vec::new());
+            assert_eq!(baseline, game, "size {size} seed {seed}: the baseline copy of the loop");
         }
     }
 }

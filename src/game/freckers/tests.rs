@@ -623,10 +623,10 @@ fn the_board_shift_moves_every_cell_one_step_and_the_orders_are_all_distinct() {
 
 /// The engine's uniform playouts and the cell-by-cell reference play the same games from the
 /// same seeds, lenient and strict: the same final position, and the generators end in the same
-/// state.
+/// state; the playout loop's baseline copy plays them too.
 #[test]
 fn uniform_playouts_replay_the_plain_reference() {
-    use crate::agent::rollout::{Uniform, playout};
+    use crate::agent::rollout::{Uniform, playout, playout_portable};
     for strict in [false, true] {
         let start = Freckers::new(strict);
         for seed in 0..300 {
@@ -635,6 +635,9 @@ fn uniform_playouts_replay_the_plain_reference() {
             playout(&mut game, &Uniform, &mut fast_rng, &mut Vec::new());
             assert_eq!(game, playout_reference(&start, &mut plain_rng), "strict {strict} seed {seed}");
             assert_eq!(fast_rng, plain_rng, "strict {strict} seed {seed}: the same draws");
+            let (mut baseline, mut rng) = (start, crate::rng::rng_from_seed(seed));
+            playout_portable(&mut baseline, &Uniform, &mut rng, &mut Vec::new());
+            assert_eq!(baseline, game, "strict {strict} seed {seed}: the baseline copy of the loop");
         }
     }
 }

@@ -291,10 +291,11 @@ fn portable_and_reference_perft_count_the_same_leaves() {
 }
 
 /// The engine's uniform playouts and the plain reference play the same games from the same
-/// seeds, on 8x8 and on 6x6: the same final discs, and the generators end in the same state.
+/// seeds, on 8x8 and on 6x6: the same final discs, and the generators end in the same state;
+/// the playout loop's baseline copy plays them too.
 #[test]
 fn uniform_playouts_replay_the_plain_reference() {
-    use crate::agent::rollout::{Uniform, playout};
+    use crate::agent::rollout::{Uniform, playout, playout_portable};
     for stage in ["standard8", "small6"] {
         let start = Othello::from_stage_id(stage);
         for seed in 0..300 {
@@ -304,6 +305,9 @@ fn uniform_playouts_replay_the_plain_reference() {
             let discs = playout_reference(&start, &mut plain_rng);
             assert_eq!([game.discs(Player::First), game.discs(Player::Second)], discs, "{stage} seed {seed}");
             assert_eq!(fast_rng, plain_rng, "{stage} seed {seed}: the same draws");
+            let (mut baseline, mut rng) = (start, crate::rng::rng_from_seed(seed));
+            playout_portable(&mut baseline, &Uniform, &mut rng, &mut Vec::new());
+            assert_eq!(baseline, game, "{stage} seed {seed}: the baseline copy of the loop");
         }
     }
 }
