@@ -144,15 +144,24 @@ fn solve_jobs_killed_at_many_points_resume_to_the_same_rows() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "solve.toml", SOLVE);
     let f = file.to_str().unwrap();
-    let (clean, killed) = (dir.path().join("clean"), dir.path().join("killed"));
+    let clean = dir.path().join("clean");
     let t0 = Instant::now();
     run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
     let span = (t0.elapsed().as_millis() as u64).max(100);
     let reference = parts(&clean, "solve", "solves");
     assert_eq!(reference.values().map(DataFrame::height).sum::<usize>(), 2 * 36);
-    let (landed, _) = kill_repeatedly(f, &killed, "solve", true, &delays(2, 40, span / 4));
-    assert!(landed >= 2, "only {landed} kills landed inside the run");
-    assert_same(&reference, &parts(&killed, "solve", "solves"), "killed solve jobs");
+    // The first kill waits for a saved batch, which may come late in so short a run and leave
+    // too little for the timed kills: then the whole sequence is tried again in a new folder
+    // with other delays. Every attempt must end with the clean run's rows.
+    for attempt in 0.. {
+        let killed = dir.path().join(format!("killed-{attempt}"));
+        let (landed, _) = kill_repeatedly(f, &killed, "solve", true, &delays(2 + attempt, 40, span / 4));
+        assert_same(&reference, &parts(&killed, "solve", "solves"), &format!("killed solve jobs, attempt {attempt}"));
+        if landed >= 2 {
+            break;
+        }
+        assert!(attempt < 4, "only {landed} kills landed inside the run in each of 5 attempts");
+    }
 }
 
 #[test]
