@@ -39,7 +39,7 @@ impl CourseRandom {
             loop {
                 let side = below(rng, 4) as u8;
                 if !game.has_wall(r, c, side) {
-                    let next = step(r, c, side);
+                    let next = super::across((r, c), side);
                     if next != adv {
                         (r, c) = next;
                         break;
@@ -59,16 +59,6 @@ impl CourseRandom {
             }
         };
         Move::new(cell(r, c), side)
-    }
-}
-
-/// The cell across `side` (the side has no wall, so it is on the board).
-fn step(r: usize, c: usize, side: u8) -> (usize, usize) {
-    match side {
-        super::UP => (r - 1, c),
-        super::RIGHT => (r, c + 1),
-        super::DOWN => (r + 1, c),
-        _ => (r, c - 1),
     }
 }
 

@@ -113,6 +113,16 @@ fn neighbour(cell: u8, side: u8) -> u8 {
     }
 }
 
+/// The cell across `side` of (r, c) (the caller knows it is on the board).
+pub fn across((r, c): (usize, usize), side: u8) -> (usize, usize) {
+    match side {
+        UP => (r - 1, c),
+        RIGHT => (r, c + 1),
+        DOWN => (r + 1, c),
+        _ => (r, c - 1),
+    }
+}
+
 impl Colosseum {
     /// An open board (border walls only) with the players on `a` and `b`, A to move.
     pub fn empty(size: usize, a: (usize, usize), b: (usize, usize)) -> Result<Colosseum, String> {

@@ -3,7 +3,7 @@
 //! flood fill. The reference the tests compare the set-wise engine with, and the plain engine the
 //! Colosseum bench times the engine's playouts against.
 
-use super::{Colosseum, DOWN, LEFT, RIGHT, UP};
+use super::{Colosseum, DOWN, LEFT, RIGHT, UP, across};
 use crate::game::{Game, Player};
 use crate::rng::{GameRng, below};
 use std::collections::VecDeque;
@@ -19,16 +19,6 @@ pub struct PlainBoard {
     pos: [(usize, usize); 2],
     /// 0 when A moves, 1 when B moves.
     to_move: usize,
-}
-
-/// The cell across `side` of (r, c) (the caller knows it is on the board).
-fn across((r, c): (usize, usize), side: u8) -> (usize, usize) {
-    match side {
-        UP => (r - 1, c),
-        RIGHT => (r, c + 1),
-        DOWN => (r + 1, c),
-        _ => (r, c - 1),
-    }
 }
 
 impl PlainBoard {

@@ -398,6 +398,7 @@ impl Freckers {
         if below(rng, n_steps as usize + 1) == 0 {
             return GROW;
         }
+        let over = self.jump_over(dirs);
         // A random order of the five directions.
         let order = ORDERS_OF_FIVE[below(rng, 120)];
         for i in order {
@@ -405,7 +406,7 @@ impl Freckers {
             let back = opposite(d);
             let steppers = shift(targets[i as usize], back);
             // Frogs with a frog next to them in direction d and a frog-free cell beyond.
-            let jumpers = frogs & shift(occ, back) & shift(shift(!occ, back), back) & !steppers;
+            let jumpers = frogs & shift2(over[i as usize] & !occ, back) & !steppers;
             let movers = steppers | jumpers;
             if movers == 0 {
                 continue;
@@ -414,7 +415,7 @@ impl Freckers {
             if steppers >> from & 1 == 1 {
                 return Action::mv(from, shift(1u64 << from, d).trailing_zeros() as u8);
             }
-            let landings = self.jump_set(from, dirs, &self.jump_over(dirs)) & self.pads;
+            let landings = self.jump_set(from, dirs, &over) & self.pads;
             if landings != 0 {
                 return Action::mv(from, nth_bit(landings, below(rng, landings.count_ones() as usize) as u32));
             }
