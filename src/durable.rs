@@ -7,6 +7,11 @@
 //! - `replace_folder`: a folder of outputs (a report with its tables and figures) is built
 //!   beside the old one and swapped in by one rename of a symbolic link, so a reader sees the
 //!   old set or the new set, never a mix.
+//! - Removal only of what gamelab made: `replace_folder` deletes only its own stamped sibling
+//!   builds, and `remove_own_folder` only a folder of plain files whose names the caller owns.
+//!   A link, folder or file in gamelab's place that is not its own is refused (an `InputError`,
+//!   exit 2, naming it) and never followed. No other code calls `remove_dir_all` on a path
+//!   that input or the file system could point elsewhere.
 //! - `FolderLock`: an advisory lock (flock) on a file in a folder, released by the kernel when
 //!   its holder dies, naming the holder's pid in its message.
 
@@ -68,26 +73,30 @@ pub fn remove_stale_temps(path: &Path) {
 
 /// Builds a new version of the folder `link` names and swaps it in.
 ///
-/// `link` is a symbolic link to a hidden sibling folder `.<name>.<stamp>`; `build` fills a fresh
-/// such folder, and a new link is renamed over `link` (one atomic rename). The old folder is
-/// removed afterwards; folders a killed build left behind are removed on the next call. If
-/// `link` exists as a real folder (written by an older version), it is replaced the same way
-/// after the new folder is complete.
+/// `link` is a symbolic link to a hidden sibling folder `.<name>.<pid>-<nanos>`; `build` fills a
+/// fresh such folder, and a new link is renamed over `link` (one atomic rename). The old folder
+/// is removed afterwards; folders a killed build left behind are removed on the next call.
+///
+/// Only what this function made is ever removed: sibling folders named `.<name>.<pid>-<nanos>`
+/// (real folders, not links), and the link's old target only when it is such a sibling. A
+/// `link` that is anything else (a real folder, a file, a link to another place: the user's
+/// own) is refused with an `InputError` naming it, before anything is written or removed.
 pub fn replace_folder<T>(link: &Path, build: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
     let parent = link.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = link.file_name().context("a folder to replace has a name")?.to_string_lossy().into_owned();
+    let current = own_link_target(link, &name)?;
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
-    let current = std::fs::read_link(link).ok();
-    // Folders of earlier builds that no link names any more (a killed report left them).
-    let prefix = format!(".{name}.");
+    // Folders of earlier builds that no link names any more (a killed report left them), and
+    // links a killed swap left.
     if let Ok(entries) = std::fs::read_dir(parent) {
         for e in entries.flatten() {
             let file = e.file_name().to_string_lossy().into_owned();
-            let named = current.as_ref().is_some_and(|c| c.as_os_str() == e.file_name());
-            if file.starts_with(&prefix) && !named && !file.contains(".link-") {
+            let Ok(meta) = std::fs::symlink_metadata(e.path()) else { continue };
+            let named = current.as_deref() == Some(file.as_str());
+            if is_own_build(&file, &name) && meta.is_dir() && !named {
                 std::fs::remove_dir_all(e.path()).ok();
             }
-            if file.starts_with(&prefix) && file.contains(".link-") {
+            if is_own_swap_link(&file, &name) && meta.file_type().is_symlink() {
                 std::fs::remove_file(e.path()).ok();
             }
         }
@@ -106,20 +115,87 @@ pub fn replace_folder<T>(link: &Path, build: impl FnOnce(&Path) -> Result<T>) ->
     sync_tree(&fresh);
     let new_link = parent.join(format!(".{name}.link-{stamp}"));
     std::os::unix::fs::symlink(&fresh_name, &new_link).with_context(|| format!("creating {}", new_link.display()))?;
-    // A real folder of an older layout cannot be replaced by a rename of a link: move it aside first.
-    let old_real = link.is_dir() && current.is_none();
-    if old_real {
-        let aside = parent.join(format!(".{name}.old-{stamp}"));
-        std::fs::rename(link, &aside).with_context(|| format!("moving {} aside", link.display()))?;
-    }
     std::fs::rename(&new_link, link).with_context(|| format!("renaming {} to {}", new_link.display(), link.display()))?;
     if let Some(old) = current {
-        std::fs::remove_dir_all(parent.join(old)).ok();
-    }
-    if old_real {
-        std::fs::remove_dir_all(parent.join(format!(".{name}.old-{stamp}"))).ok();
+        let old = parent.join(old);
+        if std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_dir()) {
+            std::fs::remove_dir_all(old).ok();
+        }
     }
     Ok(built)
+}
+
+/// Whether `file` is a folder name `replace_folder` gives a build of `name`: `.<name>.<pid>-<nanos>`.
+fn is_own_build(file: &str, name: &str) -> bool {
+    file.strip_prefix('.').and_then(|f| f.strip_prefix(name)).and_then(|f| f.strip_prefix('.')).and_then(|stamp| stamp.split_once('-')).is_some_and(|(pid, nanos)| is_digits(pid) && is_digits(nanos))
+}
+
+/// Whether `file` is the name of a link `replace_folder` makes before its swap: `.<name>.link-<stamp>`.
+fn is_own_swap_link(file: &str, name: &str) -> bool {
+    file.strip_prefix('.').and_then(|f| f.strip_prefix(name)).and_then(|f| f.strip_prefix(".link-")).and_then(|stamp| stamp.split_once('-')).is_some_and(|(pid, nanos)| is_digits(pid) && is_digits(nanos))
+}
+
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// The folder name `link` points to when it is a link `replace_folder` made (to a sibling build
+/// of its own); `None` when nothing is there. Anything else there is the user's: an error.
+fn own_link_target(link: &Path, name: &str) -> Result<Option<String>> {
+    let meta = match std::fs::symlink_metadata(link) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", link.display())),
+        Ok(m) => m,
+    };
+    let refuse = |what: String| -> anyhow::Error {
+        crate::experiment::InputError { file: Some(link.to_path_buf()), line_col: None, key: None, message: format!("{what}; gamelab writes this as a link to a folder of its own and removes only what it made: move it away and run again") }.into()
+    };
+    if !meta.file_type().is_symlink() {
+        return Err(refuse(if meta.is_dir() { "is a folder gamelab did not make (an older gamelab's, or yours)".into() } else { "is a file gamelab did not make".into() }));
+    }
+    let target = std::fs::read_link(link).with_context(|| format!("reading {}", link.display()))?;
+    match target.to_str() {
+        Some(t) if is_own_build(t, name) => Ok(Some(t.to_string())),
+        _ => Err(refuse(format!("is a link to {}, not to a folder gamelab made", target.display()))),
+    }
+}
+
+/// Removes the folder `dir` that gamelab made and filled with files of its own (a job's
+/// batches, say), file by file: every entry must be a plain file whose name `owns` accepts, else
+/// nothing is removed and the error names the entry. A missing folder is no error; a link or a
+/// file where the folder should be is refused (it is not gamelab's).
+pub fn remove_own_folder(dir: &Path, owns: impl Fn(&str) -> bool) -> Result<()> {
+    let refuse = |path: &Path, what: &str| -> anyhow::Error {
+        crate::experiment::InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message: format!("{what}; gamelab removes only what it made: move it away and run again") }.into()
+    };
+    let meta = match std::fs::symlink_metadata(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", dir.display())),
+        Ok(m) => m,
+    };
+    if !meta.is_dir() {
+        return Err(refuse(dir, if meta.file_type().is_symlink() { "is a link gamelab did not make" } else { "is a file where gamelab keeps a folder of its own" }));
+    }
+    let mut files = Vec::new();
+    for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let e = e.with_context(|| format!("reading {}", dir.display()))?;
+        let file = e.file_name().to_string_lossy().into_owned();
+        let plain = std::fs::symlink_metadata(e.path()).is_ok_and(|m| m.is_file());
+        if !plain || !owns(&file) {
+            return Err(refuse(&e.path(), "is not a file gamelab made here"));
+        }
+        files.push(e.path());
+    }
+    for f in files {
+        match std::fs::remove_file(&f) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e).with_context(|| format!("removing {}", f.display())),
+            _ => {}
+        }
+    }
+    match std::fs::remove_dir(dir) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e).with_context(|| format!("removing {}", dir.display())),
+        _ => Ok(()),
+    }
 }
 
 /// Flushes every file under `dir` to disk (best effort), so a crash after the swap does not
@@ -237,14 +313,70 @@ mod tests {
     }
 
     #[test]
-    fn a_real_folder_of_the_old_layout_is_replaced() {
+    fn a_folder_or_link_gamelab_did_not_make_is_refused_and_survives() {
         let dir = tempfile::tempdir().unwrap();
-        let link = dir.path().join("figs");
-        std::fs::create_dir_all(&link).unwrap();
-        std::fs::write(link.join("old.png"), b"x").unwrap();
-        replace_folder(&link, |d| write_bytes_atomic(&d.join("new.png"), b"y")).unwrap();
-        assert!(!link.join("old.png").exists());
-        assert!(link.join("new.png").exists());
+        // A real folder where the link belongs (the user's, or an older layout's).
+        let real = dir.path().join("figs");
+        std::fs::create_dir_all(&real).unwrap();
+        std::fs::write(real.join("mine.png"), b"x").unwrap();
+        let err = replace_folder(&real, |d| write_bytes_atomic(&d.join("new.png"), b"y")).unwrap_err();
+        assert!(err.downcast_ref::<crate::experiment::InputError>().is_some(), "{err:#}");
+        assert!(err.to_string().contains("figs"), "{err}");
+        assert_eq!(std::fs::read(real.join("mine.png")).unwrap(), b"x");
+        // A link to the user's own folder, outside and beside: never followed for deletion.
+        let paper = dir.path().join("paper");
+        std::fs::create_dir_all(&paper).unwrap();
+        std::fs::write(paper.join("draft.tex"), b"text").unwrap();
+        for target in [paper.clone(), PathBuf::from("paper"), PathBuf::from(".report.1-2/../paper")] {
+            let link = dir.path().join("report");
+            std::fs::remove_file(&link).ok();
+            std::os::unix::fs::symlink(&target, &link).unwrap();
+            let err = replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"1")).unwrap_err();
+            assert!(err.downcast_ref::<crate::experiment::InputError>().is_some(), "{err:#}");
+            assert_eq!(std::fs::read(paper.join("draft.tex")).unwrap(), b"text", "the user's folder survives a link {target:?}");
+            assert_eq!(std::fs::read_link(&link).unwrap(), target, "the user's link is left as it was");
+        }
+        // Siblings that only look like ours (a link, a name without the stamp) are left alone.
+        let link = dir.path().join("out");
+        std::os::unix::fs::symlink(&paper, dir.path().join(".out.1-2")).unwrap();
+        std::fs::create_dir_all(dir.path().join(".out.notes")).unwrap();
+        replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"1")).unwrap();
+        replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"2")).unwrap();
+        assert_eq!(std::fs::read(link.join("a")).unwrap(), b"2");
+        assert!(dir.path().join(".out.notes").is_dir());
+        assert_eq!(std::fs::read(dir.path().join(".out.1-2").join("draft.tex")).unwrap(), b"text");
+    }
+
+    #[test]
+    fn only_a_folder_of_own_files_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let owns = |f: &str| f.starts_with("batch-");
+        let own = dir.path().join("partial");
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(own.join("batch-1"), b"1").unwrap();
+        remove_own_folder(&own, owns).unwrap();
+        assert!(!own.exists());
+        remove_own_folder(&own, owns).unwrap();
+        // A stranger's file inside: nothing removed, the file named.
+        std::fs::create_dir_all(&own).unwrap();
+        std::fs::write(own.join("batch-1"), b"1").unwrap();
+        std::fs::write(own.join("thesis.pdf"), b"x").unwrap();
+        let err = remove_own_folder(&own, owns).unwrap_err();
+        assert!(err.to_string().contains("thesis.pdf"), "{err}");
+        assert!(own.join("batch-1").exists() && own.join("thesis.pdf").exists());
+        // A link where the folder should be: the target survives, the link too.
+        let theirs = dir.path().join("theirs");
+        std::fs::create_dir_all(&theirs).unwrap();
+        std::fs::write(theirs.join("batch-1"), b"1").unwrap();
+        let link = dir.path().join("linked");
+        std::os::unix::fs::symlink(&theirs, &link).unwrap();
+        assert!(remove_own_folder(&link, owns).is_err());
+        assert!(theirs.join("batch-1").exists());
+        // A folder inside (whose files could be anyone's): refused.
+        std::fs::remove_file(own.join("thesis.pdf")).unwrap();
+        std::fs::create_dir_all(own.join("batch-2")).unwrap();
+        assert!(remove_own_folder(&own, owns).is_err());
+        assert!(own.join("batch-2").is_dir());
     }
 
     #[test]

@@ -1007,3 +1007,44 @@ fn screenshot(browser: &Path, url: &str, shot: &Path, dir: &Path) {
         eprintln!("screenshot: {}", shot.display());
     }
 }
+
+#[test]
+fn the_report_never_deletes_a_folder_its_links_point_to() {
+    // The case: `results/q/report` (or `figures/q`) made a link to the user's own
+    // folder; the report refuses with exit 2 naming the link, and the folder keeps its file.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", &format!("{SMALL}\n[report]\ngroup_by = [\"agent\"]\n"));
+    let f = file.to_str().unwrap();
+    let out = dir.path().join("out");
+    run_ok(&["run", f, "--out", out.to_str().unwrap()]);
+    let paper = dir.path().join("paper");
+    std::fs::create_dir_all(&paper).unwrap();
+    std::fs::write(paper.join("draft.tex"), b"my paper").unwrap();
+    let report = out.join("results/small/report");
+    std::os::unix::fs::symlink(&paper, &report).unwrap();
+    let o = gamelab(&["report", f, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("results/small/report"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(paper.join("draft.tex")).unwrap(), b"my paper");
+    assert_eq!(std::fs::read_link(&report).unwrap(), paper);
+    // Once the link is moved away the report is written, and a second report replaces it.
+    std::fs::remove_file(&report).unwrap();
+    run_ok(&["report", f, "--out", out.to_str().unwrap()]);
+    run_ok(&["report", f, "--out", out.to_str().unwrap()]);
+    assert!(report.join("report.md").is_file());
+    // The figures link, pointed at the user's folder: refused, the folder survives.
+    let figures = out.join("figures/small");
+    std::fs::remove_file(&figures).unwrap();
+    std::os::unix::fs::symlink(&paper, &figures).unwrap();
+    let o = gamelab(&["report", f, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("figures/small"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(paper.join("draft.tex")).unwrap(), b"my paper");
+    // A real folder there (the user's): refused, kept.
+    std::fs::remove_file(&figures).unwrap();
+    std::fs::create_dir_all(&figures).unwrap();
+    std::fs::write(figures.join("fig1.pdf"), b"x").unwrap();
+    let o = gamelab(&["report", f, "--out", out.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(figures.join("fig1.pdf").is_file());
+}

@@ -130,10 +130,6 @@ impl JobFiles {
                 _ => {}
             }
         }
-        match std::fs::remove_dir_all(&self.partial) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e).with_context(|| format!("removing {}", self.partial.display())),
-            _ => {}
-        }
-        Ok(())
+        crate::durable::remove_own_folder(&self.partial, super::stream::is_batch_file)
     }
 }

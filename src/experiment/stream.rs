@@ -332,13 +332,21 @@ impl<'a> JobStream<'a> {
 /// last. A run killed between sealing the part and this leaves the batches behind; the next run
 /// finds the part sound and calls this for it.
 pub fn remove_batches(partial: &Path) -> Result<()> {
-    if partial.exists() {
-        std::fs::remove_dir_all(partial).with_context(|| format!("removing {}", partial.display()))?;
-    }
+    crate::durable::remove_own_folder(partial, is_batch_file)?;
     if let Some(all) = partial.parent() {
         std::fs::remove_dir(all).ok();
     }
     Ok(())
+}
+
+/// Whether `file` is a name the stream writes in a job's folder of batches: `batch-<k>.<ext>`,
+/// `progress.json`, or the temporary file of either that a killed write left.
+pub fn is_batch_file(file: &str) -> bool {
+    let own = |f: &str| f == "progress.json" || f.strip_prefix("batch-").and_then(|f| f.split_once('.')).is_some_and(|(k, ext)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && (ext == "parquet" || ext == "csv"));
+    match file.strip_prefix('.').and_then(|f| f.rsplit_once(".tmp-")) {
+        Some((f, pid)) => own(f) && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()),
+        None => own(file),
+    }
 }
 
 /// Writes a whole part at once (jobs that keep their own checkpoints), sealed as `finish` does.
@@ -476,5 +484,26 @@ mod tests {
         // The same file checked as another job's part: its metadata names job h.
         let err = verify_part(&part, &record, PartId { experiment: "e", job: "zz" }).unwrap_err();
         assert!(err.contains("job h"), "{err}");
+    }
+
+    #[test]
+    fn batches_are_removed_only_when_every_file_is_the_streams_own() {
+        for own in ["batch-000000.parquet", "batch-000012.csv", "progress.json", ".progress.json.tmp-77", ".batch-000003.csv.tmp-9"] {
+            assert!(is_batch_file(own), "{own}");
+        }
+        for other in ["batch-.csv", "batch-1.txt", "progress.json.bak", ".progress.json.tmp-", "notes.md", "batch-1a.csv"] {
+            assert!(!is_batch_file(other), "{other}");
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let partial = dir.path().join("partial/h");
+        std::fs::create_dir_all(&partial).unwrap();
+        std::fs::write(partial.join("batch-000000.csv"), b"a").unwrap();
+        std::fs::write(partial.join("notes.md"), b"mine").unwrap();
+        let err = remove_batches(&partial).unwrap_err();
+        assert!(err.to_string().contains("notes.md"), "{err}");
+        assert_eq!(std::fs::read(partial.join("notes.md")).unwrap(), b"mine");
+        std::fs::remove_file(partial.join("notes.md")).unwrap();
+        remove_batches(&partial).unwrap();
+        assert!(!dir.path().join("partial").exists(), "the emptied folder of all batches goes too");
     }
 }

@@ -328,19 +328,24 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
 }
 
 /// Makes `figures/<experiment>` a link to the report's figures (`results/<experiment>/report/
-/// figures`), replacing a real folder an older gamelab wrote there.
+/// figures`). Anything else already there (a folder, a file, a link elsewhere) is the user's:
+/// refused with exit 2 naming it, never removed.
 fn link_figures(out: &Path, experiment: &str) -> Result<()> {
     let link = out.join("figures").join(experiment);
     let target = PathBuf::from("..").join("results").join(experiment).join("report").join("figures");
-    if std::fs::read_link(&link).is_ok_and(|t| t == target) {
-        return Ok(());
+    match std::fs::symlink_metadata(&link) {
+        Ok(_) if std::fs::read_link(&link).is_ok_and(|t| t == target) => return Ok(()),
+        Ok(meta) => {
+            let what = match std::fs::read_link(&link) {
+                Ok(t) => format!("is a link to {}", t.display()),
+                Err(_) if meta.is_dir() => "is a folder gamelab did not make (an older gamelab's, or yours)".to_string(),
+                Err(_) => "is a file gamelab did not make".to_string(),
+            };
+            return Err(crate::experiment::InputError { file: Some(link), line_col: None, key: None, message: format!("{what}, where gamelab keeps a link to {}; move it away and run again", target.display()) }.into());
+        }
+        Err(_) => {}
     }
     std::fs::create_dir_all(out.join("figures"))?;
-    if link.is_dir() && std::fs::read_link(&link).is_err() {
-        std::fs::remove_dir_all(&link).with_context(|| format!("replacing {}", link.display()))?;
-    } else {
-        std::fs::remove_file(&link).ok();
-    }
     let tmp = out.join("figures").join(format!(".{experiment}.link-{}", std::process::id()));
     std::fs::remove_file(&tmp).ok();
     std::os::unix::fs::symlink(&target, &tmp).with_context(|| format!("creating {}", tmp.display()))?;
