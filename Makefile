@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
+.PHONY: check-gotools chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -63,6 +63,16 @@ mpi-deps:
 # rows with a local run. Needs root; takes a few minutes. See tests/cluster/slurm-local.sh.
 test-cluster: mpi
 	tests/cluster/slurm-local.sh
+
+# Our solver against GoTools' own answers on GoTools' own problems (the files are copyrighted and
+# not part of gamelab: PROBLEMS=DIR or GOTOOLS_PROBLEMS=DIR, a folder of lvA.B files from the
+# public repository cameron-martin/tsumego-solver, benches/gotools/puzzles). A seeded sample of
+# PER_LEVEL questions a level, TIME_LIMIT seconds each; a table per level. Without a folder it
+# exits 2 saying how to get the files.
+PER_LEVEL ?= 100
+TIME_LIMIT ?= 10
+check-gotools: deps
+	$(GAMELAB) check-gotools $(PROBLEMS) --per-level $(PER_LEVEL) --time-limit $(TIME_LIMIT)
 
 # Every experiment file must parse, validate and expand (nothing is run or written).
 check-experiments: deps

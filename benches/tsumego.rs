@@ -3,6 +3,11 @@
 //! (issue 7): at least 1 M nodes per second per core on levels 1-6. The problems come from the
 //! generator (seed 1, 4 per level), so the bench needs no files.
 //!
+//! GoTools' own problems, one core: nodes per second solving a seeded sample of GoTools'
+//! questions (3 a level, levels 1-14, node budget 300,000 each, status and winning moves, as
+//! `gamelab check-gotools` solves them) from the folder `GOTOOLS_PROBLEMS` names; the files are
+//! not part of gamelab, so without it this part says SKIPPED.
+//!
 //! GA generations, one core: breeding and evaluating the children of one generation of the
 //! GoTools report's GA with the static fitness (population 100, 80 children, 16 training problems
 //! of levels 3-6) and with the dynamic fitness on dynamic weights (22 children solving 8 problems
@@ -74,5 +79,29 @@ fn bench_ga_generation(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench_solve, bench_ga_generation);
+fn bench_gotools(c: &mut Criterion) {
+    let Some(dir) = std::env::var_os("GOTOOLS_PROBLEMS").filter(|d| !d.is_empty()) else {
+        eprintln!("tsumego GoTools problems SKIPPED: set GOTOOLS_PROBLEMS=DIR (GoTools' lvA.B files; see `gamelab check-gotools --help`)");
+        return;
+    };
+    let all = gamelab::workflow::read_gotools(std::path::Path::new(&dir)).expect("GOTOOLS_PROBLEMS holds GoTools' files");
+    let sample = gamelab::workflow::sample_per_level(all, 3, 1);
+    let weights = Weights::reference();
+    let limits = Limits::with_budget(300_000);
+    let mut solver = Solver::new(20);
+    let nodes: u64 = sample.iter().map(|q| solver.solve(&q.question.problem, &weights, limits, true).counters.nodes).sum();
+    let mut g = c.benchmark_group("tsumego GoTools problems");
+    g.sample_size(10);
+    g.throughput(Throughput::Elements(nodes));
+    g.bench_function(format!("{} questions, levels 1-14 (nodes)", sample.len()), |b| {
+        b.iter(|| {
+            for q in &sample {
+                black_box(solver.solve(black_box(&q.question.problem), &weights, limits, true));
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_solve, bench_gotools, bench_ga_generation);
 criterion_main!(benches);

@@ -206,10 +206,13 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         seed: u64,
     },
-    /// Solve life-and-death problems (the problem text format or SGF): the status (l, d, lNd,
-    /// dNl), the winning first moves of the side to move, and the search counters.
+    /// Solve life-and-death problems (the problem text format, SGF, or GoTools' own files): the
+    /// status (l, d, lNd, dNl), the winning first moves of the side to move, and the search
+    /// counters. A GoTools file (lvA.B) or a folder of them: each question (a side to move)
+    /// with GoTools' answer beside ours: agree, differ or unknown.
     Solve {
-        /// A problem file (one or more problems) or an .sgf file.
+        /// A problem file (one or more problems), an .sgf file, a GoTools file or a folder of
+        /// GoTools files.
         file: PathBuf,
         /// Heuristic weights: reference, zero, or a file of `feature value` lines (features not
         /// listed keep their reference value; names in src/game/tsumego/heuristic.rs).
@@ -224,6 +227,35 @@ enum Command {
         /// Skip the search for all winning first moves (status and counters only).
         #[arg(long)]
         status_only: bool,
+    },
+    /// Our solver against GoTools' own answers: a seeded sample of questions per level from a
+    /// folder of GoTools' files (lvA.B), solved within a time limit each; prints a table per
+    /// level (questions, solved, plain and ko status agreement, first-move agreement, median
+    /// nodes, nodes/s). `make check-gotools PROBLEMS=DIR`.
+    CheckGotools {
+        /// The folder of GoTools' files (default: $GOTOOLS_PROBLEMS).
+        dir: Option<PathBuf>,
+        /// Questions sampled per level (all volumes of a level together).
+        #[arg(long, default_value_t = 100)]
+        per_level: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Wall-clock seconds per question; past it the question is unsolved.
+        #[arg(long, default_value_t = 10.0)]
+        time_limit: f64,
+        /// Node budget per question.
+        #[arg(long, default_value_t = 100_000_000)]
+        node_budget: u64,
+        #[arg(long, default_value = "reference")]
+        weights: String,
+        /// Only these levels, as FIRST-LAST or one level.
+        #[arg(long, default_value = "1-14")]
+        levels: String,
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Also write one CSV row per question here.
+        #[arg(long)]
+        csv: Option<PathBuf>,
     },
     /// Generate life-and-death problem files lv<set>-<level> (reproducible from the seed), and
     /// print the calibration: leaves per level with the reference weights.
@@ -573,8 +605,11 @@ fn dispatch(command: Command) -> Result<()> {
             if node_budget == 0 {
                 return Err(InputError::plain("--node-budget must be at least 1").into());
             }
-            let problems = read_problems(&file)?;
             let w = gamelab::game::tsumego::heuristic::load_weights(&weights).map_err(|e| InputError::plain(format!("--weights: {e}")))?;
+            if is_gotools_path(&file) {
+                return solve_gotools(&file, &w, node_budget, problem.as_deref());
+            }
+            let problems = read_problems(&file)?;
             let chosen: Vec<&gamelab::game::tsumego::Problem> = problems.iter().filter(|p| problem.as_ref().is_none_or(|n| &p.name == n)).collect();
             if chosen.is_empty() {
                 return Err(InputError { file: Some(file.clone()), line_col: None, key: None, message: format!("no problem named '{}'", problem.unwrap_or_default()) }.into());
@@ -611,6 +646,38 @@ fn dispatch(command: Command) -> Result<()> {
                     }
                 );
             }
+            Ok(())
+        }
+        Command::CheckGotools { dir, per_level, seed, time_limit, node_budget, weights, levels, threads, csv } => {
+            check_threads(threads)?;
+            let dir = match dir.or_else(|| std::env::var_os("GOTOOLS_PROBLEMS").filter(|v| !v.is_empty()).map(PathBuf::from)) {
+                Some(d) => d,
+                None => return Err(InputError::plain(GOTOOLS_HOWTO).into()),
+            };
+            if !dir.is_dir() {
+                return Err(InputError { file: Some(dir), line_col: None, key: None, message: format!("not a folder. {GOTOOLS_HOWTO}") }.into());
+            }
+            if per_level == 0 || node_budget == 0 || !(time_limit > 0.0 && time_limit.is_finite()) {
+                return Err(InputError::plain("--per-level, --node-budget and --time-limit must be above 0").into());
+            }
+            let (lo, hi) = parse_levels(&levels)?;
+            let w = gamelab::game::tsumego::heuristic::load_weights(&weights).map_err(|e| InputError::plain(format!("--weights: {e}")))?;
+            let all = gamelab::workflow::read_gotools(&dir)?;
+            let total = all.len();
+            let chosen = gamelab::workflow::sample_per_level(all.into_iter().filter(|q| (lo..=hi).contains(&q.level)).collect(), per_level, seed);
+            eprintln!("{} of {total} GoTools questions ({per_level} a level, seed {seed}), {time_limit} s and {node_budget} nodes each, weights {weights}", chosen.len());
+            let t0 = std::time::Instant::now();
+            let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
+            let rows = gamelab::workflow::compare_gotools(&chosen, &w, limits, Some(std::time::Duration::from_secs_f64(time_limit)), threads, true)?;
+            if let Some(path) = &csv {
+                write_check_csv(path, &chosen, &rows)?;
+            }
+            println!("{}", gamelab::game::tsumego::check::level_table(&rows));
+            let differ: Vec<String> = rows.iter().zip(&chosen).filter(|(r, _)| r.plain() == gamelab::game::tsumego::check::Verdict::Differ).map(|(r, q)| format!("{}:{} {} (GoTools {}, ours {})", q.file.display(), q.question.line, r.name, r.gotools, r.ours)).collect();
+            if !differ.is_empty() {
+                println!("plain status differs on {} questions:\n  {}", differ.len(), differ.join("\n  "));
+            }
+            println!("{} questions in {:.1} s", rows.len(), t0.elapsed().as_secs_f64());
             Ok(())
         }
         Command::GenProblems { sets, levels, per_level, seed, out, node_budget, threads, keep_unsolved } => {
@@ -774,6 +841,84 @@ fn parse_levels(s: &str) -> Result<(u8, u8)> {
 }
 
 /// Reads a problem file (text format) or an SGF file (by extension); errors name the file and line.
+/// How to get GoTools' problem files (they are copyrighted and never ship with gamelab).
+const GOTOOLS_HOWTO: &str = "GoTools' problem files are not part of gamelab (they are copyrighted): get them from the public repository cameron-martin/tsumego-solver (folder benches/gotools/puzzles, files lvA.B), keep them outside the repository, and give the folder as an argument or as GOTOOLS_PROBLEMS=DIR";
+
+/// Whether a `solve` path is GoTools' (a folder, or a file in GoTools' layout).
+fn is_gotools_path(path: &PathBuf) -> bool {
+    path.is_dir() || std::fs::read(path).is_ok_and(|b| gamelab::game::tsumego::gotools::is_gotools(&String::from_utf8_lossy(&b[..b.len().min(4096)])))
+}
+
+/// `gamelab solve` on GoTools' files: each question with GoTools' answer beside ours.
+fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budget: u64, only: Option<&str>) -> Result<()> {
+    use gamelab::game::tsumego::check::{Verdict, compare};
+    let questions = gamelab::workflow::read_gotools(path)?;
+    let chosen: Vec<&gamelab::workflow::GoToolsQuestion> = questions.iter().filter(|q| only.is_none_or(|n| q.question.problem.name == n || q.question.problem.name.split('/').next() == Some(n))).collect();
+    if chosen.is_empty() {
+        return Err(InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("no problem named '{}'", only.unwrap_or_default()) }.into());
+    }
+    let mut solver = gamelab::game::tsumego::Solver::new(20);
+    let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
+    let mut counts = [0usize; 3];
+    for q in chosen {
+        let c = compare(&mut solver, &q.question, q.volume, q.level, w, limits);
+        let p = &q.question.problem;
+        let names = |ms: &[gamelab::game::tsumego::Move]| ms.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>().join(" ");
+        let verdict = match (c.plain(), c.exact()) {
+            (Verdict::Unknown, _) => Verdict::Unknown,
+            (_, Verdict::Agree) => Verdict::Agree,
+            _ => Verdict::Differ,
+        };
+        counts[verdict as usize] += 1;
+        println!(
+            "{}:{} {}: GoTools {} (first moves {}), ours {} (first moves {}): {}; nodes {}, leaves {}, {:.3} s",
+            q.file.display(),
+            q.question.line,
+            p.name,
+            c.gotools,
+            if p.winning.is_empty() { "-".to_string() } else { names(&p.winning) },
+            c.ours,
+            if c.ours_moves.is_empty() { "-".to_string() } else { names(&c.ours_moves) },
+            verdict.word(),
+            c.nodes,
+            c.leaves,
+            c.time_s
+        );
+    }
+    println!("{} agree, {} differ, {} unknown", counts[0], counts[1], counts[2]);
+    Ok(())
+}
+
+/// One CSV row per question of `check-gotools`.
+fn write_check_csv(path: &PathBuf, qs: &[gamelab::workflow::GoToolsQuestion], rows: &[gamelab::game::tsumego::check::Compared]) -> Result<()> {
+    use std::io::Write;
+    let field = |v: String| if v.contains([',', '"', '\n']) { format!("\"{}\"", v.replace('"', "\"\"")) } else { v };
+    gamelab::durable::write_atomic(path, |f| {
+        let mut w = std::io::BufWriter::new(f);
+        writeln!(w, "file,line,question,volume,level,gotools,ours,plain,exact,first_move,nodes,leaves,time_s")?;
+        for (q, r) in qs.iter().zip(rows) {
+            let cells = [
+                q.file.display().to_string(),
+                q.question.line.to_string(),
+                r.name.clone(),
+                r.volume.to_string(),
+                r.level.to_string(),
+                r.gotools.to_string(),
+                r.ours.to_string(),
+                r.plain().word().to_string(),
+                r.exact().word().to_string(),
+                r.first_move().map_or("", |v| v.word()).to_string(),
+                r.nodes.to_string(),
+                r.leaves.to_string(),
+                format!("{:.4}", r.time_s),
+            ];
+            writeln!(w, "{}", cells.map(field).join(","))?;
+        }
+        w.flush()?;
+        Ok(())
+    })
+}
+
 fn read_problems(path: &PathBuf) -> Result<Vec<gamelab::game::tsumego::Problem>> {
     let text = read_position(path)?;
     let parsed = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {

@@ -604,3 +604,38 @@ fn a_colosseum_opening_that_is_illegal_on_a_pairs_random_board() {
 fn mpi_without_the_mpi_feature() {
     rejected(SMALL, &["--mpi"], &["--mpi: this gamelab was built without MPI", "make mpi", "mpirun -n 3"]);
 }
+
+/// Two problems in GoTools' file layout, written for these tests (not from GoTools' files): a
+/// `?` chain over the empty edge points AA BA CA of a corner, walled by `A` stones.
+const GOTOOLS_LAYOUT: &str = "            (test file in GoTools' layout)\r\n1 problem\r\n\r\n$ T1\r\n?DA?AB?BB?CB?DBAEA\\\r\nAEBAACABCACCADCAEC[AB]\r\n?+l#3 3 1 0.00 2 ?? 0 255 :BA:\r\n?-d#1 3 1 0.00 2 ?? 0 255 :@@BA:\r\nA+d#2 3 1 0.00 2 ?? 0 255 :BAAA:\r\n\r\n";
+
+#[test]
+fn gotools_files_are_solved_beside_their_answers_and_bad_ones_name_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let lib = dir.path().join("gotools");
+    std::fs::create_dir_all(&lib).unwrap();
+    let file = write(&lib, "lv1.1", GOTOOLS_LAYOUT);
+    let o = gamelab(&["solve", file.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("lv1.1:4 T1/defender: GoTools l (first moves B19), ours l (first moves B19): agree"), "{out}");
+    assert!(out.contains("T1/attacker: GoTools d (first moves B19), ours d"), "{out}");
+    assert!(out.contains("2 agree, 0 differ, 0 unknown"), "{out}");
+    // A folder of such files, through the check.
+    let o = gamelab(&["check-gotools", lib.to_str().unwrap(), "--per-level", "5", "--time-limit", "5"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("| 1 | 2 | 2/2 (100.0%) | 2/2 (100.0%) | 2/2 (100.0%) | 2/2 (100.0%) |"), "{out}");
+    // Without a folder: exit 2, saying where the files are.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["check-gotools"]).env_remove("GOTOOLS_PROBLEMS").output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("cameron-martin/tsumego-solver"), "{}", stderr(&o));
+    // A malformed answer line: exit 2 naming the file and the line, nothing printed.
+    let bad = write(&lib, "lv1.2", &GOTOOLS_LAYOUT.replace("?-d#1", "?-q#1"));
+    for args in [vec!["solve", bad.to_str().unwrap()], vec!["check-gotools", lib.to_str().unwrap()]] {
+        let o = gamelab(&args);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(stderr(&o).contains("lv1.2:8:1:") && stderr(&o).contains("status 'q'"), "{}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+}

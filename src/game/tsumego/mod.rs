@@ -7,6 +7,8 @@
 //! - `solver`: AND/OR depth-first search with a transposition table, the status sweep over ko
 //!   threats (`l`, `d`, `lNd`, `dNl`), counters (nodes, leaves, table hits, depth, time).
 //! - `problem`: the problem text format, drawing, SGF import and export.
+//! - `gotools`: GoTools' own problem files (`lvA.B`) with their answers, read for comparison.
+//! - `check`: our answers beside recorded ones (GoTools'), per question and per level.
 //! - `generate`: the seeded `lv<set>-<level>` problem library and its calibration.
 //! - `library`: libraries as experiments name them (generated once, cached) and selections.
 //! - `fitness`: the GoTools report's static (rank bonus) and dynamic (leaves) fitness.
@@ -15,8 +17,10 @@
 //! solver is what the experiments run.
 
 pub mod board;
+pub mod check;
 pub mod fitness;
 pub mod generate;
+pub mod gotools;
 pub mod heuristic;
 pub mod library;
 pub mod life;

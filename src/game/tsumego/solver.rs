@@ -263,6 +263,11 @@ pub struct Solver {
     /// The seki test's search (`lives_in_seki`): the attacker may pass, and two passes in a
     /// row count as the defender's death, so the defender lives only by unconditional life.
     two_eyes_only: bool,
+    /// A wall-clock limit per solve (`set_time_limit`): past it the search is out of budget.
+    /// Not part of `Limits`, which experiments record: a time limit makes results depend on
+    /// the machine, so only the GoTools check (`gotools_check`) uses it.
+    time_limit: Option<std::time::Duration>,
+    deadline: Option<Instant>,
 }
 
 impl Solver {
@@ -288,7 +293,15 @@ impl Solver {
             ban_seen: false,
             ban_floor: usize::MAX,
             two_eyes_only: false,
+            time_limit: None,
+            deadline: None,
         }
+    }
+
+    /// A wall-clock limit for each later solve (the whole status sweep and its moves); past it
+    /// the status is unknown, as past the node budget. None: no time limit.
+    pub fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
+        self.time_limit = limit;
     }
 
     /// Solves a problem: its status (the sweep over ko threats) and, if asked, every winning
@@ -296,6 +309,7 @@ impl Solver {
     pub fn solve(&mut self, problem: &Problem, weights: &Weights, limits: Limits, with_moves: bool) -> Solution {
         let t0 = Instant::now();
         self.start(problem, weights, limits);
+        self.deadline = self.time_limit.map(|l| t0 + l);
         let root = problem.start;
         let status = self.status(&root);
         let mut winning_moves = Vec::new();
@@ -352,6 +366,7 @@ impl Solver {
         self.counters = Counters::default();
         self.limits = limits;
         self.out_of_budget = false;
+        self.deadline = None;
         self.region = problem.region.clone();
         self.targets = problem.targets;
         self.weights = weights.clone();
@@ -473,7 +488,7 @@ impl Solver {
     fn search_with(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8, known: Option<Option<Side>>) -> Val {
         self.counters.nodes += 1;
         self.counters.max_depth = self.counters.max_depth.max(ply);
-        if self.counters.nodes > self.limits.node_budget {
+        if self.counters.nodes > self.limits.node_budget || (self.counters.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() > d)) {
             self.out_of_budget = true;
             return Val::Unknown;
         }
