@@ -227,6 +227,9 @@ enum Command {
         /// Skip the search for all winning first moves (status and counters only).
         #[arg(long)]
         status_only: bool,
+        /// The search: dfpn (proof-number search) or alphabeta (plain depth-first).
+        #[arg(long, default_value = "dfpn")]
+        search: String,
     },
     /// Our solver against GoTools' own answers: a seeded sample of questions per level from a
     /// folder of GoTools' files (lvA.B), solved within a time limit each; prints a table per
@@ -256,6 +259,9 @@ enum Command {
         /// Also write one CSV row per question here.
         #[arg(long)]
         csv: Option<PathBuf>,
+        /// The search: dfpn (proof-number search) or alphabeta (plain depth-first).
+        #[arg(long, default_value = "dfpn")]
+        search: String,
     },
     /// Generate life-and-death problem files lv<set>-<level> (reproducible from the seed), and
     /// print the calibration: leaves per level with the reference weights.
@@ -601,13 +607,14 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Solve { file, weights, node_budget, problem, status_only } => {
+        Command::Solve { file, weights, node_budget, problem, status_only, search } => {
+            let search = parse_search(&search)?;
             if node_budget == 0 {
                 return Err(InputError::plain("--node-budget must be at least 1").into());
             }
             let w = gamelab::game::tsumego::heuristic::load_weights(&weights).map_err(|e| InputError::plain(format!("--weights: {e}")))?;
             if is_gotools_path(&file) {
-                return solve_gotools(&file, &w, node_budget, problem.as_deref());
+                return solve_gotools(&file, &w, node_budget, problem.as_deref(), search);
             }
             let problems = read_problems(&file)?;
             let chosen: Vec<&gamelab::game::tsumego::Problem> = problems.iter().filter(|p| problem.as_ref().is_none_or(|n| &p.name == n)).collect();
@@ -615,6 +622,7 @@ fn dispatch(command: Command) -> Result<()> {
                 return Err(InputError { file: Some(file.clone()), line_col: None, key: None, message: format!("no problem named '{}'", problem.unwrap_or_default()) }.into());
             }
             let mut solver = gamelab::game::tsumego::Solver::new(20);
+            solver.set_search(search);
             let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
             for p in chosen {
                 let s = solver.solve(p, &w, limits, !status_only);
@@ -648,8 +656,9 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::CheckGotools { dir, per_level, seed, time_limit, node_budget, weights, levels, threads, csv } => {
+        Command::CheckGotools { dir, per_level, seed, time_limit, node_budget, weights, levels, threads, csv, search } => {
             check_threads(threads)?;
+            let search = parse_search(&search)?;
             let dir = match dir.or_else(|| std::env::var_os("GOTOOLS_PROBLEMS").filter(|v| !v.is_empty()).map(PathBuf::from)) {
                 Some(d) => d,
                 None => return Err(InputError::plain(GOTOOLS_HOWTO).into()),
@@ -668,7 +677,7 @@ fn dispatch(command: Command) -> Result<()> {
             eprintln!("{} of {total} GoTools questions ({per_level} a level, seed {seed}), {time_limit} s and {node_budget} nodes each, weights {weights}", chosen.len());
             let t0 = std::time::Instant::now();
             let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
-            let rows = gamelab::workflow::compare_gotools(&chosen, &w, limits, Some(std::time::Duration::from_secs_f64(time_limit)), threads, true)?;
+            let rows = gamelab::workflow::compare_gotools(&chosen, &w, limits, Some(std::time::Duration::from_secs_f64(time_limit)), search, threads, true)?;
             if let Some(path) = &csv {
                 write_check_csv(path, &chosen, &rows)?;
             }
@@ -841,6 +850,15 @@ fn parse_levels(s: &str) -> Result<(u8, u8)> {
 }
 
 /// Reads a problem file (text format) or an SGF file (by extension); errors name the file and line.
+/// The `--search` option of `solve` and `check-gotools`.
+fn parse_search(s: &str) -> Result<gamelab::game::tsumego::solver::Search> {
+    match s {
+        "dfpn" => Ok(gamelab::game::tsumego::solver::Search::DfPn),
+        "alphabeta" => Ok(gamelab::game::tsumego::solver::Search::AlphaBeta),
+        _ => Err(InputError::plain(format!("--search '{s}': expected dfpn or alphabeta")).into()),
+    }
+}
+
 /// How to get GoTools' problem files (they are copyrighted and never ship with gamelab).
 const GOTOOLS_HOWTO: &str = "GoTools' problem files are not part of gamelab (they are copyrighted): get them from the public repository cameron-martin/tsumego-solver (folder benches/gotools/puzzles, files lvA.B), keep them outside the repository, and give the folder as an argument or as GOTOOLS_PROBLEMS=DIR";
 
@@ -850,7 +868,7 @@ fn is_gotools_path(path: &PathBuf) -> bool {
 }
 
 /// `gamelab solve` on GoTools' files: each question with GoTools' answer beside ours.
-fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budget: u64, only: Option<&str>) -> Result<()> {
+fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budget: u64, only: Option<&str>, search: gamelab::game::tsumego::solver::Search) -> Result<()> {
     use gamelab::game::tsumego::check::{Verdict, compare};
     let questions = gamelab::workflow::read_gotools(path)?;
     let chosen: Vec<&gamelab::workflow::GoToolsQuestion> = questions.iter().filter(|q| only.is_none_or(|n| q.question.problem.name == n || q.question.problem.name.split('/').next() == Some(n))).collect();
@@ -858,10 +876,11 @@ fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budge
         return Err(InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("no problem named '{}'", only.unwrap_or_default()) }.into());
     }
     let mut solver = gamelab::game::tsumego::Solver::new(20);
+    solver.set_search(search);
     let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
     let mut counts = [0usize; 3];
     for q in chosen {
-        let c = compare(&mut solver, &q.question, q.volume, q.level, w, limits);
+        let c = compare(&mut solver, &q.question, q.volume, q.level, w, limits, true);
         let p = &q.question.problem;
         let names = |ms: &[gamelab::game::tsumego::Move]| ms.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>().join(" ");
         let verdict = match (c.plain(), c.exact()) {

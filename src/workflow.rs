@@ -278,7 +278,8 @@ pub fn sample_per_level(questions: Vec<GoToolsQuestion>, per_level: usize, seed:
 
 /// Solves each question (in parallel, one solver per thread) and sets our answer beside
 /// GoTools'; `time_limit` bounds each question's solve on the wall clock.
-pub fn compare_gotools(questions: &[GoToolsQuestion], weights: &crate::game::tsumego::Weights, limits: crate::game::tsumego::Limits, time_limit: Option<std::time::Duration>, threads: Option<usize>, progress: bool) -> Result<Vec<crate::game::tsumego::check::Compared>> {
+#[allow(clippy::too_many_arguments)]
+pub fn compare_gotools(questions: &[GoToolsQuestion], weights: &crate::game::tsumego::Weights, limits: crate::game::tsumego::Limits, time_limit: Option<std::time::Duration>, search: crate::game::tsumego::solver::Search, threads: Option<usize>, progress: bool) -> Result<Vec<crate::game::tsumego::check::Compared>> {
     use crate::game::tsumego::{Solver, check::compare};
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
     use rayon::prelude::*;
@@ -291,10 +292,11 @@ pub fn compare_gotools(questions: &[GoToolsQuestion], weights: &crate::game::tsu
                 || {
                     let mut s = Solver::new(20);
                     s.set_time_limit(time_limit);
+                    s.set_search(search);
                     s
                 },
                 |solver, q| {
-                    let c = compare(solver, &q.question, q.volume, q.level, weights, limits);
+                    let c = compare(solver, &q.question, q.volume, q.level, weights, limits, false);
                     bar.inc(1);
                     c
                 },

@@ -6,8 +6,8 @@
 //! - plain: whether the side that moves first reaches its aim without ko threats (`l`/`lNd`
 //!   against `d`/`dNl` for the defender);
 //! - ko: the exact status (`l1d` is not `l2d`);
-//! - first move: where GoTools' mover wins, whether GoTools' best first move is one of our
-//!   winning first moves.
+//! - first move: where GoTools' mover wins and so do we, whether GoTools' best first move wins
+//!   for us too (one search of that move, or a look in our list of every winning first move).
 
 use super::gotools::Question;
 use super::{Limits, Move, Solver, Status, Weights};
@@ -21,8 +21,12 @@ pub struct Compared {
     pub level: u8,
     pub gotools: Status,
     pub ours: Status,
+    /// Our winning first moves when every one was searched (`compare`'s `all_moves`), else empty.
     pub ours_moves: Vec<Move>,
     pub gotools_best: Option<Move>,
+    /// Whether GoTools' best first move wins for us without ko threats (None: not searched, as
+    /// where GoTools' mover loses or our status differs, or not decided within the limits).
+    pub best_wins_for_us: Option<bool>,
     pub nodes: u64,
     pub leaves: u64,
     pub time_s: f64,
@@ -73,36 +77,47 @@ impl Compared {
     }
 
     /// GoTools' best first move among our winning first moves (None where GoTools' mover loses,
-    /// or where we found no winning moves to compare: unknown, or a plain difference).
+    /// or where we have no winning moves to compare: unknown, or a plain difference).
     pub fn first_move(&self) -> Option<Verdict> {
-        let best = self.gotools_best?;
+        self.gotools_best?;
         if !self.solved() {
             return Some(Verdict::Unknown);
         }
-        if self.ours_moves.is_empty() || self.plain() != Verdict::Agree {
+        if self.plain() != Verdict::Agree {
             return None;
         }
-        Some(if self.ours_moves.contains(&best) { Verdict::Agree } else { Verdict::Differ })
+        Some(match self.best_wins_for_us {
+            Some(true) => Verdict::Agree,
+            Some(false) => Verdict::Differ,
+            None => Verdict::Unknown,
+        })
     }
 }
 
 /// Solves a question with `weights` within `limits` (and the solver's time limit) and sets
-/// the answer beside GoTools'.
-pub fn compare(solver: &mut Solver, q: &Question, volume: u8, level: u8, weights: &Weights, limits: Limits) -> Compared {
-    let s = solver.solve(&q.problem, weights, limits, true);
-    let mover_wins = q.status().mover_wins(q.problem.start.to_move) == Some(true);
-    Compared {
-        name: q.problem.name.clone(),
-        volume,
-        level,
-        gotools: q.status(),
-        ours: s.status,
-        ours_moves: s.winning_moves,
-        gotools_best: if mover_wins { q.best_first_move() } else { None },
-        nodes: s.counters.nodes,
-        leaves: s.counters.leaves,
-        time_s: s.counters.time_s,
+/// the answer beside GoTools'. `all_moves`: find every winning first move (as `gamelab solve`
+/// does); otherwise only GoTools' best first move is searched (the first-move check needs no
+/// more), and `ours_moves` holds it when it wins for us; its search counts in the nodes.
+pub fn compare(solver: &mut Solver, q: &Question, volume: u8, level: u8, weights: &Weights, limits: Limits, all_moves: bool) -> Compared {
+    let mover = q.problem.start.to_move;
+    let s = solver.solve(&q.problem, weights, limits, all_moves);
+    let gotools_best = if q.status().mover_wins(mover) == Some(true) { q.best_first_move() } else { None };
+    let (mut ours, mut nodes, mut time_s) = (s.status, s.counters.nodes, s.counters.time_s);
+    let mut best_wins_for_us = None;
+    if let Some(best) = gotools_best.filter(|_| ours.mover_wins(mover) == Some(true)) {
+        if all_moves {
+            best_wins_for_us = Some(s.winning_moves.contains(&best));
+        } else {
+            let t0 = std::time::Instant::now();
+            best_wins_for_us = solver.first_move_wins(&q.problem, weights, limits, best);
+            nodes += solver.counters().nodes;
+            time_s += t0.elapsed().as_secs_f64();
+            if best_wins_for_us.is_none() {
+                ours = Status::Unknown;
+            }
+        }
     }
+    Compared { name: q.problem.name.clone(), volume, level, gotools: q.status(), ours, ours_moves: s.winning_moves, gotools_best, best_wins_for_us, nodes, leaves: s.counters.leaves, time_s }
 }
 
 /// Counts of one level (or of all).
@@ -178,7 +193,8 @@ mod tests {
     use super::*;
 
     fn row(name: &str, gotools: Status, ours: Status, moves: Vec<Move>, best: Option<Move>) -> Compared {
-        Compared { name: name.into(), volume: 1, level: 3, gotools, ours, ours_moves: moves, gotools_best: best, nodes: 10, leaves: 1, time_s: 0.001 }
+        let best_wins_for_us = best.filter(|_| ours.mover_wins(if name.ends_with("/attacker") { super::super::Side::Attacker } else { super::super::Side::Defender }) == Some(true)).map(|b| moves.contains(&b));
+        Compared { name: name.into(), volume: 1, level: 3, gotools, ours, ours_moves: moves, gotools_best: best, best_wins_for_us, nodes: 10, leaves: 1, time_s: 0.001 }
     }
 
     #[test]

@@ -1,9 +1,20 @@
-//! The life-and-death solver: depth-first AND/OR search over win/loss with a transposition
-//! table, ordered by the weighted heuristic, and the status sweep over ko threats.
+//! The life-and-death solver: proof-number search (df-pn, the default) or depth-first AND/OR
+//! search over win/loss, each with a transposition table and ordered by the weighted heuristic,
+//! and the status sweep over ko threats.
 //!
 //! A node is a position with the side to move. Terminal tests (`life::decided`) end the search
-//! and count one leaf each. Otherwise every legal move is scored by the heuristic and tried
-//! best first; the first winning child returns. Legal: empty points that are not suicide and
+//! and count one leaf each. Otherwise every legal move is scored by the heuristic.
+//! - df-pn (`Search::DfPn`, Nagai's depth-first proof-number search, with Pawlewicz and Lew's
+//!   1+epsilon thresholds): a node's children are expanded with their terminal tests (each a
+//!   leaf, counted again when the node is expanded again), unsearched children start with
+//!   proof number 1 and a disproof number that grows with their place in the heuristic's order
+//!   (1 for the best-ranked), and the child with the smallest disproof number (the first of
+//!   equals in that order) is searched next. So the weights still decide the order and the
+//!   cost (the GA's genes), never the answer; a leaf is still "a terminal position reached",
+//!   now by every expansion.
+//! - The plain search (`Search::AlphaBeta`): best first; the first winning child returns.
+//!
+//! Legal: empty points that are not suicide and
 //! do not repeat a position of the line from the problem's position (positional superko; a
 //! side with external ko threats left may repeat one anyway, spending a threat: a ko retake
 //! after a threat elsewhere), and the defender's pass. The attacker never passes: the defender
@@ -268,7 +279,38 @@ pub struct Solver {
     /// the machine, so only the GoTools check (`gotools_check`) uses it.
     time_limit: Option<std::time::Duration>,
     deadline: Option<Instant>,
+    /// The search: depth-first proof-number search (`Search::DfPn`, the default) or the plain
+    /// depth-first AND/OR search (`Search::AlphaBeta`).
+    search: Search,
+    /// df-pn's table of proof and disproof numbers (its own, beside `tt`).
+    pn_tt: Vec<PnEntry>,
+    /// Per ply: the children's (proof, disproof, floor) of the node being searched there.
+    pn_kids: Vec<Vec<(u32, u32, usize)>>,
+    /// A line reached the depth cap in this solve: a df-pn result is then unknown.
+    depth_cut: bool,
 }
+
+/// Which search the solver runs (the same answers, other costs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Search {
+    /// Depth-first proof-number search (df-pn), children in the heuristic's order.
+    #[default]
+    DfPn,
+    /// Depth-first AND/OR search, first winning child returns, children in the heuristic's order.
+    AlphaBeta,
+}
+
+/// A df-pn table entry: proof and disproof numbers for the side to move of position `key`.
+#[derive(Clone, Copy, Default)]
+struct PnEntry {
+    key: u64,
+    generation: u32,
+    phi: u32,
+    delta: u32,
+}
+
+/// df-pn's infinity (a proof or disproof number that can never be reached).
+const INF: u32 = 1 << 30;
 
 impl Solver {
     /// A solver with a transposition table of 2^`tt_bits` entries (16 bytes each).
@@ -295,6 +337,10 @@ impl Solver {
             two_eyes_only: false,
             time_limit: None,
             deadline: None,
+            search: Search::default(),
+            pn_tt: vec![PnEntry::default(); 1 << tt_bits],
+            pn_kids: Vec::new(),
+            depth_cut: false,
         }
     }
 
@@ -360,6 +406,7 @@ impl Solver {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
             self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
+            self.pn_tt.iter_mut().for_each(|e| *e = PnEntry::default());
             self.generation = 1;
         }
         self.learning.reset();
@@ -367,6 +414,7 @@ impl Solver {
         self.limits = limits;
         self.out_of_budget = false;
         self.deadline = None;
+        self.depth_cut = false;
         self.region = problem.region.clone();
         self.targets = problem.targets;
         self.weights = weights.clone();
@@ -394,8 +442,8 @@ impl Solver {
         }
     }
 
-    /// The status sweep: one boolean solve without threats, then budgets 1..=5 for the side
-    /// that loses it until the result flips. A decided root needs no search; and when the
+    /// The status sweep: one boolean solve without threats, then budgets of threats for the
+    /// side that loses it (1, 5, then a halving search between) for the smallest that flips it. A decided root needs no search; and when the
     /// first solve met no banned retake anywhere, its proof holds whatever the threats (a
     /// budget only adds moves where a retake is banned), so the status is `l` or `d` at once.
     fn status(&mut self, root: &Position) -> Status {
@@ -413,28 +461,75 @@ impl Solver {
                 Some(false) => Status::Dead,
             };
         }
-        match first {
-            None => Status::Unknown,
-            Some(true) => {
-                for n in 1..=MAX_THREATS {
-                    match self.defender_lives(root, n, 0) {
-                        None => return Status::Unknown,
-                        Some(false) => return Status::AliveUnlessKo(n),
-                        Some(true) => {}
+        let Some(lives) = first else { return Status::Unknown };
+        // The smallest budget of threats for the losing side that flips the result. More
+        // threats only add moves (retakes), so the result is monotone in the budget: try 1 (the
+        // commonest ko), then the most (no flip there: `l` or `d`), then halve the range between.
+        let mut flips = |n: u8| -> Option<bool> {
+            let now = if lives { self.defender_lives(root, n, 0) } else { self.defender_lives(root, 0, n) };
+            now.map(|l| l != lives)
+        };
+        let found = match flips(1) {
+            None => return Status::Unknown,
+            Some(true) => Some(1),
+            Some(false) => match flips(MAX_THREATS) {
+                None => return Status::Unknown,
+                Some(false) => None,
+                Some(true) => {
+                    // Flips at MAX_THREATS, not at 1: the smallest flip lies in (lo, hi].
+                    let (mut lo, mut hi) = (1u8, MAX_THREATS);
+                    while hi - lo > 1 {
+                        let mid = (lo + hi) / 2;
+                        match flips(mid) {
+                            None => return Status::Unknown,
+                            Some(true) => hi = mid,
+                            Some(false) => lo = mid,
+                        }
                     }
+                    Some(hi)
                 }
-                Status::Alive
-            }
-            Some(false) => {
-                for n in 1..=MAX_THREATS {
-                    match self.defender_lives(root, 0, n) {
-                        None => return Status::Unknown,
-                        Some(true) => return Status::DeadUnlessKo(n),
-                        Some(false) => {}
-                    }
-                }
-                Status::Dead
-            }
+            },
+        };
+        match (lives, found) {
+            (true, Some(n)) => Status::AliveUnlessKo(n),
+            (true, None) => Status::Alive,
+            (false, Some(n)) => Status::DeadUnlessKo(n),
+            (false, None) => Status::Dead,
+        }
+    }
+
+    /// Chooses the search for later solves (df-pn by default).
+    pub fn set_search(&mut self, search: Search) {
+        self.search = search;
+    }
+
+    /// The counters of the last search (`solve`, `first_move_wins`, ...).
+    pub fn counters(&self) -> Counters {
+        self.counters
+    }
+
+    /// Whether first move `mv` wins for the side to move of `problem` without ko threats (None:
+    /// out of budget or time, or not a legal move). One search of that move alone, within
+    /// `limits`: what a check of a recorded winning move needs, without deciding every move.
+    pub fn first_move_wins(&mut self, problem: &Problem, weights: &Weights, limits: Limits, mv: Move) -> Option<bool> {
+        self.start(problem, weights, limits);
+        self.deadline = self.time_limit.map(|l| Instant::now() + l);
+        let mut p = problem.start;
+        p.threats = [0, 0];
+        self.root_path(&p);
+        let want = match mv {
+            Move::Play(i) => i,
+            Move::Pass => PASS,
+        };
+        let cands = self.candidates(&p, 0, NONE, NONE, NONE);
+        let top = cands.first().map_or(NONE, |c| c.mv);
+        let c = *cands.iter().find(|c| c.mv == want)?;
+        let v = self.descend(&c, 0, NONE, top);
+        self.recycle(0, cands);
+        match v {
+            Val::Win => Some(true),
+            Val::Loss => Some(false),
+            Val::Unknown => None,
         }
     }
 
@@ -486,6 +581,9 @@ impl Solver {
     }
 
     fn search_with(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8, known: Option<Option<Side>>) -> Val {
+        if self.search == Search::DfPn {
+            return self.dfpn_value(pos, ply, last, prev, favourite, known);
+        }
         self.counters.nodes += 1;
         self.counters.max_depth = self.counters.max_depth.max(ply);
         if self.counters.nodes > self.limits.node_budget || (self.counters.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() > d)) {
@@ -547,6 +645,143 @@ impl Solver {
             self.tt[slot] = TtEntry { key, generation: self.generation, win: result == Val::Win };
         }
         result
+    }
+
+    /// The value of `pos` by df-pn: its terminal test, else a proof-number search from it with
+    /// infinite thresholds (until it is proven, disproven, or out of budget or time).
+    fn dfpn_value(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8, known: Option<Option<Side>>) -> Val {
+        self.counters.nodes += 1;
+        self.counters.max_depth = self.counters.max_depth.max(ply);
+        let result = match known {
+            Some(d) => d,
+            None if self.two_eyes_only && pos.passes >= 2 => Some(Side::Attacker),
+            None => decided(&self.region, pos, self.targets),
+        };
+        if let Some(winner) = result {
+            self.counters.leaves += 1;
+            return if winner == pos.to_move { Val::Win } else { Val::Loss };
+        }
+        let (phi, delta, _) = self.mid(pos, ply, INF, INF, last, prev, favourite);
+        if self.out_of_budget || self.depth_cut {
+            Val::Unknown
+        } else if phi == 0 {
+            Val::Win
+        } else if delta == 0 {
+            Val::Loss
+        } else {
+            Val::Unknown
+        }
+    }
+
+    fn pn_index(&self, key: u64) -> usize {
+        (key >> (64 - self.tt_bits)) as usize
+    }
+
+    /// The stored (proof, disproof) numbers of a position's side to move, or (1, 1).
+    fn pn_lookup(&self, key: u64) -> (u32, u32) {
+        let e = self.pn_tt[self.pn_index(key)];
+        if e.generation == self.generation && e.key == key { (e.phi, e.delta) } else { (1, 1) }
+    }
+
+    /// One df-pn node (negamax form: `phi` proves a win for the side to move, `delta` disproves
+    /// it): expands `pos` (each child's terminal test counts one leaf, as in the plain search,
+    /// so the leaves stay the report's "terminal leaves"), then searches the child with the
+    /// smallest disproof number (the first of equals in the heuristic's order, so the weights
+    /// shape the search) until the node's numbers reach the thresholds. Returns its numbers and
+    /// the earliest place on the line that a repetition ban in its subtree referred to. A proof
+    /// or disproof is stored only when it rests on no ban above the node (graph-history
+    /// interaction, as in the plain search); numbers short of a proof are only estimates and
+    /// are always stored. The node's children keep their own numbers while it is searched, so a
+    /// proof that could not be stored is not searched again within the node.
+    #[allow(clippy::too_many_arguments)]
+    fn mid(&mut self, pos: &Position, ply: u32, th_phi: u32, th_delta: u32, last: u8, prev: u8, favourite: u8) -> (u32, u32, usize) {
+        if ply >= self.limits.max_depth {
+            self.depth_cut = true;
+            return (INF, 0, usize::MAX);
+        }
+        let key = Solver::tt_key(pos);
+        let outer_floor = std::mem::replace(&mut self.ban_floor, usize::MAX);
+        let cands = self.candidates(pos, ply, last, prev, favourite);
+        let mut floor = self.ban_floor;
+        while self.pn_kids.len() <= ply as usize {
+            self.pn_kids.push(Vec::with_capacity(32));
+        }
+        let mut kids = std::mem::take(&mut self.pn_kids[ply as usize]);
+        kids.clear();
+        for c in &cands {
+            let terminal = match c.decided {
+                Some(d) => d,
+                None if self.two_eyes_only && c.child.passes >= 2 => Some(Side::Attacker),
+                None => decided(&self.region, &c.child, self.targets),
+            };
+            let numbers = match terminal {
+                Some(winner) => {
+                    self.counters.leaves += 1;
+                    if winner == c.child.to_move { (0, INF) } else { (INF, 0) }
+                }
+                None => {
+                    let (p, d) = self.pn_lookup(Solver::tt_key(&c.child));
+                    // An unsearched child: its disproof number grows with its place in the
+                    // heuristic's order, so the better-ranked moves are searched first and longer.
+                    if (p, d) == (1, 1) { (1, 1 + kids.len() as u32) } else { (p, d) }
+                }
+            };
+            kids.push((numbers.0, numbers.1, usize::MAX));
+        }
+        let top = cands.first().map_or(NONE, |c| c.mv);
+        let (mut phi, mut delta);
+        loop {
+            phi = INF;
+            delta = 0u32;
+            let (mut best, mut best_delta, mut second) = (usize::MAX, INF + 1, INF);
+            for (i, &(cphi, cdelta, _)) in kids.iter().enumerate() {
+                phi = phi.min(cdelta);
+                delta = delta.saturating_add(cphi).min(INF);
+                if cdelta < best_delta {
+                    second = best_delta.min(INF);
+                    best_delta = cdelta;
+                    best = i;
+                } else if cdelta < second {
+                    second = cdelta;
+                }
+            }
+            if phi >= th_phi || delta >= th_delta || self.out_of_budget || best == usize::MAX {
+                break;
+            }
+            let (cphi, _, _) = kids[best];
+            let child_th_phi = if th_delta >= INF { INF } else { th_delta - delta + cphi };
+            // The 1+epsilon trick (Pawlewicz and Lew): stay in the child until its disproof
+            // number passes the second best by a quarter, not by one, so fewer re-expansions.
+            let child_th_delta = th_phi.min(second.saturating_add(second / 4 + 1)).min(INF);
+            self.counters.nodes += 1;
+            self.counters.max_depth = self.counters.max_depth.max(ply + 1);
+            if self.counters.nodes > self.limits.node_budget || (self.counters.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() > d)) {
+                self.out_of_budget = true;
+                break;
+            }
+            let c = &cands[best];
+            self.path.push(c.child.hash);
+            self.captures_on_line += c.captures as u32;
+            let (p, d, f) = self.mid(&c.child, ply + 1, child_th_phi, child_th_delta, c.mv, last, top);
+            self.captures_on_line -= c.captures as u32;
+            self.path.pop();
+            kids[best] = (p, d, f);
+            floor = floor.min(f);
+        }
+        if phi == 0 {
+            if let Some(i) = kids.iter().position(|k| k.1 == 0) {
+                self.learn(pos, ply, cands[i].mv, last);
+            }
+        }
+        let proven = phi == 0 || delta == 0;
+        if !proven || floor >= ply as usize {
+            let slot = self.pn_index(key);
+            self.pn_tt[slot] = PnEntry { key, generation: self.generation, phi, delta };
+        }
+        self.pn_kids[ply as usize] = kids;
+        self.recycle(ply, cands);
+        self.ban_floor = outer_floor.min(floor);
+        (phi, delta, floor)
     }
 
     /// Plays a candidate on the path and searches it; the value is the mover's.
