@@ -743,9 +743,10 @@ fn run_command(file: PathBuf, out: PathBuf, threads: Option<usize>, shard: Optio
         } else {
             println!("{}: {} jobs, {} games", exp.name, jobs.len(), games);
         }
+        let mine: Vec<&str> = shard.map(|s| s.select(&jobs).iter().map(|j| j.hash.as_str()).collect()).unwrap_or_default();
         for j in &jobs {
             let swept: Vec<String> = j.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
-            let in_shard = shard.is_none_or(|s| s.contains(j));
+            let in_shard = shard.is_none() || mine.contains(&j.hash.as_str());
             let work = match (&j.config.tsumego_ga, &j.config.solve) {
                 (Some(g), _) => format!("generations={}", g.generations),
                 (_, Some(s)) => format!("weights={}", s.weights.len()),

@@ -114,7 +114,7 @@ pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptio
         (Some(n), _) => {
             run += &format!("#SBATCH --array=1-{n}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n", opts.cpus_per_task);
             run += &format!(
-                "# {name}: {jobs} job(s) in {n} shards: task I runs the jobs whose hash falls in shard I. A task that\n\
+                "# {name}: {jobs} job(s) in {n} shards: task I runs shard I (jobs ranked by hash, dealt round-robin). A task that\n\
                  # fails or is cut off can be resubmitted alone (sbatch --array=I ...): it resumes where it stopped.\n\
                  set -euo pipefail\n\
                  exec {gamelab} run {file_q} --out {out_q} --shard \"$SLURM_ARRAY_TASK_ID/{n}\" --threads \"$SLURM_CPUS_PER_TASK\"{format}\n"

@@ -11,7 +11,7 @@
 //! A job is done when its part passes its check (`stream`: sealed in the job record, identified
 //! in its own metadata); a part that fails it is run again, with a message. Game and solve jobs
 //! save their rows in batches while they run and resume after the last one; GA jobs resume from
-//! their checkpoints. `--shard I/N` keeps the jobs whose hash falls in shard I. A run locks the
+//! their checkpoints. `--shard I/N` keeps shard I of the jobs ranked by hash and dealt round-robin (`Shard::select`). A run locks the
 //! results folder (`lock_results`), so a second run on the same folder is refused, naming the
 //! first, while shards of one file run side by side.
 
@@ -52,8 +52,18 @@ impl FromStr for Shard {
 }
 
 impl Shard {
-    pub fn contains(&self, job: &Job) -> bool {
-        job.hash_u64() % self.count == self.index - 1
+    /// The jobs of this shard, in the order given. The jobs are ranked by their hash (the grid's
+    /// jobs, whatever order they were expanded in) and dealt round-robin: job of rank k goes to
+    /// shard k mod N + 1. So J jobs in N shards give each shard floor(J/N) or ceil(J/N) jobs,
+    /// and the same grid always splits the same way.
+    pub fn select<'a>(&self, jobs: &'a [Job]) -> Vec<&'a Job> {
+        let mut ranked: Vec<usize> = (0..jobs.len()).collect();
+        ranked.sort_by(|&a, &b| (jobs[a].hash_u64(), &jobs[a].hash).cmp(&(jobs[b].hash_u64(), &jobs[b].hash)));
+        let mut mine = vec![false; jobs.len()];
+        for (rank, &i) in ranked.iter().enumerate() {
+            mine[i] = rank as u64 % self.count == self.index - 1;
+        }
+        jobs.iter().zip(mine).filter(|(_, m)| *m).map(|(j, _)| j).collect()
     }
 }
 
@@ -156,7 +166,10 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let t0 = Instant::now();
     let dir = results_dir(&opts.out, &exp.name);
     let rows_dir = dir.join(rows_folder(exp.file.kind));
-    let in_shard: Vec<&Job> = jobs.iter().filter(|j| opts.shard.is_none_or(|s| s.contains(j))).collect();
+    let in_shard: Vec<&Job> = match opts.shard {
+        Some(s) => s.select(jobs),
+        None => jobs.iter().collect(),
+    };
     // Jobs that read another experiment's trained weights: what they read now (before anything
     // is written: a missing source is an error in the file); a job that ran (or began) with
     // other numbers runs again from the start.
@@ -287,3 +300,53 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     })
 }
 
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jobs(n_values: usize, repeats: usize) -> Vec<Job> {
+        let values: Vec<String> = (0..n_values).map(|i| (10 + i).to_string()).collect();
+        let text = format!(
+            "name = \"s\"\nkind = \"tournament\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 3\nrepeats = {repeats}\n[tournament]\nrounds = 1\n[agents.a]\nkind = \"random\"\n[agents.b]\nkind = \"simple_mcts\"\nrollouts = 5\n[grid]\n\"agents.b.rollouts\" = [{}]\n",
+            values.join(", ")
+        );
+        let exp = Experiment::from_text(Path::new("s.toml"), text).unwrap();
+        crate::experiment::expand(&exp).unwrap()
+    }
+
+    #[test]
+    fn shards_split_the_jobs_evenly_the_same_way_every_time() {
+        let four = jobs(2, 2);
+        assert_eq!(four.len(), 4);
+        let sizes = |jobs: &[Job], n: u64| (1..=n).map(|i| Shard { index: i, count: n }.select(jobs).len()).collect::<Vec<_>>();
+        assert_eq!(sizes(&four, 2), [2, 2]);
+        assert_eq!(sizes(&four, 4), [1, 1, 1, 1]);
+        for (values, repeats) in [(3, 1), (7, 3), (5, 2)] {
+            let js = jobs(values, repeats);
+            for n in 1..=6u64 {
+                let s = sizes(&js, n);
+                let (lo, hi) = (js.len() as u64 / n, js.len() as u64 / n + (js.len() as u64 % n != 0) as u64);
+                assert!(s.iter().all(|&k| k as u64 == lo || k as u64 == hi), "{} jobs in {n} shards: {s:?}", js.len());
+                // Every job in exactly one shard.
+                let mut all: Vec<&str> = (1..=n).flat_map(|i| Shard { index: i, count: n }.select(&js)).map(|j| j.hash.as_str()).collect();
+                all.sort();
+                let mut expected: Vec<&str> = js.iter().map(|j| j.hash.as_str()).collect();
+                expected.sort();
+                assert_eq!(all, expected);
+            }
+        }
+        // The same grid in another order splits the same way.
+        let mut reversed = four.clone();
+        reversed.reverse();
+        let hashes = |js: Vec<&Job>| -> Vec<String> {
+            let mut v: Vec<String> = js.iter().map(|j| j.hash.clone()).collect();
+            v.sort();
+            v
+        };
+        for i in 1..=2 {
+            let s = Shard { index: i, count: 2 };
+            assert_eq!(hashes(s.select(&four)), hashes(s.select(&reversed)));
+        }
+    }
+}
