@@ -404,6 +404,7 @@ fn dispatch(command: Command) -> Result<()> {
                 return Err(InputError::plain("--rollouts and --rounds must be at least 1").into());
             }
             let (exp, _) = load(&file)?;
+            check_out(&out)?;
             let opts = RunOptions { out, threads, shard: None, format: Format::Parquet, progress: true };
             let (summary, ga_report, tuned) = gamelab::workflow::tune(&exp, &opts, gamelab::workflow::CheckSettings { rollouts, rounds })?;
             println!("{}: GA ran {} jobs ({} rows) in {:.1} s; report: {}", exp.name, summary.jobs_run, summary.rows, summary.seconds, ga_report.report.display());
@@ -417,6 +418,7 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::Report { file, out, format } => {
             let (exp, jobs) = load(&file)?;
+            check_out(&out)?;
             let r = gamelab::report::report(&exp, &jobs, &out, format == TableFormat::Csv)?;
             println!("{}: report from {} rows ({} of {} jobs)", exp.name, r.rows, r.jobs_with_rows, r.jobs_total);
             println!("report: {}", r.report.display());
@@ -756,6 +758,7 @@ fn run_command(file: PathBuf, out: PathBuf, threads: Option<usize>, shard: Optio
         }
         return Ok(());
     }
+    check_out(&out)?;
     let opts = RunOptions { out, threads, shard, format, progress: true };
     let s = gamelab::experiment::runner::run(&exp, &jobs, &opts)?;
     println!(
@@ -851,6 +854,27 @@ fn parse_levels(s: &str) -> Result<(u8, u8)> {
 }
 
 /// Reads a problem file (text format) or an SGF file (by extension); errors name the file and line.
+/// `--out`: a folder, or a path where one can be made (its nearest existing ancestor is a
+/// folder): else exit 2 naming the option. Nothing is created here.
+fn check_out(out: &std::path::Path) -> Result<()> {
+    let bad = |what: String| -> anyhow::Error { InputError::plain(format!("--out '{}': {what}", out.display())).into() };
+    match std::fs::metadata(out) {
+        Ok(m) if m.is_dir() => Ok(()),
+        Ok(_) => Err(bad("is a file, not a folder".into())),
+        Err(_) => {
+            let mut up = out.parent();
+            while let Some(p) = up.filter(|p| !p.as_os_str().is_empty()) {
+                match std::fs::metadata(p) {
+                    Ok(m) if m.is_dir() => return Ok(()),
+                    Ok(_) => return Err(bad(format!("cannot make the folder: {} is a file", p.display()))),
+                    Err(_) => up = p.parent(),
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
 /// The `--search` option of `solve` and `check-gotools`.
 fn parse_search(s: &str) -> Result<gamelab::game::tsumego::solver::Search> {
     match s {

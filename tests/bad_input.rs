@@ -639,3 +639,35 @@ fn gotools_files_are_solved_beside_their_answers_and_bad_ones_name_the_line() {
         assert!(o.stdout.is_empty());
     }
 }
+
+#[test]
+fn agent_labels_and_names_that_are_not_one_safe_file_name() {
+    // A label that climbs out of --out, an empty one, one with a line break, a leading dot,
+    // an over-long one: exit 2 naming the key, nothing written (inside --out or above it).
+    for (label, shown) in [("\"../../../../../../PWNED\"", "agents.../../../../../../PWNED"), ("\"\"", "key `agents.`"), ("\"two\\nlines\"", "two\\nlines"), ("\".hidden\"", ".hidden")] {
+        rejected(&with("[agents.greedy]", &format!("[agents.{label}]")), &[], &[shown, "agent label"]);
+    }
+    let long = "a".repeat(65);
+    rejected(&with("[agents.greedy]", &format!("[agents.{long}]")), &[], &["has 65 characters; at most 64"]);
+    let dir = tempfile::tempdir().unwrap();
+    let ok = write(dir.path(), "ok.toml", &with("[agents.greedy]", &format!("[agents.{}]", "b".repeat(64))));
+    let o = gamelab(&["run", ok.to_str().unwrap(), "--dry-run"]);
+    assert!(o.status.success(), "64 characters are a label: {}", stderr(&o));
+    // The experiment's name, 300 characters: exit 2 naming the key (was exit 1, file name too long).
+    rejected(&with("name = \"small\"", &format!("name = \"{}\"", "n".repeat(300))), &[], &["key `name`", "has 300 characters; at most 64"]);
+}
+
+#[test]
+fn an_out_that_is_a_file_or_cannot_be_made_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", SMALL);
+    let a_file = write(dir.path(), "notes.txt", "mine");
+    for (out, what) in [(a_file.to_str().unwrap().to_string(), "is a file"), (format!("{}/below", a_file.display()), "cannot make the folder")] {
+        for cmd in ["run", "report"] {
+            let o = gamelab(&[cmd, file.to_str().unwrap(), "--out", &out]);
+            assert_eq!(o.status.code(), Some(2), "{cmd} {out}: {}", stderr(&o));
+            assert!(stderr(&o).contains("--out") && stderr(&o).contains(what), "{}", stderr(&o));
+        }
+    }
+    assert_eq!(std::fs::read(&a_file).unwrap(), b"mine");
+}

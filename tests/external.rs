@@ -171,3 +171,19 @@ fn course_agents_play_unmodified_through_the_adapters() {
         assert!(log.contains(printed), "{game}: what the agent printed is in the log, not the protocol: {log}");
     }
 }
+
+#[test]
+fn an_external_agent_plays_as_either_half_of_a_hybrid() {
+    // Was a panic (exit 101, "a live process"): the hybrid did not pass the game's start on.
+    for (early, late) in [(format!("{{ kind = \"external\", command = {RANDOM} }}"), "{ kind = \"random\" }".to_string()), ("{ kind = \"random\" }".to_string(), format!("{{ kind = \"external\", command = {RANDOM} }}"))] {
+        let file = format!(
+            "name = \"ext\"\nkind = \"match\"\ngame = \"freckers\"\nstage = \"standard\"\nseed = 5\n[match]\nplayers = [\"mine\", \"random\"]\ngames = 4\n[agents.mine]\nkind = \"hybrid\"\nswitch_ply = 6\nearly = {early}\nlate = {late}\n[agents.random]\nkind = \"random\"\n"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let (o, out) = run(dir.path(), &file, &[]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let rows = rows_of(&out);
+        assert_eq!(rows.height(), 4);
+        assert!(text(&rows, "termination").iter().all(|t| t == "normal"), "{:?}", text(&rows, "fault_detail"));
+    }
+}

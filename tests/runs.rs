@@ -1048,3 +1048,36 @@ fn the_report_never_deletes_a_folder_its_links_point_to() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(figures.join("fig1.pdf").is_file());
 }
+
+#[test]
+fn a_tune_file_without_grid_or_report_runs_and_reports() {
+    // Was a panic (exit 101) even with --dry-run: the default table had no column to draw.
+    let text = r#"
+name = "tune-plain"
+kind = "tune"
+game = "freckers"
+stage = "standard"
+seed = 3
+[tune]
+tuner = "hillclimb"
+agent = "tuned"
+opponent = "greedy"
+games = 4
+eval_games = 4
+step = 0.1
+[agents.tuned]
+kind = "alphabeta"
+nodes = 50
+distance = 0.5
+[agents.greedy]
+kind = "random_greedy"
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let f = write(dir.path(), "tune.toml", text);
+    let out = dir.path().join("out");
+    run_ok(&["run", f.to_str().unwrap(), "--dry-run"]);
+    run_ok(&["run", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    run_ok(&["report", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let md = std::fs::read_to_string(out.join("results/tune-plain/report/report.md")).unwrap();
+    assert!(md.contains("Score of the final weights against the opponent"), "{md}");
+}

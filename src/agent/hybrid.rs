@@ -1,7 +1,8 @@
 //! The hybrid of the Freckers report: one agent for the first `switch_ply` plies of the game,
 //! another after (MCTS early, minimax late in the report). Game-generic: the two agents are
 //! any specs, each with its own budget; both observe every move, so a tree-reusing early agent
-//! stays in step until it hands over.
+//! stays in step until it hands over, and both are told the seat, the result and asked for
+//! faults (an external agent in either place plays as it would alone).
 
 use super::{Agent, Budget, Effort};
 use crate::game::Game;
@@ -37,6 +38,22 @@ impl<G: Game> Agent<G> for Hybrid<G> {
         self.ply += 1;
         self.early.observe(mv);
         self.late.observe(mv);
+    }
+
+    // Both agents are told the seat and the result, as when they play alone (an external
+    // agent starts and ends its game there), and a fault of either ends the game.
+    fn begin(&mut self, seat: crate::game::Player) {
+        self.early.begin(seat);
+        self.late.begin(seat);
+    }
+
+    fn end(&mut self, result: f64) {
+        self.early.end(result);
+        self.late.end(result);
+    }
+
+    fn fault(&mut self) -> Option<super::external::Fault> {
+        self.early.fault().or_else(|| self.late.fault())
     }
 
     fn effort(&self) -> Effort {

@@ -435,6 +435,26 @@ pub struct ExperimentFile {
     pub report: ReportSpec,
 }
 
+/// Longest experiment name or agent label: both become parts of file names.
+pub const MAX_NAME_LEN: usize = 64;
+
+/// Whether `name` may be an experiment name or an agent label: 1 to 64 letters, digits, '-',
+/// '_' or '.', not starting with '.'; such a name is one safe component of a path.
+pub fn check_file_name(name: &str) -> Result<(), String> {
+    let shown: String = name.chars().take(40).collect::<String>().escape_debug().to_string();
+    let shown = if name.chars().count() > 40 { format!("{shown}...") } else { shown };
+    if name.is_empty() {
+        return Err("'' is empty: use 1 to 64 letters, digits, '-', '_' or '.'".into());
+    }
+    if !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) || name.starts_with('.') {
+        return Err(format!("'{shown}' must be letters, digits, '-', '_' or '.' (not first)"));
+    }
+    if name.len() > MAX_NAME_LEN {
+        return Err(format!("'{shown}' has {} characters; at most {MAX_NAME_LEN}", name.len()));
+    }
+    Ok(())
+}
+
 /// A parsed experiment file with its source, ready to expand.
 #[derive(Clone, Debug)]
 pub struct Experiment {
@@ -465,8 +485,15 @@ impl Experiment {
             Some(n) => n.clone(),
             None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "experiment".into()),
         };
-        if name.is_empty() || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) || name.starts_with('.') {
-            return Err(InputError::at_key(path, &text, "name", format!("'{name}' must be letters, digits, '-', '_' or '.' (it names a folder)")));
+        if let Err(e) = check_file_name(&name) {
+            return Err(InputError::at_key(path, &text, "name", format!("{e} (it names a folder)")));
+        }
+        let arena_agents = file.arena.iter().flat_map(|a| a.agents.keys().map(|l| ("arena.agents", l)));
+        for (table, label) in file.agents.keys().map(|l| ("agents", l)).chain(arena_agents) {
+            if let Err(e) = check_file_name(label) {
+                // The key as the file spells it; a line break in it is shown escaped (one line).
+                return Err(InputError::at_key(path, &text, &format!("{table}.{}", label.escape_debug()), format!("agent label {e} (it names log files and table columns)")));
+            }
         }
         Ok(Experiment { path: path.to_path_buf(), text, file, raw, name })
     }

@@ -128,8 +128,8 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     let mut names = BTreeSet::new();
     for t in &mut tables {
         let at = "report.tables";
-        if t.name.is_empty() || !t.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !names.insert(t.name.clone()) {
-            return Err(exp.error(at, format!("table name '{}' must be unique and made of letters, digits, '-' or '_'", t.name)));
+        if t.name.is_empty() || t.name.len() > crate::experiment::spec::MAX_NAME_LEN || !t.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !names.insert(t.name.clone()) {
+            return Err(exp.error(at, format!("table name '{}' must be unique and made of 1 to 64 letters, digits, '-' or '_'", t.name)));
         }
         if t.rows == RowSource::Arena {
             // Arena tables read games: game columns, the GA's grid keys per agent, and origin.
@@ -227,7 +227,8 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                     continue;
                 }
                 // Bars show one or two keys (categories and series); name wider tables' figures.
-                _ if t.group_by.as_ref().is_some_and(|g| g.len() > 2) => continue,
+                // A table without keys (a tune file without a grid: one row) has no figure.
+                _ if t.group_by.as_ref().is_some_and(|g| g.is_empty() || g.len() > 2) => continue,
                 // A numeric sweep of three or more values is a curve against it, the other
                 // key (the agent) as the lines.
                 _ => {
@@ -252,8 +253,8 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     for f in &figures {
         let at = "report.figures";
         let err = |m: String| exp.error(at, format!("figure '{}': {m}", f.name));
-        if f.name.is_empty() || !f.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !fig_names.insert(f.name.clone()) {
-            return Err(err("the name must be unique and made of letters, digits, '-' or '_'".into()));
+        if f.name.is_empty() || f.name.len() > crate::experiment::spec::MAX_NAME_LEN || !f.name.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) || !fig_names.insert(f.name.clone()) {
+            return Err(err("the name must be unique and made of 1 to 64 letters, digits, '-' or '_'".into()));
         }
         let keys = match &f.table {
             Some(t) => Some(*table_keys.get(t.as_str()).ok_or_else(|| err(format!("no table '{t}' (tables: {})", table_keys.keys().copied().collect::<Vec<_>>().join(", "))))?),
