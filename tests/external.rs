@@ -187,3 +187,98 @@ fn an_external_agent_plays_as_either_half_of_a_hybrid() {
         assert!(text(&rows, "termination").iter().all(|t| t == "normal"), "{:?}", text(&rows, "fault_detail"));
     }
 }
+
+/// The largest resident set (VmHWM, kB) of process `pid` seen while it runs, and its output.
+fn peak_rss_kb(child: std::process::Child) -> (u64, std::process::Output) {
+    let pid = child.id();
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (p, d) = (peak.clone(), done.clone());
+    let watcher = std::thread::spawn(move || {
+        while !d.load(std::sync::atomic::Ordering::Relaxed) {
+            if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+                if let Some(kb) = status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()) {
+                    p.fetch_max(kb, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    watcher.join().unwrap();
+    (peak.load(std::sync::atomic::Ordering::Relaxed), out)
+}
+
+/// Processes whose command line holds `marker`.
+fn processes_with(marker: &str) -> Vec<String> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok().map(|c| (e.file_name(), c)))
+        .filter(|(_, c)| String::from_utf8_lossy(c).contains(marker))
+        .map(|(pid, c)| format!("{} {}", pid.to_string_lossy(), String::from_utf8_lossy(&c).replace('\0', " ")))
+        .collect()
+}
+
+#[test]
+fn a_huge_line_is_a_protocol_error_that_gamelab_does_not_hold() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"longline\", \"2\"]";
+    let file = write(dir.path(), "ext.toml", &match_file("othello", "small6", 2, command, ""));
+    let out = dir.path().join("out");
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "1"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let (peak_kb, o) = peak_rss_kb(child);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows_of(&out);
+    assert!(text(&rows, "termination").iter().all(|t| t == "protocol_error"), "{:?}", text(&rows, "termination"));
+    for d in text(&rows, "fault_detail") {
+        assert!(d.contains("a line of 100000005 bytes") && d.len() < 500, "{d}");
+    }
+    assert!(peak_kb > 0 && peak_kb < 100 * 1024, "gamelab's peak resident memory {peak_kb} kB, past 100 MB");
+}
+
+#[test]
+fn an_agents_log_is_capped() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"spam\"]";
+    let (o, out) = run(dir.path(), &match_file("othello", "small6", 2, command, "time_ms = 5000"), &["--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(text(&rows_of(&out), "termination").iter().all(|t| t == "normal"));
+    let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
+    let len = std::fs::metadata(&logs[0]).unwrap().len();
+    assert!(len <= 10_001_000, "the log holds {len} bytes");
+    let tail = std::fs::read(&logs[0]).unwrap();
+    let tail = String::from_utf8_lossy(&tail[tail.len() - 200..]);
+    assert!(tail.contains("more bytes of this agent's standard error dropped"), "{tail}");
+}
+
+#[test]
+fn no_agent_process_outlives_its_run_not_even_a_child_it_forked_or_gamelab_killed() {
+    // A forking agent: after the run, neither it nor its child is left.
+    let marker = format!("gamelab-fork-test-{}", std::process::id());
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!("[\"python3\", \"tests/agents/misbehaving.py\", \"fork\", \"1\", \"{marker}\"]");
+    let (o, _) = run(dir.path(), &match_file("othello", "small6", 6, &command, ""), &["--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(processes_with(&marker), Vec::<String>::new(), "processes left after the run");
+    // kill -9 of gamelab: an agent that ignores SIGTERM and the end of its input dies with it.
+    let marker = format!("gamelab-stubborn-test-{}", std::process::id());
+    let command = format!("[\"python3\", \"tests/agents/misbehaving.py\", \"stubborn\", \"1\", \"{marker}\"]");
+    let file = write(dir.path(), "slow.toml", &match_file("othello", "small6", 2000, &command, ""));
+    let out = dir.path().join("killed");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "1"]).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let t0 = std::time::Instant::now();
+    while processes_with(&marker).iter().all(|p| !p.contains("misbehaving.py")) {
+        assert!(t0.elapsed().as_secs() < 20, "the agent never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let t0 = std::time::Instant::now();
+    while !processes_with(&marker).is_empty() && t0.elapsed().as_secs() < 5 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(processes_with(&marker), Vec::<String>::new(), "agents left after gamelab was killed");
+}

@@ -11,7 +11,15 @@
 //! deadline (the move's time plus `grace_ms`), after which the process is killed.
 //!
 //! Its standard error goes to a log file per job and agent (`results/<experiment>/logs/`),
-//! set by the runner; without one (tests, `gamelab play`), to gamelab's own standard error.
+//! set by the runner, at most `MAX_LOG_BYTES` a file (then a line says how much was dropped);
+//! without one (tests, `gamelab play`), to gamelab's own standard error.
+//!
+//! Bounds: a protocol line is at most `MAX_LINE_BYTES` (a longer one is a `protocol_error`,
+//! read past without being kept), a row's `fault_detail` at most `MAX_FAULT_DETAIL` characters.
+//! Each program leads its own process group, and a kill (a fault, the end of the run) kills the
+//! group, so a child the agent forked dies with it; the kernel kills the program if gamelab dies
+//! first, even by kill -9 (Linux's PR_SET_PDEATHSIG; the program's own children then outlive
+//! it unless it passes the same on).
 
 use super::{Agent, Effort};
 use crate::game::{Game, Player};
@@ -203,52 +211,140 @@ pub struct Fault {
     pub detail: String,
 }
 
+/// Longest `fault_detail` kept (a line an agent sent may be long): its first characters.
+pub const MAX_FAULT_DETAIL: usize = 300;
+
 fn fault(kind: Termination, detail: impl Into<String>) -> Fault {
-    Fault { kind, detail: detail.into() }
+    let detail: String = detail.into();
+    let detail = if detail.len() > MAX_FAULT_DETAIL {
+        let cut: String = detail.chars().take(MAX_FAULT_DETAIL).collect();
+        format!("{cut}... ({} bytes in all)", detail.len())
+    } else {
+        detail
+    };
+    Fault { kind, detail }
 }
 
-/// A running agent program.
+/// Longest protocol line read from an agent (1 MiB): a longer one is a protocol error, read
+/// past without being kept, so an agent cannot fill gamelab's memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Most of an agent's standard error kept in its log file (10 MB a file, the file of a job
+/// and agent); past it the rest is counted and one line says how much was dropped.
+pub const MAX_LOG_BYTES: u64 = 10_000_000;
+
+/// A line from an agent, or the start of one that was too long.
+enum Line {
+    Text(String),
+    TooLong { start: String, bytes: usize },
+}
+
+/// Reads lines of at most `MAX_LINE_BYTES` from `r` into `tx` until end of input or error.
+fn read_bounded_lines(mut r: impl BufRead, tx: std::sync::mpsc::Sender<Line>) {
+    let mut line: Vec<u8> = Vec::new();
+    let mut dropped = 0usize;
+    loop {
+        let buf = match r.fill_buf() {
+            Ok([]) | Err(_) => return,
+            Ok(b) => b,
+        };
+        let (chunk, ends) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], Some(i + 1)),
+            None => (buf, None),
+        };
+        if dropped == 0 && line.len() + chunk.len() <= MAX_LINE_BYTES {
+            line.extend_from_slice(chunk);
+        } else {
+            if dropped == 0 {
+                dropped = line.len();
+                line.truncate(80);
+            }
+            dropped += chunk.len();
+        }
+        let used = ends.unwrap_or(buf.len());
+        r.consume(used);
+        if ends.is_some() {
+            let text = String::from_utf8_lossy(&line).into_owned();
+            let msg = if dropped > 0 { Line::TooLong { start: text, bytes: dropped } } else { Line::Text(text) };
+            if tx.send(msg).is_err() {
+                return;
+            }
+            line.clear();
+            dropped = 0;
+        }
+    }
+}
+
+/// Copies an agent's standard error into its log file, up to `MAX_LOG_BYTES` in the file (the
+/// file's length is read before each write, so the processes of one job share the cap); then
+/// counts what it drops and, at the end, says how much in one line.
+fn copy_capped_log(mut from: impl std::io::Read, path: PathBuf) {
+    let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(&path) else { return };
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut dropped = 0u64;
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+        let room = MAX_LOG_BYTES.saturating_sub(len).min(n as u64) as usize;
+        if room > 0 && file.write_all(&buf[..room]).is_err() {
+            return;
+        }
+        dropped += (n - room) as u64;
+    }
+    if dropped > 0 {
+        writeln!(file, "\n[gamelab: {dropped} more bytes of this agent's standard error dropped: the log keeps at most {MAX_LOG_BYTES} bytes]").ok();
+    }
+}
+
+/// A running agent program, leader of its own process group (so it and whatever it starts are
+/// killed together), killed by the kernel if gamelab dies first (even by kill -9).
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Line>,
     name: String,
+    /// The thread copying standard error into the log: joined when the process is killed, so
+    /// the log is whole (with its line on what was dropped) before gamelab exits.
+    log_copy: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Process {
     /// Starts the program and shakes hands: gamelab sends `gamelab 1`, the program answers
     /// `ready 1 NAME` within `init_timeout_ms`.
     fn start(spec: &ExternalSpec) -> Result<Process, Fault> {
-        let stderr = match &spec.log {
-            Some(path) => {
-                if let Some(dir) = path.parent() {
-                    std::fs::create_dir_all(dir).ok();
-                }
-                match std::fs::OpenOptions::new().create(true).append(true).open(path) {
-                    Ok(f) => Stdio::from(f),
-                    Err(_) => Stdio::inherit(),
-                }
-            }
-            None => Stdio::inherit(),
-        };
+        let log = spec.log.clone().filter(|path| {
+            path.parent().is_none_or(|dir| std::fs::create_dir_all(dir).is_ok()) && std::fs::OpenOptions::new().create(true).append(true).open(path).is_ok()
+        });
         let mut cmd = Command::new(&spec.command[0]);
-        cmd.args(&spec.command[1..]).envs(&spec.env).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(stderr);
+        cmd.args(&spec.command[1..]).envs(&spec.env).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(if log.is_some() { Stdio::piped() } else { Stdio::inherit() });
         if let Some(dir) = &spec.cwd {
             cmd.current_dir(dir);
+        }
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+            // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+            unsafe {
+                cmd.pre_exec(|| {
+                    #[cfg(target_os = "linux")]
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
         }
         let mut child = cmd.spawn().map_err(|e| fault(Termination::Crash, format!("cannot start {:?}: {e}", spec.command.join(" "))))?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
+        let log_copy = match (log, child.stderr.take()) {
+            (Some(path), Some(err)) => Some(std::thread::spawn(move || copy_capped_log(err, path))),
+            _ => None,
+        };
         let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in std::io::BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut p = Process { child, stdin, lines: rx, name: String::new() };
+        std::thread::spawn(move || read_bounded_lines(std::io::BufReader::new(stdout), tx));
+        let mut p = Process { child, stdin, lines: rx, name: String::new(), log_copy };
         p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
         let line = p.recv(Instant::now() + spec.init_timeout()).map_err(|f| match f.kind {
             Termination::Timeout => fault(Termination::Timeout, format!("no answer to the handshake within {} ms", spec.init_timeout().as_millis())),
@@ -280,8 +376,12 @@ impl Process {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(line) if line.starts_with("info") && (line.len() == 4 || line.as_bytes()[4] == b' ') => continue,
-                Ok(line) => return Ok(line.trim_end().to_string()),
+                Ok(Line::Text(line)) if line.starts_with("info") && (line.len() == 4 || line.as_bytes()[4] == b' ') => continue,
+                Ok(Line::Text(line)) => return Ok(line.trim_end().to_string()),
+                Ok(Line::TooLong { start, bytes }) => {
+                    self.kill();
+                    return Err(fault(Termination::ProtocolError, format!("a line of {bytes} bytes, over the protocol's {MAX_LINE_BYTES}: {start}...")));
+                }
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();
                     return Err(fault(Termination::Timeout, "no answer in time"));
@@ -308,9 +408,19 @@ impl Process {
         })
     }
 
+    /// Kills the program and its whole process group (whatever it started), and reaps it.
     fn kill(&mut self) {
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: a signal to the process group this child leads (process_group(0)).
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
         self.child.kill().ok();
         self.child.wait().ok();
+        if let Some(t) = self.log_copy.take() {
+            t.join().ok();
+        }
     }
 }
 

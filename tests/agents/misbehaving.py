@@ -3,8 +3,13 @@
 1 within a game), then misbehaves as argv[1] says: illegal (a move that is not legal), sleep
 (no answer until long past its time), crash (exits with status 3), garbage (a line that is not
 the protocol), ok (never misbehaves), onegame (plays well, then exits after each game, as an
-agent that ignores the protocol's newgame might). Used by tests/external.rs."""
+agent that ignores the protocol's newgame might), longline (a 100 MB move line, written in
+pieces), spam (20 MB of standard error with every move), fork (starts a child that sleeps with
+argv[3] on its command line, then plays well), stubborn (ignores SIGTERM and the end of its
+input, with argv[3] on its command line; plays well). Used by tests/external.rs."""
 import random
+import signal
+import subprocess
 import sys
 import time
 
@@ -12,10 +17,16 @@ mode = sys.argv[1]
 at = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 rng = random.Random(7)
 print("started", file=sys.stderr, flush=True)
+if mode == "fork":
+    subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", sys.argv[3]])
+if mode == "stubborn":
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 legal, moves = [], 0
 while True:
     line = sys.stdin.readline()
     if not line:
+        if mode == "stubborn":
+            time.sleep(300)
         break
     words = line.split()
     if not words:
@@ -40,6 +51,17 @@ while True:
             sys.exit(3)
         elif moves == at and mode == "garbage":
             print("hello there", flush=True)
+        elif moves == at and mode == "longline":
+            sys.stdout.write("move ")
+            for _ in range(100):
+                sys.stdout.write("x" * 1_000_000)
+            sys.stdout.write("\n")
+            sys.stdout.flush()
+        elif mode == "spam":
+            for _ in range(20):
+                sys.stderr.write("y" * 1_000_000)
+            sys.stderr.flush()
+            print("move", rng.choice(legal), flush=True)
         else:
             print("info thinking about", len(legal), "moves", flush=True)
             print("move", rng.choice(legal), flush=True)
