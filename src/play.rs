@@ -57,7 +57,7 @@ pub struct GameRow {
     /// transcripts).
     pub transcript: String,
     /// How the game ended: `normal`, or the fault of the agent that lost by it
-    /// (`illegal_move`, `timeout`, `crash`, `protocol_error`; external agents only).
+    /// (`illegal_move`, `timeout`, `crash`, `protocol_error`, `memory`; external agents only).
     #[serde(deserialize_with = "one_of_the_names")]
     pub termination: Name,
     /// The fault's evidence: the offending line, or what happened (empty when normal).
@@ -75,7 +75,7 @@ pub struct GameRow {
 pub type Name = &'static str;
 
 /// The words a row's `winner` and `termination` take.
-const NAMES: [&str; 8] = ["first", "second", "draw", "normal", "illegal_move", "timeout", "crash", "protocol_error"];
+const NAMES: [&str; 9] = ["first", "second", "draw", "normal", "illegal_move", "timeout", "crash", "protocol_error", "memory"];
 
 /// Reads a `winner` or `termination` back (a distributed run's rows come from its workers).
 fn one_of_the_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {

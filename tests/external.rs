@@ -122,7 +122,7 @@ fn a_process_plays_game_after_game_and_the_report_counts_terminations() {
     assert!(r.status.success(), "{}", stderr(&r));
     let md = std::fs::read_to_string(out.join("results/ext/report/report.md")).unwrap();
     assert!(md.contains("## Terminations"), "{md}");
-    assert!(md.contains("| mine | 4 | 0 | 4 | 0 | 0 | 0 |"), "{md}");
+    assert!(md.contains("| mine | 4 | 0 | 4 | 0 | 0 | 0 | 0 |"), "{md}");
 }
 
 #[test]
@@ -281,4 +281,25 @@ fn no_agent_process_outlives_its_run_not_even_a_child_it_forked_or_gamelab_kille
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert_eq!(processes_with(&marker), Vec::<String>::new(), "agents left after gamelab was killed");
+}
+
+#[test]
+fn an_agent_over_its_memory_loses_by_memory_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"hog\", \"2\"]";
+    let (o, out) = run(dir.path(), &match_file("othello", "small6", 4, command, "memory_mb = 200\ntime_ms = 3000"), &["--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows_of(&out);
+    assert_eq!(rows.height(), 4);
+    let (first, winner) = (text(&rows, "first_agent"), text(&rows, "winner"));
+    for (i, t) in text(&rows, "termination").iter().enumerate() {
+        assert_eq!(t, "memory", "game {i}: {:?}", text(&rows, "fault_detail"));
+        assert_eq!(gamelab::play::seat_result(&winner[i], first[i] == "mine"), 0.0);
+    }
+    assert!(text(&rows, "fault_detail").iter().all(|d| d.contains("over memory_mb = 200")), "{:?}", text(&rows, "fault_detail"));
+    // Under a limit it keeps, the same agent plays normal games.
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = run(dir.path(), &match_file("othello", "small6", 2, command, "memory_mb = 2000\ntime_ms = 3000"), &["--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(text(&rows_of(&out), "termination").iter().all(|t| t == "normal"));
 }

@@ -65,6 +65,11 @@ pub struct ExternalSpec {
     /// the pipe and the program's start-up are not the agent's thinking.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grace_ms: Option<u64>,
+    /// Most memory the program may take, in MB (10^6 bytes): the peak virtual memory of its
+    /// process group (the program and what it started), as the courses' referees measure it
+    /// (COMP30024: 250, COMP 424: 500). Past it the game is lost by `memory`. None: no limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mb: Option<u64>,
     /// A digest of the files the command names (set by gamelab, not the file: whatever a file
     /// says is replaced): an edited agent makes new jobs instead of reusing the old agent's
     /// rows. Read back from a job's JSON (a distributed run's workers).
@@ -118,7 +123,7 @@ impl ExternalSpec {
         if self.command.is_empty() || self.command[0].trim().is_empty() {
             return Err("command must name a program, e.g. command = [\"python3\", \"my_agent.py\"]".into());
         }
-        for (name, v) in [("time_ms", self.time_ms), ("first_move_ms", self.first_move_ms), ("init_timeout_ms", self.init_timeout_ms)] {
+        for (name, v) in [("time_ms", self.time_ms), ("first_move_ms", self.first_move_ms), ("init_timeout_ms", self.init_timeout_ms), ("memory_mb", self.memory_mb)] {
             if v == Some(0) {
                 return Err(format!("{name} must be positive"));
             }
@@ -190,6 +195,7 @@ pub enum Termination {
     Timeout,
     Crash,
     ProtocolError,
+    Memory,
 }
 
 impl Termination {
@@ -200,6 +206,7 @@ impl Termination {
             Termination::Timeout => "timeout",
             Termination::Crash => "crash",
             Termination::ProtocolError => "protocol_error",
+            Termination::Memory => "memory",
         }
     }
 }
@@ -309,6 +316,62 @@ struct Process {
     /// The thread copying standard error into the log: joined when the process is killed, so
     /// the log is whole (with its line on what was dropped) before gamelab exits.
     log_copy: Option<std::thread::JoinHandle<()>>,
+    /// With `memory_mb`: set by the memory watch (to the peak it saw, in bytes) when it killed
+    /// the program for going over.
+    over_memory: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    memory_limit: Option<u64>,
+}
+
+/// The peak virtual memory (VmPeak, bytes) of process `pid` and of every process below it.
+fn group_peak_bytes(pid: u32) -> u64 {
+    let mut total = 0;
+    let mut todo = vec![pid];
+    let mut seen = 0;
+    while let Some(p) = todo.pop() {
+        seen += 1;
+        if seen > 4096 {
+            break;
+        }
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{p}/status")) {
+            if let Some(kb) = status.lines().find_map(|l| l.strip_prefix("VmPeak:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()) {
+                total += kb * 1024;
+            }
+        }
+        if let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) {
+            for t in tasks.flatten() {
+                if let Ok(children) = std::fs::read_to_string(t.path().join("children")) {
+                    todo.extend(children.split_whitespace().filter_map(|c| c.parse::<u32>().ok()));
+                }
+            }
+        }
+    }
+    total
+}
+
+/// Watches the memory of the process group led by `pid` every 20 ms while it lives: past
+/// `limit` bytes it records the peak in `over` and kills the group.
+fn watch_memory(pid: u32, limit: u64, over: std::sync::Arc<std::sync::atomic::AtomicU64>) {
+    loop {
+        if std::fs::metadata(format!("/proc/{pid}")).is_err() {
+            return;
+        }
+        let peak = group_peak_bytes(pid);
+        if peak > limit {
+            over.store(peak, std::sync::atomic::Ordering::SeqCst);
+            if let Ok(p) = i32::try_from(pid) {
+                // SAFETY: a signal to the process group the agent leads.
+                unsafe {
+                    libc::kill(-p, libc::SIGKILL);
+                }
+            }
+            return;
+        }
+        // A zombie (exited, not yet reaped) has no VmPeak: the group is done.
+        if peak == 0 {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 impl Process {
@@ -344,7 +407,13 @@ impl Process {
         };
         let (tx, rx) = channel();
         std::thread::spawn(move || read_bounded_lines(std::io::BufReader::new(stdout), tx));
-        let mut p = Process { child, stdin, lines: rx, name: String::new(), log_copy };
+        let over_memory = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let memory_limit = spec.memory_mb.map(|mb| mb * 1_000_000);
+        if let Some(limit) = memory_limit {
+            let (pid, over) = (child.id(), over_memory.clone());
+            std::thread::spawn(move || watch_memory(pid, limit, over));
+        }
+        let mut p = Process { child, stdin, lines: rx, name: String::new(), log_copy, over_memory, memory_limit };
         p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
         let line = p.recv(Instant::now() + spec.init_timeout()).map_err(|f| match f.kind {
             Termination::Timeout => fault(Termination::Timeout, format!("no answer to the handshake within {} ms", spec.init_timeout().as_millis())),
@@ -402,6 +471,10 @@ impl Process {
             }
         };
         self.kill();
+        let peak = self.over_memory.load(std::sync::atomic::Ordering::SeqCst);
+        if let (true, Some(limit)) = (peak > 0, self.memory_limit) {
+            return fault(Termination::Memory, format!("peak virtual memory {} MB, over memory_mb = {}", peak / 1_000_000, limit / 1_000_000));
+        }
         fault(Termination::Crash, match status {
             Some(s) => format!("the agent exited ({s})"),
             None => "the agent closed its output".to_string(),

@@ -46,7 +46,7 @@ const GAMES: &[(&str, &str)] = &[
     ("first_budget", "the first agent's budget as it was applied (iterations, or time for time budgets)"),
     ("second_budget", "the same for the second agent"),
     ("transcript", "the moves in the game's notation, concatenated (Othello: `f5d6c3...`, passes left out), the opening's first"),
-    ("termination", "`normal`, or the fault of the agent that lost by it: `illegal_move`, `timeout`, `crash`, `protocol_error` (external agents)"),
+    ("termination", "`normal`, or the fault of the agent that lost by it: `illegal_move`, `timeout`, `crash`, `protocol_error`, `memory` (external agents; `memory`: over its `memory_mb`)"),
     ("fault_detail", "the fault's evidence: the offending line, or what happened (at most its first 300 characters); empty when normal"),
     ("start_position", "games with a random setup (Colosseum): the start position in the text format of `gamelab show`; null for a fixed start"),
     ("opening", "the opening the game started from (the first moves of `transcript`); null without `[openings]`"),

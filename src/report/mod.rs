@@ -254,7 +254,7 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
 /// games, those that ended normally, and the faults the agent itself committed, by kind.
 fn terminations_section(records: &Records) -> Result<String> {
     use polars::prelude::*;
-    const FAULTS: [&str; 4] = ["illegal_move", "timeout", "crash", "protocol_error"];
+    const FAULTS: [&str; 5] = ["illegal_move", "timeout", "crash", "protocol_error", "memory"];
     if !records.has("termination") {
         return Ok(String::new());
     }
@@ -272,7 +272,7 @@ fn terminations_section(records: &Records) -> Result<String> {
     if counts.keys().all(|k| k[1] == "normal") {
         return Ok(String::new());
     }
-    let mut by_agent: BTreeMap<&str, [u64; 6]> = BTreeMap::new();
+    let mut by_agent: BTreeMap<&str, [u64; 7]> = BTreeMap::new();
     for (k, n) in &counts {
         let counts = by_agent.entry(&k[0]).or_default();
         let n = n[0] as u64;
@@ -284,7 +284,7 @@ fn terminations_section(records: &Records) -> Result<String> {
             counts[2 + f] += n;
         }
     }
-    let mut md = String::from("## Terminations\n\nGames that ended by an agent's fault count as its loss. The fault columns count each agent's own faults (the offending lines are in the rows, column `fault_detail`; its standard error in `logs/`).\n\n| agent | games | normal | illegal_move | timeout | crash | protocol_error |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    let mut md = String::from("## Terminations\n\nGames that ended by an agent's fault count as its loss. The fault columns count each agent's own faults (the offending lines are in the rows, column `fault_detail`; its standard error in `logs/`).\n\n| agent | games | normal | illegal_move | timeout | crash | protocol_error | memory |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
     for (agent, c) in by_agent {
         md += &format!("| {agent} | {} |\n", c.iter().map(u64::to_string).collect::<Vec<_>>().join(" | "));
     }

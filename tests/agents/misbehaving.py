@@ -6,7 +6,8 @@ the protocol), ok (never misbehaves), onegame (plays well, then exits after each
 agent that ignores the protocol's newgame might), longline (a 100 MB move line, written in
 pieces), spam (20 MB of standard error with every move), fork (starts a child that sleeps with
 argv[3] on its command line, then plays well), stubborn (ignores SIGTERM and the end of its
-input, with argv[3] on its command line; plays well). Used by tests/external.rs."""
+input, with argv[3] on its command line; plays well), hog (takes 300 MB at move N and keeps playing).
+Used by tests/external.rs."""
 import random
 import signal
 import subprocess
@@ -51,6 +52,10 @@ while True:
             sys.exit(3)
         elif moves == at and mode == "garbage":
             print("hello there", flush=True)
+        elif moves == at and mode == "hog":
+            hog = bytearray(300_000_000)
+            time.sleep(0.2)
+            print("move", rng.choice(legal), flush=True)
         elif moves == at and mode == "longline":
             sys.stdout.write("move ")
             for _ in range(100):
