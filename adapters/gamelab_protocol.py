@@ -4,6 +4,8 @@
 messages arrive:
 
     player.newgame(game, seat, position)   # seat "first" or "second"; position: list of lines
+                                           # (random and numpy's global generator are seeded
+                                           # with the game's seed first)
     player.go(position, legal, ms) -> str  # the move, one of `legal`, as gamelab names it
     player.opponent(move)                  # optional: the opponent's move, as gamelab names it
     player.gameover(result)                # optional: "win", "loss" or "draw"
@@ -22,6 +24,18 @@ def _protocol_streams():
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     return sys.stdin, out
+
+
+def seed_generators(seed):
+    """Seeds the generators course agents draw from (Python's `random`, and numpy's global one
+    when the agent has imported numpy) with gamelab's seed for this game and seat, so an agent
+    with an iteration budget plays the same game on any thread count and after a resume."""
+    import random
+
+    random.seed(seed)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed(seed % (2 ** 32))
 
 
 def serve(name, player):
@@ -44,6 +58,8 @@ def serve(name, player):
             say("ready 1 " + name)
         elif command == "newgame":
             starting = rest.split()
+            if len(starting) > 2:
+                seed_generators(int(starting[2]))
         elif command == "position":
             position = [inp.readline().rstrip("\n") for _ in range(int(rest))]
             if starting:

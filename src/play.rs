@@ -83,6 +83,14 @@ fn one_of_the_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static s
     NAMES.iter().find(|n| **n == s).copied().ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a winner or a termination")))
 }
 
+/// The seed an agent is given for a game (external agents receive it in `newgame` and the
+/// adapters seed Python's `random` and numpy's global generator with it): from the game's seed
+/// and the seat only, so the same game gets the same seed on any thread count and after a
+/// resume. Below 2^32, so that every generator takes it as it is.
+pub fn agent_seed(game_seed: u64, seat: Player) -> u64 {
+    crate::rng::derive_seed(game_seed, &[0x5eed_a9e7, seat as u64]) & 0xffff_ffff
+}
+
 /// The result of a game for one seat, from the row's `winner` ("first", "second" or "draw"):
 /// 1 for a win, 0.5 for a draw, 0 for a loss.
 pub fn seat_result(winner: &str, first: bool) -> f64 {
@@ -124,7 +132,7 @@ pub fn play_game_observed<G: Arena>(
     let t0 = Instant::now();
     let mut legal = Vec::new();
     for (a, seat) in agents.iter_mut().zip([Player::First, Player::Second]) {
-        a.begin(seat);
+        a.begin(seat, agent_seed(seed, seat));
     }
     let mut fault = None;
     let outcome = loop {

@@ -303,3 +303,40 @@ fn an_agent_over_its_memory_loses_by_memory_and_the_run_goes_on() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(text(&rows_of(&out), "termination").iter().all(|t| t == "normal"));
 }
+
+#[test]
+fn a_course_agent_drawing_from_unseeded_generators_gives_the_same_rows_on_any_threads_and_after_a_kill() {
+    // The agent seeds nothing itself; the adapter seeds Python's random and numpy's global
+    // generator with the game's seed from `newgame`. Games are compared column by column
+    // (timing columns aside), so every move of every game is the same.
+    let command = "[\"python3\", \"adapters/othello/gamelab_othello.py\", \"tests/agents/othello_unseeded.py\"]";
+    let text = match_file("othello", "small6", 40, command, "").replace("[match]", "repeats = 2\n[match]");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ext.toml", &text);
+    let f = file.to_str().unwrap();
+    let runs: Vec<_> = [("one", "1"), ("two", "2")]
+        .iter()
+        .map(|(name, threads)| {
+            let out = dir.path().join(name);
+            let o = gamelab(&["run", f, "--out", out.to_str().unwrap(), "--threads", threads]);
+            assert!(o.status.success(), "{}", stderr(&o));
+            parts(&out, "ext", "games")
+        })
+        .collect();
+    assert_same(&runs[0], &runs[1], "1 and 2 threads");
+    // Killed (SIGKILL) part way, then resumed.
+    let out = dir.path().join("killed");
+    let mut landed = 0;
+    for delay in [400u64, 900, 1500] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["run", f, "--out", out.to_str().unwrap(), "--threads", "2"]).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            landed += 1;
+        }
+        child.wait().unwrap();
+    }
+    let o = gamelab(&["run", f, "--out", out.to_str().unwrap(), "--threads", "2"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(&runs[0], &parts(&out, "ext", "games"), &format!("after {landed} kills and a resume"));
+}

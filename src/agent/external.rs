@@ -643,7 +643,7 @@ impl<G: Protocol> ExternalAgent<G> {
 }
 
 impl<G: Protocol> Agent<G> for ExternalAgent<G> {
-    fn begin(&mut self, seat: Player) {
+    fn begin(&mut self, seat: Player, seed: u64) {
         self.seat = Some(seat);
         match checkout(&self.spec) {
             Ok((p, reused)) => {
@@ -656,7 +656,7 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
             }
         }
         let side = if seat == Player::First { "first" } else { "second" };
-        let mut lines = vec![format!("newgame {} {side}", G::NAME), self.clock.protocol_line()];
+        let mut lines = vec![format!("newgame {} {side} {seed}", G::NAME), self.clock.protocol_line()];
         lines.extend(Self::position_lines(&self.state));
         self.send(&lines);
     }

@@ -42,9 +42,9 @@ impl<G: Game> Agent<G> for Hybrid<G> {
 
     // Both agents are told the seat and the result, as when they play alone (an external
     // agent starts and ends its game there), and a fault of either ends the game.
-    fn begin(&mut self, seat: crate::game::Player) {
-        self.early.begin(seat);
-        self.late.begin(seat);
+    fn begin(&mut self, seat: crate::game::Player, seed: u64) {
+        self.early.begin(seat, seed);
+        self.late.begin(seat, crate::rng::derive_seed(seed, &[1]));
     }
 
     fn end(&mut self, result: f64) {

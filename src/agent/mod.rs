@@ -77,8 +77,10 @@ pub trait Agent<G: Game>: Send {
     fn effort(&self) -> Effort {
         Effort::default()
     }
-    /// Told its seat before the game's first move (external agents start their game here).
-    fn begin(&mut self, _seat: crate::game::Player) {}
+    /// Told its seat and the game's agent seed before the game's first move (external agents
+    /// start their game here and pass the seed on). `seed` comes from the game's own seed and
+    /// the seat (`play::agent_seed`), so it does not depend on threads or resumption.
+    fn begin(&mut self, _seat: crate::game::Player, _seed: u64) {}
     /// Told its result (1, 0.5 or 0) when the game is over.
     fn end(&mut self, _result: f64) {}
     /// A fault that ends the game as a loss for this agent (external agents: an illegal move,
