@@ -7,8 +7,10 @@
 its `Agent(color, **referee)` is built for each game, `action(**referee)` asked for each move
 and `update(color, action, **referee)` told every action of both players, as the course
 referee does; `referee` holds `time_remaining` (seconds left on the game clock), with
-`space_remaining` and `space_limit` None (gamelab does not limit memory). The `referee.game`
-types it imports are gamelab's stand-ins in this folder. A MoveAction is matched to the legal
+`space_remaining` and `space_limit` None (gamelab holds the agent to `memory_mb` from outside). The `referee.game`
+types it imports come from the course's own `referee` package when the agent ships one beside
+its `agent/` folder (as the course template does), and otherwise from gamelab's stand-ins in
+this folder. A MoveAction is matched to the legal
 move with the same frog and destination, so any direction list the referee would accept
 (a single direction over an adjacent frog is a jump) is understood.
 """
@@ -17,7 +19,25 @@ import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+
+
+def agent_package(arg):
+    """The agent package's folder, from the command-line argument (the folder or its program.py)."""
+    path = os.path.abspath(arg)
+    return path if os.path.isdir(path) else os.path.dirname(path)
+
+
+def own_referee(package):
+    """The folder holding the course's own `referee` package, when the agent ships it beside
+    its `agent/` folder (as the course template does); None otherwise."""
+    parent = os.path.dirname(package)
+    return parent if os.path.isfile(os.path.join(parent, "referee", "__init__.py")) else None
+
+
+# The course's own referee package first when the agent has one (its Board, events and
+# constants are then the course's), else gamelab's stand-in in this folder.
+_OWN = own_referee(agent_package(sys.argv[1])) if len(sys.argv) > 1 else None
+sys.path.insert(0, _OWN or HERE)
 sys.path.insert(1, os.path.dirname(HERE))
 
 from gamelab_protocol import serve  # noqa: E402
@@ -102,8 +122,7 @@ class CoursePlayer:
 def main():
     if len(sys.argv) < 2:
         raise SystemExit(__doc__)
-    path = os.path.abspath(sys.argv[1])
-    package = path if os.path.isdir(path) else os.path.dirname(path)
+    package = agent_package(sys.argv[1])
     sys.path.insert(2, os.path.dirname(package))
     module = importlib.import_module(os.path.basename(package) + ".program")
     serve("{} ({})".format(getattr(module.Agent, "__name__", "Agent"), os.path.basename(package)), CoursePlayer(module.Agent))

@@ -1,0 +1,1 @@
+"""A student's own copy of the course referee package (written for gamelab's tests)."""
