@@ -12,6 +12,9 @@
 //!   A link, folder or file in gamelab's place that is not its own is refused (an `InputError`,
 //!   exit 2, naming it) and never followed. No other code calls `remove_dir_all` on a path
 //!   that input or the file system could point elsewhere.
+//! - Seals: a file gamelab reads back (a GA's best table, trained weights, a checkpoint) ends
+//!   with `# seal xxh3 <hash>` over everything before it (`sealed`); `check_seal` tells an
+//!   intact file from one changed since (exit 2 naming it where it is read).
 //! - `FolderLock`: an advisory lock (flock) on a file in a folder, released by the kernel when
 //!   its holder dies, naming the holder's pid in its message.
 
@@ -69,6 +72,50 @@ pub fn remove_stale_temps(path: &Path) {
             }
         }
     }
+}
+
+const SEAL_PREFIX: &str = "# seal xxh3 ";
+
+/// `text` followed by its seal line (`# seal xxh3 <hex>`, over `text` exactly).
+pub fn sealed(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 32);
+    out.push_str(text);
+    if !text.is_empty() && !text.ends_with('\n') {
+        out.push('\n');
+    }
+    let body_len = out.len();
+    let h = xxhash_rust::xxh3::xxh3_64(out[..body_len].as_bytes());
+    out.push_str(&format!("{SEAL_PREFIX}{h:016x}\n"));
+    out
+}
+
+/// What a file's seal says: `Some((body, true))` for a sealed, unchanged file (`body` without
+/// the seal line), `Some((body, false))` for one changed since it was sealed, `None` for a file
+/// without a seal (not written by gamelab, or written before seals).
+pub fn check_seal(text: &str) -> Option<(&str, bool)> {
+    let trimmed = text.strip_suffix('\n').unwrap_or(text);
+    let at = trimmed.rfind('\n').map_or(0, |i| i + 1);
+    let hex = trimmed[at..].strip_prefix(SEAL_PREFIX)?;
+    let body = &text[..at];
+    let ok = u64::from_str_radix(hex.trim(), 16).is_ok_and(|h| h == xxhash_rust::xxh3::xxh3_64(body.as_bytes()));
+    Some((body, ok))
+}
+
+/// Reads back a file gamelab sealed: its body (the whole text for a file without a seal, as an
+/// older gamelab wrote it), or an error naming the file (an `InputError`: exit 2) when it was
+/// changed since it was sealed.
+pub fn read_sealed(path: &Path, what: &str) -> Result<String> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    match check_seal(&text) {
+        Some((body, true)) => Ok(body.to_string()),
+        Some((_, false)) => Err(changed_error(path, what)),
+        None => Ok(text),
+    }
+}
+
+/// The error for a sealed file changed since gamelab wrote it.
+pub fn changed_error(path: &Path, what: &str) -> anyhow::Error {
+    crate::experiment::InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message: format!("{what} was changed after gamelab wrote it (its seal does not match): run its job again (remove the file and its job's rows) rather than edit it") }.into()
 }
 
 /// Builds a new version of the folder `link` names and swaps it in.
@@ -345,6 +392,25 @@ mod tests {
         assert_eq!(std::fs::read(link.join("a")).unwrap(), b"2");
         assert!(dir.path().join(".out.notes").is_dir());
         assert_eq!(std::fs::read(dir.path().join(".out.1-2").join("draft.tex")).unwrap(), b"text");
+    }
+
+    #[test]
+    fn a_seal_tells_an_intact_file_from_a_changed_one() {
+        let text = "# best table\n1 2\n3 4\n";
+        let s = sealed(text);
+        assert_eq!(check_seal(&s), Some((text, true)));
+        assert_eq!(check_seal(&s.replace("3 4", "3 5")).map(|c| c.1), Some(false));
+        let forged = format!("{text}# seal xxh3 0000000000000001\n");
+        assert_eq!(check_seal(&forged).map(|c| c.1), Some(false));
+        assert_eq!(check_seal(text), None);
+        assert_eq!(check_seal(&sealed("no newline")).map(|c| c.1), Some(true));
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("t.txt");
+        std::fs::write(&p, s.replace("1 2", "9 2")).unwrap();
+        let err = read_sealed(&p, "the table").unwrap_err();
+        assert!(err.downcast_ref::<crate::experiment::InputError>().is_some() && err.to_string().contains("t.txt"), "{err}");
+        std::fs::write(&p, &s).unwrap();
+        assert_eq!(read_sealed(&p, "the table").unwrap(), text);
     }
 
     #[test]

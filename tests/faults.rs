@@ -330,3 +330,30 @@ fn a_killed_report_leaves_the_old_report_or_the_new_one() {
     let hidden = std::fs::read_dir(out.join("results/games")).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with(".report.")).count();
     assert_eq!(hidden, 1, "one report folder behind the link");
 }
+
+#[test]
+fn an_edited_best_table_is_refused_by_the_report_and_by_an_agent_that_names_it() {
+    let ga = "name = \"ga\"\nkind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 8\n[ga]\npopulation = 8\ngenerations = 3\nsubset = 0.5\nstrategy = \"rnd\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ga.toml", ga);
+    let f = file.to_str().unwrap();
+    let out = dir.path().join("out");
+    run_ok(&["run", f, "--out", out.to_str().unwrap()]);
+    run_ok(&["report", f, "--out", out.to_str().unwrap()]);
+    let jobs = gamelab::experiment::expand(&gamelab::experiment::Experiment::load(&file).unwrap()).unwrap();
+    let table = out.join("results/ga/tables").join(format!("{}.txt", jobs[0].hash));
+    // An agent may name the table as the GA wrote it.
+    let uses = |name: &str| write(dir.path(), name, &format!("name = \"{}\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"small6\"\n[match]\nplayers = [\"evolved\", \"random\"]\ngames = 2\n[agents.evolved]\nkind = \"weighted_random\"\ntable = \"{}\"\n[agents.random]\nkind = \"random\"\n", name.trim_end_matches(".toml"), table.display()));
+    let m = uses("m1.toml");
+    run_ok(&["run", m.to_str().unwrap(), "--dry-run"]);
+    // One weight changed by hand: the report and the agent refuse it, naming the file.
+    let text = std::fs::read_to_string(&table).unwrap();
+    let first_value = text.lines().nth(1).unwrap().split(' ').next().unwrap().to_string();
+    std::fs::write(&table, text.replacen(&format!("\n{first_value} "), "\n999 ", 1)).unwrap();
+    for args in [vec!["report", f, "--out", out.to_str().unwrap()], vec!["run", m.to_str().unwrap(), "--dry-run"]] {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(&args).output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("{}.txt", jobs[0].hash)) && err.contains("changed after gamelab wrote it"), "{err}");
+    }
+}

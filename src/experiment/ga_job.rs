@@ -173,10 +173,10 @@ pub fn play_evaluation_range(job: &Job, generation: u32, tables: &[Vec<Vec<f64>>
 /// Writes a GA job's best table as a table file (one row per line) that agents can name.
 pub fn write_table_file(path: &Path, job: &Job, best: &[Vec<f64>]) -> Result<()> {
     let rows: Vec<String> = best.iter().map(|r| r.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")).collect();
+    let text = format!("# best table of GA job {} ({}), last generation\n{}\n", job.hash, job.config.stage.id(), rows.join("\n"));
     write_atomic(path, |f| {
         use std::io::Write;
-        writeln!(f, "# best table of GA job {} ({}), last generation", job.hash, job.config.stage.id())?;
-        writeln!(f, "{}", rows.join("\n"))?;
+        f.write_all(crate::durable::sealed(&text).as_bytes())?;
         Ok(())
     })
 }

@@ -304,6 +304,15 @@ pub use crate::durable::{remove_stale_temps, write_atomic};
 /// time, the rows never depend on it.
 pub fn read_checkpoint<T: serde::de::DeserializeOwned>(path: &Path, hash: &str, job_of: impl Fn(&T) -> &str) -> Result<Option<T>> {
     let Ok(bytes) = std::fs::read(path) else { return Ok(None) };
+    // A sealed checkpoint: one changed since it was written but still readable was edited
+    // (exit 2, naming it); one that no longer reads was cut or corrupted (started over below).
+    let text = String::from_utf8_lossy(&bytes);
+    let bytes: Vec<u8> = match crate::durable::check_seal(&text) {
+        Some((body, true)) => body.as_bytes().to_vec(),
+        Some((body, false)) if serde_json::from_str::<T>(body).is_ok() => return Err(crate::durable::changed_error(path, "the checkpoint")),
+        Some((body, false)) => body.as_bytes().to_vec(),
+        None => bytes,
+    };
     let why = match serde_json::from_slice::<T>(&bytes) {
         Ok(ck) if job_of(&ck) == hash => return Ok(Some(ck)),
         Ok(ck) => format!("it belongs to job {}", job_of(&ck)),
@@ -314,9 +323,14 @@ pub fn read_checkpoint<T: serde::de::DeserializeOwned>(path: &Path, hash: &str, 
     Ok(None)
 }
 
-/// Writes a checkpoint atomically (JSON).
+/// Writes a checkpoint atomically (JSON, then its seal line).
 pub fn write_checkpoint<T: serde::Serialize>(path: &Path, state: &T) -> Result<()> {
-    write_atomic(path, |f| Ok(serde_json::to_writer(f, state)?))
+    let json = serde_json::to_string(state)?;
+    write_atomic(path, |f| {
+        use std::io::Write;
+        f.write_all(crate::durable::sealed(&json).as_bytes())?;
+        Ok(())
+    })
 }
 
 /// The part file of a job in `dir`, if one exists in either format.
@@ -339,5 +353,30 @@ pub fn read_part(path: &Path) -> Result<DataFrame> {
     } else {
         let f = std::fs::File::open(path).with_context(ctx)?;
         Ok(ParquetReader::new(f).finish().with_context(ctx)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Ck {
+        job: String,
+        generation: u32,
+    }
+
+    #[test]
+    fn an_edited_checkpoint_is_refused_and_a_cut_one_started_over() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("ck.json");
+        write_checkpoint(&p, &Ck { job: "h".into(), generation: 7 }).unwrap();
+        assert_eq!(read_checkpoint::<Ck>(&p, "h", |c| &c.job).unwrap(), Some(Ck { job: "h".into(), generation: 7 }));
+        let text = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, text.replace("\"generation\":7", "\"generation\":9")).unwrap();
+        let err = read_checkpoint::<Ck>(&p, "h", |c| &c.job).unwrap_err();
+        assert!(err.downcast_ref::<crate::experiment::InputError>().is_some() && err.to_string().contains("ck.json"), "{err}");
+        std::fs::write(&p, &text[..10]).unwrap();
+        assert_eq!(read_checkpoint::<Ck>(&p, "h", |c| &c.job).unwrap(), None, "a cut checkpoint starts the job over");
     }
 }

@@ -163,10 +163,10 @@ pub fn markdown() -> Result<String> {
     s += &table("game", &games, &[ID, GAMES])?;
     s += "\n## Othello GA (`ga`): `generations/`, one row per individual per generation\n\n";
     s += &table("ga", &generations, &[ID, GENERATION_HEAD, GA_MEASURES, GENERATION_TAIL, TABLE])?;
-    s += "\nThe best table of the last generation is also written as `tables/<job>.txt`.\n";
+    s += "\nThe best table of the last generation is also written as `tables/<job>.txt`, ending in a seal line (`# seal xxh3 ...`): a table changed after gamelab wrote it is refused (exit 2) where it is read back.\n";
     s += "\n## Life-and-death GA (`tsumego_ga`): `generations/`, one row per individual per generation\n\n";
     s += &table("tsumego_ga", &tsumego, &[ID, GENERATION_HEAD, TSUMEGO_GA_MEASURES, GENERATION_TAIL, GENES])?;
-    s += "\nIts test solves are `solves/` rows (below); its best weights `tables/<job>.weights`.\n";
+    s += "\nIts test solves are `solves/` rows (below); its best weights `tables/<job>.weights` (sealed like a GA's table).\n";
     s += "\n## Solves (`solve`, and a `tsumego_ga`'s test set): `solves/`, one row per weight vector and problem\n\n";
     s += &table("solve", &solves, &[ID, SOLVES])?;
     s += "\n## Tuning (`tune`): `tuning/`, one row per game\n\n";

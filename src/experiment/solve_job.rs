@@ -379,10 +379,10 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
 
 /// Writes a GA job's best weights as a weights file (`gamelab solve --weights FILE` reads it).
 pub fn write_weights_file(path: &Path, job: &Job, best: &Weights) -> Result<()> {
+    let text = format!("# best weights of tsumego_ga job {} ({}), last generation\n{}", job.hash, job.config.experiment, weights_text(best));
     write_atomic(path, |f| {
         use std::io::Write;
-        writeln!(f, "# best weights of tsumego_ga job {} ({}), last generation", job.hash, job.config.experiment)?;
-        f.write_all(weights_text(best).as_bytes())?;
+        f.write_all(crate::durable::sealed(&text).as_bytes())?;
         Ok(())
     })
 }

@@ -150,7 +150,10 @@ fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
     match matches.as_slice() {
         [hash] => {
             let path = dir.join("tables").join(format!("{hash}.weights"));
-            let text = std::fs::read_to_string(&path).with_context(|| format!("trained:{s}: the GA job {hash} has not finished ({} is missing)", path.display()))?;
+            if !path.exists() {
+                anyhow::bail!("trained:{s}: the GA job {hash} has not finished ({} is missing)", path.display());
+            }
+            let text = crate::durable::read_sealed(&path, "the GA's trained weights")?;
             crate::game::tsumego::heuristic::parse_weights(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         }
         [] if seen.is_empty() => anyhow::bail!("trained:{s}: {exp} has no results of its current jobs (its file changed since it ran, or it ran on an older problem generator): run experiments/{exp}.toml again"),

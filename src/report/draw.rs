@@ -124,7 +124,10 @@ pub fn on_board(stage: &StageDef, values: &[f64]) -> Vec<Option<f64>> {
 /// Draws the best table of GA job `job` (its file under `results/tables/`) as `<stem>` in `dir`.
 pub fn evolved_heatmap(job: &Job, results: &Path, dir: &Path, stem: &str, title: Option<String>) -> Result<Vec<PathBuf>> {
     let path = results.join("tables").join(format!("{}.txt", job.hash));
-    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {} (run the experiment first)", path.display()))?;
+    if !path.exists() {
+        anyhow::bail!("{} is missing: run the experiment first", path.display());
+    }
+    let text = crate::durable::read_sealed(&path, "the GA's best table")?;
     let rows = crate::agent::table::parse_table_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     let stage = job.config.stage.othello().context("weight tables are Othello's")?;
     let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v))).collect();
