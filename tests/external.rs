@@ -153,6 +153,8 @@ fn course_agents_play_unmodified_through_the_adapters() {
     let cases = [
         ("colosseum", "sizes-5-8", "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"tests/agents/colosseum_course/agents/student_agent.py\"]", "turn 1 at"),
         ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_course/agent\"]", "Testing: I am playing as"),
+        // An agent without a referee of its own that keeps the game on the stand-in's Board.
+        ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_board_agent/agent\"]", ""),
         // An agent folder that ships its own `referee` package (imports the stand-in lacks).
         ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_own_referee/agent\"]", "Testing: I am playing as"),
         ("othello", "small6", "[\"python3\", \"adapters/othello/gamelab_othello.py\", \"examples/agents/othello_corners.py\"]", ""),

@@ -10,7 +10,8 @@ referee does; `referee` holds `time_remaining` (seconds left on the game clock),
 `space_remaining` and `space_limit` None (gamelab holds the agent to `memory_mb` from outside). The `referee.game`
 types it imports come from the course's own `referee` package when the agent ships one beside
 its `agent/` folder (as the course template does), and otherwise from gamelab's stand-ins in
-this folder. A MoveAction is matched to the legal
+this folder (the types, Board and CellState, the exceptions, constants and the events). A
+MoveAction is matched to the legal
 move with the same frog and destination, so any direction list the referee would accept
 (a single direction over an adjacent frog is a jump) is understood.
 """

@@ -1,6 +1,10 @@
-"""The types a COMP30024 Freckers agent imports from `referee.game`, written for gamelab from
-the course's published interface: PlayerColor, Coord, Vector, Direction, Action, MoveAction,
-GrowAction and BOARD_N. (The course's `Board` class is not provided.)"""
+"""What a COMP30024 Freckers agent imports from `referee.game`, written for gamelab from the
+course's published interface and gamelab's rules (docs/rules/freckers.md): PlayerColor, Coord,
+Vector, Direction, Action, MoveAction, GrowAction, BOARD_N and MAX_TURNS; `Board` and
+`CellState` (`board`), `IllegalActionException` (`exceptions`), `constants`, and the game's
+events (GameBegin, TurnBegin, TurnEnd, BoardUpdate, PlayerInitialising, PlayerError, GameEnd,
+UnhandledError, GameUpdate). Agents that ship the course's own package beside `agent/` get
+that one instead."""
 from dataclasses import dataclass
 from enum import Enum
 
@@ -116,3 +120,58 @@ class GrowAction:
 
 
 Action = MoveAction | GrowAction
+
+
+# The rest of the interface: constants, the board, the exceptions and the game's events.
+from . import constants  # noqa: E402
+from .constants import MAX_TURNS  # noqa: E402,F401
+from .board import Board, BoardMutation, CellMutation, CellState  # noqa: E402,F401
+from .exceptions import IllegalActionException  # noqa: E402,F401
+
+
+@dataclass(frozen=True)
+class GameUpdate:
+    """An event of the game, as the course's referee announces them."""
+
+
+@dataclass(frozen=True)
+class PlayerInitialising(GameUpdate):
+    player: PlayerColor
+
+
+@dataclass(frozen=True)
+class GameBegin(GameUpdate):
+    board: Board
+
+
+@dataclass(frozen=True)
+class TurnBegin(GameUpdate):
+    turn_id: int
+    player: PlayerColor
+
+
+@dataclass(frozen=True)
+class TurnEnd(GameUpdate):
+    turn_id: int
+    player: PlayerColor
+    action: object
+
+
+@dataclass(frozen=True)
+class BoardUpdate(GameUpdate):
+    board: Board
+
+
+@dataclass(frozen=True)
+class PlayerError(GameUpdate):
+    message: str
+
+
+@dataclass(frozen=True)
+class GameEnd(GameUpdate):
+    winner: object
+
+
+@dataclass(frozen=True)
+class UnhandledError(GameUpdate):
+    message: str
