@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: check-gotools chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
+.PHONY: check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -73,6 +73,13 @@ PER_LEVEL ?= 100
 TIME_LIMIT ?= 10
 check-gotools: deps
 	$(GAMELAB) check-gotools $(PROBLEMS) --per-level $(PER_LEVEL) --time-limit $(TIME_LIMIT)
+
+# Generated experiment files (tests/generated.rs) in many thousands: every job kind x agent kind
+# x place x optional section, valid and invalid values; each must run or be refused (exit 0 or
+# 2), never panic. `make test` runs 200 of them. CASES=N to change the number.
+CASES ?= 5000
+fuzz-experiments: deps
+	GENERATED_CASES=$(CASES) $(CARGO) test --release --test generated -- --nocapture
 
 # Every experiment file must parse, validate and expand (nothing is run or written).
 check-experiments: deps
