@@ -74,6 +74,19 @@ pub fn remove_stale_temps(path: &Path) {
     }
 }
 
+/// `name` as one path component that stays where it is joined: letters, digits, `-`, `_` and
+/// `.` kept, anything else (a slash, a line break) as `_`, no leading `.` (so never `..`),
+/// never empty. Every path gamelab builds from input joins its parts through this, a second
+/// fence behind the checks at load (experiment names, agent labels, table and figure names:
+/// exit 2 there), so no input can place a file outside `--out`.
+pub fn safe_component(name: &str) -> String {
+    let mut s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
+    while s.starts_with('.') {
+        s.replace_range(..1, "_");
+    }
+    if s.is_empty() { "_".into() } else { s }
+}
+
 const SEAL_PREFIX: &str = "# seal xxh3 ";
 
 /// `text` followed by its seal line (`# seal xxh3 <hex>`, over `text` exactly).
@@ -392,6 +405,15 @@ mod tests {
         assert_eq!(std::fs::read(link.join("a")).unwrap(), b"2");
         assert!(dir.path().join(".out.notes").is_dir());
         assert_eq!(std::fs::read(dir.path().join(".out.1-2").join("draft.tex")).unwrap(), b"text");
+    }
+
+    #[test]
+    fn a_safe_component_never_leaves_its_folder() {
+        for (name, safe) in [("small", "small"), ("a.b-c_d", "a.b-c_d"), ("../../x", "_._.._x"), ("..", "_."), (".hidden", "_hidden"), ("", "_"), ("two\nlines", "two_lines"), ("/etc/passwd", "_etc_passwd")] {
+            assert_eq!(safe_component(name), safe, "{name:?}");
+            let joined = Path::new("/out").join(safe_component(name));
+            assert_eq!(joined.parent(), Some(Path::new("/out")), "{name:?}");
+        }
     }
 
     #[test]

@@ -106,7 +106,7 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         let stage = job.config.stage.othello().context("tune evolves Othello tables")?;
         let short = &job.hash[..8];
         let swept = job.swept.iter().map(|(k, v)| format!("{k} = {}", swept_text(v))).collect::<Vec<_>>().join(", ");
-        let heatmap = evolved_heatmap(job, &dir, &opts.out.join("figures").join(&exp.name), &format!("best-{short}"), None)?;
+        let heatmap = evolved_heatmap(job, &dir, &opts.out.join("figures").join(crate::durable::safe_component(&exp.name)), &format!("best-{short}"), None)?;
         // The check tournament, as an experiment file of its own.
         let mut check_section: toml::Table = toml::from_str(CHECK_REPORT).expect("a valid report section");
         check_section.insert("title".into(), format!("Evolved table on {} in the arena", stage.id).into());

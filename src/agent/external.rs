@@ -760,5 +760,5 @@ use super::Budget;
 
 /// The log file of an external agent of a job.
 pub fn log_path(results: &Path, job: &str, label: &str) -> PathBuf {
-    results.join("logs").join(format!("{job}-{label}.log"))
+    results.join("logs").join(crate::durable::safe_component(&format!("{job}-{label}.log")))
 }

@@ -92,7 +92,7 @@ pub struct RunSummary {
 }
 
 pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
-    out.join("results").join(experiment)
+    out.join("results").join(crate::durable::safe_component(experiment))
 }
 
 /// The file in an experiment's results folder that lists the job hashes of the experiment file

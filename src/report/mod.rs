@@ -320,7 +320,7 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
     .map(|(tables, figures)| ReportOutput {
         report: link.join("report.md"),
         tables: tables.iter().map(|t| link.join(t)).collect(),
-        figures: figures.iter().map(|f| out.join("figures").join(&exp.name).join(f)).collect(),
+        figures: figures.iter().map(|f| out.join("figures").join(crate::durable::safe_component(&exp.name)).join(f)).collect(),
         rows,
         jobs_with_rows,
         jobs_total: jobs.len(),
@@ -331,8 +331,8 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
 /// figures`). Anything else already there (a folder, a file, a link elsewhere) is the user's:
 /// refused with exit 2 naming it, never removed.
 fn link_figures(out: &Path, experiment: &str) -> Result<()> {
-    let link = out.join("figures").join(experiment);
-    let target = PathBuf::from("..").join("results").join(experiment).join("report").join("figures");
+    let link = out.join("figures").join(crate::durable::safe_component(experiment));
+    let target = PathBuf::from("..").join("results").join(crate::durable::safe_component(experiment)).join("report").join("figures");
     match std::fs::symlink_metadata(&link) {
         Ok(_) if std::fs::read_link(&link).is_ok_and(|t| t == target) => return Ok(()),
         Ok(meta) => {
@@ -424,7 +424,7 @@ fn write_report(
     for (t, spec) in computed.iter().zip(&plan.tables) {
         if spec.hidden {
             if csv_tables {
-                let csv = folder.join(format!("{}.csv", t.name));
+                let csv = folder.join(crate::durable::safe_component(&format!("{}.csv", t.name)));
                 std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
                 table_files.push(format!("{}.csv", t.name));
             }
@@ -437,7 +437,7 @@ fn write_report(
         md += &t.markdown();
         md += &repeated_games_note(exp, t);
         if csv_tables {
-            let csv = folder.join(format!("{}.csv", t.name));
+            let csv = folder.join(crate::durable::safe_component(&format!("{}.csv", t.name)));
             std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
             md += &format!("\n(CSV: `{}.csv`)\n", t.name);
             table_files.push(format!("{}.csv", t.name));

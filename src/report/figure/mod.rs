@@ -64,7 +64,7 @@ pub fn write_figure_sized(dir: &Path, stem: &str, fig: &impl Figure, size: Optio
         fig.draw(&root)?;
         root.present().map_err(plot_err)?;
     }
-    let paths = ["png", "svg", "pdf"].map(|ext| dir.join(format!("{stem}.{ext}")));
+    let paths = ["png", "svg", "pdf"].map(|ext| dir.join(crate::durable::safe_component(&format!("{stem}.{ext}"))));
     let tree = svg_tree(&svg)?;
     std::fs::write(&paths[0], png_of(&tree, PNG_DPI)?)?;
     std::fs::write(&paths[1], &svg)?;
