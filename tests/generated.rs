@@ -1,4 +1,5 @@
-//! Generated experiment files: every job kind x every agent kind in every place an agent can
+//! Generated experiment files: every job kind (the life-and-death ones with their sections,
+//! without agents) x every agent kind in every place an agent can
 //! stand (a player, a hybrid's early or late agent, an arena baseline, a tuner's agent or
 //! opponent) x optional sections present or absent, with valid values and, now and then, an
 //! invalid one. Each file goes through `gamelab run --dry-run` and, when that accepts it, a
@@ -50,7 +51,7 @@ const VALID: [&[&str]; 3] = [
 fn kind_of(raw: usize, game: usize) -> &'static str {
     if raw % 5 == 0 { KINDS[raw / 5 % KINDS.len()] } else { VALID[game][raw % VALID[game].len()] }
 }
-const JOBS: [&str; 4] = ["match", "tournament", "ga", "tune"];
+const JOBS: [&str; 6] = ["match", "tournament", "ga", "tune", "solve", "tsumego_ga"];
 
 #[derive(Debug, Clone)]
 struct Case {
@@ -74,9 +75,40 @@ fn case() -> impl Strategy<Value = Case> {
     )
 }
 
+/// A life-and-death file (solve or tsumego_ga: no agents), with its optional sections.
+fn tsumego_file(c: &Case) -> String {
+    let job = JOBS[c.job];
+    let mut s = format!("name = \"gen\"\nkind = \"{job}\"\ngame = \"tsumego\"\nstage = \"gen{}\"\nseed = 3\nrepeats = {}\n", c.a % 3, c.repeats);
+    s += "[library]\nsets = 1\nlevels = \"1-2\"\nper_level = 2\nseed = 1\n";
+    let bad = |ok: &str, bad: &str| if c.bad.is_some() && c.b % 2 == 0 { bad.to_string() } else { ok.to_string() };
+    if job == "solve" {
+        s += &format!("[solve]\nproblems = {{ sets = [1], levels = \"1-2\" }}\nweights = {{ reference = \"reference\"{} }}\n{}", if c.grid { ", zero = \"zero\"" } else { "" }, bad("node_budget = 20000\n", "node_budget = 0\n"));
+    } else {
+        s += &format!(
+            "[tsumego_ga]\npart = \"{}\"\nfitness = \"{}\"\npopulation = 4\nchildren = 4\ngenerations = 1\nnode_budget = 20000\ntrain = {{ sets = [1], levels = \"1-2\" }}\n{}",
+            if c.early % 2 == 0 { "static" } else { "dynamic" },
+            if c.early % 2 == 0 { "static" } else { "dynamic" },
+            bad("", "crossover = 7\n")
+        );
+        if c.openings {
+            s += "test = { sets = [1], levels = \"1-2\" }\n";
+        }
+    }
+    if c.grid && job == "tsumego_ga" {
+        s += "[grid]\n\"tsumego_ga.population\" = [4, 6]\n";
+    }
+    if c.report {
+        s += "[report]\nlevel = 0.9\n";
+    }
+    s
+}
+
 fn file(c: &Case) -> String {
     let (game, stage) = GAMES[c.game];
     let job = JOBS[c.job];
+    if matches!(job, "solve" | "tsumego_ga") {
+        return tsumego_file(c);
+    }
     let nested = Some((kind_of(c.early, c.game).to_string(), kind_of(c.late, c.game).to_string()));
     let mut s = format!("name = \"gen\"\nkind = \"{job}\"\ngame = \"{game}\"\nstage = \"{stage}\"\nseed = 3\nrepeats = {}\n", c.repeats);
     // A tuner tunes an alpha-beta's weights (Freckers), most of the time.
