@@ -152,6 +152,8 @@ fn course_agents_play_unmodified_through_the_adapters() {
     // referee.game and a sibling module; Othello: gamelab's small Python interface.
     let cases = [
         ("colosseum", "sizes-5-8", "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"tests/agents/colosseum_course/agents/student_agent.py\"]", "turn 1 at"),
+        // The same agent inside a course project of its own (store, constants, utils, agents/).
+        ("colosseum", "sizes-5-8", "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"tests/agents/colosseum_project/agents/student_agent.py\"]", "turn 1 at"),
         ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_course/agent\"]", "Testing: I am playing as"),
         // An agent without a referee of its own that keeps the game on the stand-in's Board.
         ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_board_agent/agent\"]", ""),

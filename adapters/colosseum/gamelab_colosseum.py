@@ -7,16 +7,34 @@ The file is the course's: a class that extends `agents.agent.Agent`, registered 
 `@register_agent("...")` from `store`, whose `step(chess_board, my_pos, adv_pos, max_step)`
 returns `((row, col), direction)`. `chess_board` is a numpy array of shape (M, M, 4), True where
 a cell has a barrier on side 0 up, 1 right, 2 down, 3 left; positions are (row, col) tuples.
-The imports it expects (`agents.agent`, `store`) are gamelab's stand-ins in this folder; a file
-inside the course's own `agents/` folder may still import its sibling modules from there. A new
+The imports it expects (`agents`, `agents.agent`, `store`, `constants`, `utils`) come from the
+course project the file sits in (its `agents/` package beside the project's own `store.py`, as
+the course template ships it), and otherwise from gamelab's stand-ins in this folder; a file in
+a folder named `agents/` may import its sibling modules from there. A new
 agent object plays each game, as in the course's simulator. With several agents registered in
 the file, `--agent NAME` picks one (default: the only one, or "student_agent").
 """
+import importlib
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+
+
+def course_project(path):
+    """The course project's folder when the agent file sits in its `agents/` package beside the
+    project's own `store.py` (as the course template ships it); None otherwise."""
+    folder = os.path.dirname(os.path.abspath(path))
+    project = os.path.dirname(folder)
+    if os.path.basename(folder) == "agents" and os.path.isfile(os.path.join(folder, "__init__.py")) and os.path.isfile(os.path.join(project, "store.py")):
+        return project
+    return None
+
+
+# The course project's own `agents`, `store`, `constants` and `utils` first when the agent
+# ships in one, else gamelab's stand-ins in this folder.
+PROJECT = course_project(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("-") else None
+sys.path.insert(0, PROJECT or HERE)
 sys.path.insert(1, os.path.dirname(HERE))
 
 import numpy as np  # noqa: E402  (the course interface hands the agent numpy arrays)
@@ -88,12 +106,17 @@ def main():
     path = os.path.abspath(args[0])
     wanted = args[args.index("--agent") + 1] if "--agent" in args else None
     folder = os.path.dirname(path)
-    # A file in the course's agents/ folder may import its siblings as agents.<module>.
-    if os.path.basename(folder) == "agents":
-        agents.__path__.append(folder)
-    sys.path.append(folder)
     name = os.path.splitext(os.path.basename(path))[0]
-    load_module(path, "agents." + name if os.path.basename(folder) == "agents" else name)
+    if PROJECT is not None:
+        # The course's own package: its __init__ imports its agents (this one among them).
+        if "agents." + name not in sys.modules:
+            importlib.import_module("agents." + name)
+    else:
+        # A file in a folder named agents/ may import its siblings as agents.<module>.
+        if os.path.basename(folder) == "agents":
+            agents.__path__.append(folder)
+        sys.path.append(folder)
+        load_module(path, "agents." + name if os.path.basename(folder) == "agents" else name)
     registry = store.AGENT_REGISTRY
     if wanted is None:
         wanted = next(iter(registry)) if len(registry) == 1 else "student_agent"

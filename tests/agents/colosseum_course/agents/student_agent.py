@@ -3,6 +3,10 @@
 # It walks to a random cell within reach and puts a barrier on a random free side.
 from agents.agent import Agent
 from store import register_agent
+from constants import DIRECTION_UP, DIRECTION_LEFT, PLAYER_1_NAME, MAX_BOARD_SIZE
+from utils import all_logging_disabled
+
+assert (DIRECTION_UP, DIRECTION_LEFT, PLAYER_1_NAME) == (0, 3, "A") and MAX_BOARD_SIZE >= 5
 import sys
 import numpy as np
 from copy import deepcopy
