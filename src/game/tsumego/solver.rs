@@ -590,14 +590,8 @@ impl Solver {
             self.out_of_budget = true;
             return Val::Unknown;
         }
-        let result = match known {
-            Some(d) => d,
-            None if self.two_eyes_only && pos.passes >= 2 => Some(Side::Attacker),
-            None => decided(&self.region, pos, self.targets),
-        };
-        if let Some(winner) = result {
-            self.counters.leaves += 1;
-            return if winner == pos.to_move { Val::Win } else { Val::Loss };
+        if let Some(v) = self.terminal_value(pos, known) {
+            return v;
         }
         if ply >= self.limits.max_depth {
             return Val::Unknown;
@@ -647,19 +641,30 @@ impl Solver {
         result
     }
 
+    /// Who has won at `pos` if the search may stop there (`known`: the heuristic already ran
+    /// the test): `life::decided`, and in the seki test two passes kill.
+    fn terminal(&self, pos: &Position, known: Option<Option<Side>>) -> Option<Side> {
+        match known {
+            Some(d) => d,
+            None if self.two_eyes_only && pos.passes >= 2 => Some(Side::Attacker),
+            None => decided(&self.region, pos, self.targets),
+        }
+    }
+
+    /// `terminal` as the mover's value, counting the leaf.
+    fn terminal_value(&mut self, pos: &Position, known: Option<Option<Side>>) -> Option<Val> {
+        let winner = self.terminal(pos, known)?;
+        self.counters.leaves += 1;
+        Some(if winner == pos.to_move { Val::Win } else { Val::Loss })
+    }
+
     /// The value of `pos` by df-pn: its terminal test, else a proof-number search from it with
     /// infinite thresholds (until it is proven, disproven, or out of budget or time).
     fn dfpn_value(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8, known: Option<Option<Side>>) -> Val {
         self.counters.nodes += 1;
         self.counters.max_depth = self.counters.max_depth.max(ply);
-        let result = match known {
-            Some(d) => d,
-            None if self.two_eyes_only && pos.passes >= 2 => Some(Side::Attacker),
-            None => decided(&self.region, pos, self.targets),
-        };
-        if let Some(winner) = result {
-            self.counters.leaves += 1;
-            return if winner == pos.to_move { Val::Win } else { Val::Loss };
+        if let Some(v) = self.terminal_value(pos, known) {
+            return v;
         }
         let (phi, delta, _) = self.mid(pos, ply, INF, INF, last, prev, favourite);
         if self.out_of_budget || self.depth_cut {
@@ -709,11 +714,7 @@ impl Solver {
         let mut kids = std::mem::take(&mut self.pn_kids[ply as usize]);
         kids.clear();
         for c in &cands {
-            let terminal = match c.decided {
-                Some(d) => d,
-                None if self.two_eyes_only && c.child.passes >= 2 => Some(Side::Attacker),
-                None => decided(&self.region, &c.child, self.targets),
-            };
+            let terminal = self.terminal(&c.child, c.decided);
             let numbers = match terminal {
                 Some(winner) => {
                     self.counters.leaves += 1;
