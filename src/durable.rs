@@ -12,7 +12,8 @@
 //!   A link, folder or file in gamelab's place that is not its own is refused (an `InputError`,
 //!   exit 2, naming it) and never followed. No other code calls `remove_dir_all` on a path
 //!   that input or the file system could point elsewhere.
-//! - Seals: a file gamelab reads back (a GA's best table, trained weights, a checkpoint) ends
+//! - Seals: a file gamelab reads back (a GA's best table, trained weights, a checkpoint, a
+//!   generated problem-library file) ends
 //!   with `# seal xxh3 <hash>` over everything before it (`sealed`); `check_seal` tells an
 //!   intact file from one changed since (exit 2 naming it where it is read).
 //! - `FolderLock`: an advisory lock (flock) on a file in a folder, released by the kernel when

@@ -361,7 +361,8 @@ pub fn generate_library(sets: u8, levels: std::ops::RangeInclusive<u8>, per_leve
                 let path = out.join(format!("lv{set}-{level}"));
                 crate::durable::write_atomic(&path, |w| {
                     use std::io::Write;
-                    w.write_all(level_text(&f, seed).as_bytes())?;
+                    // Sealed: a library file edited after generation is refused where it is read.
+                    w.write_all(crate::durable::sealed(&level_text(&f, seed)).as_bytes())?;
                     Ok(())
                 })?;
                 Ok(f)

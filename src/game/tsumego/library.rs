@@ -13,7 +13,7 @@
 
 use super::problem::{Problem, parse_problems};
 use super::solver::Limits;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
@@ -151,7 +151,7 @@ impl Selection {
         for &set in &self.sets {
             for level in levels.clone() {
                 let path = dir.join(format!("lv{set}-{level}"));
-                let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+                let text = crate::durable::read_sealed(&path, "the problem library file")?;
                 let problems = parse_problems(&text).map_err(|e| anyhow::anyhow!("{}:{}:1: {}", path.display(), e.line, e.message))?;
                 files.push(problems.into_iter().filter(|p| !self.unique || p.unique.is_some()).collect());
             }

@@ -404,6 +404,16 @@ fn selections_take_problems_round_robin_over_their_files() {
     assert!(sel(vec![1], "1-3", None).check(&spec).is_err());
     assert_eq!(parse_levels("3-6"), Ok(3..=6));
     assert!(parse_levels("6-3").is_err() && parse_levels("0-2").is_err() && parse_levels("x").is_err());
+    // A library file edited after generation (a problem's side to move changed, say) is
+    // refused by name, not solved as if it were the library's.
+    let file = lib.join("lv1-2");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let swapped = if text.contains("to-move attacker") { text.replacen("to-move attacker", "to-move defender", 1) } else { text.replacen("to-move defender", "to-move attacker", 1) };
+    std::fs::write(&file, swapped).unwrap();
+    let edited = std::fs::read_to_string(&file).unwrap() != text;
+    assert!(edited, "the test edits the file");
+    let err = sel(vec![1], "1-2", None).load(&lib).unwrap_err();
+    assert!(err.to_string().contains("lv1-2") && err.to_string().contains("changed after gamelab wrote it"), "{err}");
 }
 
 #[test]
