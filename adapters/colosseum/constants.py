@@ -4,7 +4,7 @@ the course's published template. A course project's own `constants.py` is used i
 the agent ships in one (see gamelab_colosseum.py)."""
 MIN_BOARD_SIZE = 5
 MAX_BOARD_SIZE = 10
-AGENT_NOT_FOUND_MSG = "Check if you have used the decorator @register_agent to register your agent!"
+AGENT_NOT_FOUND_MSG = "No agent is registered under that name: register yours with @register_agent(\"name\")."
 # A cell's sides, as the barrier array's last index: 0 up, 1 right, 2 down, 3 left.
 DIRECTION_UP = 0
 DIRECTION_UP_NAME = "Up"
