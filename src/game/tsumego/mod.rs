@@ -4,8 +4,9 @@
 //! - `board`: the region R (at most 64 points, u64 bitsets), positions, captures and suicide.
 //! - `life`: Benson's unconditional life and the proofs of death (the terminal tests).
 //! - `heuristic`: the named static and dynamic features and their weight vectors.
-//! - `solver`: AND/OR depth-first search with a transposition table, the status sweep over ko
-//!   threats (`l`, `d`, `lNd`, `dNl`), counters (nodes, leaves, table hits, depth, time).
+//! - `solver`: proof-number search (df-pn, the default) or plain AND/OR depth-first search, each
+//!   with a transposition table, the status sweep over ko threats (`l`, `d`, `lNd`, `dNl`),
+//!   counters (nodes, leaves, table hits, depth, time).
 //! - `problem`: the problem text format, drawing, SGF import and export.
 //! - `gotools`: GoTools' own problem files (`lvA.B`) with their answers, read for comparison.
 //! - `check`: our answers beside recorded ones (GoTools'), per question and per level.
