@@ -88,6 +88,31 @@ pub fn safe_component(name: &str) -> String {
     if s.is_empty() { "_".into() } else { s }
 }
 
+/// Largest input file gamelab reads (experiment files, tables, stages, openings, problem
+/// files, weights): 64 MiB. Past it, or for anything that is not a regular file (a device
+/// such as /dev/zero, a pipe, a folder), the read is refused without reading it.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
+/// Reads an input file the user named: a regular file of at most `MAX_INPUT_BYTES`, else an
+/// error saying which (for the caller to name the key or option).
+pub fn read_input(path: &Path) -> std::result::Result<String, String> {
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if !meta.is_file() {
+        return Err(format!("{} is not a regular file", path.display()));
+    }
+    if meta.len() > MAX_INPUT_BYTES {
+        return Err(format!("{} has {} bytes; input files are at most {} MiB", path.display(), meta.len(), MAX_INPUT_BYTES >> 20));
+    }
+    let mut text = String::new();
+    File::open(path)
+        .and_then(|f| f.take(MAX_INPUT_BYTES + 1).read_to_string(&mut text))
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if text.len() as u64 > MAX_INPUT_BYTES {
+        return Err(format!("{} grew past {} MiB while being read", path.display(), MAX_INPUT_BYTES >> 20));
+    }
+    Ok(text)
+}
+
 const SEAL_PREFIX: &str = "# seal xxh3 ";
 
 /// `text` followed by its seal line (`# seal xxh3 <hex>`, over `text` exactly).
@@ -406,6 +431,20 @@ mod tests {
         assert_eq!(std::fs::read(link.join("a")).unwrap(), b"2");
         assert!(dir.path().join(".out.notes").is_dir());
         assert_eq!(std::fs::read(dir.path().join(".out.1-2").join("draft.tex")).unwrap(), b"text");
+    }
+
+    #[test]
+    fn input_files_are_regular_and_bounded() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("a.toml");
+        std::fs::write(&p, "x = 1").unwrap();
+        assert_eq!(read_input(&p).unwrap(), "x = 1");
+        assert!(read_input(Path::new("/dev/zero")).unwrap_err().contains("not a regular file"));
+        assert!(read_input(dir.path()).unwrap_err().contains("not a regular file"));
+        let big = dir.path().join("big");
+        let f = File::create(&big).unwrap();
+        f.set_len(MAX_INPUT_BYTES + 1).unwrap();
+        assert!(read_input(&big).unwrap_err().contains("at most 64 MiB"));
     }
 
     #[test]

@@ -821,7 +821,7 @@ fn othello_stage(stage: &str) -> Result<gamelab::game::othello::StageDef> {
         let w: Wrapped = toml::from_str(&text).map_err(|e| InputError::plain(format!("--stage: {}", e.message())))?;
         (w.stage, None)
     } else if path.is_file() {
-        let text = std::fs::read_to_string(&path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the stage: {e}") })?;
+        let text = gamelab::durable::read_input(&path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the stage: {e}") })?;
         let def = match toml::from_str::<Wrapped>(&text) {
             Ok(w) => w.stage,
             Err(_) => toml::from_str::<StageDef>(&text).map_err(|e| InputError::from_toml(&path, &text, &e))?,
@@ -889,7 +889,13 @@ const GOTOOLS_HOWTO: &str = "GoTools' problem files are not part of gamelab (the
 
 /// Whether a `solve` path is GoTools' (a folder, or a file in GoTools' layout).
 fn is_gotools_path(path: &PathBuf) -> bool {
-    path.is_dir() || std::fs::read(path).is_ok_and(|b| gamelab::game::tsumego::gotools::is_gotools(&String::from_utf8_lossy(&b[..b.len().min(4096)])))
+    use std::io::Read;
+    if path.is_dir() {
+        return true;
+    }
+    // The first 4 KiB of a regular file only (a device or pipe is read, and refused, later).
+    let mut head = Vec::new();
+    path.is_file() && std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head)).is_ok() && gamelab::game::tsumego::gotools::is_gotools(&String::from_utf8_lossy(&head))
 }
 
 /// `gamelab solve` on GoTools' files: each question with GoTools' answer beside ours.
@@ -1015,7 +1021,7 @@ fn legal_names<G: Game>(g: &G) -> Vec<String> {
 }
 
 fn read_position(path: &PathBuf) -> Result<String> {
-    std::fs::read_to_string(path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the position: {e}") }.into())
+    gamelab::durable::read_input(path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the position: {e}") }.into())
 }
 
 /// A bad position file: an input error naming the file and line.

@@ -246,7 +246,7 @@ pub fn read_gotools(path: &std::path::Path) -> Result<Vec<GoToolsQuestion>> {
     };
     let mut out = Vec::new();
     for (file, volume, level) in files {
-        let text = std::fs::read_to_string(&file).map_err(|e| bad(&file, None, format!("cannot read it: {e}")))?;
+        let text = crate::durable::read_input(&file).map_err(|e| bad(&file, None, e))?;
         let questions = parse_gotools(&text).map_err(|e| bad(&file, Some(e.line), e.message))?;
         out.extend(questions.into_iter().map(|question| GoToolsQuestion { file: file.clone(), volume, level, question }));
     }

@@ -671,3 +671,14 @@ fn an_out_that_is_a_file_or_cannot_be_made_is_named() {
     }
     assert_eq!(std::fs::read(&a_file).unwrap(), b"mine");
 }
+
+#[test]
+fn input_files_that_are_not_regular_files_are_refused_at_once() {
+    // Were: `table = "/dev/zero"` never returned, `[openings] file = "/dev/zero"` was killed
+    // for memory. Now exit 2 naming the key, nothing written.
+    rejected(&with("[agents.greedy]\nkind = \"greedy\"", "[agents.greedy]\nkind = \"weighted_random\"\ntable = \"/dev/zero\""), &[], &["key `agents.greedy`", "/dev/zero is not a regular file"]);
+    rejected(&format!("{SMALL}\n[openings]\nfile = \"/dev/zero\"\n"), &[], &["key `openings.file`", "/dev/zero is not a regular file"]);
+    let o = gamelab(&["run", "/dev/zero"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+}

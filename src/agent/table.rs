@@ -85,9 +85,7 @@ impl TableRef {
                 "handcrafted" => mirrored(&HANDCRAFTED_HALF),
                 path => {
                     let full = base_dir.join(path);
-                    let text = std::fs::read_to_string(&full).map_err(|e| {
-                        format!("table '{path}' is neither a built-in table ({}) nor a readable file: {e}", BUILTIN_TABLES.join(", "))
-                    })?;
+                    let text = crate::durable::read_input(&full).map_err(|e| format!("table '{path}' is neither a built-in table ({}) nor a readable file: {e}", BUILTIN_TABLES.join(", ")))?;
                     // A table gamelab wrote (a GA's best) carries a seal: an edited one is
                     // refused, so it never plays under the evolved table's name. A table of the
                     // user's own has none; its values are in the job either way.

@@ -99,7 +99,7 @@ impl OpeningsSpec {
             (None, Some(n)) => Ok(Openings { lines: Vec::new(), random_plies: Some(n), order: self.order, source: None }),
             (Some(file), None) => {
                 let path = if file.is_absolute() { file.clone() } else { base.join(file) };
-                let text = std::fs::read_to_string(&path).map_err(|e| SpecError::Key("openings.file".into(), format!("cannot read {}: {e}", path.display())))?;
+                let text = crate::durable::read_input(&path).map_err(|e| SpecError::Key("openings.file".into(), e))?;
                 let (mut lines, mut numbers) = (Vec::new(), Vec::new());
                 for (i, line) in text.lines().enumerate() {
                     let line = line.split('#').next().unwrap_or("").trim();

@@ -469,12 +469,7 @@ pub struct Experiment {
 impl Experiment {
     /// Reads and parses an experiment file (the grid is checked by `grid::expand`).
     pub fn load(path: &Path) -> Result<Experiment, InputError> {
-        let text = std::fs::read_to_string(path).map_err(|e| InputError {
-            file: Some(path.to_path_buf()),
-            line_col: None,
-            key: None,
-            message: format!("cannot read the experiment file: {e}"),
-        })?;
+        let text = crate::durable::read_input(path).map_err(|e| InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message: format!("cannot read the experiment file: {e}") })?;
         Experiment::from_text(path, text)
     }
 

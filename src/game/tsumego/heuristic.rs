@@ -198,7 +198,7 @@ pub fn load_weights(spec: &str) -> Result<Weights, String> {
     if let Some(w) = Weights::builtin(spec) {
         return Ok(w);
     }
-    let text = std::fs::read_to_string(spec).map_err(|e| format!("'{spec}' is neither reference, zero nor a readable weights file ({e})"))?;
+    let text = crate::durable::read_input(std::path::Path::new(spec)).map_err(|e| format!("'{spec}' is neither reference, zero nor a readable weights file ({e})"))?;
     parse_weights(&text).map_err(|e| format!("{spec}: {e}"))
 }
 
