@@ -140,21 +140,31 @@ pub fn check_seal(text: &str) -> Option<(&str, bool)> {
     Some((body, ok))
 }
 
-/// Reads back a file gamelab sealed: its body (the whole text for a file without a seal, as an
-/// older gamelab wrote it), or an error naming the file (an `InputError`: exit 2) when it was
-/// changed since it was sealed.
-pub fn read_sealed(path: &Path, what: &str) -> Result<String> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    match check_seal(&text) {
-        Some((body, true)) => Ok(body.to_string()),
-        Some((_, false)) => Err(changed_error(path, what)),
+/// The body of a sealed text (the whole text for one without a seal, as an older gamelab or a
+/// user wrote it), or the message for one changed since it was sealed.
+pub fn unsealed<'a>(path: &Path, text: &'a str, what: &str) -> std::result::Result<&'a str, String> {
+    match check_seal(text) {
+        Some((body, true)) => Ok(body),
+        Some((_, false)) => Err(changed_message(path, what)),
         None => Ok(text),
     }
 }
 
+/// Reads back a file gamelab sealed (`read_input`, then `unsealed`): its body, or an error
+/// naming the file (an `InputError`: exit 2).
+pub fn read_sealed(path: &Path, what: &str) -> Result<String> {
+    let input_error = |message: String| -> anyhow::Error { crate::experiment::InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message }.into() };
+    let text = read_input(path).map_err(input_error)?;
+    unsealed(path, &text, what).map(str::to_string).map_err(input_error)
+}
+
+fn changed_message(path: &Path, what: &str) -> String {
+    format!("{what} ({}) was changed after gamelab wrote it (its seal does not match): run its job again (remove the file and its job's rows) rather than edit it", path.display())
+}
+
 /// The error for a sealed file changed since gamelab wrote it.
 pub fn changed_error(path: &Path, what: &str) -> anyhow::Error {
-    crate::experiment::InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message: format!("{what} was changed after gamelab wrote it (its seal does not match): run its job again (remove the file and its job's rows) rather than edit it") }.into()
+    crate::experiment::InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message: changed_message(path, what) }.into()
 }
 
 /// Builds a new version of the folder `link` names and swaps it in.
@@ -213,12 +223,17 @@ pub fn replace_folder<T>(link: &Path, build: impl FnOnce(&Path) -> Result<T>) ->
 
 /// Whether `file` is a folder name `replace_folder` gives a build of `name`: `.<name>.<pid>-<nanos>`.
 fn is_own_build(file: &str, name: &str) -> bool {
-    file.strip_prefix('.').and_then(|f| f.strip_prefix(name)).and_then(|f| f.strip_prefix('.')).and_then(|stamp| stamp.split_once('-')).is_some_and(|(pid, nanos)| is_digits(pid) && is_digits(nanos))
+    is_stamped(file, name, ".")
 }
 
 /// Whether `file` is the name of a link `replace_folder` makes before its swap: `.<name>.link-<stamp>`.
 fn is_own_swap_link(file: &str, name: &str) -> bool {
-    file.strip_prefix('.').and_then(|f| f.strip_prefix(name)).and_then(|f| f.strip_prefix(".link-")).and_then(|stamp| stamp.split_once('-')).is_some_and(|(pid, nanos)| is_digits(pid) && is_digits(nanos))
+    is_stamped(file, name, ".link-")
+}
+
+/// Whether `file` is `.<name><infix><pid>-<nanos>`.
+fn is_stamped(file: &str, name: &str, infix: &str) -> bool {
+    file.strip_prefix('.').and_then(|f| f.strip_prefix(name)).and_then(|f| f.strip_prefix(infix)).and_then(|stamp| stamp.split_once('-')).is_some_and(|(pid, nanos)| is_digits(pid) && is_digits(nanos))
 }
 
 fn is_digits(s: &str) -> bool {

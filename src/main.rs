@@ -228,8 +228,8 @@ enum Command {
         #[arg(long)]
         status_only: bool,
         /// The search: dfpn (proof-number search) or alphabeta (plain depth-first).
-        #[arg(long, default_value = "dfpn")]
-        search: String,
+        #[arg(long, value_enum, default_value = "dfpn")]
+        search: gamelab::game::tsumego::solver::Search,
     },
     /// Our solver against GoTools' own answers: a seeded sample of questions per level from a
     /// folder of GoTools' files (lvA.B), solved within a time limit each; prints a table per
@@ -260,8 +260,8 @@ enum Command {
         #[arg(long)]
         csv: Option<PathBuf>,
         /// The search: dfpn (proof-number search) or alphabeta (plain depth-first).
-        #[arg(long, default_value = "dfpn")]
-        search: String,
+        #[arg(long, value_enum, default_value = "dfpn")]
+        search: gamelab::game::tsumego::solver::Search,
     },
     /// Generate life-and-death problem files lv<set>-<level> (reproducible from the seed), and
     /// print the calibration: leaves per level with the reference weights.
@@ -610,7 +610,6 @@ fn dispatch(command: Command) -> Result<()> {
             Ok(())
         }
         Command::Solve { file, weights, node_budget, problem, status_only, search } => {
-            let search = parse_search(&search)?;
             if node_budget == 0 {
                 return Err(InputError::plain("--node-budget must be at least 1").into());
             }
@@ -660,7 +659,6 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::CheckGotools { dir, per_level, seed, time_limit, node_budget, weights, levels, threads, csv, search } => {
             check_threads(threads)?;
-            let search = parse_search(&search)?;
             let dir = match dir.or_else(|| std::env::var_os("GOTOOLS_PROBLEMS").filter(|v| !v.is_empty()).map(PathBuf::from)) {
                 Some(d) => d,
                 None => return Err(InputError::plain(GOTOOLS_HOWTO).into()),
@@ -875,15 +873,6 @@ fn check_out(out: &std::path::Path) -> Result<()> {
     }
 }
 
-/// The `--search` option of `solve` and `check-gotools`.
-fn parse_search(s: &str) -> Result<gamelab::game::tsumego::solver::Search> {
-    match s {
-        "dfpn" => Ok(gamelab::game::tsumego::solver::Search::DfPn),
-        "alphabeta" => Ok(gamelab::game::tsumego::solver::Search::AlphaBeta),
-        _ => Err(InputError::plain(format!("--search '{s}': expected dfpn or alphabeta")).into()),
-    }
-}
-
 /// How to get GoTools' problem files (they are copyrighted and never ship with gamelab).
 const GOTOOLS_HOWTO: &str = "GoTools' problem files are not part of gamelab (they are copyrighted): get them from the public repository cameron-martin/tsumego-solver (folder benches/gotools/puzzles, files lvA.B), keep them outside the repository, and give the folder as an argument or as GOTOOLS_PROBLEMS=DIR";
 
@@ -900,7 +889,7 @@ fn is_gotools_path(path: &PathBuf) -> bool {
 
 /// `gamelab solve` on GoTools' files: each question with GoTools' answer beside ours.
 fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budget: u64, only: Option<&str>, search: gamelab::game::tsumego::solver::Search) -> Result<()> {
-    use gamelab::game::tsumego::check::{Verdict, compare};
+    use gamelab::game::tsumego::check::compare;
     let questions = gamelab::workflow::read_gotools(path)?;
     let chosen: Vec<&gamelab::workflow::GoToolsQuestion> = questions.iter().filter(|q| only.is_none_or(|n| q.question.problem.name == n || q.question.problem.name.split('/').next() == Some(n))).collect();
     if chosen.is_empty() {
@@ -914,11 +903,7 @@ fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budge
         let c = compare(&mut solver, &q.question, q.volume, q.level, w, limits, true);
         let p = &q.question.problem;
         let names = |ms: &[gamelab::game::tsumego::Move]| ms.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>().join(" ");
-        let verdict = match (c.plain(), c.exact()) {
-            (Verdict::Unknown, _) => Verdict::Unknown,
-            (_, Verdict::Agree) => Verdict::Agree,
-            _ => Verdict::Differ,
-        };
+        let verdict = c.verdict();
         counts[verdict as usize] += 1;
         println!(
             "{}:{} {}: GoTools {} (first moves {}), ours {} (first moves {}): {}; nodes {}, leaves {}, {:.3} s",
@@ -941,11 +926,11 @@ fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budge
 
 /// One CSV row per question of `check-gotools`.
 fn write_check_csv(path: &PathBuf, qs: &[gamelab::workflow::GoToolsQuestion], rows: &[gamelab::game::tsumego::check::Compared]) -> Result<()> {
+    use gamelab::report::table::csv_line;
     use std::io::Write;
-    let field = |v: String| if v.contains([',', '"', '\n']) { format!("\"{}\"", v.replace('"', "\"\"")) } else { v };
     gamelab::durable::write_atomic(path, |f| {
         let mut w = std::io::BufWriter::new(f);
-        writeln!(w, "file,line,question,volume,level,gotools,ours,plain,exact,first_move,nodes,leaves,time_s")?;
+        w.write_all(csv_line(&["file", "line", "question", "volume", "level", "gotools", "ours", "plain", "exact", "first_move", "nodes", "leaves", "time_s"]).as_bytes())?;
         for (q, r) in qs.iter().zip(rows) {
             let cells = [
                 q.file.display().to_string(),
@@ -962,7 +947,7 @@ fn write_check_csv(path: &PathBuf, qs: &[gamelab::workflow::GoToolsQuestion], ro
                 r.leaves.to_string(),
                 format!("{:.4}", r.time_s),
             ];
-            writeln!(w, "{}", cells.map(field).join(","))?;
+            w.write_all(csv_line(&cells).as_bytes())?;
         }
         w.flush()?;
         Ok(())

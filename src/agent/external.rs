@@ -348,6 +348,16 @@ fn group_peak_bytes(pid: u32) -> u64 {
     total
 }
 
+/// Kills the process group that agent `pid` leads (it was started with `process_group(0)`).
+fn kill_group(pid: u32) {
+    if let Ok(p) = i32::try_from(pid) {
+        // SAFETY: a signal to a process group of gamelab's own agent.
+        unsafe {
+            libc::kill(-p, libc::SIGKILL);
+        }
+    }
+}
+
 /// Watches the memory of the process group led by `pid` every 20 ms while it lives: past
 /// `limit` bytes it records the peak in `over` and kills the group.
 fn watch_memory(pid: u32, limit: u64, over: std::sync::Arc<std::sync::atomic::AtomicU64>) {
@@ -358,12 +368,7 @@ fn watch_memory(pid: u32, limit: u64, over: std::sync::Arc<std::sync::atomic::At
         let peak = group_peak_bytes(pid);
         if peak > limit {
             over.store(peak, std::sync::atomic::Ordering::SeqCst);
-            if let Ok(p) = i32::try_from(pid) {
-                // SAFETY: a signal to the process group the agent leads.
-                unsafe {
-                    libc::kill(-p, libc::SIGKILL);
-                }
-            }
+            kill_group(pid);
             return;
         }
         // A zombie (exited, not yet reaped) has no VmPeak: the group is done.
@@ -483,13 +488,7 @@ impl Process {
 
     /// Kills the program and its whole process group (whatever it started), and reaps it.
     fn kill(&mut self) {
-        if let Ok(pid) = i32::try_from(self.child.id()) {
-            // SAFETY: a signal to the process group this child leads (process_group(0)).
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
-        }
-        self.child.kill().ok();
+        kill_group(self.child.id());
         self.child.wait().ok();
         if let Some(t) = self.log_copy.take() {
             t.join().ok();

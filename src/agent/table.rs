@@ -89,11 +89,7 @@ impl TableRef {
                     // A table gamelab wrote (a GA's best) carries a seal: an edited one is
                     // refused, so it never plays under the evolved table's name. A table of the
                     // user's own has none; its values are in the job either way.
-                    let body = match crate::durable::check_seal(&text) {
-                        Some((_, false)) => return Err(format!("table file {} was changed after gamelab wrote it (its seal does not match): run its GA job again rather than edit it, or save your edit under another name without the seal line", full.display())),
-                        Some((body, true)) => body,
-                        None => text.as_str(),
-                    };
+                    let body = crate::durable::unsealed(&full, &text, "table file")?;
                     parse_table_text(body).map_err(|e| format!("table file {}: {e}", full.display()))?
                 }
             };

@@ -76,6 +76,15 @@ impl Compared {
         }
     }
 
+    /// One word for the question: unknown (not solved), agree (the exact status), or differ.
+    pub fn verdict(&self) -> Verdict {
+        match (self.plain(), self.exact()) {
+            (Verdict::Unknown, _) => Verdict::Unknown,
+            (_, Verdict::Agree) => Verdict::Agree,
+            _ => Verdict::Differ,
+        }
+    }
+
     /// GoTools' best first move among our winning first moves (None where GoTools' mover loses,
     /// or where we have no winning moves to compare: unknown, or a plain difference).
     pub fn first_move(&self) -> Option<Verdict> {

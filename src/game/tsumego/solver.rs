@@ -276,7 +276,7 @@ pub struct Solver {
     two_eyes_only: bool,
     /// A wall-clock limit per solve (`set_time_limit`): past it the search is out of budget.
     /// Not part of `Limits`, which experiments record: a time limit makes results depend on
-    /// the machine, so only the GoTools check (`gotools_check`) uses it.
+    /// the machine, so only the GoTools check (`workflow::compare_gotools`) sets it.
     time_limit: Option<std::time::Duration>,
     deadline: Option<Instant>,
     /// The search: depth-first proof-number search (`Search::DfPn`, the default) or the plain
@@ -284,19 +284,21 @@ pub struct Solver {
     search: Search,
     /// df-pn's table of proof and disproof numbers (its own, beside `tt`).
     pn_tt: Vec<PnEntry>,
-    /// Per ply: the children's (proof, disproof, floor) of the node being searched there.
-    pn_kids: Vec<Vec<(u32, u32, usize)>>,
+    /// Per ply: the children's (proof, disproof) numbers of the node being searched there.
+    pn_kids: Vec<Vec<(u32, u32)>>,
     /// A line reached the depth cap in this solve: a df-pn result is then unknown.
     depth_cut: bool,
 }
 
 /// Which search the solver runs (the same answers, other costs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Search {
     /// Depth-first proof-number search (df-pn), children in the heuristic's order.
     #[default]
+    #[value(name = "dfpn")]
     DfPn,
     /// Depth-first AND/OR search, first winning child returns, children in the heuristic's order.
+    #[value(name = "alphabeta")]
     AlphaBeta,
 }
 
@@ -344,7 +346,7 @@ impl Solver {
         }
     }
 
-    /// A wall-clock limit for each later solve (the whole status sweep and its moves); past it
+    /// A wall-clock limit for each later search (a solve: the whole status sweep and its moves); past it
     /// the status is unknown, as past the node budget. None: no time limit.
     pub fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
         self.time_limit = limit;
@@ -355,7 +357,6 @@ impl Solver {
     pub fn solve(&mut self, problem: &Problem, weights: &Weights, limits: Limits, with_moves: bool) -> Solution {
         let t0 = Instant::now();
         self.start(problem, weights, limits);
-        self.deadline = self.time_limit.map(|l| t0 + l);
         let root = problem.start;
         let status = self.status(&root);
         let mut winning_moves = Vec::new();
@@ -413,7 +414,7 @@ impl Solver {
         self.counters = Counters::default();
         self.limits = limits;
         self.out_of_budget = false;
-        self.deadline = None;
+        self.deadline = self.time_limit.map(|l| Instant::now() + l);
         self.depth_cut = false;
         self.region = problem.region.clone();
         self.targets = problem.targets;
@@ -443,8 +444,8 @@ impl Solver {
     }
 
     /// The status sweep: one boolean solve without threats, then budgets of threats for the
-    /// side that loses it (1, 5, then a halving search between) for the smallest that flips it. A decided root needs no search; and when the
-    /// first solve met no banned retake anywhere, its proof holds whatever the threats (a
+    /// side that loses it (1, 5, then a halving search between) for the smallest that flips
+    /// it. A decided root needs no search; and when the first solve met no banned retake anywhere, its proof holds whatever the threats (a
     /// budget only adds moves where a retake is banned), so the status is `l` or `d` at once.
     fn status(&mut self, root: &Position) -> Status {
         if let Some(winner) = decided(&self.region, root, self.targets) {
@@ -513,7 +514,6 @@ impl Solver {
     /// `limits`: what a check of a recorded winning move needs, without deciding every move.
     pub fn first_move_wins(&mut self, problem: &Problem, weights: &Weights, limits: Limits, mv: Move) -> Option<bool> {
         self.start(problem, weights, limits);
-        self.deadline = self.time_limit.map(|l| Instant::now() + l);
         let mut p = problem.start;
         p.threats = [0, 0];
         self.root_path(&p);
@@ -584,10 +584,8 @@ impl Solver {
         if self.search == Search::DfPn {
             return self.dfpn_value(pos, ply, last, prev, favourite, known);
         }
-        self.counters.nodes += 1;
-        self.counters.max_depth = self.counters.max_depth.max(ply);
-        if self.counters.nodes > self.limits.node_budget || (self.counters.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() > d)) {
-            self.out_of_budget = true;
+        self.count_node(ply);
+        if self.budget_spent() {
             return Val::Unknown;
         }
         if let Some(v) = self.terminal_value(pos, known) {
@@ -661,8 +659,7 @@ impl Solver {
     /// The value of `pos` by df-pn: its terminal test, else a proof-number search from it with
     /// infinite thresholds (until it is proven, disproven, or out of budget or time).
     fn dfpn_value(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8, known: Option<Option<Side>>) -> Val {
-        self.counters.nodes += 1;
-        self.counters.max_depth = self.counters.max_depth.max(ply);
+        self.count_node(ply);
         if let Some(v) = self.terminal_value(pos, known) {
             return v;
         }
@@ -678,13 +675,9 @@ impl Solver {
         }
     }
 
-    fn pn_index(&self, key: u64) -> usize {
-        (key >> (64 - self.tt_bits)) as usize
-    }
-
     /// The stored (proof, disproof) numbers of a position's side to move, or (1, 1).
     fn pn_lookup(&self, key: u64) -> (u32, u32) {
-        let e = self.pn_tt[self.pn_index(key)];
+        let e = self.pn_tt[self.tt_index(key)];
         if e.generation == self.generation && e.key == key { (e.phi, e.delta) } else { (1, 1) }
     }
 
@@ -727,7 +720,7 @@ impl Solver {
                     if (p, d) == (1, 1) { (1, 1 + kids.len() as u32) } else { (p, d) }
                 }
             };
-            kids.push((numbers.0, numbers.1, usize::MAX));
+            kids.push(numbers);
         }
         let top = cands.first().map_or(NONE, |c| c.mv);
         let (mut phi, mut delta);
@@ -735,7 +728,7 @@ impl Solver {
             phi = INF;
             delta = 0u32;
             let (mut best, mut best_delta, mut second) = (usize::MAX, INF + 1, INF);
-            for (i, &(cphi, cdelta, _)) in kids.iter().enumerate() {
+            for (i, &(cphi, cdelta)) in kids.iter().enumerate() {
                 phi = phi.min(cdelta);
                 delta = delta.saturating_add(cphi).min(INF);
                 if cdelta < best_delta {
@@ -749,24 +742,18 @@ impl Solver {
             if phi >= th_phi || delta >= th_delta || self.out_of_budget || best == usize::MAX {
                 break;
             }
-            let (cphi, _, _) = kids[best];
+            let (cphi, _) = kids[best];
             let child_th_phi = if th_delta >= INF { INF } else { th_delta - delta + cphi };
             // The 1+epsilon trick (Pawlewicz and Lew): stay in the child until its disproof
             // number passes the second best by a quarter, not by one, so fewer re-expansions.
             let child_th_delta = th_phi.min(second.saturating_add(second / 4 + 1)).min(INF);
-            self.counters.nodes += 1;
-            self.counters.max_depth = self.counters.max_depth.max(ply + 1);
-            if self.counters.nodes > self.limits.node_budget || (self.counters.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() > d)) {
-                self.out_of_budget = true;
+            self.count_node(ply + 1);
+            if self.budget_spent() {
                 break;
             }
-            let c = &cands[best];
-            self.path.push(c.child.hash);
-            self.captures_on_line += c.captures as u32;
-            let (p, d, f) = self.mid(&c.child, ply + 1, child_th_phi, child_th_delta, c.mv, last, top);
-            self.captures_on_line -= c.captures as u32;
-            self.path.pop();
-            kids[best] = (p, d, f);
+            let c = cands[best];
+            let (p, d, f) = self.on_line(&c, |me| me.mid(&c.child, ply + 1, child_th_phi, child_th_delta, c.mv, last, top));
+            kids[best] = (p, d);
             floor = floor.min(f);
         }
         if phi == 0 {
@@ -776,7 +763,7 @@ impl Solver {
         }
         let proven = phi == 0 || delta == 0;
         if !proven || floor >= ply as usize {
-            let slot = self.pn_index(key);
+            let slot = self.tt_index(key);
             self.pn_tt[slot] = PnEntry { key, generation: self.generation, phi, delta };
         }
         self.pn_kids[ply as usize] = kids;
@@ -787,12 +774,33 @@ impl Solver {
 
     /// Plays a candidate on the path and searches it; the value is the mover's.
     fn descend(&mut self, c: &Candidate, ply: u32, last: u8, top: u8) -> Val {
+        -self.on_line(c, |me| me.search_with(&c.child, ply + 1, c.mv, last, top, c.decided))
+    }
+
+    /// Runs `f` with candidate `c` played on the line (its position on the path, its captures
+    /// counted), and takes it back after.
+    fn on_line<R>(&mut self, c: &Candidate, f: impl FnOnce(&mut Solver) -> R) -> R {
         self.path.push(c.child.hash);
         self.captures_on_line += c.captures as u32;
-        let v = -self.search_with(&c.child, ply + 1, c.mv, last, top, c.decided);
+        let r = f(self);
         self.captures_on_line -= c.captures as u32;
         self.path.pop();
-        v
+        r
+    }
+
+    /// Counts a node searched at `ply`.
+    fn count_node(&mut self, ply: u32) {
+        self.counters.nodes += 1;
+        self.counters.max_depth = self.counters.max_depth.max(ply);
+    }
+
+    /// Whether the node budget or the time limit (looked at every 1024 nodes) is spent; sets
+    /// `out_of_budget` when it is.
+    fn budget_spent(&mut self) -> bool {
+        if self.counters.nodes > self.limits.node_budget || (self.counters.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() > d)) {
+            self.out_of_budget = true;
+        }
+        self.out_of_budget
     }
 
     fn recycle(&mut self, ply: u32, mut cands: Vec<Candidate>) {
