@@ -41,6 +41,19 @@ _OWN = own_referee(agent_package(sys.argv[1])) if len(sys.argv) > 1 else None
 sys.path.insert(0, _OWN or HERE)
 sys.path.insert(1, os.path.dirname(HERE))
 
+try:
+    import referee.game  # noqa: E402,F401
+except ImportError as e:
+    if _OWN is None:
+        raise
+    # The course's package needs what the course's requirements install (its referee imports
+    # websockets for its server): without it, gamelab's stand-in plays instead, and says so.
+    print("gamelab: the agent's own referee package does not import ({}); using gamelab's stand-in".format(e), file=sys.stderr)
+    sys.path.remove(_OWN)
+    for name in [m for m in sys.modules if m == "referee" or m.startswith("referee.")]:
+        del sys.modules[name]
+    sys.path.insert(0, HERE)
+
 from gamelab_protocol import serve  # noqa: E402
 from referee.game import Coord, Direction, GrowAction, MoveAction, PlayerColor  # noqa: E402
 

@@ -6,6 +6,7 @@ action, read a cell, the turn, the winner, and a rendering. Agents that ship the
 from dataclasses import dataclass
 
 from . import constants
+from .constants import BOARD_N  # noqa: F401  (agents import it from here too)
 from .exceptions import IllegalActionException
 
 LILY_PAD = "LilyPad"
