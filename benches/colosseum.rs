@@ -8,10 +8,10 @@ use criterion::{Criterion, Throughput, criterion_group};
 use gamelab::agent::rollout::{RolloutPolicy, Uniform, playout};
 use gamelab::agent::uct::{Uct, UctConfig};
 use gamelab::agent::{Agent, Budget};
+use gamelab::game::Game;
 use gamelab::game::colosseum::Colosseum;
 use gamelab::game::colosseum::agents::CourseRandom;
 use gamelab::game::colosseum::reference::playout_reference;
-use gamelab::game::Game;
 use gamelab::rng::rng_from_seed;
 use std::hint::black_box;
 
@@ -19,7 +19,9 @@ mod summary;
 
 /// 64 setups of a size, so a benchmark does not hang on one board.
 fn setups(size: usize) -> Vec<Colosseum> {
-    (0..64).map(|s| Colosseum::random_setup(size, &mut rng_from_seed(s)).expect("size >= 3")).collect()
+    (0..64)
+        .map(|s| Colosseum::random_setup(size, &mut rng_from_seed(s)).expect("size >= 3"))
+        .collect()
 }
 
 fn bench_playouts<P: RolloutPolicy<Colosseum>>(c: &mut Criterion, name: &str, policy: P) {
@@ -73,6 +75,12 @@ fn main() {
     println!("\nColosseum, one thread, best of 3, engine against the cell-by-cell reference:");
     for size in [6, 9, 12, 16] {
         let end = |g: &Colosseum| g.scores().map(|n| n as usize);
-        summary::uniform_playouts(&format!("uniform playouts {size}x{size}"), &setups(size), 60_000 / size as u64, end, playout_reference);
+        summary::uniform_playouts(
+            &format!("uniform playouts {size}x{size}"),
+            &setups(size),
+            60_000 / size as u64,
+            end,
+            playout_reference,
+        );
     }
 }

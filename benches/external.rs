@@ -12,7 +12,11 @@ use std::time::Instant;
 
 fn external() -> AgentSpec {
     AgentSpec::External(ExternalSpec {
-        command: vec!["python3".into(), "examples/agents/random_agent.py".into(), "1".into()],
+        command: vec![
+            "python3".into(),
+            "examples/agents/random_agent.py".into(),
+            "1".into(),
+        ],
         cwd: Some(env!("CARGO_MANIFEST_DIR").into()),
         env: Default::default(),
         init_timeout_ms: None,
@@ -33,11 +37,23 @@ fn bench(c: &mut Criterion) {
     let t0 = Instant::now();
     let (mut moves, games) = (0u64, 200u32);
     for g in 0..games {
-        let row = play_game(&start, ("ext", &ext), ("random", &random), g as u64, g, "small6").expect("a game");
+        let row = play_game(
+            &start,
+            ("ext", &ext),
+            ("random", &random),
+            g as u64,
+            g,
+            "small6",
+        )
+        .expect("a game");
         moves += row.first_moves as u64;
     }
     let s = t0.elapsed().as_secs_f64();
-    println!("external python agent: {games} games, {moves} moves in {s:.2} s: {:.0} moves/s, {:.2} ms per game", moves as f64 / s, 1e3 * s / games as f64);
+    println!(
+        "external python agent: {games} games, {moves} moves in {s:.2} s: {:.0} moves/s, {:.2} ms per game",
+        moves as f64 / s,
+        1e3 * s / games as f64
+    );
     let mut group = c.benchmark_group("external");
     group.bench_function("othello6 game, python random vs random", |b| {
         let mut g = 0u64;

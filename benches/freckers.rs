@@ -21,7 +21,9 @@ fn bench_perft(c: &mut Criterion) {
     g.sample_size(10);
     let depth = 4;
     g.throughput(Throughput::Elements(perft(&start, depth)));
-    g.bench_function("start depth 4 (leaves)", |b| b.iter(|| perft(black_box(&start), depth)));
+    g.bench_function("start depth 4 (leaves)", |b| {
+        b.iter(|| perft(black_box(&start), depth))
+    });
     g.finish();
 }
 
@@ -55,7 +57,12 @@ fn bench_playouts(c: &mut Criterion) {
 
 /// A search agent's whole move from the start, built fresh per iteration (so a cache starts cold
 /// and fills within the move, as in a game's first move).
-fn bench_agent(g: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>, name: &str, spec: &str, budget: Budget) {
+fn bench_agent(
+    g: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    name: &str,
+    spec: &str,
+    budget: Budget,
+) {
     let start = Freckers::new(false);
     let spec: AgentSpec = toml::from_str(spec).expect("valid spec");
     g.bench_function(name, |b| {
@@ -71,9 +78,24 @@ fn bench_mcts(c: &mut Criterion) {
     let mut g = c.benchmark_group("freckers mcts");
     g.sample_size(10);
     g.throughput(Throughput::Elements(500));
-    bench_agent(&mut g, "start, 500 iterations (simulations)", "kind = \"freckers_mcts\"\niterations = 500", Budget::Iterations(500));
-    bench_agent(&mut g, "start, 500 iterations, lazy rollouts (simulations)", "kind = \"freckers_mcts\"\niterations = 500\ngenerator = \"lazy\"", Budget::Iterations(500));
-    bench_agent(&mut g, "start, 500 iterations, move cache (simulations)", "kind = \"freckers_mcts\"\niterations = 500\nmove_cache = 100000", Budget::Iterations(500));
+    bench_agent(
+        &mut g,
+        "start, 500 iterations (simulations)",
+        "kind = \"freckers_mcts\"\niterations = 500",
+        Budget::Iterations(500),
+    );
+    bench_agent(
+        &mut g,
+        "start, 500 iterations, lazy rollouts (simulations)",
+        "kind = \"freckers_mcts\"\niterations = 500\ngenerator = \"lazy\"",
+        Budget::Iterations(500),
+    );
+    bench_agent(
+        &mut g,
+        "start, 500 iterations, move cache (simulations)",
+        "kind = \"freckers_mcts\"\niterations = 500\nmove_cache = 100000",
+        Budget::Iterations(500),
+    );
     g.finish();
 }
 
@@ -81,19 +103,44 @@ fn bench_alphabeta(c: &mut Criterion) {
     let mut g = c.benchmark_group("freckers alphabeta");
     g.sample_size(10);
     g.throughput(Throughput::Elements(100_000));
-    bench_agent(&mut g, "start, 100k nodes (nodes)", "kind = \"alphabeta\"\ndepth = 12", Budget::Iterations(100_000));
-    bench_agent(&mut g, "start, 100k nodes, move cache (nodes)", "kind = \"alphabeta\"\ndepth = 12\nmove_cache = 100000", Budget::Iterations(100_000));
+    bench_agent(
+        &mut g,
+        "start, 100k nodes (nodes)",
+        "kind = \"alphabeta\"\ndepth = 12",
+        Budget::Iterations(100_000),
+    );
+    bench_agent(
+        &mut g,
+        "start, 100k nodes, move cache (nodes)",
+        "kind = \"alphabeta\"\ndepth = 12\nmove_cache = 100000",
+        Budget::Iterations(100_000),
+    );
     g.finish();
 }
 
-criterion_group!(benches, bench_perft, bench_playouts, bench_mcts, bench_alphabeta);
+criterion_group!(
+    benches,
+    bench_perft,
+    bench_playouts,
+    bench_mcts,
+    bench_alphabeta
+);
 
 fn main() {
     benches();
     Criterion::default().configure_from_args().final_summary();
     println!("\nFreckers, one thread, best of 3, engine against the cell-by-cell reference:");
     for strict in [false, true] {
-        let what = format!("uniform playouts, {} rules", if strict { "strict" } else { "lenient" });
-        summary::uniform_playouts(&what, &[Freckers::new(strict)], 5_000, |g: &Freckers| *g, playout_reference);
+        let what = format!(
+            "uniform playouts, {} rules",
+            if strict { "strict" } else { "lenient" }
+        );
+        summary::uniform_playouts(
+            &what,
+            &[Freckers::new(strict)],
+            5_000,
+            |g: &Freckers| *g,
+            playout_reference,
+        );
     }
 }

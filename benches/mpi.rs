@@ -33,7 +33,11 @@ fn time(what: &str, make: &dyn Fn(&str) -> Command) -> f64 {
         let dir = tempfile::tempdir().unwrap();
         let t0 = Instant::now();
         let o = make(dir.path().to_str().unwrap()).output().unwrap();
-        assert!(o.status.success(), "{what}: {}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            o.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
         best = best.min(t0.elapsed().as_secs_f64());
     }
     best
@@ -48,7 +52,20 @@ fn main() {
     let mpirun = |ranks: &'static str| {
         move |out: &str| {
             let mut c = Command::new("mpirun");
-            c.args(["--allow-run-as-root", "--oversubscribe", "-n", ranks, bin, "run", f, "--mpi", "--threads", "1", "--out", out]);
+            c.args([
+                "--allow-run-as-root",
+                "--oversubscribe",
+                "-n",
+                ranks,
+                bin,
+                "run",
+                f,
+                "--mpi",
+                "--threads",
+                "1",
+                "--out",
+                out,
+            ]);
             c
         }
     };
@@ -59,18 +76,51 @@ fn main() {
             c
         }
     };
-    println!("GA fitness evaluation: small6, population 20, full round robin, MCTS-30 games, 6 generations (2280 games), best of 3 runs");
+    println!(
+        "GA fitness evaluation: small6, population 20, full round robin, MCTS-30 games, 6 generations (2280 games), best of 3 runs"
+    );
     let base = time("1 process, 1 thread", &one("1"));
     println!("  1 process, 1 thread:              {base:6.2} s  (ratio 1.00)");
     let two_threads = time("1 process, 2 threads", &one("2"));
-    println!("  1 process, 2 threads:             {two_threads:6.2} s  (ratio {:.2})", base / two_threads);
+    println!(
+        "  1 process, 2 threads:             {two_threads:6.2} s  (ratio {:.2})",
+        base / two_threads
+    );
     for ranks in ["2", "3"] {
         let t = time(&format!("{ranks} ranks"), &mpirun(ranks));
-        println!("  {ranks} MPI ranks ({} worker(s), 1 thread each): {t:6.2} s  (ratio {:.2})", ranks.parse::<u32>().unwrap() - 1, base / t);
+        println!(
+            "  {ranks} MPI ranks ({} worker(s), 1 thread each): {t:6.2} s  (ratio {:.2})",
+            ranks.parse::<u32>().unwrap() - 1,
+            base / t
+        );
     }
     for ranks in ["2", "3"] {
-        let o = Command::new("mpirun").args(["--allow-run-as-root", "--oversubscribe", "-n", ranks, bin, "mpi-check", "--units", "20000"]).output().unwrap();
-        assert!(o.status.success(), "mpi-check: {}", String::from_utf8_lossy(&o.stderr));
-        print!("  mpi-check, {ranks} ranks: {}", String::from_utf8_lossy(&o.stdout).lines().nth(1).unwrap_or("").to_string() + "\n");
+        let o = Command::new("mpirun")
+            .args([
+                "--allow-run-as-root",
+                "--oversubscribe",
+                "-n",
+                ranks,
+                bin,
+                "mpi-check",
+                "--units",
+                "20000",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "mpi-check: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        print!(
+            "  mpi-check, {ranks} ranks: {}",
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .nth(1)
+                .unwrap_or("")
+                .to_string()
+                + "\n"
+        );
     }
 }

@@ -23,14 +23,18 @@ table = "handcrafted"
 "#;
 
 fn runner(c: &mut Criterion) {
-    let exp = Experiment::from_text(Path::new("bench.toml"), FILE.to_string()).expect("valid bench experiment");
+    let exp = Experiment::from_text(Path::new("bench.toml"), FILE.to_string())
+        .expect("valid bench experiment");
     let jobs = expand(&exp).expect("expands");
     let job = &jobs[0];
     let mut g = c.benchmark_group("runner");
     g.sample_size(10);
     g.throughput(Throughput::Elements(job.pairings().len() as u64));
     for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("pool");
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("pool");
         g.bench_function(format!("match of 64 games, {threads} thread(s)"), |b| {
             b.iter(|| pool.install(|| play_job(job, &|| {}).expect("job plays")))
         });

@@ -15,25 +15,38 @@
 //! takes minutes; a generation scales with children x problems).
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gamelab::game::tsumego::generate::generate_level;
 use gamelab::game::tsumego::fitness::{REPORT_BONUS, solve_all, static_fitness};
+use gamelab::game::tsumego::generate::generate_level;
 use gamelab::game::tsumego::{Limits, Problem, Solver, WeightSet, Weights};
 use gamelab::rng::rng_from_seed;
 use gamelab::tune::ga::{PlusConfig, breed};
 use std::hint::black_box;
 
 fn problems(levels: std::ops::RangeInclusive<u8>) -> Vec<Problem> {
-    levels.flat_map(|l| generate_level(1, l, 4, 1, Limits::default(), &|| {}).problems).collect()
+    levels
+        .flat_map(|l| generate_level(1, l, 4, 1, Limits::default(), &|| {}).problems)
+        .collect()
 }
 
 fn bench_solve(c: &mut Criterion) {
     let weights = Weights::reference();
     let mut g = c.benchmark_group("tsumego solve");
     g.sample_size(10);
-    for (name, levels) in [("levels 1-6 (nodes)", 1..=6u8), ("levels 7-14 (nodes)", 7..=14u8)] {
+    for (name, levels) in [
+        ("levels 1-6 (nodes)", 1..=6u8),
+        ("levels 7-14 (nodes)", 7..=14u8),
+    ] {
         let set = problems(levels);
         let mut solver = Solver::new(20);
-        let nodes: u64 = set.iter().map(|p| solver.solve(p, &weights, Limits::default(), false).counters.nodes).sum();
+        let nodes: u64 = set
+            .iter()
+            .map(|p| {
+                solver
+                    .solve(p, &weights, Limits::default(), false)
+                    .counters
+                    .nodes
+            })
+            .sum();
         g.throughput(Throughput::Elements(nodes));
         g.bench_function(name, |b| {
             b.iter(|| {
@@ -50,7 +63,14 @@ fn bench_ga_generation(c: &mut Criterion) {
     let mut g = c.benchmark_group("tsumego GA generation");
     g.sample_size(10);
     let train = problems(3..=6);
-    let statics = PlusConfig { population: 100, children: 80, crossover: 0.065, mutation: 0.5, bounds: WeightSet::Static.bounds(), integer: true };
+    let statics = PlusConfig {
+        population: 100,
+        children: 80,
+        crossover: 0.065,
+        mutation: 0.5,
+        bounds: WeightSet::Static.bounds(),
+        integer: true,
+    };
     let mut rng = rng_from_seed(7);
     let population = statics.random_population(WeightSet::Static.names().len(), &mut rng);
     let fitness: Vec<f64> = (0..population.len()).map(|i| i as f64).collect();
@@ -59,12 +79,31 @@ fn bench_ga_generation(c: &mut Criterion) {
     g.bench_function("static fitness: 80 children x 16 problems", |b| {
         b.iter(|| {
             let children = breed(&population, &fitness, &statics, &mut rng);
-            let f: Vec<f64> = children.iter().map(|c| static_fitness(&mut solver, &train, &zero.with_part(WeightSet::Static, c), &REPORT_BONUS)).collect();
+            let f: Vec<f64> = children
+                .iter()
+                .map(|c| {
+                    static_fitness(
+                        &mut solver,
+                        &train,
+                        &zero.with_part(WeightSet::Static, c),
+                        &REPORT_BONUS,
+                    )
+                })
+                .collect();
             black_box(f)
         })
     });
-    let small: Vec<Problem> = train.iter().filter(|p| p.level.is_some_and(|l| l <= 4)).cloned().collect();
-    let dynamics = PlusConfig { population: 22, children: 22, bounds: WeightSet::Dynamic.bounds(), ..statics };
+    let small: Vec<Problem> = train
+        .iter()
+        .filter(|p| p.level.is_some_and(|l| l <= 4))
+        .cloned()
+        .collect();
+    let dynamics = PlusConfig {
+        population: 22,
+        children: 22,
+        bounds: WeightSet::Dynamic.bounds(),
+        ..statics
+    };
     let population = dynamics.random_population(WeightSet::Dynamic.names().len(), &mut rng);
     let fitness: Vec<f64> = (0..population.len()).map(|i| i as f64).collect();
     let reference = Weights::reference();
@@ -72,7 +111,20 @@ fn bench_ga_generation(c: &mut Criterion) {
     g.bench_function("dynamic fitness: 22 children x 8 problems", |b| {
         b.iter(|| {
             let children = breed(&population, &fitness, &dynamics, &mut rng);
-            let leaves: u64 = children.iter().map(|c| solve_all(&mut solver, &small, &reference.with_part(WeightSet::Dynamic, c), limits).iter().map(|s| s.counters.leaves).sum::<u64>()).sum();
+            let leaves: u64 = children
+                .iter()
+                .map(|c| {
+                    solve_all(
+                        &mut solver,
+                        &small,
+                        &reference.with_part(WeightSet::Dynamic, c),
+                        limits,
+                    )
+                    .iter()
+                    .map(|s| s.counters.leaves)
+                    .sum::<u64>()
+                })
+                .sum();
             black_box(leaves)
         })
     });
@@ -81,25 +133,39 @@ fn bench_ga_generation(c: &mut Criterion) {
 
 fn bench_gotools(c: &mut Criterion) {
     let Some(dir) = std::env::var_os("GOTOOLS_PROBLEMS").filter(|d| !d.is_empty()) else {
-        eprintln!("tsumego GoTools problems SKIPPED: set GOTOOLS_PROBLEMS=DIR (GoTools' lvA.B files; see `gamelab check-gotools --help`)");
+        eprintln!(
+            "tsumego GoTools problems SKIPPED: set GOTOOLS_PROBLEMS=DIR (GoTools' lvA.B files; see `gamelab check-gotools --help`)"
+        );
         return;
     };
-    let all = gamelab::workflow::read_gotools(std::path::Path::new(&dir)).expect("GOTOOLS_PROBLEMS holds GoTools' files");
+    let all = gamelab::workflow::read_gotools(std::path::Path::new(&dir))
+        .expect("GOTOOLS_PROBLEMS holds GoTools' files");
     let sample = gamelab::workflow::sample_per_level(all, 3, 1);
     let weights = Weights::reference();
     let limits = Limits::with_budget(300_000);
     let mut solver = Solver::new(20);
-    let nodes: u64 = sample.iter().map(|q| solver.solve(&q.question.problem, &weights, limits, true).counters.nodes).sum();
+    let nodes: u64 = sample
+        .iter()
+        .map(|q| {
+            solver
+                .solve(&q.question.problem, &weights, limits, true)
+                .counters
+                .nodes
+        })
+        .sum();
     let mut g = c.benchmark_group("tsumego GoTools problems");
     g.sample_size(10);
     g.throughput(Throughput::Elements(nodes));
-    g.bench_function(format!("{} questions, levels 1-14 (nodes)", sample.len()), |b| {
-        b.iter(|| {
-            for q in &sample {
-                black_box(solver.solve(black_box(&q.question.problem), &weights, limits, true));
-            }
-        })
-    });
+    g.bench_function(
+        format!("{} questions, levels 1-14 (nodes)", sample.len()),
+        |b| {
+            b.iter(|| {
+                for q in &sample {
+                    black_box(solver.solve(black_box(&q.question.problem), &weights, limits, true));
+                }
+            })
+        },
+    );
     g.finish();
 }
 

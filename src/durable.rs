@@ -26,7 +26,10 @@ use std::path::{Path, PathBuf};
 
 /// The temporary name `write_atomic` uses for `path` in this process.
 fn temp_name(path: &Path) -> PathBuf {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
     path.with_file_name(format!(".{name}.tmp-{}", std::process::id()))
 }
 
@@ -38,22 +41,37 @@ pub fn write_atomic(path: &Path, write: impl FnOnce(&mut File) -> Result<()>) ->
 
 /// `write_atomic`, with `before_rename` called on the written (and synced) temporary file just
 /// before it is renamed into place; an error there leaves `path` as it was.
-pub fn write_atomic_then(path: &Path, write: impl FnOnce(&mut File) -> Result<()>, before_rename: impl FnOnce(&mut File) -> Result<()>) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+pub fn write_atomic_then(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> Result<()>,
+    before_rename: impl FnOnce(&mut File) -> Result<()>,
+) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let tmp = temp_name(path);
     let result = (|| -> Result<()> {
-        let mut f = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(true).open(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+        let mut f = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&tmp)
+            .with_context(|| format!("creating {}", tmp.display()))?;
         write(&mut f).with_context(|| format!("writing {}", path.display()))?;
         f.flush()?;
-        f.sync_all().with_context(|| format!("writing {}", path.display()))?;
+        f.sync_all()
+            .with_context(|| format!("writing {}", path.display()))?;
         before_rename(&mut f)
     })();
     if let Err(e) = result {
         std::fs::remove_file(&tmp).ok();
         return Err(e);
     }
-    std::fs::rename(&tmp, path).with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+    std::fs::rename(&tmp, path)
+        .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
 }
 
 /// `write_atomic` for bytes already in memory.
@@ -64,7 +82,9 @@ pub fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// Removes the temporary files a killed writer of `path` left behind. Call it only for a file
 /// no other live process is writing (the runner holds the lock of the job's folder).
 pub fn remove_stale_temps(path: &Path) {
-    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else { return };
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return;
+    };
     let prefix = format!(".{}.tmp-", name.to_string_lossy());
     if let Ok(entries) = std::fs::read_dir(dir) {
         for e in entries.flatten() {
@@ -81,7 +101,16 @@ pub fn remove_stale_temps(path: &Path) {
 /// fence behind the checks at load (experiment names, agent labels, table and figure names:
 /// exit 2 there), so no input can place a file outside `--out`.
 pub fn safe_component(name: &str) -> String {
-    let mut s: String = name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect();
+    let mut s: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
     while s.starts_with('.') {
         s.replace_range(..1, "_");
     }
@@ -96,19 +125,29 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// Reads an input file the user named: a regular file of at most `MAX_INPUT_BYTES`, else an
 /// error saying which (for the caller to name the key or option).
 pub fn read_input(path: &Path) -> std::result::Result<String, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let meta =
+        std::fs::metadata(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if !meta.is_file() {
         return Err(format!("{} is not a regular file", path.display()));
     }
     if meta.len() > MAX_INPUT_BYTES {
-        return Err(format!("{} has {} bytes; input files are at most {} MiB", path.display(), meta.len(), MAX_INPUT_BYTES >> 20));
+        return Err(format!(
+            "{} has {} bytes; input files are at most {} MiB",
+            path.display(),
+            meta.len(),
+            MAX_INPUT_BYTES >> 20
+        ));
     }
     let mut text = String::new();
     File::open(path)
         .and_then(|f| f.take(MAX_INPUT_BYTES + 1).read_to_string(&mut text))
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     if text.len() as u64 > MAX_INPUT_BYTES {
-        return Err(format!("{} grew past {} MiB while being read", path.display(), MAX_INPUT_BYTES >> 20));
+        return Err(format!(
+            "{} grew past {} MiB while being read",
+            path.display(),
+            MAX_INPUT_BYTES >> 20
+        ));
     }
     Ok(text)
 }
@@ -136,13 +175,18 @@ pub fn check_seal(text: &str) -> Option<(&str, bool)> {
     let at = trimmed.rfind('\n').map_or(0, |i| i + 1);
     let hex = trimmed[at..].strip_prefix(SEAL_PREFIX)?;
     let body = &text[..at];
-    let ok = u64::from_str_radix(hex.trim(), 16).is_ok_and(|h| h == xxhash_rust::xxh3::xxh3_64(body.as_bytes()));
+    let ok = u64::from_str_radix(hex.trim(), 16)
+        .is_ok_and(|h| h == xxhash_rust::xxh3::xxh3_64(body.as_bytes()));
     Some((body, ok))
 }
 
 /// The body of a sealed text (the whole text for one without a seal, as an older gamelab or a
 /// user wrote it), or the message for one changed since it was sealed.
-pub fn unsealed<'a>(path: &Path, text: &'a str, what: &str) -> std::result::Result<&'a str, String> {
+pub fn unsealed<'a>(
+    path: &Path,
+    text: &'a str,
+    what: &str,
+) -> std::result::Result<&'a str, String> {
     match check_seal(text) {
         Some((body, true)) => Ok(body),
         Some((_, false)) => Err(changed_message(path, what)),
@@ -153,18 +197,37 @@ pub fn unsealed<'a>(path: &Path, text: &'a str, what: &str) -> std::result::Resu
 /// Reads back a file gamelab sealed (`read_input`, then `unsealed`): its body, or an error
 /// naming the file (an `InputError`: exit 2).
 pub fn read_sealed(path: &Path, what: &str) -> Result<String> {
-    let input_error = |message: String| -> anyhow::Error { crate::experiment::InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message }.into() };
+    let input_error = |message: String| -> anyhow::Error {
+        crate::experiment::InputError {
+            file: Some(path.to_path_buf()),
+            line_col: None,
+            key: None,
+            message,
+        }
+        .into()
+    };
     let text = read_input(path).map_err(input_error)?;
-    unsealed(path, &text, what).map(str::to_string).map_err(input_error)
+    unsealed(path, &text, what)
+        .map(str::to_string)
+        .map_err(input_error)
 }
 
 fn changed_message(path: &Path, what: &str) -> String {
-    format!("{what} ({}) was changed after gamelab wrote it (its seal does not match): run its job again (remove the file and its job's rows) rather than edit it", path.display())
+    format!(
+        "{what} ({}) was changed after gamelab wrote it (its seal does not match): run its job again (remove the file and its job's rows) rather than edit it",
+        path.display()
+    )
 }
 
 /// The error for a sealed file changed since gamelab wrote it.
 pub fn changed_error(path: &Path, what: &str) -> anyhow::Error {
-    crate::experiment::InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message: changed_message(path, what) }.into()
+    crate::experiment::InputError {
+        file: Some(path.to_path_buf()),
+        line_col: None,
+        key: None,
+        message: changed_message(path, what),
+    }
+    .into()
 }
 
 /// Builds a new version of the folder `link` names and swaps it in.
@@ -178,8 +241,15 @@ pub fn changed_error(path: &Path, what: &str) -> anyhow::Error {
 /// `link` that is anything else (a real folder, a file, a link to another place: the user's
 /// own) is refused with an `InputError` naming it, before anything is written or removed.
 pub fn replace_folder<T>(link: &Path, build: impl FnOnce(&Path) -> Result<T>) -> Result<T> {
-    let parent = link.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let name = link.file_name().context("a folder to replace has a name")?.to_string_lossy().into_owned();
+    let parent = link
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = link
+        .file_name()
+        .context("a folder to replace has a name")?
+        .to_string_lossy()
+        .into_owned();
     let current = own_link_target(link, &name)?;
     std::fs::create_dir_all(parent).with_context(|| format!("creating {}", parent.display()))?;
     // Folders of earlier builds that no link names any more (a killed report left them), and
@@ -187,7 +257,9 @@ pub fn replace_folder<T>(link: &Path, build: impl FnOnce(&Path) -> Result<T>) ->
     if let Ok(entries) = std::fs::read_dir(parent) {
         for e in entries.flatten() {
             let file = e.file_name().to_string_lossy().into_owned();
-            let Ok(meta) = std::fs::symlink_metadata(e.path()) else { continue };
+            let Ok(meta) = std::fs::symlink_metadata(e.path()) else {
+                continue;
+            };
             let named = current.as_deref() == Some(file.as_str());
             if is_own_build(&file, &name) && meta.is_dir() && !named {
                 std::fs::remove_dir_all(e.path()).ok();
@@ -197,7 +269,14 @@ pub fn replace_folder<T>(link: &Path, build: impl FnOnce(&Path) -> Result<T>) ->
             }
         }
     }
-    let stamp = format!("{}-{}", std::process::id(), std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0));
+    let stamp = format!(
+        "{}-{}",
+        std::process::id(),
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or(0)
+    );
     let fresh_name = format!(".{name}.{stamp}");
     let fresh = parent.join(&fresh_name);
     std::fs::create_dir_all(&fresh).with_context(|| format!("creating {}", fresh.display()))?;
@@ -210,8 +289,10 @@ pub fn replace_folder<T>(link: &Path, build: impl FnOnce(&Path) -> Result<T>) ->
     };
     sync_tree(&fresh);
     let new_link = parent.join(format!(".{name}.link-{stamp}"));
-    std::os::unix::fs::symlink(&fresh_name, &new_link).with_context(|| format!("creating {}", new_link.display()))?;
-    std::fs::rename(&new_link, link).with_context(|| format!("renaming {} to {}", new_link.display(), link.display()))?;
+    std::os::unix::fs::symlink(&fresh_name, &new_link)
+        .with_context(|| format!("creating {}", new_link.display()))?;
+    std::fs::rename(&new_link, link)
+        .with_context(|| format!("renaming {} to {}", new_link.display(), link.display()))?;
     if let Some(old) = current {
         let old = parent.join(old);
         if std::fs::symlink_metadata(&old).is_ok_and(|m| m.is_dir()) {
@@ -233,7 +314,11 @@ fn is_own_swap_link(file: &str, name: &str) -> bool {
 
 /// Whether `file` is `.<name><infix><pid>-<nanos>`.
 fn is_stamped(file: &str, name: &str, infix: &str) -> bool {
-    file.strip_prefix('.').and_then(|f| f.strip_prefix(name)).and_then(|f| f.strip_prefix(infix)).and_then(|stamp| stamp.split_once('-')).is_some_and(|(pid, nanos)| is_digits(pid) && is_digits(nanos))
+    file.strip_prefix('.')
+        .and_then(|f| f.strip_prefix(name))
+        .and_then(|f| f.strip_prefix(infix))
+        .and_then(|stamp| stamp.split_once('-'))
+        .is_some_and(|(pid, nanos)| is_digits(pid) && is_digits(nanos))
 }
 
 fn is_digits(s: &str) -> bool {
@@ -252,12 +337,19 @@ fn own_link_target(link: &Path, name: &str) -> Result<Option<String>> {
         crate::experiment::InputError { file: Some(link.to_path_buf()), line_col: None, key: None, message: format!("{what}; gamelab writes this as a link to a folder of its own and removes only what it made: move it away and run again") }.into()
     };
     if !meta.file_type().is_symlink() {
-        return Err(refuse(if meta.is_dir() { "is a folder gamelab did not make (an older gamelab's, or yours)".into() } else { "is a file gamelab did not make".into() }));
+        return Err(refuse(if meta.is_dir() {
+            "is a folder gamelab did not make (an older gamelab's, or yours)".into()
+        } else {
+            "is a file gamelab did not make".into()
+        }));
     }
     let target = std::fs::read_link(link).with_context(|| format!("reading {}", link.display()))?;
     match target.to_str() {
         Some(t) if is_own_build(t, name) => Ok(Some(t.to_string())),
-        _ => Err(refuse(format!("is a link to {}, not to a folder gamelab made", target.display()))),
+        _ => Err(refuse(format!(
+            "is a link to {}, not to a folder gamelab made",
+            target.display()
+        ))),
     }
 }
 
@@ -267,7 +359,15 @@ fn own_link_target(link: &Path, name: &str) -> Result<Option<String>> {
 /// file where the folder should be is refused (it is not gamelab's).
 pub fn remove_own_folder(dir: &Path, owns: impl Fn(&str) -> bool) -> Result<()> {
     let refuse = |path: &Path, what: &str| -> anyhow::Error {
-        crate::experiment::InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message: format!("{what}; gamelab removes only what it made: move it away and run again") }.into()
+        crate::experiment::InputError {
+            file: Some(path.to_path_buf()),
+            line_col: None,
+            key: None,
+            message: format!(
+                "{what}; gamelab removes only what it made: move it away and run again"
+            ),
+        }
+        .into()
     };
     let meta = match std::fs::symlink_metadata(dir) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -275,7 +375,14 @@ pub fn remove_own_folder(dir: &Path, owns: impl Fn(&str) -> bool) -> Result<()> 
         Ok(m) => m,
     };
     if !meta.is_dir() {
-        return Err(refuse(dir, if meta.file_type().is_symlink() { "is a link gamelab did not make" } else { "is a file where gamelab keeps a folder of its own" }));
+        return Err(refuse(
+            dir,
+            if meta.file_type().is_symlink() {
+                "is a link gamelab did not make"
+            } else {
+                "is a file where gamelab keeps a folder of its own"
+            },
+        ));
     }
     let mut files = Vec::new();
     for e in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
@@ -289,12 +396,16 @@ pub fn remove_own_folder(dir: &Path, owns: impl Fn(&str) -> bool) -> Result<()> 
     }
     for f in files {
         match std::fs::remove_file(&f) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e).with_context(|| format!("removing {}", f.display())),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                return Err(e).with_context(|| format!("removing {}", f.display()));
+            }
             _ => {}
         }
     }
     match std::fs::remove_dir(dir) {
-        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e).with_context(|| format!("removing {}", dir.display())),
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+            Err(e).with_context(|| format!("removing {}", dir.display()))
+        }
         _ => Ok(()),
     }
 }
@@ -328,7 +439,11 @@ fn holder(path: &Path) -> String {
         f.read_to_string(&mut text).ok();
     }
     let text = text.trim();
-    if text.is_empty() { "another process".into() } else { text.to_string() }
+    if text.is_empty() {
+        "another process".into()
+    } else {
+        text.to_string()
+    }
 }
 
 /// How a lock is taken.
@@ -355,15 +470,29 @@ impl FolderLock {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         }
-        let mut file = std::fs::OpenOptions::new().read(true).write(true).create(true).truncate(false).open(path).with_context(|| format!("opening {}", path.display()))?;
+        let mut file = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .with_context(|| format!("opening {}", path.display()))?;
         let taken = match mode {
             LockMode::Exclusive => file.try_lock(),
             LockMode::Shared => file.try_lock_shared(),
         };
         match taken {
             Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => return Err(Locked { path: path.to_path_buf(), holder: holder(path) }.into()),
-            Err(std::fs::TryLockError::Error(e)) => return Err(e).with_context(|| format!("locking {}", path.display())),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(Locked {
+                    path: path.to_path_buf(),
+                    holder: holder(path),
+                }
+                .into());
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("locking {}", path.display()));
+            }
         }
         if mode == LockMode::Exclusive {
             file.set_len(0)?;
@@ -371,7 +500,10 @@ impl FolderLock {
             writeln!(file, "pid {} ({who})", std::process::id())?;
             file.flush()?;
         }
-        Ok(FolderLock { _file: file, path: path.to_path_buf() })
+        Ok(FolderLock {
+            _file: file,
+            path: path.to_path_buf(),
+        })
     }
 }
 
@@ -390,7 +522,11 @@ mod tests {
         });
         assert!(err.is_err());
         assert_eq!(std::fs::read(&p).unwrap(), b"old");
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary left");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temporary left"
+        );
     }
 
     #[test]
@@ -409,7 +545,10 @@ mod tests {
         replace_folder(&link, |d| write_bytes_atomic(&d.join("b"), b"3")).unwrap();
         assert!(!link.join("a").exists(), "the new set only");
         assert_eq!(std::fs::read(link.join("b")).unwrap(), b"3");
-        let names: Vec<String> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+        let names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
         assert_eq!(names.len(), 2, "the link and one folder: {names:?}");
     }
 
@@ -420,22 +559,44 @@ mod tests {
         let real = dir.path().join("figs");
         std::fs::create_dir_all(&real).unwrap();
         std::fs::write(real.join("mine.png"), b"x").unwrap();
-        let err = replace_folder(&real, |d| write_bytes_atomic(&d.join("new.png"), b"y")).unwrap_err();
-        assert!(err.downcast_ref::<crate::experiment::InputError>().is_some(), "{err:#}");
+        let err =
+            replace_folder(&real, |d| write_bytes_atomic(&d.join("new.png"), b"y")).unwrap_err();
+        assert!(
+            err.downcast_ref::<crate::experiment::InputError>()
+                .is_some(),
+            "{err:#}"
+        );
         assert!(err.to_string().contains("figs"), "{err}");
         assert_eq!(std::fs::read(real.join("mine.png")).unwrap(), b"x");
         // A link to the user's own folder, outside and beside: never followed for deletion.
         let paper = dir.path().join("paper");
         std::fs::create_dir_all(&paper).unwrap();
         std::fs::write(paper.join("draft.tex"), b"text").unwrap();
-        for target in [paper.clone(), PathBuf::from("paper"), PathBuf::from(".report.1-2/../paper")] {
+        for target in [
+            paper.clone(),
+            PathBuf::from("paper"),
+            PathBuf::from(".report.1-2/../paper"),
+        ] {
             let link = dir.path().join("report");
             std::fs::remove_file(&link).ok();
             std::os::unix::fs::symlink(&target, &link).unwrap();
-            let err = replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"1")).unwrap_err();
-            assert!(err.downcast_ref::<crate::experiment::InputError>().is_some(), "{err:#}");
-            assert_eq!(std::fs::read(paper.join("draft.tex")).unwrap(), b"text", "the user's folder survives a link {target:?}");
-            assert_eq!(std::fs::read_link(&link).unwrap(), target, "the user's link is left as it was");
+            let err =
+                replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"1")).unwrap_err();
+            assert!(
+                err.downcast_ref::<crate::experiment::InputError>()
+                    .is_some(),
+                "{err:#}"
+            );
+            assert_eq!(
+                std::fs::read(paper.join("draft.tex")).unwrap(),
+                b"text",
+                "the user's folder survives a link {target:?}"
+            );
+            assert_eq!(
+                std::fs::read_link(&link).unwrap(),
+                target,
+                "the user's link is left as it was"
+            );
         }
         // Siblings that only look like ours (a link, a name without the stamp) are left alone.
         let link = dir.path().join("out");
@@ -445,7 +606,10 @@ mod tests {
         replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"2")).unwrap();
         assert_eq!(std::fs::read(link.join("a")).unwrap(), b"2");
         assert!(dir.path().join(".out.notes").is_dir());
-        assert_eq!(std::fs::read(dir.path().join(".out.1-2").join("draft.tex")).unwrap(), b"text");
+        assert_eq!(
+            std::fs::read(dir.path().join(".out.1-2").join("draft.tex")).unwrap(),
+            b"text"
+        );
     }
 
     #[test]
@@ -454,8 +618,16 @@ mod tests {
         let p = dir.path().join("a.toml");
         std::fs::write(&p, "x = 1").unwrap();
         assert_eq!(read_input(&p).unwrap(), "x = 1");
-        assert!(read_input(Path::new("/dev/zero")).unwrap_err().contains("not a regular file"));
-        assert!(read_input(dir.path()).unwrap_err().contains("not a regular file"));
+        assert!(
+            read_input(Path::new("/dev/zero"))
+                .unwrap_err()
+                .contains("not a regular file")
+        );
+        assert!(
+            read_input(dir.path())
+                .unwrap_err()
+                .contains("not a regular file")
+        );
         let big = dir.path().join("big");
         let f = File::create(&big).unwrap();
         f.set_len(MAX_INPUT_BYTES + 1).unwrap();
@@ -464,7 +636,16 @@ mod tests {
 
     #[test]
     fn a_safe_component_never_leaves_its_folder() {
-        for (name, safe) in [("small", "small"), ("a.b-c_d", "a.b-c_d"), ("../../x", "_._.._x"), ("..", "_."), (".hidden", "_hidden"), ("", "_"), ("two\nlines", "two_lines"), ("/etc/passwd", "_etc_passwd")] {
+        for (name, safe) in [
+            ("small", "small"),
+            ("a.b-c_d", "a.b-c_d"),
+            ("../../x", "_._.._x"),
+            ("..", "_."),
+            (".hidden", "_hidden"),
+            ("", "_"),
+            ("two\nlines", "two_lines"),
+            ("/etc/passwd", "_etc_passwd"),
+        ] {
             assert_eq!(safe_component(name), safe, "{name:?}");
             let joined = Path::new("/out").join(safe_component(name));
             assert_eq!(joined.parent(), Some(Path::new("/out")), "{name:?}");
@@ -476,7 +657,10 @@ mod tests {
         let text = "# best table\n1 2\n3 4\n";
         let s = sealed(text);
         assert_eq!(check_seal(&s), Some((text, true)));
-        assert_eq!(check_seal(&s.replace("3 4", "3 5")).map(|c| c.1), Some(false));
+        assert_eq!(
+            check_seal(&s.replace("3 4", "3 5")).map(|c| c.1),
+            Some(false)
+        );
         let forged = format!("{text}# seal xxh3 0000000000000001\n");
         assert_eq!(check_seal(&forged).map(|c| c.1), Some(false));
         assert_eq!(check_seal(text), None);
@@ -485,7 +669,12 @@ mod tests {
         let p = dir.path().join("t.txt");
         std::fs::write(&p, s.replace("1 2", "9 2")).unwrap();
         let err = read_sealed(&p, "the table").unwrap_err();
-        assert!(err.downcast_ref::<crate::experiment::InputError>().is_some() && err.to_string().contains("t.txt"), "{err}");
+        assert!(
+            err.downcast_ref::<crate::experiment::InputError>()
+                .is_some()
+                && err.to_string().contains("t.txt"),
+            "{err}"
+        );
         std::fs::write(&p, &s).unwrap();
         assert_eq!(read_sealed(&p, "the table").unwrap(), text);
     }
@@ -527,8 +716,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("run.lock");
         let held = FolderLock::try_lock(&p, LockMode::Exclusive, "gamelab run x.toml").unwrap();
-        let err = FolderLock::try_lock(&p, LockMode::Shared, "other").unwrap_err().to_string();
-        assert!(err.contains(&format!("pid {} (gamelab run x.toml)", std::process::id())), "{err}");
+        let err = FolderLock::try_lock(&p, LockMode::Shared, "other")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("pid {} (gamelab run x.toml)", std::process::id())),
+            "{err}"
+        );
         drop(held);
         let a = FolderLock::try_lock(&p, LockMode::Shared, "a").unwrap();
         let _b = FolderLock::try_lock(&p, LockMode::Shared, "b").unwrap();

@@ -68,7 +68,10 @@ pub fn farm() -> Option<&'static Farm> {
 
 /// Installs the farm of a distributed run with `workers` workers (once per process).
 pub fn install(workers: usize) -> &'static Farm {
-    FARM.get_or_init(|| Farm { queue: Mutex::new(VecDeque::new()), workers })
+    FARM.get_or_init(|| Farm {
+        queue: Mutex::new(VecDeque::new()),
+        workers,
+    })
 }
 
 impl Farm {
@@ -85,7 +88,11 @@ impl Farm {
         let mut queue = self.queue.lock().expect("the farm's queue");
         for unit in units {
             let (tx, rx) = channel();
-            queue.push_back(Queued { unit, reply: tx, cancelled: cancelled.clone() });
+            queue.push_back(Queued {
+                unit,
+                reply: tx,
+                cancelled: cancelled.clone(),
+            });
             replies.push_back(rx);
         }
         Ordered { replies, cancelled }
@@ -116,7 +123,9 @@ impl Iterator for Ordered {
         Some(match rx.recv() {
             Ok(Ok(bytes)) => Ok(bytes),
             Ok(Err(why)) => Err(anyhow::anyhow!("{why}")),
-            Err(_) => Err(anyhow::anyhow!("the distributed run stopped before this unit was computed")),
+            Err(_) => Err(anyhow::anyhow!(
+                "the distributed run stopped before this unit was computed"
+            )),
         })
     }
 }
@@ -130,16 +139,36 @@ impl Drop for Ordered {
 /// Splits `span` into ranges of about `span.len() / (workers x per_worker)` items (at least
 /// `min`, a multiple of `align`), so that each worker gets several units and a slow one does not
 /// hold up the rest.
-pub fn ranges(span: std::ops::Range<usize>, workers: usize, per_worker: usize, min: usize, align: usize) -> Vec<std::ops::Range<usize>> {
-    let size = span.len().div_ceil((workers * per_worker).max(1)).max(min).max(1).next_multiple_of(align.max(1));
-    span.clone().step_by(size).map(|s| s..(s + size).min(span.end)).collect()
+pub fn ranges(
+    span: std::ops::Range<usize>,
+    workers: usize,
+    per_worker: usize,
+    min: usize,
+    align: usize,
+) -> Vec<std::ops::Range<usize>> {
+    let size = span
+        .len()
+        .div_ceil((workers * per_worker).max(1))
+        .max(min)
+        .max(1)
+        .next_multiple_of(align.max(1));
+    span.clone()
+        .step_by(size)
+        .map(|s| s..(s + size).min(span.end))
+        .collect()
 }
 
 /// A unit's frame on the wire: kind, context key, the context's bytes when the worker does not
 /// have it yet, and the payload. Lengths are little-endian; the transport adds nothing else.
 pub fn encode_frame(unit: &Unit, with_context: bool) -> Vec<u8> {
-    let ctx: &[u8] = if with_context { &unit.context.bytes } else { &[] };
-    let mut out = Vec::with_capacity(16 + unit.kind.len() + unit.context.key.len() + ctx.len() + unit.payload.len());
+    let ctx: &[u8] = if with_context {
+        &unit.context.bytes
+    } else {
+        &[]
+    };
+    let mut out = Vec::with_capacity(
+        16 + unit.kind.len() + unit.context.key.len() + ctx.len() + unit.payload.len(),
+    );
     for part in [unit.kind.as_bytes(), unit.context.key.as_bytes(), ctx] {
         out.extend_from_slice(&(part.len() as u64).to_le_bytes());
         out.extend_from_slice(part);
@@ -160,17 +189,29 @@ pub struct Frame<'a> {
 pub fn decode_frame(bytes: &[u8]) -> Result<Frame<'_>> {
     let mut at = 0usize;
     let mut part = || -> Result<&[u8]> {
-        let len = bytes.get(at..at + 8).ok_or_else(|| anyhow::anyhow!("a unit's frame is cut short"))?;
+        let len = bytes
+            .get(at..at + 8)
+            .ok_or_else(|| anyhow::anyhow!("a unit's frame is cut short"))?;
         let len = u64::from_le_bytes(len.try_into().expect("8 bytes")) as usize;
-        let body = bytes.get(at + 8..at + 8 + len).ok_or_else(|| anyhow::anyhow!("a unit's frame is cut short"))?;
+        let body = bytes
+            .get(at + 8..at + 8 + len)
+            .ok_or_else(|| anyhow::anyhow!("a unit's frame is cut short"))?;
         at += 8 + len;
         Ok(body)
     };
     let kind = std::str::from_utf8(part()?)?;
     let key = std::str::from_utf8(part()?)?;
     let ctx = part()?;
-    let with = *bytes.get(at).ok_or_else(|| anyhow::anyhow!("a unit's frame is cut short"))? == 1;
-    Ok(Frame { kind, key, context: with.then_some(ctx), payload: &bytes[at + 1..] })
+    let with = *bytes
+        .get(at)
+        .ok_or_else(|| anyhow::anyhow!("a unit's frame is cut short"))?
+        == 1;
+    Ok(Frame {
+        kind,
+        key,
+        context: with.then_some(ctx),
+        payload: &bytes[at + 1..],
+    })
 }
 
 #[cfg(test)]
@@ -178,7 +219,14 @@ mod tests {
     use super::*;
 
     fn unit(key: &str, payload: &[u8]) -> Unit {
-        Unit { kind: "games", context: Arc::new(Context { key: key.into(), bytes: b"{\"job\":1}".to_vec() }), payload: payload.to_vec() }
+        Unit {
+            kind: "games",
+            context: Arc::new(Context {
+                key: key.into(),
+                bytes: b"{\"job\":1}".to_vec(),
+            }),
+            payload: payload.to_vec(),
+        }
     }
 
     #[test]
@@ -186,7 +234,10 @@ mod tests {
         let u = unit("abc/0", b"[0,8]");
         let with = encode_frame(&u, true);
         let f = decode_frame(&with).unwrap();
-        assert_eq!((f.kind, f.key, f.context, f.payload), ("games", "abc/0", Some(&b"{\"job\":1}"[..]), &b"[0,8]"[..]));
+        assert_eq!(
+            (f.kind, f.key, f.context, f.payload),
+            ("games", "abc/0", Some(&b"{\"job\":1}"[..]), &b"[0,8]"[..])
+        );
         let without = encode_frame(&u, false);
         let f = decode_frame(&without).unwrap();
         assert_eq!((f.context, f.payload), (None, &b"[0,8]"[..]));
@@ -200,7 +251,11 @@ mod tests {
             let flat: Vec<usize> = r.iter().flat_map(|r| r.clone()).collect();
             assert_eq!(flat, (0..n).collect::<Vec<_>>());
             if n >= 16 * w {
-                assert!(r.len() >= w * 4 - 1, "{n} items over {w} workers: {} units", r.len());
+                assert!(
+                    r.len() >= w * 4 - 1,
+                    "{n} items over {w} workers: {} units",
+                    r.len()
+                );
             }
         }
         // From a resumed point, in whole pairs: every unit starts at an even game.
@@ -212,7 +267,10 @@ mod tests {
 
     #[test]
     fn answers_come_back_in_submission_order_and_dropping_cancels_the_rest() {
-        let farm = Farm { queue: Mutex::new(VecDeque::new()), workers: 2 };
+        let farm = Farm {
+            queue: Mutex::new(VecDeque::new()),
+            workers: 2,
+        };
         let mut answers = farm.map((0..4u8).map(|i| unit("k", &[i])).collect());
         // A "worker" answers the units out of order.
         let mut taken: Vec<Queued> = (0..3).map(|_| farm.next().unwrap()).collect();
@@ -227,7 +285,14 @@ mod tests {
         assert!(farm.next().is_none(), "the unit not yet sent is cancelled");
         // A failed unit's reason reaches the caller.
         let mut answers = farm.map(vec![unit("k", &[9])]);
-        farm.next().unwrap().reply.send(Err("worker 2: game 9: boom".into())).unwrap();
-        assert_eq!(answers.next().unwrap().unwrap_err().to_string(), "worker 2: game 9: boom");
+        farm.next()
+            .unwrap()
+            .reply
+            .send(Err("worker 2: game 9: boom".into()))
+            .unwrap();
+        assert_eq!(
+            answers.next().unwrap().unwrap_err().to_string(),
+            "worker 2: game 9: boom"
+        );
     }
 }

@@ -49,18 +49,46 @@ pub struct GameRecord {
 
 /// The columns a record is read from; `start_position` and `opening` are missing in rows of
 /// older versions (None then).
-const COLUMNS: [&str; 11] = ["game", "stage", "first_agent", "second_agent", "winner", "first_score", "second_score", "plies", "transcript", "termination", "start_position"];
+const COLUMNS: [&str; 11] = [
+    "game",
+    "stage",
+    "first_agent",
+    "second_agent",
+    "winner",
+    "first_score",
+    "second_score",
+    "plies",
+    "transcript",
+    "termination",
+    "start_position",
+];
 
 /// The game records of one job's rows (`game`: only that game), in game order.
-pub fn read_games(exp: &Experiment, job: &Job, out: &Path, game: Option<u32>) -> Result<Vec<GameRecord>> {
+pub fn read_games(
+    exp: &Experiment,
+    job: &Job,
+    out: &Path,
+    game: Option<u32>,
+) -> Result<Vec<GameRecord>> {
     if !job.config.kind.plays_games() {
-        bail!("{}: job {} is a {:?} job; its rows are not games", exp.name, job.hash, job.config.kind);
+        bail!(
+            "{}: job {} is a {:?} job; its rows are not games",
+            exp.name,
+            job.hash,
+            job.config.kind
+        );
     }
     let results = results_dir(out, &exp.name);
     let rows_dir = results.join(rows_folder(exp.file.kind));
     let part = match sound_part(&results, &rows_dir, &exp.name, &job.hash) {
         Ok(Some((part, _))) => part,
-        Ok(None) => bail!("{}: job {} has no rows yet in {} (run `gamelab run {}`)", exp.name, job.hash, rows_dir.display(), exp.path.display()),
+        Ok(None) => bail!(
+            "{}: job {} has no rows yet in {} (run `gamelab run {}`)",
+            exp.name,
+            job.hash,
+            rows_dir.display(),
+            exp.path.display()
+        ),
         Err((part, why)) => bail!("{}: {why}", part.display()),
     };
     let mut frame = crate::report::records::scan_part(&part)?;
@@ -68,23 +96,59 @@ pub fn read_games(exp: &Experiment, job: &Job, out: &Path, game: Option<u32>) ->
     if let Some(g) = game {
         frame = frame.filter(col("game").eq(lit(g as i64)));
     }
-    let mut wanted: Vec<Expr> = COLUMNS.iter().filter(|c| schema.contains(c)).map(|c| col(*c).cast(DataType::String)).collect();
+    let mut wanted: Vec<Expr> = COLUMNS
+        .iter()
+        .filter(|c| schema.contains(c))
+        .map(|c| col(*c).cast(DataType::String))
+        .collect();
     if schema.contains("opening") {
         wanted.push(col("opening").cast(DataType::String));
     }
     // Sorted by the game number before the columns become text ("10" sorts before "9").
-    let df = crate::report::records::collect(frame.sort(["game"], SortMultipleOptions::default()).select(wanted))
-        .with_context(|| format!("reading {}", part.display()))?;
+    let df = crate::report::records::collect(
+        frame
+            .sort(["game"], SortMultipleOptions::default())
+            .select(wanted),
+    )
+    .with_context(|| format!("reading {}", part.display()))?;
     let text = |name: &str| -> Result<Vec<Option<String>>> {
         Ok(match df.column(name) {
             Ok(c) => c.str()?.iter().map(|v| v.map(str::to_string)).collect(),
             Err(_) => vec![None; df.height()],
         })
     };
-    let [games, stages, firsts, seconds, winners, s1, s2, plies, transcripts, terminations, starts] = COLUMNS.map(text);
+    let [
+        games,
+        stages,
+        firsts,
+        seconds,
+        winners,
+        s1,
+        s2,
+        plies,
+        transcripts,
+        terminations,
+        starts,
+    ] = COLUMNS.map(text);
     let openings = text("opening")?;
-    let number = |v: &Option<String>, what: &str| -> Result<i64> { v.as_deref().and_then(|s| s.parse().ok()).with_context(|| format!("{}: a row without a {what}", part.display())) };
-    let (games, stages, firsts, seconds, winners, s1, s2, plies, transcripts, terminations, starts) = (games?, stages?, firsts?, seconds?, winners?, s1?, s2?, plies?, transcripts?, terminations?, starts?);
+    let number = |v: &Option<String>, what: &str| -> Result<i64> {
+        v.as_deref()
+            .and_then(|s| s.parse().ok())
+            .with_context(|| format!("{}: a row without a {what}", part.display()))
+    };
+    let (games, stages, firsts, seconds, winners, s1, s2, plies, transcripts, terminations, starts) = (
+        games?,
+        stages?,
+        firsts?,
+        seconds?,
+        winners?,
+        s1?,
+        s2?,
+        plies?,
+        transcripts?,
+        terminations?,
+        starts?,
+    );
     let mut out = Vec::with_capacity(df.height());
     for i in 0..df.height() {
         out.push(GameRecord {
@@ -93,7 +157,10 @@ pub fn read_games(exp: &Experiment, job: &Job, out: &Path, game: Option<u32>) ->
             first: firsts[i].clone().unwrap_or_default(),
             second: seconds[i].clone().unwrap_or_default(),
             winner: winners[i].clone().unwrap_or_default(),
-            scores: [number(&s1[i], "first_score")?, number(&s2[i], "second_score")?],
+            scores: [
+                number(&s1[i], "first_score")?,
+                number(&s2[i], "second_score")?,
+            ],
             plies: number(&plies[i], "plies")? as u32,
             transcript: transcripts[i].clone().unwrap_or_default(),
             termination: terminations[i].clone().unwrap_or_else(|| "normal".into()),
@@ -113,10 +180,17 @@ pub fn find_job<'a>(exp: &Experiment, jobs: &'a [Job], prefix: &str) -> Result<&
         [] => Err(crate::experiment::InputError::plain(format!(
             "--job {prefix}: no job of {} has that hash (jobs: {})",
             exp.name,
-            jobs.iter().map(|j| j.hash.as_str()).collect::<Vec<_>>().join(", ")
+            jobs.iter()
+                .map(|j| j.hash.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         ))
         .into()),
-        many => Err(crate::experiment::InputError::plain(format!("--job {prefix}: {} jobs start with it; give more of the hash", many.len())).into()),
+        many => Err(crate::experiment::InputError::plain(format!(
+            "--job {prefix}: {} jobs start with it; give more of the hash",
+            many.len()
+        ))
+        .into()),
     }
 }
 
@@ -136,13 +210,19 @@ struct Walk {
 
 /// Replays `moves` from `start`: (move name, the side that played it, the position after it as
 /// `text` writes it), forced passes included.
-fn walk<G: Game>(start: G, transcript: &str, text: fn(&G) -> String, side: fn(&G) -> &'static str) -> Result<Walk> {
+fn walk<G: Game>(
+    start: G,
+    transcript: &str,
+    text: fn(&G) -> String,
+    side: fn(&G) -> &'static str,
+) -> Result<Walk> {
     let mut game = start.clone();
     let mut moves = Vec::new();
     for name in G::split_moves(transcript) {
         // One move at a time, so forced passes show as moves of their own.
         let before = game.clone();
-        let played = play_line(&game, std::slice::from_ref(&name)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let played =
+            play_line(&game, std::slice::from_ref(&name)).map_err(|e| anyhow::anyhow!("{e}"))?;
         if played.plies == 2 {
             let mut passed = before.clone();
             let mut legal = Vec::new();
@@ -156,31 +236,74 @@ fn walk<G: Game>(start: G, transcript: &str, text: fn(&G) -> String, side: fn(&G
         game = played.position;
     }
     let s = game.scores();
-    Ok(Walk { start: text(&start), moves, scores: [s[0] as i64, s[1] as i64], over: game.outcome().is_some() })
+    Ok(Walk {
+        start: text(&start),
+        moves,
+        scores: [s[0] as i64, s[1] as i64],
+        over: game.outcome().is_some(),
+    })
 }
 
 /// Replays one record of `job` (see the module doc for what is checked).
 fn walk_record(job: &Job, r: &GameRecord) -> Result<Walk> {
-    let from_text = |what: &str| r.start_position.clone().with_context(|| format!("game {}: the row has no start_position ({what} games start from a random setup; rows from before it was recorded cannot be replayed)", r.game));
+    let from_text = |what: &str| {
+        r.start_position.clone().with_context(|| format!("game {}: the row has no start_position ({what} games start from a random setup; rows from before it was recorded cannot be replayed)", r.game))
+    };
     match &job.config.stage {
-        Stage::Othello(def) => walk(Othello::new(def).map_err(|e| anyhow::anyhow!(e))?, &r.transcript, crate::game::othello::text::to_text, |g| ["black", "white"][g.to_move().index()]),
-        Stage::Freckers(f) => walk(Freckers::new(f.strict), &r.transcript, crate::game::freckers::text::to_text, |g| ["red", "blue"][g.to_move().index()]),
+        Stage::Othello(def) => walk(
+            Othello::new(def).map_err(|e| anyhow::anyhow!(e))?,
+            &r.transcript,
+            crate::game::othello::text::to_text,
+            |g| ["black", "white"][g.to_move().index()],
+        ),
+        Stage::Freckers(f) => walk(
+            Freckers::new(f.strict),
+            &r.transcript,
+            crate::game::freckers::text::to_text,
+            |g| ["red", "blue"][g.to_move().index()],
+        ),
         Stage::Colosseum(_) => {
-            let start = crate::game::colosseum::text::parse(&from_text("Colosseum")?).map_err(|e| anyhow::anyhow!("game {}: start_position line {}: {}", r.game, e.line, e.message))?;
-            walk::<Colosseum>(start, &r.transcript, crate::game::colosseum::text::to_text, |g| ["A", "B"][g.to_move().index()])
+            let start =
+                crate::game::colosseum::text::parse(&from_text("Colosseum")?).map_err(|e| {
+                    anyhow::anyhow!(
+                        "game {}: start_position line {}: {}",
+                        r.game,
+                        e.line,
+                        e.message
+                    )
+                })?;
+            walk::<Colosseum>(
+                start,
+                &r.transcript,
+                crate::game::colosseum::text::to_text,
+                |g| ["A", "B"][g.to_move().index()],
+            )
         }
         Stage::Tsumego(_) => bail!("life-and-death jobs have no games"),
     }
 }
 
 /// `gamelab replay`: game `game` of the job whose hash starts with `job_prefix`.
-pub fn replay(exp: &Experiment, jobs: &[Job], out: &Path, job_prefix: &str, game: u32) -> Result<Replayed> {
+pub fn replay(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    job_prefix: &str,
+    game: u32,
+) -> Result<Replayed> {
     let job = find_job(exp, jobs, job_prefix)?;
     let records = read_games(exp, job, out, Some(game))?;
-    let Some(r) = records.first() else { bail!("job {} has no game {game} in its rows", job.hash) };
-    let w = walk_record(job, r).with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
+    let Some(r) = records.first() else {
+        bail!("job {} has no game {game} in its rows", job.hash)
+    };
+    let w = walk_record(job, r)
+        .with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
     let mut text = String::new();
-    let _ = writeln!(text, "# {} job {} game {}: {} (first) vs {} (second), stage {}", exp.name, job.hash, r.game, r.first, r.second, r.stage);
+    let _ = writeln!(
+        text,
+        "# {} job {} game {}: {} (first) vs {} (second), stage {}",
+        exp.name, job.hash, r.game, r.first, r.second, r.stage
+    );
     if let Some(o) = &r.opening {
         let _ = writeln!(text, "# opening: {o}");
     }
@@ -189,46 +312,85 @@ pub fn replay(exp: &Experiment, jobs: &[Job], out: &Path, job_prefix: &str, game
         let _ = writeln!(text, "\n# {}. {side} {name}\n{}", i + 1, pos.trim_end());
     }
     let (agrees, verdict) = verdict(r, &w);
-    let _ = writeln!(text, "\n# result: {} wins, scores {} : {} ({verdict})", r.winner, w.scores[0], w.scores[1]);
+    let _ = writeln!(
+        text,
+        "\n# result: {} wins, scores {} : {} ({verdict})",
+        r.winner, w.scores[0], w.scores[1]
+    );
     Ok(Replayed { text, agrees })
 }
 
 /// Whether a replay ends as the row says, and the words for it.
 fn verdict(r: &GameRecord, w: &Walk) -> (bool, String) {
     if r.termination != "normal" {
-        return (true, format!("ended early by {}: the scores are the position's, not a finished game's", r.termination));
+        return (
+            true,
+            format!(
+                "ended early by {}: the scores are the position's, not a finished game's",
+                r.termination
+            ),
+        );
     }
     if !w.over {
-        return (false, "the replayed game is not over, yet the row records a finished game".into());
+        return (
+            false,
+            "the replayed game is not over, yet the row records a finished game".into(),
+        );
     }
     if w.scores == r.scores {
         (true, "as recorded".into())
     } else {
-        (false, format!("the row records {} : {}", r.scores[0], r.scores[1]))
+        (
+            false,
+            format!("the row records {} : {}", r.scores[0], r.scores[1]),
+        )
     }
 }
 
 /// `gamelab games`: writes every job's games with rows to `dest/<job hash>.txt` (one file per
 /// job, written whole or not at all); returns the files with their game counts. Each game is
 /// replayed first, so a file never holds a game that does not replay as recorded.
-pub fn export(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result<Vec<(PathBuf, usize)>> {
+pub fn export(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    dest: &Path,
+) -> Result<Vec<(PathBuf, usize)>> {
     if exp.file.kind == crate::experiment::spec::JobKind::Solve {
         return export_solves(exp, jobs, out, dest);
     }
     if !exp.file.kind.plays_games() {
-        bail!("{}: {:?} jobs have no games to export (game records are written for match, tournament and solve jobs)", exp.name, exp.file.kind);
+        bail!(
+            "{}: {:?} jobs have no games to export (game records are written for match, tournament and solve jobs)",
+            exp.name,
+            exp.file.kind
+        );
     }
     let mut written = Vec::new();
     for job in jobs_with_rows(exp, jobs, out) {
         let records = read_games(exp, job, out, None)?;
-        let mut text = format!("# {}: games of job {}{}\n\n", exp.name, job.hash, swept_text(job));
+        let mut text = format!(
+            "# {}: games of job {}{}\n\n",
+            exp.name,
+            job.hash,
+            swept_text(job)
+        );
         for r in &records {
-            let w = walk_record(job, r).with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
+            let w = walk_record(job, r)
+                .with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
             let (agrees, why) = verdict(r, &w);
-            anyhow::ensure!(agrees, "game {} of job {} does not replay as recorded: {why}", r.game, job.hash);
+            anyhow::ensure!(
+                agrees,
+                "game {} of job {} does not replay as recorded: {why}",
+                r.game,
+                job.hash
+            );
             text += &record_text(job, r);
         }
-        written.push((write_record_file(dest, &format!("{}.txt", job.hash), &text)?, records.len()));
+        written.push((
+            write_record_file(dest, &format!("{}.txt", job.hash), &text)?,
+            records.len(),
+        ));
     }
     Ok(written)
 }
@@ -240,13 +402,26 @@ const MAIN_LINE_CAP: usize = 80;
 /// game tree per (weights, problem) unit in row order: the problem (stones, side to move, region,
 /// targets), a comment with the weights, the status found and the library's, and the solver's
 /// main line with those weights (`tsumego::line`, each step within the job's node budget).
-fn export_solves(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Result<Vec<(PathBuf, usize)>> {
+fn export_solves(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    dest: &Path,
+) -> Result<Vec<(PathBuf, usize)>> {
     use rayon::prelude::*;
     let mut written = Vec::new();
     for job in jobs_with_rows(exp, jobs, out) {
-        let Stage::Tsumego(stage) = &job.config.stage else { bail!("a solve job reads a problem library") };
+        let Stage::Tsumego(stage) = &job.config.stage else {
+            bail!("a solve job reads a problem library")
+        };
         let library = stage.library.dir(out, &stage.id);
-        anyhow::ensure!(library.join("library.json").exists(), "{}: the problem library of job {} is missing (run `gamelab run {}` again to make it)", library.display(), job.hash, exp.path.display());
+        anyhow::ensure!(
+            library.join("library.json").exists(),
+            "{}: the problem library of job {} is missing (run `gamelab run {}` again to make it)",
+            library.display(),
+            job.hash,
+            exp.path.display()
+        );
         let work = crate::experiment::solve_job::SolveWork::load(job, &library, out)?;
         let n = work.problems.len();
         let trees: Vec<String> = (0..work.units())
@@ -265,7 +440,10 @@ fn export_solves(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Res
                 p.to_sgf_with_line(&comment, &line.moves).replace("GN[", &format!("GN[{label} "))
             })
             .collect();
-        written.push((write_record_file(dest, &format!("{}.sgf", job.hash), &trees.concat())?, trees.len()));
+        written.push((
+            write_record_file(dest, &format!("{}.sgf", job.hash), &trees.concat())?,
+            trees.len(),
+        ));
     }
     Ok(written)
 }
@@ -274,14 +452,23 @@ fn export_solves(exp: &Experiment, jobs: &[Job], out: &Path, dest: &Path) -> Res
 fn jobs_with_rows<'a>(exp: &Experiment, jobs: &'a [Job], out: &Path) -> Vec<&'a Job> {
     let results = results_dir(out, &exp.name);
     let rows_dir = results.join(rows_folder(exp.file.kind));
-    jobs.iter().filter(|job| matches!(sound_part(&results, &rows_dir, &exp.name, &job.hash), Ok(Some(_)))).collect()
+    jobs.iter()
+        .filter(|job| {
+            matches!(
+                sound_part(&results, &rows_dir, &exp.name, &job.hash),
+                Ok(Some(_))
+            )
+        })
+        .collect()
 }
 
 /// Writes `text` as `dest/name` (whole or not at all) and returns its path.
 fn write_record_file(dest: &Path, name: &str, text: &str) -> Result<PathBuf> {
     std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
     let path = dest.join(name);
-    crate::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
+    crate::experiment::record::write_atomic(&path, |f| {
+        Ok(std::io::Write::write_all(f, text.as_bytes())?)
+    })?;
     Ok(path)
 }
 
@@ -289,7 +476,14 @@ fn swept_text(job: &Job) -> String {
     if job.swept.is_empty() {
         return String::new();
     }
-    format!(" ({})", job.swept.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", "))
+    format!(
+        " ({})",
+        job.swept
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
 }
 
 /// One game's block in a record file (see the module doc).
@@ -369,7 +563,12 @@ pub fn text_changes(a: &str, b: &str) -> Vec<(i64, String)> {
 /// The games of `jobs` for the viewer, taken in turn from each job (game 0 of every job, then
 /// game 1, ...) until their encoded size passes `budget` bytes; returns them with the number
 /// of games the rows hold.
-pub fn viewer_games(exp: &Experiment, jobs: &[Job], out: &Path, budget: usize) -> Result<(Vec<ViewerGame>, usize)> {
+pub fn viewer_games(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    budget: usize,
+) -> Result<(Vec<ViewerGame>, usize)> {
     use rayon::prelude::*;
     let mut per_job: Vec<(&Job, Vec<GameRecord>)> = Vec::new();
     for job in jobs_with_rows(exp, jobs, out) {
@@ -380,14 +579,28 @@ pub fn viewer_games(exp: &Experiment, jobs: &[Job], out: &Path, budget: usize) -
     }
     let total = per_job.iter().map(|(_, g)| g.len()).sum();
     let longest = per_job.iter().map(|(_, g)| g.len()).max().unwrap_or(0);
-    let order: Vec<(&Job, &GameRecord)> = (0..longest).flat_map(|i| per_job.iter().filter_map(move |(j, g)| g.get(i).map(|r| (*j, r)))).collect();
+    let order: Vec<(&Job, &GameRecord)> = (0..longest)
+        .flat_map(|i| {
+            per_job
+                .iter()
+                .filter_map(move |(j, g)| g.get(i).map(|r| (*j, r)))
+        })
+        .collect();
     let mut chosen = Vec::new();
     let mut size = 0;
     // In chunks, in parallel: replaying is the cost.
     for chunk in order.chunks(256) {
-        let games: Vec<ViewerGame> = chunk.par_iter().map(|(job, r)| viewer_game(job, r)).collect::<Result<_>>()?;
+        let games: Vec<ViewerGame> = chunk
+            .par_iter()
+            .map(|(job, r)| viewer_game(job, r))
+            .collect::<Result<_>>()?;
         for g in games {
-            size += g.start.len() + g.moves.iter().map(|m| m.0.len() + 8 + m.2.iter().map(|c| c.1.len() + 6).sum::<usize>()).sum::<usize>() + 120;
+            size += g.start.len()
+                + g.moves
+                    .iter()
+                    .map(|m| m.0.len() + 8 + m.2.iter().map(|c| c.1.len() + 6).sum::<usize>())
+                    .sum::<usize>()
+                + 120;
             if size > budget && !chosen.is_empty() {
                 return Ok((chosen, total));
             }
@@ -398,7 +611,8 @@ pub fn viewer_games(exp: &Experiment, jobs: &[Job], out: &Path, budget: usize) -
 }
 
 fn viewer_game(job: &Job, r: &GameRecord) -> Result<ViewerGame> {
-    let w = walk_record(job, r).with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
+    let w = walk_record(job, r)
+        .with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
     let kind = match job.config.stage {
         Stage::Othello(_) => "othello",
         Stage::Colosseum(_) => "colosseum",
@@ -417,12 +631,22 @@ fn viewer_game(job: &Job, r: &GameRecord) -> Result<ViewerGame> {
         "second" => format!("{} wins", r.second),
         _ => "draw".to_string(),
     };
-    let ended = if r.termination == "normal" { String::new() } else { format!(", ended by {}", r.termination) };
+    let ended = if r.termination == "normal" {
+        String::new()
+    } else {
+        format!(", ended by {}", r.termination)
+    };
     Ok(ViewerGame {
         job: job.hash[..8].to_string(),
         game: r.game,
         kind,
-        title: format!("job {}{swept} game {}: {} vs {}", &job.hash[..8], r.game, r.first, r.second),
+        title: format!(
+            "job {}{swept} game {}: {} vs {}",
+            &job.hash[..8],
+            r.game,
+            r.first,
+            r.second
+        ),
         result: format!("{winner}, {} : {}{ended}", r.scores[0], r.scores[1]),
         start: w.start,
         moves,
@@ -438,32 +662,65 @@ pub const VIEWER_PROBLEMS: usize = 24;
 /// SGF), its positions as the problem's map (`X` attacker, `O` defender, `.` empty, `#` wall)
 /// under a line naming the attacker's colour. Up to `VIEWER_PROBLEMS` units, spread over the
 /// weight vectors; returns them with the number of units the rows hold.
-pub fn viewer_solves(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Vec<ViewerGame>, usize)> {
+pub fn viewer_solves(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+) -> Result<(Vec<ViewerGame>, usize)> {
     use crate::game::tsumego::board::Move;
     use crate::game::tsumego::problem::Problem;
     use rayon::prelude::*;
-    let Some(job) = jobs_with_rows(exp, jobs, out).into_iter().next() else { return Ok((Vec::new(), 0)) };
-    let Stage::Tsumego(stage) = &job.config.stage else { return Ok((Vec::new(), 0)) };
+    let Some(job) = jobs_with_rows(exp, jobs, out).into_iter().next() else {
+        return Ok((Vec::new(), 0));
+    };
+    let Stage::Tsumego(stage) = &job.config.stage else {
+        return Ok((Vec::new(), 0));
+    };
     let library = stage.library.dir(out, &stage.id);
     let work = crate::experiment::solve_job::SolveWork::load(job, &library, out)?;
     let (n, w) = (work.problems.len(), work.weights.len().max(1));
     let per_weights = VIEWER_PROBLEMS.div_ceil(w).min(n);
-    let units: Vec<usize> = (0..work.weights.len()).flat_map(|k| (0..per_weights).map(move |p| k * n + p)).collect();
+    let units: Vec<usize> = (0..work.weights.len())
+        .flat_map(|k| (0..per_weights).map(move |p| k * n + p))
+        .collect();
     let text_of = |p: &Problem, pos: &crate::game::tsumego::Position| {
-        let here = Problem { start: *pos, ..p.clone() };
-        format!("attacker {}\n{} to move\n{}\n", if p.attacker_black { "black" } else { "white" }, pos.to_move.name(), here.map().join("\n"))
+        let here = Problem {
+            start: *pos,
+            ..p.clone()
+        };
+        format!(
+            "attacker {}\n{} to move\n{}\n",
+            if p.attacker_black { "black" } else { "white" },
+            pos.to_move.name(),
+            here.map().join("\n")
+        )
     };
     let games = units
         .par_iter()
         .map(|&u| {
             let ((label, weights), p) = (&work.weights[u / n], &work.problems[u % n]);
-            let line = crate::game::tsumego::line::main_line(&mut crate::game::tsumego::Solver::new(20), p, weights, work.limits, MAIN_LINE_CAP);
+            let line = crate::game::tsumego::line::main_line(
+                &mut crate::game::tsumego::Solver::new(20),
+                p,
+                weights,
+                work.limits,
+                MAIN_LINE_CAP,
+            );
             let start = text_of(p, &p.start);
             let (mut pos, mut previous, mut moves) = (p.start, start.clone(), Vec::new());
             for &m in &line.moves {
                 let side = pos.to_move.name().to_string();
                 pos = match m {
-                    Move::Play(i) => pos.play(&p.region, i as usize).map(|(next, _)| next).with_context(|| format!("problem {}: the main line's {} is not legal", p.name, p.move_name(m)))?,
+                    Move::Play(i) => pos
+                        .play(&p.region, i as usize)
+                        .map(|(next, _)| next)
+                        .with_context(|| {
+                            format!(
+                                "problem {}: the main line's {} is not legal",
+                                p.name,
+                                p.move_name(m)
+                            )
+                        })?,
                     Move::Pass => pos.pass(),
                 };
                 let text = text_of(p, &pos);
@@ -476,7 +733,15 @@ pub fn viewer_solves(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Vec<
                 game: (u % n) as u32,
                 kind: "tsumego",
                 title: format!("job {} weights {label}: problem {}", &job.hash[..8], p.name),
-                result: format!("status {} (library: {library_status}), main line {}", line.status, if line.complete { "to a decided position" } else { "cut (out of budget or past its cap)" }),
+                result: format!(
+                    "status {} (library: {library_status}), main line {}",
+                    line.status,
+                    if line.complete {
+                        "to a decided position"
+                    } else {
+                        "cut (out of budget or past its cap)"
+                    }
+                ),
                 start,
                 moves,
             })

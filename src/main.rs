@@ -43,7 +43,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(name = "gamelab", version, about = "Reproducible game-AI experiments: run an experiment file, then report on its rows.")]
+#[command(
+    name = "gamelab",
+    version,
+    about = "Reproducible game-AI experiments: run an experiment file, then report on its rows."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -356,12 +360,18 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind::*;
-            if matches!(e.kind(), DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand) {
+            if matches!(
+                e.kind(),
+                DisplayHelp | DisplayVersion | DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
                 e.exit();
             }
             // Bad arguments: one line, exit code 2.
             let text = e.render().to_string();
-            eprintln!("{} (see gamelab --help)", text.lines().next().unwrap_or("error: bad arguments"));
+            eprintln!(
+                "{} (see gamelab --help)",
+                text.lines().next().unwrap_or("error: bad arguments")
+            );
             return ExitCode::from(2);
         }
     };
@@ -391,26 +401,63 @@ fn load(file: &PathBuf) -> Result<(Experiment, Vec<gamelab::experiment::Job>)> {
 
 fn dispatch(command: Command) -> Result<()> {
     match command {
-        Command::Run { file, out, threads, shard, format, dry_run, mpi } => {
+        Command::Run {
+            file,
+            out,
+            threads,
+            shard,
+            format,
+            dry_run,
+            mpi,
+        } => {
             check_threads(threads)?;
             if mpi && !dry_run {
-                return run_mpi(threads, move || run_command(file, out, threads, shard, format, false));
+                return run_mpi(threads, move || {
+                    run_command(file, out, threads, shard, format, false)
+                });
             }
             run_command(file, out, threads, shard, format, dry_run)
         }
-        Command::Tune { file, out, threads, rollouts, rounds } => {
+        Command::Tune {
+            file,
+            out,
+            threads,
+            rollouts,
+            rounds,
+        } => {
             check_threads(threads)?;
             if rollouts == 0 || rounds == 0 {
                 return Err(InputError::plain("--rollouts and --rounds must be at least 1").into());
             }
             let (exp, _) = load(&file)?;
             check_out(&out)?;
-            let opts = RunOptions { out, threads, shard: None, format: Format::Parquet, progress: true };
-            let (summary, ga_report, tuned) = gamelab::workflow::tune(&exp, &opts, gamelab::workflow::CheckSettings { rollouts, rounds })?;
-            println!("{}: GA ran {} jobs ({} rows) in {:.1} s; report: {}", exp.name, summary.jobs_run, summary.rows, summary.seconds, ga_report.report.display());
+            let opts = RunOptions {
+                out,
+                threads,
+                shard: None,
+                format: Format::Parquet,
+                progress: true,
+            };
+            let (summary, ga_report, tuned) = gamelab::workflow::tune(
+                &exp,
+                &opts,
+                gamelab::workflow::CheckSettings { rollouts, rounds },
+            )?;
+            println!(
+                "{}: GA ran {} jobs ({} rows) in {:.1} s; report: {}",
+                exp.name,
+                summary.jobs_run,
+                summary.rows,
+                summary.seconds,
+                ga_report.report.display()
+            );
             for t in &tuned {
                 println!("job {} {}", t.job, t.swept);
-                println!("  table: {}  (name it in an agent: table = \"{}\")", t.table.display(), t.table.display());
+                println!(
+                    "  table: {}  (name it in an agent: table = \"{}\")",
+                    t.table.display(),
+                    t.table.display()
+                );
                 println!("  heatmap: {}", t.heatmap[0].display());
                 println!("  check tournament: {}", t.check.report.display());
             }
@@ -420,9 +467,15 @@ fn dispatch(command: Command) -> Result<()> {
             let (exp, jobs) = load(&file)?;
             check_out(&out)?;
             let r = gamelab::report::report(&exp, &jobs, &out, format == TableFormat::Csv)?;
-            println!("{}: report from {} rows ({} of {} jobs)", exp.name, r.rows, r.jobs_with_rows, r.jobs_total);
+            println!(
+                "{}: report from {} rows ({} of {} jobs)",
+                exp.name, r.rows, r.jobs_with_rows, r.jobs_total
+            );
             println!("report: {}", r.report.display());
-            println!("report: {} (open it in a browser: tables, figures, the games)", r.report.with_extension("html").display());
+            println!(
+                "report: {} (open it in a browser: tables, figures, the games)",
+                r.report.with_extension("html").display()
+            );
             for t in &r.tables {
                 println!("table: {}", t.display());
             }
@@ -431,41 +484,91 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Slurm { file, out, shards, mpi_ranks, time, partition, cpus_per_task, format } => {
+        Command::Slurm {
+            file,
+            out,
+            shards,
+            mpi_ranks,
+            time,
+            partition,
+            cpus_per_task,
+            format,
+        } => {
             let (exp, jobs) = load(&file)?;
-            let opts = gamelab::slurm::SlurmOptions { shards, mpi_ranks, time, partition, cpus_per_task, format };
+            let opts = gamelab::slurm::SlurmOptions {
+                shards,
+                mpi_ranks,
+                time,
+                partition,
+                cpus_per_task,
+                format,
+            };
             let s = gamelab::slurm::write(&file, &exp.name, jobs.len(), &out, &opts)?;
             match (shards, mpi_ranks) {
-                (Some(n), _) => println!("{}: {} job(s) in a job array of {n} shards ({} CPUs each, time limit {} a task)", exp.name, jobs.len(), opts.cpus_per_task, opts.time),
-                (_, Some(r)) => println!("{}: {} job(s) in one MPI job of {r} ranks ({} CPUs each, time limit {})", exp.name, jobs.len(), opts.cpus_per_task, opts.time),
+                (Some(n), _) => println!(
+                    "{}: {} job(s) in a job array of {n} shards ({} CPUs each, time limit {} a task)",
+                    exp.name,
+                    jobs.len(),
+                    opts.cpus_per_task,
+                    opts.time
+                ),
+                (_, Some(r)) => println!(
+                    "{}: {} job(s) in one MPI job of {r} ranks ({} CPUs each, time limit {})",
+                    exp.name,
+                    jobs.len(),
+                    opts.cpus_per_task,
+                    opts.time
+                ),
                 _ => {}
             }
             if shards.is_some_and(|n| n as usize > jobs.len()) {
-                println!("note: more shards than jobs; {} of the tasks will find nothing to do", shards.unwrap_or(0) as usize - jobs.len());
+                println!(
+                    "note: more shards than jobs; {} of the tasks will find nothing to do",
+                    shards.unwrap_or(0) as usize - jobs.len()
+                );
             }
             println!("run:    {}", s.run.display());
-            println!("report: {} (waits for the run: --dependency=afterok)", s.report.display());
+            println!(
+                "report: {} (waits for the run: --dependency=afterok)",
+                s.report.display()
+            );
             println!("submit both: bash {}", s.submit.display());
-            println!("(or by hand: sbatch {}, then sbatch --dependency=afterok:<its job id> {})", s.run.display(), s.report.display());
+            println!(
+                "(or by hand: sbatch {}, then sbatch --dependency=afterok:<its job id> {})",
+                s.run.display(),
+                s.report.display()
+            );
             Ok(())
         }
         Command::MpiCheck { units, bytes } => run_mpi(Some(1), move || {
             let farm = gamelab::farm::farm().expect("rank 0 of an MPI run has a farm");
             let seconds = gamelab::experiment::remote::echo(farm, units, bytes)?;
             let workers = farm.workers();
-            println!("MPI: rank 0 and {workers} worker(s) answered {units} units of {bytes} bytes in {seconds:.3} s");
-            println!("per unit: {:.1} us (the farm's cost of a unit: framing, sending, answering, decoding; rank 0 keeps two units on each worker)", seconds * 1e6 / units as f64);
+            println!(
+                "MPI: rank 0 and {workers} worker(s) answered {units} units of {bytes} bytes in {seconds:.3} s"
+            );
+            println!(
+                "per unit: {:.1} us (the farm's cost of a unit: framing, sending, answering, decoding; rank 0 keeps two units on each worker)",
+                seconds * 1e6 / units as f64
+            );
             Ok(())
         }),
         Command::Schema => {
             print!("{}", gamelab::experiment::schema::markdown()?);
             Ok(())
         }
-        Command::Perft { game, stage, depth, pass_no_ply, strict } => {
+        Command::Perft {
+            game,
+            stage,
+            depth,
+            pass_no_ply,
+            strict,
+        } => {
             match game.as_str() {
                 "othello" => {
                     let def = othello_stage(&stage)?;
-                    let start = gamelab::game::othello::Othello::new(&def).map_err(InputError::plain)?;
+                    let start =
+                        gamelab::game::othello::Othello::new(&def).map_err(InputError::plain)?;
                     let (t, mut leaves) = (std::time::Instant::now(), 0u64);
                     for d in 1..=depth {
                         let n = gamelab::game::othello::perft(&start, d, !pass_no_ply);
@@ -474,7 +577,10 @@ fn dispatch(command: Command) -> Result<()> {
                     }
                     // The speed on stderr, so stdout stays the counts.
                     let s = t.elapsed().as_secs_f64();
-                    eprintln!("perft 1-{depth}: {leaves} leaves in {s:.3} s, {:.1} M leaves/s (one thread)", leaves as f64 / s.max(1e-9) / 1e6);
+                    eprintln!(
+                        "perft 1-{depth}: {leaves} leaves in {s:.3} s, {:.1} M leaves/s (one thread)",
+                        leaves as f64 / s.max(1e-9) / 1e6
+                    );
                 }
                 "freckers" => {
                     let start = gamelab::game::freckers::Freckers::new(strict);
@@ -482,18 +588,38 @@ fn dispatch(command: Command) -> Result<()> {
                         println!("{d} {}", gamelab::game::freckers::perft(&start, d));
                     }
                 }
-                _ => return Err(InputError::plain(format!("--game '{game}': perft is available for othello and freckers")).into()),
+                _ => {
+                    return Err(InputError::plain(format!(
+                        "--game '{game}': perft is available for othello and freckers"
+                    ))
+                    .into());
+                }
             }
             Ok(())
         }
-        Command::Moves { game, position, stage, moves } => {
+        Command::Moves {
+            game,
+            position,
+            stage,
+            moves,
+        } => {
             let names: Vec<String> = match game.as_str() {
-                "othello" => legal_names(&othello_position(position.as_ref(), stage.as_deref(), moves.as_deref())?),
+                "othello" => legal_names(&othello_position(
+                    position.as_ref(),
+                    stage.as_deref(),
+                    moves.as_deref(),
+                )?),
                 "freckers" => legal_names(&freckers_position(position.as_ref(), moves.as_deref())?),
                 _ => {
                     colosseum_only(&game)?;
-                    let Some(p) = &position else { return Err(InputError::plain("--game colosseum needs --position FILE (boards are random setups)").into()) };
-                    let g = gamelab::game::colosseum::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?;
+                    let Some(p) = &position else {
+                        return Err(InputError::plain(
+                            "--game colosseum needs --position FILE (boards are random setups)",
+                        )
+                        .into());
+                    };
+                    let g = gamelab::game::colosseum::text::parse(&read_position(p)?)
+                        .map_err(|e| position_error(p, e))?;
                     legal_names(&after_moves(g, moves.as_deref())?)
                 }
             };
@@ -503,10 +629,20 @@ fn dispatch(command: Command) -> Result<()> {
             eprintln!("{} legal moves", names.len());
             Ok(())
         }
-        Command::Show { game, position, stage, moves, size, seed } => {
+        Command::Show {
+            game,
+            position,
+            stage,
+            moves,
+            size,
+            seed,
+        } => {
             if game == "tsumego" {
                 let Some(path) = &position else {
-                    return Err(InputError::plain("--game tsumego needs --position FILE (a problem file or .sgf)").into());
+                    return Err(InputError::plain(
+                        "--game tsumego needs --position FILE (a problem file or .sgf)",
+                    )
+                    .into());
                 };
                 for p in read_problems(path)? {
                     println!("problem {}", p.name);
@@ -515,7 +651,14 @@ fn dispatch(command: Command) -> Result<()> {
                         println!("recorded status: {st}");
                     }
                     if !p.winning.is_empty() {
-                        println!("recorded winning moves: {}", p.winning.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>().join(" "));
+                        println!(
+                            "recorded winning moves: {}",
+                            p.winning
+                                .iter()
+                                .map(|&m| p.move_name(m))
+                                .collect::<Vec<_>>()
+                                .join(" ")
+                        );
                     }
                 }
                 return Ok(());
@@ -523,7 +666,10 @@ fn dispatch(command: Command) -> Result<()> {
             if game == "othello" {
                 let g = othello_position(position.as_ref(), stage.as_deref(), moves.as_deref())?;
                 print!("{}", gamelab::game::othello::text::to_text(&g));
-                let (black, white) = (g.discs(gamelab::game::Player::First).count_ones(), g.discs(gamelab::game::Player::Second).count_ones());
+                let (black, white) = (
+                    g.discs(gamelab::game::Player::First).count_ones(),
+                    g.discs(gamelab::game::Player::Second).count_ones(),
+                );
                 match g.outcome() {
                     None => println!("# game on; discs: black {black}, white {white}"),
                     Some(o) => println!("# game over: {o:?}; discs: black {black}, white {white}"),
@@ -535,19 +681,30 @@ fn dispatch(command: Command) -> Result<()> {
                 print!("{}", gamelab::game::freckers::text::to_text(&g));
                 let s = g.scores();
                 match g.outcome() {
-                    None => println!("# game on after {} actions; frogs home: red {}, blue {}", g.actions_played(), s[0], s[1]),
-                    Some(o) => println!("# game over: {o:?}, frogs home: red {}, blue {}", s[0], s[1]),
+                    None => println!(
+                        "# game on after {} actions; frogs home: red {}, blue {}",
+                        g.actions_played(),
+                        s[0],
+                        s[1]
+                    ),
+                    Some(o) => println!(
+                        "# game over: {o:?}, frogs home: red {}, blue {}",
+                        s[0], s[1]
+                    ),
                 }
                 return Ok(());
             }
             let g = match &position {
                 Some(p) => {
                     colosseum_only(&game)?;
-                    gamelab::game::colosseum::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?
+                    gamelab::game::colosseum::text::parse(&read_position(p)?)
+                        .map_err(|e| position_error(p, e))?
                 }
                 None => {
                     colosseum_only(&game)?;
-                    let stage = gamelab::game::colosseum::ColosseumStage::parse(&format!("size-{size}")).map_err(|e| InputError::plain(format!("--size: {e}")))?;
+                    let stage =
+                        gamelab::game::colosseum::ColosseumStage::parse(&format!("size-{size}"))
+                            .map_err(|e| InputError::plain(format!("--size: {e}")))?;
                     stage.setup(seed).map_err(InputError::plain)?
                 }
             };
@@ -555,12 +712,22 @@ fn dispatch(command: Command) -> Result<()> {
             print!("{}", gamelab::game::colosseum::text::to_text(&g));
             let s = g.scores();
             match g.outcome() {
-                None => println!("# {} to move, max_step {}; game on, shared region of {} cells", side_name(&g), g.max_step(), s[0]),
+                None => println!(
+                    "# {} to move, max_step {}; game on, shared region of {} cells",
+                    side_name(&g),
+                    g.max_step(),
+                    s[0]
+                ),
                 Some(o) => println!("# game over: {o:?}, regions A {} : B {}", s[0], s[1]),
             }
             Ok(())
         }
-        Command::Openings { game, stage, plies, out } => {
+        Command::Openings {
+            game,
+            stage,
+            plies,
+            out,
+        } => {
             if game != "othello" {
                 return Err(InputError::plain(format!("--game '{game}': opening suites are generated for othello (Freckers starts from one position: write its suite by hand, or use random_plies)")).into());
             }
@@ -572,19 +739,32 @@ fn dispatch(command: Command) -> Result<()> {
             let text = gamelab::game::othello::openings::suite_file(&def.id, &start, plies);
             match out {
                 Some(path) => {
-                    gamelab::experiment::record::write_atomic(&path, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))?;
-                    eprintln!("{}: {} openings", path.display(), text.lines().filter(|l| !l.starts_with('#')).count());
+                    gamelab::experiment::record::write_atomic(&path, |f| {
+                        Ok(std::io::Write::write_all(f, text.as_bytes())?)
+                    })?;
+                    eprintln!(
+                        "{}: {} openings",
+                        path.display(),
+                        text.lines().filter(|l| !l.starts_with('#')).count()
+                    );
                 }
                 None => print!("{text}"),
             }
             Ok(())
         }
-        Command::Replay { file, job, game, out } => {
+        Command::Replay {
+            file,
+            job,
+            game,
+            out,
+        } => {
             let (exp, jobs) = load(&file)?;
             let replayed = gamelab::game_records::replay(&exp, &jobs, &out, &job, game)?;
             print!("{}", replayed.text);
             if !replayed.agrees {
-                return Err(anyhow::anyhow!("the replayed game does not end with the recorded scores"));
+                return Err(anyhow::anyhow!(
+                    "the replayed game does not end with the recorded scores"
+                ));
             }
             Ok(())
         }
@@ -595,32 +775,71 @@ fn dispatch(command: Command) -> Result<()> {
                 println!("{}: {games} games", path.display());
             }
             if written.is_empty() {
-                eprintln!("{}: no rows yet (run `gamelab run {}` first)", exp.name, file.display());
+                eprintln!(
+                    "{}: no rows yet (run `gamelab run {}` first)",
+                    exp.name,
+                    file.display()
+                );
             }
             Ok(())
         }
         Command::Summary { files, out } => {
-            let experiments = files.iter().map(|f| Experiment::load(f)).collect::<Result<Vec<_>, InputError>>()?;
+            let experiments = files
+                .iter()
+                .map(|f| Experiment::load(f))
+                .collect::<Result<Vec<_>, InputError>>()?;
             let s = gamelab::report::summary::summary(&experiments, &out)?;
-            let counts = if s.counts.is_empty() { "no published values yet".to_string() } else { s.counts.iter().map(|(w, n)| format!("{n} {w}")).collect::<Vec<_>>().join(", ") };
-            println!("summary: {} ({} experiments reported; {counts})", s.markdown.display(), s.reported.len());
+            let counts = if s.counts.is_empty() {
+                "no published values yet".to_string()
+            } else {
+                s.counts
+                    .iter()
+                    .map(|(w, n)| format!("{n} {w}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            println!(
+                "summary: {} ({} experiments reported; {counts})",
+                s.markdown.display(),
+                s.reported.len()
+            );
             if !s.missing.is_empty() {
-                eprintln!("not reported yet: {} (run and report them, then summarise again)", s.missing.join(", "));
+                eprintln!(
+                    "not reported yet: {} (run and report them, then summarise again)",
+                    s.missing.join(", ")
+                );
             }
             Ok(())
         }
-        Command::Solve { file, weights, node_budget, problem, status_only, search } => {
+        Command::Solve {
+            file,
+            weights,
+            node_budget,
+            problem,
+            status_only,
+            search,
+        } => {
             if node_budget == 0 {
                 return Err(InputError::plain("--node-budget must be at least 1").into());
             }
-            let w = gamelab::game::tsumego::heuristic::load_weights(&weights).map_err(|e| InputError::plain(format!("--weights: {e}")))?;
+            let w = gamelab::game::tsumego::heuristic::load_weights(&weights)
+                .map_err(|e| InputError::plain(format!("--weights: {e}")))?;
             if is_gotools_path(&file) {
                 return solve_gotools(&file, &w, node_budget, problem.as_deref(), search);
             }
             let problems = read_problems(&file)?;
-            let chosen: Vec<&gamelab::game::tsumego::Problem> = problems.iter().filter(|p| problem.as_ref().is_none_or(|n| &p.name == n)).collect();
+            let chosen: Vec<&gamelab::game::tsumego::Problem> = problems
+                .iter()
+                .filter(|p| problem.as_ref().is_none_or(|n| &p.name == n))
+                .collect();
             if chosen.is_empty() {
-                return Err(InputError { file: Some(file.clone()), line_col: None, key: None, message: format!("no problem named '{}'", problem.unwrap_or_default()) }.into());
+                return Err(InputError {
+                    file: Some(file.clone()),
+                    line_col: None,
+                    key: None,
+                    message: format!("no problem named '{}'", problem.unwrap_or_default()),
+                }
+                .into());
             }
             let mut solver = gamelab::game::tsumego::Solver::new(20);
             solver.set_search(search);
@@ -631,11 +850,14 @@ fn dispatch(command: Command) -> Result<()> {
                 let c = s.counters;
                 // Seki counts as alive; say so (a second search, not in the counters).
                 let seki = match s.status {
-                    gamelab::game::tsumego::Status::Alive | gamelab::game::tsumego::Status::AliveUnlessKo(_) => match solver.lives_in_seki(p, &w, limits) {
-                        Some(true) => " (seki)",
-                        Some(false) => "",
-                        None => " (seki undecided within the node budget)",
-                    },
+                    gamelab::game::tsumego::Status::Alive
+                    | gamelab::game::tsumego::Status::AliveUnlessKo(_) => {
+                        match solver.lives_in_seki(p, &w, limits) {
+                            Some(true) => " (seki)",
+                            Some(false) => "",
+                            None => " (seki undecided within the node budget)",
+                        }
+                    }
                     _ => "",
                 };
                 println!(
@@ -643,7 +865,11 @@ fn dispatch(command: Command) -> Result<()> {
                     p.name,
                     s.status,
                     p.start.to_move.name(),
-                    if moves.is_empty() { String::new() } else { format!("; winning moves {}", moves.join(" ")) },
+                    if moves.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; winning moves {}", moves.join(" "))
+                    },
                     c.nodes,
                     c.leaves,
                     c.tt_hits,
@@ -657,50 +883,136 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::CheckGotools { dir, per_level, seed, time_limit, node_budget, weights, levels, threads, csv, search } => {
+        Command::CheckGotools {
+            dir,
+            per_level,
+            seed,
+            time_limit,
+            node_budget,
+            weights,
+            levels,
+            threads,
+            csv,
+            search,
+        } => {
             check_threads(threads)?;
-            let dir = match dir.or_else(|| std::env::var_os("GOTOOLS_PROBLEMS").filter(|v| !v.is_empty()).map(PathBuf::from)) {
+            let dir = match dir.or_else(|| {
+                std::env::var_os("GOTOOLS_PROBLEMS")
+                    .filter(|v| !v.is_empty())
+                    .map(PathBuf::from)
+            }) {
                 Some(d) => d,
                 None => return Err(InputError::plain(GOTOOLS_HOWTO).into()),
             };
             if !dir.is_dir() {
-                return Err(InputError { file: Some(dir), line_col: None, key: None, message: format!("not a folder. {GOTOOLS_HOWTO}") }.into());
+                return Err(InputError {
+                    file: Some(dir),
+                    line_col: None,
+                    key: None,
+                    message: format!("not a folder. {GOTOOLS_HOWTO}"),
+                }
+                .into());
             }
             if per_level == 0 || node_budget == 0 || !(time_limit > 0.0 && time_limit.is_finite()) {
-                return Err(InputError::plain("--per-level, --node-budget and --time-limit must be above 0").into());
+                return Err(InputError::plain(
+                    "--per-level, --node-budget and --time-limit must be above 0",
+                )
+                .into());
             }
             let (lo, hi) = parse_levels(&levels)?;
-            let w = gamelab::game::tsumego::heuristic::load_weights(&weights).map_err(|e| InputError::plain(format!("--weights: {e}")))?;
+            let w = gamelab::game::tsumego::heuristic::load_weights(&weights)
+                .map_err(|e| InputError::plain(format!("--weights: {e}")))?;
             let all = gamelab::workflow::read_gotools(&dir)?;
             let total = all.len();
-            let chosen = gamelab::workflow::sample_per_level(all.into_iter().filter(|q| (lo..=hi).contains(&q.level)).collect(), per_level, seed);
-            eprintln!("{} of {total} GoTools questions ({per_level} a level, seed {seed}), {time_limit} s and {node_budget} nodes each, weights {weights}", chosen.len());
+            let chosen = gamelab::workflow::sample_per_level(
+                all.into_iter()
+                    .filter(|q| (lo..=hi).contains(&q.level))
+                    .collect(),
+                per_level,
+                seed,
+            );
+            eprintln!(
+                "{} of {total} GoTools questions ({per_level} a level, seed {seed}), {time_limit} s and {node_budget} nodes each, weights {weights}",
+                chosen.len()
+            );
             let t0 = std::time::Instant::now();
             let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
-            let rows = gamelab::workflow::compare_gotools(&chosen, &w, limits, Some(std::time::Duration::from_secs_f64(time_limit)), search, threads, true)?;
+            let rows = gamelab::workflow::compare_gotools(
+                &chosen,
+                &w,
+                limits,
+                Some(std::time::Duration::from_secs_f64(time_limit)),
+                search,
+                threads,
+                true,
+            )?;
             if let Some(path) = &csv {
                 write_check_csv(path, &chosen, &rows)?;
             }
             println!("{}", gamelab::game::tsumego::check::level_table(&rows));
-            let differ: Vec<String> = rows.iter().zip(&chosen).filter(|(r, _)| r.plain() == gamelab::game::tsumego::check::Verdict::Differ).map(|(r, q)| format!("{}:{} {} (GoTools {}, ours {})", q.file.display(), q.question.line, r.name, r.gotools, r.ours)).collect();
+            let differ: Vec<String> = rows
+                .iter()
+                .zip(&chosen)
+                .filter(|(r, _)| r.plain() == gamelab::game::tsumego::check::Verdict::Differ)
+                .map(|(r, q)| {
+                    format!(
+                        "{}:{} {} (GoTools {}, ours {})",
+                        q.file.display(),
+                        q.question.line,
+                        r.name,
+                        r.gotools,
+                        r.ours
+                    )
+                })
+                .collect();
             if !differ.is_empty() {
-                println!("plain status differs on {} questions:\n  {}", differ.len(), differ.join("\n  "));
+                println!(
+                    "plain status differs on {} questions:\n  {}",
+                    differ.len(),
+                    differ.join("\n  ")
+                );
             }
-            println!("{} questions in {:.1} s", rows.len(), t0.elapsed().as_secs_f64());
+            println!(
+                "{} questions in {:.1} s",
+                rows.len(),
+                t0.elapsed().as_secs_f64()
+            );
             Ok(())
         }
-        Command::GenProblems { sets, levels, per_level, seed, out, node_budget, threads, keep_unsolved } => {
+        Command::GenProblems {
+            sets,
+            levels,
+            per_level,
+            seed,
+            out,
+            node_budget,
+            threads,
+            keep_unsolved,
+        } => {
             let (lo, hi) = parse_levels(&levels)?;
             if sets == 0 || per_level == 0 {
                 return Err(InputError::plain("--sets and --per-level must be at least 1").into());
             }
             check_threads(threads)?;
-            gamelab::workflow::gen_problems(sets, lo..=hi, per_level, seed, &out, node_budget, threads, keep_unsolved)
+            gamelab::workflow::gen_problems(
+                sets,
+                lo..=hi,
+                per_level,
+                seed,
+                &out,
+                node_budget,
+                threads,
+                keep_unsolved,
+            )
         }
         Command::List { experiments } => {
-            println!("games:\n  othello\n  colosseum\n  freckers\n  tsumego (Go life-and-death: gamelab solve, gamelab gen-problems)");
+            println!(
+                "games:\n  othello\n  colosseum\n  freckers\n  tsumego (Go life-and-death: gamelab solve, gamelab gen-problems)"
+            );
             println!("stages (freckers): standard (the referee's lenient multi-jumps), strict");
-            println!("stages (colosseum): size-M (3 <= M <= 16), sizes-A-B (a size drawn per pair of games)");
+            println!(
+                "stages (colosseum): size-M (3 <= M <= 16), sizes-A-B (a size drawn per pair of games)"
+            );
             println!("stages (othello):");
             for id in gamelab::game::othello::BUILTIN_STAGES {
                 let s = gamelab::game::othello::builtin_stage(id).expect("listed stages exist");
@@ -710,15 +1022,30 @@ fn dispatch(command: Command) -> Result<()> {
             for (kind, params) in gamelab::agent::AGENT_KINDS {
                 println!("  {kind:<16} {params}");
             }
-            println!("tables: {}", gamelab::agent::table::BUILTIN_TABLES.join(", "));
+            println!(
+                "tables: {}",
+                gamelab::agent::table::BUILTIN_TABLES.join(", ")
+            );
             println!("experiment files ({}):", experiments.display());
             let mut files: Vec<PathBuf> = std::fs::read_dir(&experiments)
-                .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|x| x == "toml")).collect())
+                .map(|rd| {
+                    rd.filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                        .collect()
+                })
                 .unwrap_or_default();
             files.sort();
             for f in files {
                 let summary = match Experiment::load(&f) {
-                    Ok(e) => e.file.description.as_deref().unwrap_or("").lines().next().unwrap_or("").to_string(),
+                    Ok(e) => e
+                        .file
+                        .description
+                        .as_deref()
+                        .unwrap_or("")
+                        .lines()
+                        .next()
+                        .unwrap_or("")
+                        .to_string(),
                     Err(e) => format!("(invalid: {e})"),
                 };
                 println!("  {:<40} {summary}", f.display());
@@ -733,7 +1060,14 @@ fn dispatch(command: Command) -> Result<()> {
 const MAX_THREADS: usize = 1024;
 
 /// `gamelab run` (in one process, or as rank 0 of an MPI run).
-fn run_command(file: PathBuf, out: PathBuf, threads: Option<usize>, shard: Option<Shard>, format: Format, dry_run: bool) -> Result<()> {
+fn run_command(
+    file: PathBuf,
+    out: PathBuf,
+    threads: Option<usize>,
+    shard: Option<Shard>,
+    format: Format,
+    dry_run: bool,
+) -> Result<()> {
     let (exp, jobs) = load(&file)?;
     gamelab::experiment::grid::probe_external(&exp, &jobs)?;
     if dry_run {
@@ -743,7 +1077,9 @@ fn run_command(file: PathBuf, out: PathBuf, threads: Option<usize>, shard: Optio
         } else {
             println!("{}: {} jobs, {} games", exp.name, jobs.len(), games);
         }
-        let mine: Vec<&str> = shard.map(|s| s.select(&jobs).iter().map(|j| j.hash.as_str()).collect()).unwrap_or_default();
+        let mine: Vec<&str> = shard
+            .map(|s| s.select(&jobs).iter().map(|j| j.hash.as_str()).collect())
+            .unwrap_or_default();
         for j in &jobs {
             let swept: Vec<String> = j.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
             let in_shard = shard.is_none() || mine.contains(&j.hash.as_str());
@@ -752,22 +1088,53 @@ fn run_command(file: PathBuf, out: PathBuf, threads: Option<usize>, shard: Optio
                 (_, Some(s)) => format!("weights={}", s.weights.len()),
                 _ => format!("games={}", j.pairings().len()),
             };
-            println!("{} repeat={} {work} {}{}", j.hash, j.config.repeat, swept.join(" "), if in_shard { "" } else { " (other shard)" });
+            println!(
+                "{} repeat={} {work} {}{}",
+                j.hash,
+                j.config.repeat,
+                swept.join(" "),
+                if in_shard { "" } else { " (other shard)" }
+            );
         }
         return Ok(());
     }
     check_out(&out)?;
-    let opts = RunOptions { out, threads, shard, format, progress: true };
+    let opts = RunOptions {
+        out,
+        threads,
+        shard,
+        format,
+        progress: true,
+    };
     let s = gamelab::experiment::runner::run(&exp, &jobs, &opts)?;
     println!(
         "{}: ran {} jobs ({} rows) in {:.1} s; {} already done; {} of {} jobs in this shard",
         exp.name, s.jobs_run, s.rows, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
     );
-    println!("rows: {}", s.results_dir.join(gamelab::experiment::record::rows_folder(exp.file.kind)).display());
+    println!(
+        "rows: {}",
+        s.results_dir
+            .join(gamelab::experiment::record::rows_folder(exp.file.kind))
+            .display()
+    );
     if let Some(arena) = gamelab::workflow::arena_experiment(&exp, &jobs, &opts.out)? {
         let arena_jobs = expand(&arena)?;
-        let a = gamelab::experiment::runner::run(&arena, &arena_jobs, &RunOptions { shard: None, ..opts.clone() })?;
-        println!("{}: ran {} jobs ({} rows) in {:.1} s; experiment file {}", arena.name, a.jobs_run, a.rows, a.seconds, arena.path.display());
+        let a = gamelab::experiment::runner::run(
+            &arena,
+            &arena_jobs,
+            &RunOptions {
+                shard: None,
+                ..opts.clone()
+            },
+        )?;
+        println!(
+            "{}: ran {} jobs ({} rows) in {:.1} s; experiment file {}",
+            arena.name,
+            a.jobs_run,
+            a.rows,
+            a.seconds,
+            arena.path.display()
+        );
     }
     Ok(())
 }
@@ -782,8 +1149,12 @@ fn run_mpi(threads: Option<usize>, run: impl FnOnce() -> Result<()> + Send) -> R
         mpi::Role::Root => mpi::root(&world, run),
         mpi::Role::Worker => {
             // MPI is called from this thread only; the units compute on the pool.
-            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads.unwrap_or(0)).build()?;
-            mpi::worker(&world, &|kind, key, context, payload| pool.install(|| gamelab::experiment::remote::compute(kind, key, context, payload)))
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads.unwrap_or(0))
+                .build()?;
+            mpi::worker(&world, &|kind, key, context, payload| {
+                pool.install(|| gamelab::experiment::remote::compute(kind, key, context, payload))
+            })
         }
     }
 }
@@ -796,7 +1167,10 @@ fn run_mpi(_threads: Option<usize>, _run: impl FnOnce() -> Result<()> + Send) ->
 fn check_threads(threads: Option<usize>) -> Result<()> {
     match threads {
         Some(0) => Err(InputError::plain("--threads must be at least 1").into()),
-        Some(n) if n > MAX_THREADS => Err(InputError::plain(format!("--threads {n}: at most {MAX_THREADS} (one per core is the default)")).into()),
+        Some(n) if n > MAX_THREADS => Err(InputError::plain(format!(
+            "--threads {n}: at most {MAX_THREADS} (one per core is the default)"
+        ))
+        .into()),
         _ => Ok(()),
     }
 }
@@ -807,7 +1181,9 @@ fn check_threads(threads: Option<usize>) -> Result<()> {
 fn othello_stage(stage: &str) -> Result<gamelab::game::othello::StageDef> {
     use gamelab::game::othello::{StageDef, StageRef, builtin_stage};
     if builtin_stage(stage).is_some() {
-        return StageRef::Id(stage.to_string()).resolve().map_err(|e| InputError::plain(format!("--stage: {e}")).into());
+        return StageRef::Id(stage.to_string())
+            .resolve()
+            .map_err(|e| InputError::plain(format!("--stage: {e}")).into());
     }
     #[derive(serde::Deserialize)]
     struct Wrapped {
@@ -816,13 +1192,20 @@ fn othello_stage(stage: &str) -> Result<gamelab::game::othello::StageDef> {
     let path = PathBuf::from(stage);
     let (def, file) = if stage.trim_start().starts_with('{') {
         let text = format!("stage = {stage}");
-        let w: Wrapped = toml::from_str(&text).map_err(|e| InputError::plain(format!("--stage: {}", e.message())))?;
+        let w: Wrapped = toml::from_str(&text)
+            .map_err(|e| InputError::plain(format!("--stage: {}", e.message())))?;
         (w.stage, None)
     } else if path.is_file() {
-        let text = gamelab::durable::read_input(&path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the stage: {e}") })?;
+        let text = gamelab::durable::read_input(&path).map_err(|e| InputError {
+            file: Some(path.clone()),
+            line_col: None,
+            key: None,
+            message: format!("cannot read the stage: {e}"),
+        })?;
         let def = match toml::from_str::<Wrapped>(&text) {
             Ok(w) => w.stage,
-            Err(_) => toml::from_str::<StageDef>(&text).map_err(|e| InputError::from_toml(&path, &text, &e))?,
+            Err(_) => toml::from_str::<StageDef>(&text)
+                .map_err(|e| InputError::from_toml(&path, &text, &e))?,
         };
         (def, Some(path))
     } else {
@@ -832,14 +1215,29 @@ fn othello_stage(stage: &str) -> Result<gamelab::game::othello::StageDef> {
         ))
         .into());
     };
-    StageRef::Inline(def).resolve().map_err(|e| InputError { file, line_col: None, key: Some("stage".into()), message: e }.into())
+    StageRef::Inline(def).resolve().map_err(|e| {
+        InputError {
+            file,
+            line_col: None,
+            key: Some("stage".into()),
+            message: e,
+        }
+        .into()
+    })
 }
 
 /// `--levels 1-14` or `--levels 7`, within 1..=14.
 fn parse_levels(s: &str) -> Result<(u8, u8)> {
-    let bad = || InputError::plain(format!("--levels '{s}': expected FIRST-LAST within 1-14, such as 1-14 or 3-6"));
+    let bad = || {
+        InputError::plain(format!(
+            "--levels '{s}': expected FIRST-LAST within 1-14, such as 1-14 or 3-6"
+        ))
+    };
     let (a, b) = match s.split_once('-') {
-        Some((a, b)) => (a.trim().parse::<u8>().map_err(|_| bad())?, b.trim().parse::<u8>().map_err(|_| bad())?),
+        Some((a, b)) => (
+            a.trim().parse::<u8>().map_err(|_| bad())?,
+            b.trim().parse::<u8>().map_err(|_| bad())?,
+        ),
         None => {
             let v = s.trim().parse::<u8>().map_err(|_| bad())?;
             (v, v)
@@ -855,7 +1253,9 @@ fn parse_levels(s: &str) -> Result<(u8, u8)> {
 /// `--out`: a folder, or a path where one can be made (its nearest existing ancestor is a
 /// folder): else exit 2 naming the option. Nothing is created here.
 fn check_out(out: &std::path::Path) -> Result<()> {
-    let bad = |what: String| -> anyhow::Error { InputError::plain(format!("--out '{}': {what}", out.display())).into() };
+    let bad = |what: String| -> anyhow::Error {
+        InputError::plain(format!("--out '{}': {what}", out.display())).into()
+    };
     match std::fs::metadata(out) {
         Ok(m) if m.is_dir() => Ok(()),
         Ok(_) => Err(bad("is a file, not a folder".into())),
@@ -864,7 +1264,12 @@ fn check_out(out: &std::path::Path) -> Result<()> {
             while let Some(p) = up.filter(|p| !p.as_os_str().is_empty()) {
                 match std::fs::metadata(p) {
                     Ok(m) if m.is_dir() => return Ok(()),
-                    Ok(_) => return Err(bad(format!("cannot make the folder: {} is a file", p.display()))),
+                    Ok(_) => {
+                        return Err(bad(format!(
+                            "cannot make the folder: {} is a file",
+                            p.display()
+                        )));
+                    }
                     Err(_) => up = p.parent(),
                 }
             }
@@ -884,16 +1289,39 @@ fn is_gotools_path(path: &PathBuf) -> bool {
     }
     // The first 4 KiB of a regular file only (a device or pipe is read, and refused, later).
     let mut head = Vec::new();
-    path.is_file() && std::fs::File::open(path).and_then(|f| f.take(4096).read_to_end(&mut head)).is_ok() && gamelab::game::tsumego::gotools::is_gotools(&String::from_utf8_lossy(&head))
+    path.is_file()
+        && std::fs::File::open(path)
+            .and_then(|f| f.take(4096).read_to_end(&mut head))
+            .is_ok()
+        && gamelab::game::tsumego::gotools::is_gotools(&String::from_utf8_lossy(&head))
 }
 
 /// `gamelab solve` on GoTools' files: each question with GoTools' answer beside ours.
-fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budget: u64, only: Option<&str>, search: gamelab::game::tsumego::solver::Search) -> Result<()> {
+fn solve_gotools(
+    path: &PathBuf,
+    w: &gamelab::game::tsumego::Weights,
+    node_budget: u64,
+    only: Option<&str>,
+    search: gamelab::game::tsumego::solver::Search,
+) -> Result<()> {
     use gamelab::game::tsumego::check::compare;
     let questions = gamelab::workflow::read_gotools(path)?;
-    let chosen: Vec<&gamelab::workflow::GoToolsQuestion> = questions.iter().filter(|q| only.is_none_or(|n| q.question.problem.name == n || q.question.problem.name.split('/').next() == Some(n))).collect();
+    let chosen: Vec<&gamelab::workflow::GoToolsQuestion> = questions
+        .iter()
+        .filter(|q| {
+            only.is_none_or(|n| {
+                q.question.problem.name == n || q.question.problem.name.split('/').next() == Some(n)
+            })
+        })
+        .collect();
     if chosen.is_empty() {
-        return Err(InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("no problem named '{}'", only.unwrap_or_default()) }.into());
+        return Err(InputError {
+            file: Some(path.clone()),
+            line_col: None,
+            key: None,
+            message: format!("no problem named '{}'", only.unwrap_or_default()),
+        }
+        .into());
     }
     let mut solver = gamelab::game::tsumego::Solver::new(20);
     solver.set_search(search);
@@ -902,7 +1330,12 @@ fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budge
     for q in chosen {
         let c = compare(&mut solver, &q.question, q.volume, q.level, w, limits, true);
         let p = &q.question.problem;
-        let names = |ms: &[gamelab::game::tsumego::Move]| ms.iter().map(|&m| p.move_name(m)).collect::<Vec<_>>().join(" ");
+        let names = |ms: &[gamelab::game::tsumego::Move]| {
+            ms.iter()
+                .map(|&m| p.move_name(m))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
         let verdict = c.verdict();
         counts[verdict as usize] += 1;
         println!(
@@ -911,26 +1344,58 @@ fn solve_gotools(path: &PathBuf, w: &gamelab::game::tsumego::Weights, node_budge
             q.question.line,
             p.name,
             c.gotools,
-            if p.winning.is_empty() { "-".to_string() } else { names(&p.winning) },
+            if p.winning.is_empty() {
+                "-".to_string()
+            } else {
+                names(&p.winning)
+            },
             c.ours,
-            if c.ours_moves.is_empty() { "-".to_string() } else { names(&c.ours_moves) },
+            if c.ours_moves.is_empty() {
+                "-".to_string()
+            } else {
+                names(&c.ours_moves)
+            },
             verdict.word(),
             c.nodes,
             c.leaves,
             c.time_s
         );
     }
-    println!("{} agree, {} differ, {} unknown", counts[0], counts[1], counts[2]);
+    println!(
+        "{} agree, {} differ, {} unknown",
+        counts[0], counts[1], counts[2]
+    );
     Ok(())
 }
 
 /// One CSV row per question of `check-gotools`.
-fn write_check_csv(path: &PathBuf, qs: &[gamelab::workflow::GoToolsQuestion], rows: &[gamelab::game::tsumego::check::Compared]) -> Result<()> {
+fn write_check_csv(
+    path: &PathBuf,
+    qs: &[gamelab::workflow::GoToolsQuestion],
+    rows: &[gamelab::game::tsumego::check::Compared],
+) -> Result<()> {
     use gamelab::report::table::csv_line;
     use std::io::Write;
     gamelab::durable::write_atomic(path, |f| {
         let mut w = std::io::BufWriter::new(f);
-        w.write_all(csv_line(&["file", "line", "question", "volume", "level", "gotools", "ours", "plain", "exact", "first_move", "nodes", "leaves", "time_s"]).as_bytes())?;
+        w.write_all(
+            csv_line(&[
+                "file",
+                "line",
+                "question",
+                "volume",
+                "level",
+                "gotools",
+                "ours",
+                "plain",
+                "exact",
+                "first_move",
+                "nodes",
+                "leaves",
+                "time_s",
+            ])
+            .as_bytes(),
+        )?;
         for (q, r) in qs.iter().zip(rows) {
             let cells = [
                 q.file.display().to_string(),
@@ -956,7 +1421,10 @@ fn write_check_csv(path: &PathBuf, qs: &[gamelab::workflow::GoToolsQuestion], ro
 
 fn read_problems(path: &PathBuf) -> Result<Vec<gamelab::game::tsumego::Problem>> {
     let text = read_position(path)?;
-    let parsed = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("sgf")) {
+    let parsed = if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+    {
         gamelab::game::tsumego::parse_sgf(&text).map(|p| vec![p])
     } else {
         gamelab::game::tsumego::parse_problems(&text)
@@ -966,28 +1434,45 @@ fn read_problems(path: &PathBuf) -> Result<Vec<gamelab::game::tsumego::Problem>>
 
 fn colosseum_only(game: &str) -> Result<()> {
     if game != "colosseum" {
-        return Err(InputError::plain(format!("--game '{game}': positions are available for othello, colosseum, freckers and tsumego")).into());
+        return Err(InputError::plain(format!(
+            "--game '{game}': positions are available for othello, colosseum, freckers and tsumego"
+        ))
+        .into());
     }
     Ok(())
 }
 
 fn side_name(g: &gamelab::game::colosseum::Colosseum) -> &'static str {
-    if g.to_move() == gamelab::game::Player::First { "A" } else { "B" }
+    if g.to_move() == gamelab::game::Player::First {
+        "A"
+    } else {
+        "B"
+    }
 }
 
 /// An Othello position for `show` and `moves`: a position file, or a stage's start (default
 /// standard8), with `moves` played.
-fn othello_position(position: Option<&PathBuf>, stage: Option<&str>, moves: Option<&str>) -> Result<gamelab::game::othello::Othello> {
+fn othello_position(
+    position: Option<&PathBuf>,
+    stage: Option<&str>,
+    moves: Option<&str>,
+) -> Result<gamelab::game::othello::Othello> {
     let g = match position {
-        Some(p) => gamelab::game::othello::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
-        None => gamelab::game::othello::Othello::new(&othello_stage(stage.unwrap_or("standard8"))?).map_err(InputError::plain)?,
+        Some(p) => gamelab::game::othello::text::parse(&read_position(p)?)
+            .map_err(|e| position_error(p, e))?,
+        None => gamelab::game::othello::Othello::new(&othello_stage(stage.unwrap_or("standard8"))?)
+            .map_err(InputError::plain)?,
     };
     after_moves(g, moves)
 }
 
-fn freckers_position(position: Option<&PathBuf>, moves: Option<&str>) -> Result<gamelab::game::freckers::Freckers> {
+fn freckers_position(
+    position: Option<&PathBuf>,
+    moves: Option<&str>,
+) -> Result<gamelab::game::freckers::Freckers> {
     let g = match position {
-        Some(p) => gamelab::game::freckers::text::parse(&read_position(p)?).map_err(|e| position_error(p, e))?,
+        Some(p) => gamelab::game::freckers::text::parse(&read_position(p)?)
+            .map_err(|e| position_error(p, e))?,
         None => gamelab::game::freckers::Freckers::new(false),
     };
     after_moves(g, moves)
@@ -996,7 +1481,9 @@ fn freckers_position(position: Option<&PathBuf>, moves: Option<&str>) -> Result<
 /// `g` after the moves of `--moves` (a transcript), or as it is.
 fn after_moves<G: Game>(g: G, moves: Option<&str>) -> Result<G> {
     let Some(line) = moves else { return Ok(g) };
-    Ok(gamelab::game::play_line(&g, &G::split_moves(line)).map_err(|e| InputError::plain(format!("--moves: {e}")))?.position)
+    Ok(gamelab::game::play_line(&g, &G::split_moves(line))
+        .map_err(|e| InputError::plain(format!("--moves: {e}")))?
+        .position)
 }
 
 fn legal_names<G: Game>(g: &G) -> Vec<String> {
@@ -1006,10 +1493,24 @@ fn legal_names<G: Game>(g: &G) -> Vec<String> {
 }
 
 fn read_position(path: &PathBuf) -> Result<String> {
-    gamelab::durable::read_input(path).map_err(|e| InputError { file: Some(path.clone()), line_col: None, key: None, message: format!("cannot read the position: {e}") }.into())
+    gamelab::durable::read_input(path).map_err(|e| {
+        InputError {
+            file: Some(path.clone()),
+            line_col: None,
+            key: None,
+            message: format!("cannot read the position: {e}"),
+        }
+        .into()
+    })
 }
 
 /// A bad position file: an input error naming the file and line.
 fn position_error(path: &PathBuf, e: gamelab::game::colosseum::text::TextError) -> anyhow::Error {
-    InputError { file: Some(path.clone()), line_col: Some((e.line, 1)), key: None, message: e.message }.into()
+    InputError {
+        file: Some(path.clone()),
+        line_col: Some((e.line, 1)),
+        key: None,
+        message: e.message,
+    }
+    .into()
 }

@@ -75,12 +75,26 @@ pub struct GameRow {
 pub type Name = &'static str;
 
 /// The words a row's `winner` and `termination` take.
-const NAMES: [&str; 9] = ["first", "second", "draw", "normal", "illegal_move", "timeout", "crash", "protocol_error", "memory"];
+const NAMES: [&str; 9] = [
+    "first",
+    "second",
+    "draw",
+    "normal",
+    "illegal_move",
+    "timeout",
+    "crash",
+    "protocol_error",
+    "memory",
+];
 
 /// Reads a `winner` or `termination` back (a distributed run's rows come from its workers).
 fn one_of_the_names<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
     let s = <String as serde::Deserialize>::deserialize(d)?;
-    NAMES.iter().find(|n| **n == s).copied().ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a winner or a termination")))
+    NAMES
+        .iter()
+        .find(|n| **n == s)
+        .copied()
+        .ok_or_else(|| serde::de::Error::custom(format!("'{s}' is not a winner or a termination")))
 }
 
 /// The seed an agent is given for a game (external agents receive it in `newgame` and the
@@ -102,7 +116,14 @@ pub fn seat_result(winner: &str, first: bool) -> f64 {
 }
 
 /// Plays one game between two agent specs from `start`; `seed` fixes every random choice.
-pub fn play_game<G: Arena>(start: &G, first: (&str, &AgentSpec), second: (&str, &AgentSpec), seed: u64, index: u32, stage: &str) -> Result<GameRow> {
+pub fn play_game<G: Arena>(
+    start: &G,
+    first: (&str, &AgentSpec),
+    second: (&str, &AgentSpec),
+    seed: u64,
+    index: u32,
+    stage: &str,
+) -> Result<GameRow> {
     play_game_observed(start, first, second, seed, index, stage, None)
 }
 
@@ -120,7 +141,10 @@ pub fn play_game_observed<G: Arena>(
         G::build_agent(first.1, start).map_err(|e| anyhow::anyhow!(e))?,
         G::build_agent(second.1, start).map_err(|e| anyhow::anyhow!(e))?,
     ];
-    let plans = [first.1.budget_plan().map_err(|e| anyhow::anyhow!(e))?, second.1.budget_plan().map_err(|e| anyhow::anyhow!(e))?];
+    let plans = [
+        first.1.budget_plan().map_err(|e| anyhow::anyhow!(e))?,
+        second.1.budget_plan().map_err(|e| anyhow::anyhow!(e))?,
+    ];
     let mut moved = [0u32; 2];
     let mut max_move_ms = [0.0f64; 2];
     let mut move_ms: [Vec<f64>; 2] = Default::default();
@@ -151,11 +175,19 @@ pub fn play_game_observed<G: Arena>(
         // A fault (external agents) ends the game as a loss for the agent at fault.
         if let Some(f) = agents[side].fault() {
             fault = Some(f);
-            break Outcome::Win(if side == 0 { Player::Second } else { Player::First });
+            break Outcome::Win(if side == 0 {
+                Player::Second
+            } else {
+                Player::First
+            });
         }
         legal.clear();
         game.legal_moves(&mut legal);
-        anyhow::ensure!(legal.contains(&mv), "agent '{}' chose an illegal move {mv:?}", [first.0, second.0][side]);
+        anyhow::ensure!(
+            legal.contains(&mv),
+            "agent '{}' chose an illegal move {mv:?}",
+            [first.0, second.0][side]
+        );
         let name = game.move_name(mv);
         if name != "pass" {
             transcript.push_str(&name);
@@ -182,7 +214,14 @@ pub fn play_game_observed<G: Arena>(
     agents[1].end(seat_result(winner, false));
     let scores = game.scores();
     let effort = [agents[0].effort(), agents[1].effort()];
-    let budgets = [agents[0].budget_text().unwrap_or_else(|| plans[0].describe()), agents[1].budget_text().unwrap_or_else(|| plans[1].describe())];
+    let budgets = [
+        agents[0]
+            .budget_text()
+            .unwrap_or_else(|| plans[0].describe()),
+        agents[1]
+            .budget_text()
+            .unwrap_or_else(|| plans[1].describe()),
+    ];
     Ok(GameRow {
         game: index,
         pair: None,
@@ -201,7 +240,8 @@ pub fn play_game_observed<G: Arena>(
         first_max_move_ms: max_move_ms[0],
         second_max_move_ms: max_move_ms[1],
         first_peak_tree_bytes: (effort[0].peak_tree_bytes > 0).then_some(effort[0].peak_tree_bytes),
-        second_peak_tree_bytes: (effort[1].peak_tree_bytes > 0).then_some(effort[1].peak_tree_bytes),
+        second_peak_tree_bytes: (effort[1].peak_tree_bytes > 0)
+            .then_some(effort[1].peak_tree_bytes),
         first_moves: moved[0],
         second_moves: moved[1],
         first_depth: mean_depth(&effort[0]),

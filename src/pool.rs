@@ -4,9 +4,16 @@
 use anyhow::{Context, Result};
 
 /// Runs `work` on a pool of `threads` worker threads, or on rayon's global pool (one per core).
-pub fn with_threads<T: Send>(threads: Option<usize>, work: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+pub fn with_threads<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> Result<T> + Send,
+) -> Result<T> {
     match threads {
-        Some(n) => rayon::ThreadPoolBuilder::new().num_threads(n).build().context("starting the thread pool")?.install(work),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .context("starting the thread pool")?
+            .install(work),
         None => work(),
     }
 }

@@ -22,21 +22,40 @@ pub fn current() -> &'static Provenance {
     P.get_or_init(|| Provenance {
         version: env!("CARGO_PKG_VERSION"),
         commit: commit(),
-        command: std::env::args().map(|a| if a.contains(char::is_whitespace) { format!("'{a}'") } else { a }).collect::<Vec<_>>().join(" "),
+        command: std::env::args()
+            .map(|a| {
+                if a.contains(char::is_whitespace) {
+                    format!("'{a}'")
+                } else {
+                    a
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
         host: host(),
-        date: utc(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs())),
+        date: utc(std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())),
     })
 }
 
 fn git(args: &[&str]) -> Option<String> {
-    let o = std::process::Command::new("git").arg("-C").arg(env!("CARGO_MANIFEST_DIR")).args(args).output().ok()?;
-    o.status.success().then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    let o = std::process::Command::new("git")
+        .arg("-C")
+        .arg(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .ok()?;
+    o.status
+        .success()
+        .then(|| String::from_utf8_lossy(&o.stdout).trim().to_string())
 }
 
 fn commit() -> String {
     match git(&["rev-parse", "--short", "HEAD"]) {
         Some(c) if !c.is_empty() => {
-            let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
             if dirty { format!("{c}-dirty") } else { c }
         }
         _ => "not a git checkout".into(),
@@ -48,7 +67,11 @@ fn host() -> String {
     // SAFETY: gethostname writes at most buf.len() bytes into buf.
     let ok = unsafe { libc::gethostname(buf.as_mut_ptr() as *mut libc::c_char, buf.len()) } == 0;
     let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
-    if ok { String::from_utf8_lossy(&buf[..end]).into_owned() } else { "unknown host".into() }
+    if ok {
+        String::from_utf8_lossy(&buf[..end]).into_owned()
+    } else {
+        "unknown host".into()
+    }
 }
 
 /// Seconds since 1970 as a UTC date and time (the civil-from-days algorithm).
@@ -63,7 +86,12 @@ pub fn utc(secs: u64) -> String {
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + (month <= 2) as i64;
-    format!("{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC", rem / 3600, rem % 3600 / 60, rem % 60)
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 #[cfg(test)]

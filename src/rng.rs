@@ -6,8 +6,8 @@
 //! crate's choice of default generator. The bounded draw uses Lemire's multiply-high reduction,
 //! which is fast and whose output is fixed by this file, not by a library version.
 
-use rand::SeedableRng;
 pub use rand::Rng;
+use rand::SeedableRng;
 use xxhash_rust::xxh3::xxh3_64_with_seed;
 
 /// The generator every job, game and agent draws from.

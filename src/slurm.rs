@@ -47,14 +47,19 @@ fn check_time(t: &str) -> Result<(), InputError> {
     let fields: Vec<&str> = rest.split(':').collect();
     let digits = |s: &str| !s.is_empty() && s.len() <= 4 && s.bytes().all(|b| b.is_ascii_digit());
     if days.is_some_and(|d| !digits(d)) || fields.len() > 3 || !fields.iter().all(|f| digits(f)) {
-        return Err(InputError::plain(format!("--time '{t}': expected a Slurm time limit such as 30, 2:00:00 or 1-12:00")));
+        return Err(InputError::plain(format!(
+            "--time '{t}': expected a Slurm time limit such as 30, 2:00:00 or 1-12:00"
+        )));
     }
     Ok(())
 }
 
 /// Shell-quotes `s` (single quotes).
 fn quote(s: &str) -> String {
-    if !s.is_empty() && s.bytes().all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b)) {
+    if !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/._-+=:,@%".contains(&b))
+    {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', r"'\''"))
@@ -62,29 +67,68 @@ fn quote(s: &str) -> String {
 }
 
 fn absolute(p: &Path) -> Result<PathBuf> {
-    let p = if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir()?.join(p) };
+    let p = if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()?.join(p)
+    };
     // Normalise `./` and `a/../` away where the folder exists, keep the rest as given.
     Ok(p.canonicalize().unwrap_or(p))
 }
 
 /// The `#SBATCH` lines common to both scripts.
 fn header(name: &str, what: &str, opts: &SlurmOptions, logs: &Path) -> String {
-    let mut s = format!("#!/bin/bash\n#SBATCH --job-name={}\n", quote(&format!("gamelab-{what}-{name}")));
+    let mut s = format!(
+        "#!/bin/bash\n#SBATCH --job-name={}\n",
+        quote(&format!("gamelab-{what}-{name}"))
+    );
     s += &format!("#SBATCH --time={}\n", opts.time);
     if let Some(p) = &opts.partition {
         s += &format!("#SBATCH --partition={}\n", quote(p));
     }
-    s += &format!("#SBATCH --output={}\n", quote(&logs.join(if what == "run" && opts.shards.is_some() { "run-%A_%a.out".to_string() } else { format!("{what}-%j.out") }).to_string_lossy()));
+    s += &format!(
+        "#SBATCH --output={}\n",
+        quote(
+            &logs
+                .join(if what == "run" && opts.shards.is_some() {
+                    "run-%A_%a.out".to_string()
+                } else {
+                    format!("{what}-%j.out")
+                })
+                .to_string_lossy()
+        )
+    );
     s
 }
 
 /// Writes the scripts for `file` (experiment `name`) into `<out>/slurm/<name>/`.
-pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptions) -> Result<SlurmScripts> {
+pub fn write(
+    file: &Path,
+    name: &str,
+    jobs: usize,
+    out: &Path,
+    opts: &SlurmOptions,
+) -> Result<SlurmScripts> {
     match (opts.shards, opts.mpi_ranks) {
-        (Some(_), Some(_)) => return Err(InputError::plain("--shards and --mpi-ranks: choose one (a job array of shards, or one MPI job)").into()),
-        (None, None) => return Err(InputError::plain("give --shards N (a job array) or --mpi-ranks R (one MPI job)").into()),
+        (Some(_), Some(_)) => {
+            return Err(InputError::plain(
+                "--shards and --mpi-ranks: choose one (a job array of shards, or one MPI job)",
+            )
+            .into());
+        }
+        (None, None) => {
+            return Err(InputError::plain(
+                "give --shards N (a job array) or --mpi-ranks R (one MPI job)",
+            )
+            .into());
+        }
         (Some(0), _) => return Err(InputError::plain("--shards must be at least 1").into()),
-        (_, Some(r)) if r < 2 => return Err(InputError::plain("--mpi-ranks must be at least 2 (rank 0 runs the experiment, the others compute)").into()),
+        (_, Some(r)) if r < 2 => {
+            return Err(InputError::plain(
+                "--mpi-ranks must be at least 2 (rank 0 runs the experiment, the others compute)",
+            )
+            .into());
+        }
         _ => {}
     }
     if opts.mpi_ranks.is_some() && !cfg!(feature = "mpi") {
@@ -97,14 +141,21 @@ pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptio
     if let Some(p) = &opts.partition
         && (p.is_empty() || p.contains(char::is_whitespace))
     {
-        return Err(InputError::plain(format!("--partition '{p}': a partition name has no spaces")).into());
+        return Err(InputError::plain(format!(
+            "--partition '{p}': a partition name has no spaces"
+        ))
+        .into());
     }
     let binary = std::env::current_exe().context("finding the gamelab binary")?;
     let (file, out) = (absolute(file)?, absolute(out)?);
     let dir = out.join("slurm").join(name);
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs).with_context(|| format!("creating {}", logs.display()))?;
-    let (gamelab, file_q, out_q) = (quote(&binary.to_string_lossy()), quote(&file.to_string_lossy()), quote(&out.to_string_lossy()));
+    let (gamelab, file_q, out_q) = (
+        quote(&binary.to_string_lossy()),
+        quote(&file.to_string_lossy()),
+        quote(&out.to_string_lossy()),
+    );
     let format = match opts.format {
         crate::experiment::record::Format::Parquet => "",
         crate::experiment::record::Format::Csv => " --format csv",
@@ -112,7 +163,10 @@ pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptio
     let mut run = header(name, "run", opts, &logs);
     match (opts.shards, opts.mpi_ranks) {
         (Some(n), _) => {
-            run += &format!("#SBATCH --array=1-{n}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n", opts.cpus_per_task);
+            run += &format!(
+                "#SBATCH --array=1-{n}\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task={}\n",
+                opts.cpus_per_task
+            );
             run += &format!(
                 "# {name}: {jobs} job(s) in {n} shards: task I runs shard I (jobs ranked by hash, dealt round-robin). A task that\n\
                  # fails or is cut off can be resubmitted alone (sbatch --array=I ...): it resumes where it stopped.\n\
@@ -121,7 +175,10 @@ pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptio
             );
         }
         (_, Some(r)) => {
-            run += &format!("#SBATCH --ntasks={r}\n#SBATCH --cpus-per-task={}\n", opts.cpus_per_task);
+            run += &format!(
+                "#SBATCH --ntasks={r}\n#SBATCH --cpus-per-task={}\n",
+                opts.cpus_per_task
+            );
             run += &format!(
                 "# {name}: {jobs} job(s) on {r} MPI ranks: rank 0 runs the experiment and writes the rows, ranks 1..{} compute.\n\
                  # Needs a gamelab built with the mpi feature (make mpi). Resubmitted after a failure, it resumes.\n\
@@ -134,8 +191,14 @@ pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptio
     }
     let mut report = header(name, "report", opts, &logs);
     report += "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n";
-    report += &format!("# Submitted with --dependency=afterok on the run job: runs once every task has succeeded.\nset -euo pipefail\nexec {gamelab} report {file_q} --out {out_q}\n");
-    let (run_path, report_path, submit_path) = (dir.join("run.sbatch"), dir.join("report.sbatch"), dir.join("submit.sh"));
+    report += &format!(
+        "# Submitted with --dependency=afterok on the run job: runs once every task has succeeded.\nset -euo pipefail\nexec {gamelab} report {file_q} --out {out_q}\n"
+    );
+    let (run_path, report_path, submit_path) = (
+        dir.join("run.sbatch"),
+        dir.join("report.sbatch"),
+        dir.join("submit.sh"),
+    );
     let submit = format!(
         "#!/bin/bash\n\
          # Submits the run of {name} and its report, which waits for the run to succeed.\n\
@@ -150,7 +213,11 @@ pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptio
         quote(&dir.to_string_lossy()),
         logs.display()
     );
-    for (path, text) in [(&run_path, &run), (&report_path, &report), (&submit_path, &submit)] {
+    for (path, text) in [
+        (&run_path, &run),
+        (&report_path, &report),
+        (&submit_path, &submit),
+    ] {
         crate::durable::write_atomic(path, |f| {
             use std::io::Write;
             f.write_all(text.as_bytes())?;
@@ -162,7 +229,12 @@ pub fn write(file: &Path, name: &str, jobs: usize, out: &Path, opts: &SlurmOptio
             std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))?;
         }
     }
-    Ok(SlurmScripts { dir, run: run_path, report: report_path, submit: submit_path })
+    Ok(SlurmScripts {
+        dir,
+        run: run_path,
+        report: report_path,
+        submit: submit_path,
+    })
 }
 
 #[cfg(test)]
@@ -187,30 +259,78 @@ mod tests {
     }
 
     fn opts(shards: Option<u64>, ranks: Option<u64>) -> SlurmOptions {
-        SlurmOptions { shards, mpi_ranks: ranks, time: "1:00:00".into(), partition: Some("short".into()), cpus_per_task: 4, format: crate::experiment::record::Format::Parquet }
+        SlurmOptions {
+            shards,
+            mpi_ranks: ranks,
+            time: "1:00:00".into(),
+            partition: Some("short".into()),
+            cpus_per_task: 4,
+            format: crate::experiment::record::Format::Parquet,
+        }
     }
 
     #[test]
     fn an_array_script_runs_one_shard_a_task_and_the_report_waits_for_all() {
         let dir = tempfile::tempdir().unwrap();
-        let s = write(Path::new("experiments/quickstart.toml"), "quickstart", 1, dir.path(), &opts(Some(8), None)).unwrap();
+        let s = write(
+            Path::new("experiments/quickstart.toml"),
+            "quickstart",
+            1,
+            dir.path(),
+            &opts(Some(8), None),
+        )
+        .unwrap();
         let run = std::fs::read_to_string(&s.run).unwrap();
-        for line in ["#SBATCH --array=1-8", "#SBATCH --cpus-per-task=4", "#SBATCH --time=1:00:00", "#SBATCH --partition=short", "--shard \"$SLURM_ARRAY_TASK_ID/8\" --threads \"$SLURM_CPUS_PER_TASK\"", "run-%A_%a.out"] {
+        for line in [
+            "#SBATCH --array=1-8",
+            "#SBATCH --cpus-per-task=4",
+            "#SBATCH --time=1:00:00",
+            "#SBATCH --partition=short",
+            "--shard \"$SLURM_ARRAY_TASK_ID/8\" --threads \"$SLURM_CPUS_PER_TASK\"",
+            "run-%A_%a.out",
+        ] {
             assert!(run.contains(line), "{line} in:\n{run}");
         }
-        assert!(run.contains(&std::fs::canonicalize("experiments/quickstart.toml").unwrap().to_string_lossy().into_owned()), "absolute paths");
+        assert!(
+            run.contains(
+                &std::fs::canonicalize("experiments/quickstart.toml")
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            ),
+            "absolute paths"
+        );
         let submit = std::fs::read_to_string(&s.submit).unwrap();
-        assert!(submit.contains("--dependency=afterok:\"$run\" report.sbatch"), "{submit}");
-        assert!(std::fs::read_to_string(&s.report).unwrap().contains(" report "));
+        assert!(
+            submit.contains("--dependency=afterok:\"$run\" report.sbatch"),
+            "{submit}"
+        );
+        assert!(
+            std::fs::read_to_string(&s.report)
+                .unwrap()
+                .contains(" report ")
+        );
     }
 
     #[test]
     #[cfg(feature = "mpi")]
     fn an_mpi_script_runs_mpirun_over_the_allocation() {
         let dir = tempfile::tempdir().unwrap();
-        let s = write(Path::new("experiments/quickstart.toml"), "quickstart", 1, dir.path(), &opts(None, Some(6))).unwrap();
+        let s = write(
+            Path::new("experiments/quickstart.toml"),
+            "quickstart",
+            1,
+            dir.path(),
+            &opts(None, Some(6)),
+        )
+        .unwrap();
         let run = std::fs::read_to_string(&s.run).unwrap();
-        assert!(run.contains("#SBATCH --ntasks=6") && run.contains("exec mpirun -n 6 ") && run.contains(" --mpi --threads"), "{run}");
+        assert!(
+            run.contains("#SBATCH --ntasks=6")
+                && run.contains("exec mpirun -n 6 ")
+                && run.contains(" --mpi --threads"),
+            "{run}"
+        );
         assert!(!run.contains("--array"));
     }
 
@@ -223,16 +343,37 @@ mod tests {
             (opts(None, None), "give --shards"),
             (opts(Some(0), None), "at least 1"),
             (opts(None, Some(1)), "at least 2"),
-            (SlurmOptions { time: "1h".into(), ..opts(Some(2), None) }, "--time '1h'"),
-            (SlurmOptions { cpus_per_task: 0, ..opts(Some(2), None) }, "--cpus-per-task"),
+            (
+                SlurmOptions {
+                    time: "1h".into(),
+                    ..opts(Some(2), None)
+                },
+                "--time '1h'",
+            ),
+            (
+                SlurmOptions {
+                    cpus_per_task: 0,
+                    ..opts(Some(2), None)
+                },
+                "--cpus-per-task",
+            ),
         ] {
             let e = write(f, "q", 1, dir.path(), &o).err().unwrap().to_string();
             assert!(e.contains(why), "{why}: {e}");
         }
         if !cfg!(feature = "mpi") {
-            let e = write(f, "q", 1, dir.path(), &opts(None, Some(3))).err().unwrap().to_string();
-            assert!(e.contains("built without MPI") && e.contains("make mpi"), "{e}");
+            let e = write(f, "q", 1, dir.path(), &opts(None, Some(3)))
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(
+                e.contains("built without MPI") && e.contains("make mpi"),
+                "{e}"
+            );
         }
-        assert!(!dir.path().join("slurm").exists(), "nothing written for bad options");
+        assert!(
+            !dir.path().join("slurm").exists(),
+            "nothing written for bad options"
+        );
     }
 }

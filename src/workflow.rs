@@ -38,7 +38,11 @@ impl TablesTournament<'_> {
     pub fn write(&self) -> Result<Experiment> {
         let mut agents = toml::Table::new();
         for (label, table) in &self.evolved {
-            let spec = crate::agent::AgentSpec::SimpleMcts { rollouts: Some(self.rollouts), time_ms: None, table: Some(crate::agent::TableRef::Name(table.clone())) };
+            let spec = crate::agent::AgentSpec::SimpleMcts {
+                rollouts: Some(self.rollouts),
+                time_ms: None,
+                table: Some(crate::agent::TableRef::Name(table.clone())),
+            };
             agents.insert(label.clone(), toml::Value::try_from(&spec)?);
         }
         for (label, spec) in &self.extra {
@@ -58,7 +62,8 @@ impl TablesTournament<'_> {
             file.insert("report".into(), report.clone().into());
         }
         let text = format!("# {}\n{}", self.comment, toml::to_string(&file)?);
-        std::fs::write(&self.path, &text).with_context(|| format!("writing {}", self.path.display()))?;
+        std::fs::write(&self.path, &text)
+            .with_context(|| format!("writing {}", self.path.display()))?;
         Ok(Experiment::from_text(&self.path, text)?)
     }
 }
@@ -89,9 +94,19 @@ pub struct Tuned {
 
 /// Runs the GA experiment `exp`, then for each of its jobs of repeat 0 draws the best table
 /// and runs and reports its check tournament.
-pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result<(RunSummary, ReportOutput, Vec<Tuned>)> {
+pub fn tune(
+    exp: &Experiment,
+    opts: &RunOptions,
+    check: CheckSettings,
+) -> Result<(RunSummary, ReportOutput, Vec<Tuned>)> {
     if exp.file.kind != JobKind::Ga {
-        return Err(InputError::at_key(&exp.path, &exp.text, "kind", "`gamelab tune` takes a GA experiment (kind = \"ga\")").into());
+        return Err(InputError::at_key(
+            &exp.path,
+            &exp.text,
+            "kind",
+            "`gamelab tune` takes a GA experiment (kind = \"ga\")",
+        )
+        .into());
     }
     let jobs = expand(exp)?;
     let summary = run(exp, &jobs, opts)?;
@@ -103,20 +118,66 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         if !table.exists() {
             continue; // another shard's job
         }
-        let stage = job.config.stage.othello().context("tune evolves Othello tables")?;
+        let stage = job
+            .config
+            .stage
+            .othello()
+            .context("tune evolves Othello tables")?;
         let short = &job.hash[..8];
-        let swept = job.swept.iter().map(|(k, v)| format!("{k} = {}", swept_text(v))).collect::<Vec<_>>().join(", ");
-        let heatmap = evolved_heatmap(job, &dir, &opts.out.join("figures").join(crate::durable::safe_component(&exp.name)), &format!("best-{short}"), None)?;
+        let swept = job
+            .swept
+            .iter()
+            .map(|(k, v)| format!("{k} = {}", swept_text(v)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let heatmap = evolved_heatmap(
+            job,
+            &dir,
+            &opts
+                .out
+                .join("figures")
+                .join(crate::durable::safe_component(&exp.name)),
+            &format!("best-{short}"),
+            None,
+        )?;
         // The check tournament, as an experiment file of its own.
-        let mut check_section: toml::Table = toml::from_str(CHECK_REPORT).expect("a valid report section");
-        check_section.insert("title".into(), format!("Evolved table on {} in the arena", stage.id).into());
-        let builtins = [("random", AgentSpec::Random {}), ("greedy", AgentSpec::Greedy {}), ("corners", AgentSpec::Corners {}), ("positional", AgentSpec::Positional {})];
-        let mut extra: std::collections::BTreeMap<String, AgentSpec> = builtins.into_iter().map(|(l, a)| (l.to_string(), a)).collect();
-        extra.insert("uniform".into(), AgentSpec::SimpleMcts { rollouts: Some(check.rollouts), time_ms: None, table: None });
+        let mut check_section: toml::Table =
+            toml::from_str(CHECK_REPORT).expect("a valid report section");
+        check_section.insert(
+            "title".into(),
+            format!("Evolved table on {} in the arena", stage.id).into(),
+        );
+        let builtins = [
+            ("random", AgentSpec::Random {}),
+            ("greedy", AgentSpec::Greedy {}),
+            ("corners", AgentSpec::Corners {}),
+            ("positional", AgentSpec::Positional {}),
+        ];
+        let mut extra: std::collections::BTreeMap<String, AgentSpec> = builtins
+            .into_iter()
+            .map(|(l, a)| (l.to_string(), a))
+            .collect();
+        extra.insert(
+            "uniform".into(),
+            AgentSpec::SimpleMcts {
+                rollouts: Some(check.rollouts),
+                time_ms: None,
+                table: None,
+            },
+        );
         let check_exp = TablesTournament {
             path: dir.join(format!("check-{short}.toml")),
             name: format!("{}-check-{short}", exp.name),
-            comment: format!("Check of the table evolved by job {} of {}{}.", job.hash, exp.path.display(), if swept.is_empty() { String::new() } else { format!(" ({swept})") }),
+            comment: format!(
+                "Check of the table evolved by job {} of {}{}.",
+                job.hash,
+                exp.path.display(),
+                if swept.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({swept})")
+                }
+            ),
             seed: job.seed,
             stage,
             rollouts: check.rollouts,
@@ -127,9 +188,22 @@ pub fn tune(exp: &Experiment, opts: &RunOptions, check: CheckSettings) -> Result
         }
         .write()?;
         let check_jobs = expand(&check_exp)?;
-        run(&check_exp, &check_jobs, &RunOptions { shard: None, ..opts.clone() })?;
+        run(
+            &check_exp,
+            &check_jobs,
+            &RunOptions {
+                shard: None,
+                ..opts.clone()
+            },
+        )?;
         let check_report = report(&check_exp, &check_jobs, &opts.out, true)?;
-        tuned.push(Tuned { job: job.hash.clone(), swept, table, heatmap, check: check_report });
+        tuned.push(Tuned {
+            job: job.hash.clone(),
+            swept,
+            table,
+            heatmap,
+            check: check_report,
+        });
     }
     Ok((summary, ga_report, tuned))
 }
@@ -142,35 +216,67 @@ pub fn evolved_label(job: &Job) -> String {
 /// The arena tournament of a GA experiment with an `[arena]` section, once every GA job has its
 /// table: written as `results/<name>/arena.toml` (experiment `<name>-arena`) and returned.
 /// `None` when the file has no arena or some GA job has not finished (another shard's, say).
-pub fn arena_experiment(exp: &Experiment, jobs: &[Job], out: &std::path::Path) -> Result<Option<Experiment>> {
-    let Some(arena) = &exp.file.arena else { return Ok(None) };
+pub fn arena_experiment(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &std::path::Path,
+) -> Result<Option<Experiment>> {
+    let Some(arena) = &exp.file.arena else {
+        return Ok(None);
+    };
     let dir = results_dir(out, &exp.name);
-    if jobs.iter().any(|j| !dir.join("tables").join(format!("{}.txt", j.hash)).exists()) {
+    if jobs
+        .iter()
+        .any(|j| !dir.join("tables").join(format!("{}.txt", j.hash)).exists())
+    {
         return Ok(None);
     }
-    let stages: std::collections::BTreeSet<String> = jobs.iter().map(|j| j.config.stage.id().to_string()).collect();
+    let stages: std::collections::BTreeSet<String> = jobs
+        .iter()
+        .map(|j| j.config.stage.id().to_string())
+        .collect();
     if stages.len() > 1 {
-        return Err(InputError::at_key(&exp.path, &exp.text, "arena", "an [arena] needs every GA job on one stage (the grid sweeps the stage)").into());
+        return Err(InputError::at_key(
+            &exp.path,
+            &exp.text,
+            "arena",
+            "an [arena] needs every GA job on one stage (the grid sweeps the stage)",
+        )
+        .into());
     }
     let stage = match &arena.stage {
-        Some(s) => s.resolve().map_err(|e| InputError::at_key(&exp.path, &exp.text, "arena.stage", e))?,
-        None => jobs[0].config.stage.othello().cloned().ok_or_else(|| anyhow::anyhow!("an [arena] plays Othello stages"))?,
+        Some(s) => s
+            .resolve()
+            .map_err(|e| InputError::at_key(&exp.path, &exp.text, "arena.stage", e))?,
+        None => jobs[0]
+            .config
+            .stage
+            .othello()
+            .cloned()
+            .ok_or_else(|| anyhow::anyhow!("an [arena] plays Othello stages"))?,
     };
     let mut extra = std::collections::BTreeMap::new();
     for (label, spec) in &arena.agents {
         let mut spec = spec.clone();
-        spec.resolve_tables(&exp.base_dir()).map_err(|e| anyhow::anyhow!("arena.agents.{label}: {e}"))?;
+        spec.resolve_tables(&exp.base_dir())
+            .map_err(|e| anyhow::anyhow!("arena.agents.{label}: {e}"))?;
         extra.insert(label.clone(), spec);
     }
     let tournament = TablesTournament {
         path: dir.join("arena.toml"),
         name: format!("{}-arena", exp.name),
-        comment: format!("Written by gamelab from {}: the arena of its evolved tables.", exp.path.display()),
+        comment: format!(
+            "Written by gamelab from {}: the arena of its evolved tables.",
+            exp.path.display()
+        ),
         seed: exp.file.seed,
         stage: &stage,
         rollouts: arena.rollouts,
         rounds: arena.rounds,
-        evolved: jobs.iter().map(|j| (evolved_label(j), format!("tables/{}.txt", j.hash))).collect(),
+        evolved: jobs
+            .iter()
+            .map(|j| (evolved_label(j), format!("tables/{}.txt", j.hash)))
+            .collect(),
         extra,
         report: None,
     };
@@ -181,7 +287,16 @@ pub fn arena_experiment(exp: &Experiment, jobs: &[Job], out: &std::path::Path) -
 /// OUT/calibration.md); with `keep_unsolved`, the draws left unsolved within the node budget
 /// as OUT/unsolved/lv<set>-<level>.
 #[allow(clippy::too_many_arguments)]
-pub fn gen_problems(sets: u8, levels: std::ops::RangeInclusive<u8>, per_level: usize, seed: u64, out: &std::path::Path, node_budget: u64, threads: Option<usize>, keep_unsolved: bool) -> Result<()> {
+pub fn gen_problems(
+    sets: u8,
+    levels: std::ops::RangeInclusive<u8>,
+    per_level: usize,
+    seed: u64,
+    out: &std::path::Path,
+    node_budget: u64,
+    threads: Option<usize>,
+    keep_unsolved: bool,
+) -> Result<()> {
     use crate::game::tsumego::generate::{calibration_table, generate_library};
     let t0 = std::time::Instant::now();
     let limits = crate::game::tsumego::Limits::with_budget(node_budget);
@@ -191,24 +306,45 @@ pub fn gen_problems(sets: u8, levels: std::ops::RangeInclusive<u8>, per_level: u
         let dir = out.join("unsolved");
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         for f in files.iter().filter(|f| !f.unsolved.is_empty()) {
-            crate::experiment::record::write_atomic(&dir.join(format!("lv{}-{}", f.set, f.level)), |w| {
-                use std::io::Write;
-                w.write_all(crate::game::tsumego::generate::unsolved_text(f, seed, node_budget).as_bytes())?;
-                Ok(())
-            })?;
+            crate::experiment::record::write_atomic(
+                &dir.join(format!("lv{}-{}", f.set, f.level)),
+                |w| {
+                    use std::io::Write;
+                    w.write_all(
+                        crate::game::tsumego::generate::unsolved_text(f, seed, node_budget)
+                            .as_bytes(),
+                    )?;
+                    Ok(())
+                },
+            )?;
         }
     }
-    let short: Vec<String> = files.iter().filter(|f| f.problems.len() < per_level).map(|f| format!("lv{}-{} ({})", f.set, f.level, f.problems.len())).collect();
+    let short: Vec<String> = files
+        .iter()
+        .filter(|f| f.problems.len() < per_level)
+        .map(|f| format!("lv{}-{} ({})", f.set, f.level, f.problems.len()))
+        .collect();
     crate::experiment::record::write_atomic(&out.join("calibration.md"), |w| {
         use std::io::Write;
-        writeln!(w, "# Calibration: seed {seed}, node budget {node_budget}\n\n{table}")?;
+        writeln!(
+            w,
+            "# Calibration: seed {seed}, node budget {node_budget}\n\n{table}"
+        )?;
         Ok(())
     })?;
     println!("{table}");
     if !short.is_empty() {
-        println!("files with fewer problems than asked (too many draws rejected): {}", short.join(", "));
+        println!(
+            "files with fewer problems than asked (too many draws rejected): {}",
+            short.join(", ")
+        );
     }
-    println!("{} files in {} ({:.1} s)", files.len(), out.display(), t0.elapsed().as_secs_f64());
+    println!(
+        "{} files in {} ({:.1} s)",
+        files.len(),
+        out.display(),
+        t0.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
@@ -225,7 +361,15 @@ pub struct GoToolsQuestion {
 /// parsed is an input error naming it and the line.
 pub fn read_gotools(path: &std::path::Path) -> Result<Vec<GoToolsQuestion>> {
     use crate::game::tsumego::gotools::{parse_gotools, volume_level};
-    let bad = |file: &std::path::Path, line: Option<usize>, message: String| -> anyhow::Error { InputError { file: Some(file.to_path_buf()), line_col: line.map(|l| (l, 1)), key: None, message }.into() };
+    let bad = |file: &std::path::Path, line: Option<usize>, message: String| -> anyhow::Error {
+        InputError {
+            file: Some(file.to_path_buf()),
+            line_col: line.map(|l| (l, 1)),
+            key: None,
+            message,
+        }
+        .into()
+    };
     let files: Vec<(PathBuf, u8, u8)> = if path.is_dir() {
         let mut v: Vec<(PathBuf, u8, u8)> = std::fs::read_dir(path)
             .map_err(|e| bad(path, None, format!("cannot read the folder: {e}")))?
@@ -237,26 +381,43 @@ pub fn read_gotools(path: &std::path::Path) -> Result<Vec<GoToolsQuestion>> {
             .collect();
         v.sort_by_key(|f| (f.1, f.2));
         if v.is_empty() {
-            return Err(bad(path, None, "no GoTools problem files (named lvA.B) in this folder".into()));
+            return Err(bad(
+                path,
+                None,
+                "no GoTools problem files (named lvA.B) in this folder".into(),
+            ));
         }
         v
     } else {
-        let (a, b) = path.file_name().and_then(|n| volume_level(&n.to_string_lossy())).unwrap_or((0, 0));
+        let (a, b) = path
+            .file_name()
+            .and_then(|n| volume_level(&n.to_string_lossy()))
+            .unwrap_or((0, 0));
         vec![(path.to_path_buf(), a, b)]
     };
     let mut out = Vec::new();
     for (file, volume, level) in files {
         let text = crate::durable::read_input(&file).map_err(|e| bad(&file, None, e))?;
         let questions = parse_gotools(&text).map_err(|e| bad(&file, Some(e.line), e.message))?;
-        out.extend(questions.into_iter().map(|question| GoToolsQuestion { file: file.clone(), volume, level, question }));
+        out.extend(questions.into_iter().map(|question| GoToolsQuestion {
+            file: file.clone(),
+            volume,
+            level,
+            question,
+        }));
     }
     Ok(out)
 }
 
 /// A seeded sample of `per_level` questions of each level (all volumes of the level together),
 /// in (level, volume, file order) order; all questions when a level has fewer.
-pub fn sample_per_level(questions: Vec<GoToolsQuestion>, per_level: usize, seed: u64) -> Vec<GoToolsQuestion> {
-    let mut by_level: std::collections::BTreeMap<u8, Vec<(usize, GoToolsQuestion)>> = std::collections::BTreeMap::new();
+pub fn sample_per_level(
+    questions: Vec<GoToolsQuestion>,
+    per_level: usize,
+    seed: u64,
+) -> Vec<GoToolsQuestion> {
+    let mut by_level: std::collections::BTreeMap<u8, Vec<(usize, GoToolsQuestion)>> =
+        std::collections::BTreeMap::new();
     for (i, q) in questions.into_iter().enumerate() {
         by_level.entry(q.level).or_default().push((i, q));
     }
@@ -279,12 +440,33 @@ pub fn sample_per_level(questions: Vec<GoToolsQuestion>, per_level: usize, seed:
 /// Solves each question (in parallel, one solver per thread) and sets our answer beside
 /// GoTools'; `time_limit` bounds each question's solve on the wall clock.
 #[allow(clippy::too_many_arguments)]
-pub fn compare_gotools(questions: &[GoToolsQuestion], weights: &crate::game::tsumego::Weights, limits: crate::game::tsumego::Limits, time_limit: Option<std::time::Duration>, search: crate::game::tsumego::solver::Search, threads: Option<usize>, progress: bool) -> Result<Vec<crate::game::tsumego::check::Compared>> {
+pub fn compare_gotools(
+    questions: &[GoToolsQuestion],
+    weights: &crate::game::tsumego::Weights,
+    limits: crate::game::tsumego::Limits,
+    time_limit: Option<std::time::Duration>,
+    search: crate::game::tsumego::solver::Search,
+    threads: Option<usize>,
+    progress: bool,
+) -> Result<Vec<crate::game::tsumego::check::Compared>> {
     use crate::game::tsumego::{Solver, check::compare};
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
     use rayon::prelude::*;
-    let bar = ProgressBar::with_draw_target(Some(questions.len() as u64), if progress { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() });
-    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} questions, ETA {eta}").expect("a valid template").progress_chars("=> "));
+    let bar = ProgressBar::with_draw_target(
+        Some(questions.len() as u64),
+        if progress {
+            ProgressDrawTarget::stderr()
+        } else {
+            ProgressDrawTarget::hidden()
+        },
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} questions, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
     let work = || -> Result<Vec<crate::game::tsumego::check::Compared>> {
         Ok(questions
             .par_iter()
@@ -296,7 +478,15 @@ pub fn compare_gotools(questions: &[GoToolsQuestion], weights: &crate::game::tsu
                     s
                 },
                 |solver, q| {
-                    let c = compare(solver, &q.question, q.volume, q.level, weights, limits, false);
+                    let c = compare(
+                        solver,
+                        &q.question,
+                        q.volume,
+                        q.level,
+                        weights,
+                        limits,
+                        false,
+                    );
                     bar.inc(1);
                     c
                 },

@@ -17,21 +17,45 @@ fn match_file(game: &str, stage: &str, games: u32, command: &str, extra: &str) -
 
 fn rows_of(out: &Path) -> DataFrame {
     let dir = out.join("results/ext/games");
-    let part = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).find(|p| p.file_name().unwrap().to_string_lossy().starts_with("part-")).unwrap();
+    let part = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("part-")
+        })
+        .unwrap();
     read_part(&part).unwrap()
 }
 
 fn text(df: &DataFrame, column: &str) -> Vec<String> {
-    df.column(column).unwrap().str().unwrap().iter().map(|v| v.unwrap_or("").to_string()).collect()
+    df.column(column)
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|v| v.unwrap_or("").to_string())
+        .collect()
 }
 
 fn run(dir: &Path, text: &str, extra: &[&str]) -> (std::process::Output, std::path::PathBuf) {
     let file = write(dir, "ext.toml", text);
     let out = dir.join("out");
-    let mut args = vec!["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()];
+    let mut args = vec![
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
     args.extend(extra);
     // Commands name files relative to the repository, where gamelab runs.
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(&args).current_dir(env!("CARGO_MANIFEST_DIR")).output().unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
     (o, out)
 }
 
@@ -39,25 +63,44 @@ const RANDOM: &str = "[\"python3\", \"examples/agents/random_agent.py\", \"5\"]"
 
 #[test]
 fn a_random_python_agent_plays_every_game_and_scores_as_random_does() {
-    for (game, stage) in [("othello", "small6"), ("colosseum", "sizes-5-8"), ("freckers", "standard")] {
+    for (game, stage) in [
+        ("othello", "small6"),
+        ("colosseum", "sizes-5-8"),
+        ("freckers", "standard"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let (o, out) = run(dir.path(), &match_file(game, stage, 12, RANDOM, ""), &[]);
         assert!(o.status.success(), "{game}: {}", stderr(&o));
         let rows = rows_of(&out);
         assert_eq!(rows.height(), 12, "{game}");
-        assert!(text(&rows, "termination").iter().all(|t| t == "normal"), "{game}: {:?}", text(&rows, "fault_detail"));
+        assert!(
+            text(&rows, "termination").iter().all(|t| t == "normal"),
+            "{game}: {:?}",
+            text(&rows, "fault_detail")
+        );
     }
     // Several hundred games on one thread (one process, games in order: the same games on every
     // run): the external random agent's score is inside a 95% interval around 50%.
     let dir = tempfile::tempdir().unwrap();
-    let (o, out) = run(dir.path(), &match_file("othello", "small6", 400, RANDOM, ""), &["--threads", "1"]);
+    let (o, out) = run(
+        dir.path(),
+        &match_file("othello", "small6", 400, RANDOM, ""),
+        &["--threads", "1"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = rows_of(&out);
     let (first, winner) = (text(&rows, "first_agent"), text(&rows, "winner"));
-    let points: f64 = first.iter().zip(&winner).map(|(f, w)| gamelab::play::seat_result(w, f == "mine")).sum();
+    let points: f64 = first
+        .iter()
+        .zip(&winner)
+        .map(|(f, w)| gamelab::play::seat_result(w, f == "mine"))
+        .sum();
     let score = points / 400.0;
     let half_width = 1.96 * (0.25f64 / 400.0).sqrt();
-    assert!((score - 0.5).abs() <= half_width, "score {score} outside 50% +- {half_width}");
+    assert!(
+        (score - 0.5).abs() <= half_width,
+        "score {score} outside 50% +- {half_width}"
+    );
 }
 
 #[test]
@@ -72,20 +115,50 @@ fn faults_end_the_game_as_a_loss_and_never_stop_the_run() {
         let dir = tempfile::tempdir().unwrap();
         let command = format!("[\"python3\", \"tests/agents/misbehaving.py\", \"{mode}\", \"3\"]");
         let t0 = std::time::Instant::now();
-        let (o, out) = run(dir.path(), &match_file("othello", "small6", 6, &command, "time_ms = 300\ngrace_ms = 200"), &["--threads", "2"]);
-        assert!(o.status.success(), "{mode}: the run finishes: {}", stderr(&o));
-        assert!(t0.elapsed().as_secs() < 25, "{mode}: a sleeping agent is killed at its deadline");
+        let (o, out) = run(
+            dir.path(),
+            &match_file(
+                "othello",
+                "small6",
+                6,
+                &command,
+                "time_ms = 300\ngrace_ms = 200",
+            ),
+            &["--threads", "2"],
+        );
+        assert!(
+            o.status.success(),
+            "{mode}: the run finishes: {}",
+            stderr(&o)
+        );
+        assert!(
+            t0.elapsed().as_secs() < 25,
+            "{mode}: a sleeping agent is killed at its deadline"
+        );
         let rows = rows_of(&out);
         assert_eq!(rows.height(), 6, "{mode}");
         let (first, winner) = (text(&rows, "first_agent"), text(&rows, "winner"));
         for (i, t) in text(&rows, "termination").iter().enumerate() {
             assert_eq!(t, termination, "{mode}: game {i}");
             // The offender lost.
-            assert_eq!(gamelab::play::seat_result(&winner[i], first[i] == "mine"), 0.0, "{mode}: game {i}");
+            assert_eq!(
+                gamelab::play::seat_result(&winner[i], first[i] == "mine"),
+                0.0,
+                "{mode}: game {i}"
+            );
         }
-        assert!(text(&rows, "fault_detail").iter().all(|d| d.contains(detail)), "{mode}: {:?}", text(&rows, "fault_detail"));
+        assert!(
+            text(&rows, "fault_detail")
+                .iter()
+                .all(|d| d.contains(detail)),
+            "{mode}: {:?}",
+            text(&rows, "fault_detail")
+        );
         // The program's standard error is kept per job.
-        let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
+        let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         assert_eq!(logs.len(), 1);
         let log = std::fs::read_to_string(&logs[0]).unwrap();
         // Every faulty game killed its process: each game started a new one.
@@ -100,17 +173,41 @@ fn faults_end_the_game_as_a_loss_and_never_stop_the_run() {
 fn a_process_plays_game_after_game_and_the_report_counts_terminations() {
     let dir = tempfile::tempdir().unwrap();
     let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"ok\"]";
-    let (o, out) = run(dir.path(), &match_file("othello", "small6", 10, command, ""), &["--threads", "1"]);
+    let (o, out) = run(
+        dir.path(),
+        &match_file("othello", "small6", 10, command, ""),
+        &["--threads", "1"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(std::fs::read_to_string(&logs[0]).unwrap().matches("started").count(), 1, "one process for the ten games");
+    let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(
+        std::fs::read_to_string(&logs[0])
+            .unwrap()
+            .matches("started")
+            .count(),
+        1,
+        "one process for the ten games"
+    );
 
     // A process that exits after its game is replaced for the next one; no game is lost by it.
     let dir = tempfile::tempdir().unwrap();
     let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"onegame\"]";
-    let (o, out) = run(dir.path(), &match_file("othello", "small6", 8, command, ""), &["--threads", "1"]);
+    let (o, out) = run(
+        dir.path(),
+        &match_file("othello", "small6", 8, command, ""),
+        &["--threads", "1"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(text(&rows_of(&out), "termination").iter().all(|t| t == "normal"), "{:?}", text(&rows_of(&out), "fault_detail"));
+    assert!(
+        text(&rows_of(&out), "termination")
+            .iter()
+            .all(|t| t == "normal"),
+        "{:?}",
+        text(&rows_of(&out), "fault_detail")
+    );
 
     let dir = tempfile::tempdir().unwrap();
     let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"illegal\", \"2\"]";
@@ -118,7 +215,15 @@ fn a_process_plays_game_after_game_and_the_report_counts_terminations() {
     let (o, out) = run(dir.path(), &text_, &[]);
     assert!(o.status.success());
     let file = dir.path().join("ext.toml");
-    let r = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]).output().unwrap();
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "report",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
     assert!(r.status.success(), "{}", stderr(&r));
     let md = std::fs::read_to_string(out.join("results/ext/report/report.md")).unwrap();
     assert!(md.contains("## Terminations"), "{md}");
@@ -129,18 +234,37 @@ fn a_process_plays_game_after_game_and_the_report_counts_terminations() {
 fn bad_commands_are_errors_before_anything_is_written() {
     let cases = [
         ("[\"no-such-program-here\"]", "", "cannot start"),
-        ("[\"python3\", \"-c\", \"import time; time.sleep(30)\"]", "init_timeout_ms = 300", "no answer to the handshake within 300 ms"),
-        ("[\"python3\", \"-c\", \"print('ready 2 old', flush=True); input()\"]", "", "protocol version 2"),
-        ("[\"python3\", \"-c\", \"print('hello', flush=True); input()\"]", "", "expected `ready 1 NAME`"),
+        (
+            "[\"python3\", \"-c\", \"import time; time.sleep(30)\"]",
+            "init_timeout_ms = 300",
+            "no answer to the handshake within 300 ms",
+        ),
+        (
+            "[\"python3\", \"-c\", \"print('ready 2 old', flush=True); input()\"]",
+            "",
+            "protocol version 2",
+        ),
+        (
+            "[\"python3\", \"-c\", \"print('hello', flush=True); input()\"]",
+            "",
+            "expected `ready 1 NAME`",
+        ),
         ("[]", "", "command must name a program"),
     ];
     for (command, extra, says) in cases {
         let dir = tempfile::tempdir().unwrap();
-        let (o, out) = run(dir.path(), &match_file("othello", "small6", 4, command, extra), &[]);
+        let (o, out) = run(
+            dir.path(),
+            &match_file("othello", "small6", 4, command, extra),
+            &[],
+        );
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{command}: {err}");
         assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-        assert!(err.contains("ext.toml") && err.contains("agents.mine") && err.contains(says), "{command}: {err}");
+        assert!(
+            err.contains("ext.toml") && err.contains("agents.mine") && err.contains(says),
+            "{command}: {err}"
+        );
         assert!(!out.exists(), "nothing written");
     }
 }
@@ -151,15 +275,45 @@ fn course_agents_play_unmodified_through_the_adapters() {
     // prints to standard output; Freckers: an agent package with program.py importing
     // referee.game and a sibling module; Othello: gamelab's small Python interface.
     let cases = [
-        ("colosseum", "sizes-5-8", "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"tests/agents/colosseum_course/agents/student_agent.py\"]", "turn 1 at"),
+        (
+            "colosseum",
+            "sizes-5-8",
+            "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"tests/agents/colosseum_course/agents/student_agent.py\"]",
+            "turn 1 at",
+        ),
         // The same agent inside a course project of its own (store, constants, utils, agents/).
-        ("colosseum", "sizes-5-8", "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"tests/agents/colosseum_project/agents/student_agent.py\"]", "turn 1 at"),
-        ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_course/agent\"]", "Testing: I am playing as"),
+        (
+            "colosseum",
+            "sizes-5-8",
+            "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"tests/agents/colosseum_project/agents/student_agent.py\"]",
+            "turn 1 at",
+        ),
+        (
+            "freckers",
+            "standard",
+            "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_course/agent\"]",
+            "Testing: I am playing as",
+        ),
         // An agent without a referee of its own that keeps the game on the stand-in's Board.
-        ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_board_agent/agent\"]", ""),
+        (
+            "freckers",
+            "standard",
+            "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_board_agent/agent\"]",
+            "",
+        ),
         // An agent folder that ships its own `referee` package (imports the stand-in lacks).
-        ("freckers", "standard", "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_own_referee/agent\"]", "Testing: I am playing as"),
-        ("othello", "small6", "[\"python3\", \"adapters/othello/gamelab_othello.py\", \"examples/agents/othello_corners.py\"]", ""),
+        (
+            "freckers",
+            "standard",
+            "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"tests/agents/freckers_own_referee/agent\"]",
+            "Testing: I am playing as",
+        ),
+        (
+            "othello",
+            "small6",
+            "[\"python3\", \"adapters/othello/gamelab_othello.py\", \"examples/agents/othello_corners.py\"]",
+            "",
+        ),
     ];
     for (game, stage, command, printed) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -168,20 +322,38 @@ fn course_agents_play_unmodified_through_the_adapters() {
         let rows = rows_of(&out);
         assert_eq!(rows.height(), 10, "{game}");
         let details = text(&rows, "fault_detail");
-        assert!(text(&rows, "termination").iter().all(|t| t == "normal"), "{game}: {details:?}");
+        assert!(
+            text(&rows, "termination").iter().all(|t| t == "normal"),
+            "{game}: {details:?}"
+        );
         // Both seats: the adapter tells the course agent which colour it plays.
         let first = text(&rows, "first_agent");
         assert_eq!(first.iter().filter(|f| *f == "mine").count(), 5, "{game}");
-        let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
+        let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         let log = std::fs::read_to_string(&logs[0]).unwrap();
-        assert!(log.contains(printed), "{game}: what the agent printed is in the log, not the protocol: {log}");
+        assert!(
+            log.contains(printed),
+            "{game}: what the agent printed is in the log, not the protocol: {log}"
+        );
     }
 }
 
 #[test]
 fn an_external_agent_plays_as_either_half_of_a_hybrid() {
     // Was a panic (exit 101, "a live process"): the hybrid did not pass the game's start on.
-    for (early, late) in [(format!("{{ kind = \"external\", command = {RANDOM} }}"), "{ kind = \"random\" }".to_string()), ("{ kind = \"random\" }".to_string(), format!("{{ kind = \"external\", command = {RANDOM} }}"))] {
+    for (early, late) in [
+        (
+            format!("{{ kind = \"external\", command = {RANDOM} }}"),
+            "{ kind = \"random\" }".to_string(),
+        ),
+        (
+            "{ kind = \"random\" }".to_string(),
+            format!("{{ kind = \"external\", command = {RANDOM} }}"),
+        ),
+    ] {
         let file = format!(
             "name = \"ext\"\nkind = \"match\"\ngame = \"freckers\"\nstage = \"standard\"\nseed = 5\n[match]\nplayers = [\"mine\", \"random\"]\ngames = 4\n[agents.mine]\nkind = \"hybrid\"\nswitch_ply = 6\nearly = {early}\nlate = {late}\n[agents.random]\nkind = \"random\"\n"
         );
@@ -190,7 +362,11 @@ fn an_external_agent_plays_as_either_half_of_a_hybrid() {
         assert!(o.status.success(), "{}", stderr(&o));
         let rows = rows_of(&out);
         assert_eq!(rows.height(), 4);
-        assert!(text(&rows, "termination").iter().all(|t| t == "normal"), "{:?}", text(&rows, "fault_detail"));
+        assert!(
+            text(&rows, "termination").iter().all(|t| t == "normal"),
+            "{:?}",
+            text(&rows, "fault_detail")
+        );
     }
 }
 
@@ -203,7 +379,11 @@ fn peak_rss_kb(child: std::process::Child) -> (u64, std::process::Output) {
     let watcher = std::thread::spawn(move || {
         while !d.load(std::sync::atomic::Ordering::Relaxed) {
             if let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
-                if let Some(kb) = status.lines().find_map(|l| l.strip_prefix("VmHWM:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()) {
+                if let Some(kb) = status
+                    .lines()
+                    .find_map(|l| l.strip_prefix("VmHWM:"))
+                    .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+                {
                     p.fetch_max(kb, std::sync::atomic::Ordering::Relaxed);
                 }
             }
@@ -221,9 +401,19 @@ fn processes_with(marker: &str) -> Vec<String> {
     std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|e| e.ok())
-        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok().map(|c| (e.file_name(), c)))
+        .filter_map(|e| {
+            std::fs::read(e.path().join("cmdline"))
+                .ok()
+                .map(|c| (e.file_name(), c))
+        })
         .filter(|(_, c)| String::from_utf8_lossy(c).contains(marker))
-        .map(|(pid, c)| format!("{} {}", pid.to_string_lossy(), String::from_utf8_lossy(&c).replace('\0', " ")))
+        .map(|(pid, c)| {
+            format!(
+                "{} {}",
+                pid.to_string_lossy(),
+                String::from_utf8_lossy(&c).replace('\0', " ")
+            )
+        })
         .collect()
 }
 
@@ -231,32 +421,74 @@ fn processes_with(marker: &str) -> Vec<String> {
 fn a_huge_line_is_a_protocol_error_that_gamelab_does_not_hold() {
     let dir = tempfile::tempdir().unwrap();
     let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"longline\", \"2\"]";
-    let file = write(dir.path(), "ext.toml", &match_file("othello", "small6", 2, command, ""));
+    let file = write(
+        dir.path(),
+        "ext.toml",
+        &match_file("othello", "small6", 2, command, ""),
+    );
     let out = dir.path().join("out");
-    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "1"]).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     let (peak_kb, o) = peak_rss_kb(child);
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = rows_of(&out);
-    assert!(text(&rows, "termination").iter().all(|t| t == "protocol_error"), "{:?}", text(&rows, "termination"));
+    assert!(
+        text(&rows, "termination")
+            .iter()
+            .all(|t| t == "protocol_error"),
+        "{:?}",
+        text(&rows, "termination")
+    );
     for d in text(&rows, "fault_detail") {
-        assert!(d.contains("a line of 100000005 bytes") && d.len() < 500, "{d}");
+        assert!(
+            d.contains("a line of 100000005 bytes") && d.len() < 500,
+            "{d}"
+        );
     }
-    assert!(peak_kb > 0 && peak_kb < 100 * 1024, "gamelab's peak resident memory {peak_kb} kB, past 100 MB");
+    assert!(
+        peak_kb > 0 && peak_kb < 100 * 1024,
+        "gamelab's peak resident memory {peak_kb} kB, past 100 MB"
+    );
 }
 
 #[test]
 fn an_agents_log_is_capped() {
     let dir = tempfile::tempdir().unwrap();
     let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"spam\"]";
-    let (o, out) = run(dir.path(), &match_file("othello", "small6", 2, command, "time_ms = 5000"), &["--threads", "1"]);
+    let (o, out) = run(
+        dir.path(),
+        &match_file("othello", "small6", 2, command, "time_ms = 5000"),
+        &["--threads", "1"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(text(&rows_of(&out), "termination").iter().all(|t| t == "normal"));
-    let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs")).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(
+        text(&rows_of(&out), "termination")
+            .iter()
+            .all(|t| t == "normal")
+    );
+    let logs: Vec<_> = std::fs::read_dir(out.join("results/ext/logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     let len = std::fs::metadata(&logs[0]).unwrap().len();
     assert!(len <= 10_001_000, "the log holds {len} bytes");
     let tail = std::fs::read(&logs[0]).unwrap();
     let tail = String::from_utf8_lossy(&tail[tail.len() - 200..]);
-    assert!(tail.contains("more bytes of this agent's standard error dropped"), "{tail}");
+    assert!(
+        tail.contains("more bytes of this agent's standard error dropped"),
+        "{tail}"
+    );
 }
 
 #[test]
@@ -264,19 +496,49 @@ fn no_agent_process_outlives_its_run_not_even_a_child_it_forked_or_gamelab_kille
     // A forking agent: after the run, neither it nor its child is left.
     let marker = format!("gamelab-fork-test-{}", std::process::id());
     let dir = tempfile::tempdir().unwrap();
-    let command = format!("[\"python3\", \"tests/agents/misbehaving.py\", \"fork\", \"1\", \"{marker}\"]");
-    let (o, _) = run(dir.path(), &match_file("othello", "small6", 6, &command, ""), &["--threads", "2"]);
+    let command =
+        format!("[\"python3\", \"tests/agents/misbehaving.py\", \"fork\", \"1\", \"{marker}\"]");
+    let (o, _) = run(
+        dir.path(),
+        &match_file("othello", "small6", 6, &command, ""),
+        &["--threads", "2"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     std::thread::sleep(std::time::Duration::from_millis(300));
-    assert_eq!(processes_with(&marker), Vec::<String>::new(), "processes left after the run");
+    assert_eq!(
+        processes_with(&marker),
+        Vec::<String>::new(),
+        "processes left after the run"
+    );
     // kill -9 of gamelab: an agent that ignores SIGTERM and the end of its input dies with it.
     let marker = format!("gamelab-stubborn-test-{}", std::process::id());
-    let command = format!("[\"python3\", \"tests/agents/misbehaving.py\", \"stubborn\", \"1\", \"{marker}\"]");
-    let file = write(dir.path(), "slow.toml", &match_file("othello", "small6", 2000, &command, ""));
+    let command = format!(
+        "[\"python3\", \"tests/agents/misbehaving.py\", \"stubborn\", \"1\", \"{marker}\"]"
+    );
+    let file = write(
+        dir.path(),
+        "slow.toml",
+        &match_file("othello", "small6", 2000, &command, ""),
+    );
     let out = dir.path().join("killed");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--threads", "1"]).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
     let t0 = std::time::Instant::now();
-    while processes_with(&marker).iter().all(|p| !p.contains("misbehaving.py")) {
+    while processes_with(&marker)
+        .iter()
+        .all(|p| !p.contains("misbehaving.py"))
+    {
         assert!(t0.elapsed().as_secs() < 20, "the agent never started");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
@@ -286,37 +548,76 @@ fn no_agent_process_outlives_its_run_not_even_a_child_it_forked_or_gamelab_kille
     while !processes_with(&marker).is_empty() && t0.elapsed().as_secs() < 5 {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    assert_eq!(processes_with(&marker), Vec::<String>::new(), "agents left after gamelab was killed");
+    assert_eq!(
+        processes_with(&marker),
+        Vec::<String>::new(),
+        "agents left after gamelab was killed"
+    );
 }
 
 #[test]
 fn an_agent_over_its_memory_loses_by_memory_and_the_run_goes_on() {
     let dir = tempfile::tempdir().unwrap();
     let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"hog\", \"2\"]";
-    let (o, out) = run(dir.path(), &match_file("othello", "small6", 4, command, "memory_mb = 200\ntime_ms = 3000"), &["--threads", "2"]);
+    let (o, out) = run(
+        dir.path(),
+        &match_file(
+            "othello",
+            "small6",
+            4,
+            command,
+            "memory_mb = 200\ntime_ms = 3000",
+        ),
+        &["--threads", "2"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = rows_of(&out);
     assert_eq!(rows.height(), 4);
     let (first, winner) = (text(&rows, "first_agent"), text(&rows, "winner"));
     for (i, t) in text(&rows, "termination").iter().enumerate() {
         assert_eq!(t, "memory", "game {i}: {:?}", text(&rows, "fault_detail"));
-        assert_eq!(gamelab::play::seat_result(&winner[i], first[i] == "mine"), 0.0);
+        assert_eq!(
+            gamelab::play::seat_result(&winner[i], first[i] == "mine"),
+            0.0
+        );
     }
-    assert!(text(&rows, "fault_detail").iter().all(|d| d.contains("over memory_mb = 200")), "{:?}", text(&rows, "fault_detail"));
+    assert!(
+        text(&rows, "fault_detail")
+            .iter()
+            .all(|d| d.contains("over memory_mb = 200")),
+        "{:?}",
+        text(&rows, "fault_detail")
+    );
     // Under a limit it keeps, the same agent plays normal games.
     let dir = tempfile::tempdir().unwrap();
-    let (o, out) = run(dir.path(), &match_file("othello", "small6", 2, command, "memory_mb = 2000\ntime_ms = 3000"), &["--threads", "1"]);
+    let (o, out) = run(
+        dir.path(),
+        &match_file(
+            "othello",
+            "small6",
+            2,
+            command,
+            "memory_mb = 2000\ntime_ms = 3000",
+        ),
+        &["--threads", "1"],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(text(&rows_of(&out), "termination").iter().all(|t| t == "normal"));
+    assert!(
+        text(&rows_of(&out), "termination")
+            .iter()
+            .all(|t| t == "normal")
+    );
 }
 
 #[test]
-fn a_course_agent_drawing_from_unseeded_generators_gives_the_same_rows_on_any_threads_and_after_a_kill() {
+fn a_course_agent_drawing_from_unseeded_generators_gives_the_same_rows_on_any_threads_and_after_a_kill()
+ {
     // The agent seeds nothing itself; the adapter seeds Python's random and numpy's global
     // generator with the game's seed from `newgame`. Games are compared column by column
     // (timing columns aside), so every move of every game is the same.
     let command = "[\"python3\", \"adapters/othello/gamelab_othello.py\", \"tests/agents/othello_unseeded.py\"]";
-    let text = match_file("othello", "small6", 40, command, "").replace("[match]", "repeats = 2\n[match]");
+    let text =
+        match_file("othello", "small6", 40, command, "").replace("[match]", "repeats = 2\n[match]");
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "ext.toml", &text);
     let f = file.to_str().unwrap();
@@ -324,7 +625,14 @@ fn a_course_agent_drawing_from_unseeded_generators_gives_the_same_rows_on_any_th
         .iter()
         .map(|(name, threads)| {
             let out = dir.path().join(name);
-            let o = gamelab(&["run", f, "--out", out.to_str().unwrap(), "--threads", threads]);
+            let o = gamelab(&[
+                "run",
+                f,
+                "--out",
+                out.to_str().unwrap(),
+                "--threads",
+                threads,
+            ]);
             assert!(o.status.success(), "{}", stderr(&o));
             parts(&out, "ext", "games")
         })
@@ -334,7 +642,12 @@ fn a_course_agent_drawing_from_unseeded_generators_gives_the_same_rows_on_any_th
     let out = dir.path().join("killed");
     let mut landed = 0;
     for delay in [400u64, 900, 1500] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["run", f, "--out", out.to_str().unwrap(), "--threads", "2"]).stdout(std::process::Stdio::null()).stderr(std::process::Stdio::null()).spawn().unwrap();
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(["run", f, "--out", out.to_str().unwrap(), "--threads", "2"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
         std::thread::sleep(std::time::Duration::from_millis(delay));
         if child.try_wait().unwrap().is_none() {
             child.kill().unwrap();
@@ -344,5 +657,9 @@ fn a_course_agent_drawing_from_unseeded_generators_gives_the_same_rows_on_any_th
     }
     let o = gamelab(&["run", f, "--out", out.to_str().unwrap(), "--threads", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_same(&runs[0], &parts(&out, "ext", "games"), &format!("after {landed} kills and a resume"));
+    assert_same(
+        &runs[0],
+        &parts(&out, "ext", "games"),
+        &format!("after {landed} kills and a resume"),
+    );
 }

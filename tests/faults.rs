@@ -10,13 +10,22 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-
 fn spawn(args: &[&str]) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_gamelab")).args(args).env("GAMELAB_BATCH_ROWS", "40").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap()
+    Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(args)
+        .env("GAMELAB_BATCH_ROWS", "40")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
 }
 
 fn run_ok(args: &[&str]) -> String {
-    let o = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(args).env("GAMELAB_BATCH_ROWS", "40").output().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(args)
+        .env("GAMELAB_BATCH_ROWS", "40")
+        .output()
+        .unwrap();
     assert!(o.status.success(), "gamelab {args:?}: {}", stderr(&o));
     stderr(&o)
 }
@@ -26,7 +35,9 @@ fn delays(seed: u64, n: usize, span: u64) -> Vec<u64> {
     let mut x = seed;
     (0..n)
         .map(|_| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             20 + (x >> 33) % span
         })
         .collect()
@@ -36,16 +47,32 @@ fn delays(seed: u64, n: usize, span: u64) -> Vec<u64> {
 /// itself, then runs it once more to the end. Returns how many kills landed inside a run, and
 /// whether any kill left saved batches of a job in `partial/`. Delays are short against the
 /// whole run, so most land inside it whatever the machine's load.
-fn kill_repeatedly(file: &str, out: &Path, name: &str, streamed: bool, delays: &[u64]) -> (usize, bool) {
+fn kill_repeatedly(
+    file: &str,
+    out: &Path,
+    name: &str,
+    streamed: bool,
+    delays: &[u64],
+) -> (usize, bool) {
     let (mut landed, mut saw_batches) = (0, false);
     let partial = out.join("results").join(name).join("partial");
-    let has_batches = || std::fs::read_dir(&partial).map(|d| d.flatten().any(|job| std::fs::read_dir(job.path()).is_ok_and(|mut f| f.next().is_some()))).unwrap_or(false);
+    let has_batches = || {
+        std::fs::read_dir(&partial)
+            .map(|d| {
+                d.flatten()
+                    .any(|job| std::fs::read_dir(job.path()).is_ok_and(|mut f| f.next().is_some()))
+            })
+            .unwrap_or(false)
+    };
     // Jobs that stream their rows: first a kill as soon as a batch is on disk (however loaded
     // the machine), so the resume from a batch is always exercised; then kills at the delays.
     if streamed {
         let mut child = spawn(&["run", file, "--out", out.to_str().unwrap()]);
         let t0 = std::time::Instant::now();
-        while !has_batches() && child.try_wait().unwrap().is_none() && t0.elapsed() < Duration::from_secs(30) {
+        while !has_batches()
+            && child.try_wait().unwrap().is_none()
+            && t0.elapsed() < Duration::from_secs(30)
+        {
             std::thread::sleep(Duration::from_millis(1));
         }
         if child.try_wait().unwrap().is_none() {
@@ -102,23 +129,54 @@ fn game_jobs_killed_at_many_points_resume_to_the_same_rows() {
     run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
     let reference = parts(&clean, "games", "games");
     assert_eq!(reference.len(), 2);
-    assert_eq!(reference.values().map(DataFrame::height).sum::<usize>(), 2 * 40 * 6);
+    assert_eq!(
+        reference.values().map(DataFrame::height).sum::<usize>(),
+        2 * 40 * 6
+    );
     let t0 = Instant::now();
-    run_ok(&["run", f, "--out", dir.path().join("timing").to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        f,
+        "--out",
+        dir.path().join("timing").to_str().unwrap(),
+    ]);
     let span = (t0.elapsed().as_millis() as u64).max(100);
-    let (landed, saw_batches) = kill_repeatedly(f, &killed, "games", true, &delays(1, 40, span / 4));
-    assert!(landed >= 3, "only {landed} kills landed inside the run: make the jobs slower");
-    assert!(saw_batches, "no kill left saved batches behind: the resume from a batch was not exercised");
-    assert_same(&reference, &parts(&killed, "games", "games"), "killed game jobs");
-    assert!(!killed.join("results/games/partial").exists(), "batches are removed when sealed");
+    let (landed, saw_batches) =
+        kill_repeatedly(f, &killed, "games", true, &delays(1, 40, span / 4));
+    assert!(
+        landed >= 3,
+        "only {landed} kills landed inside the run: make the jobs slower"
+    );
+    assert!(
+        saw_batches,
+        "no kill left saved batches behind: the resume from a batch was not exercised"
+    );
+    assert_same(
+        &reference,
+        &parts(&killed, "games", "games"),
+        "killed game jobs",
+    );
+    assert!(
+        !killed.join("results/games/partial").exists(),
+        "batches are removed when sealed"
+    );
     // A run killed after sealing a part but before removing its batches: the next run, with
     // nothing left to do, removes them and changes nothing.
-    let hash = reference.keys().next().unwrap().trim_start_matches("part-").trim_end_matches(".parquet").to_string();
+    let hash = reference
+        .keys()
+        .next()
+        .unwrap()
+        .trim_start_matches("part-")
+        .trim_end_matches(".parquet")
+        .to_string();
     let left = killed.join("results/games/partial").join(&hash);
     std::fs::create_dir_all(&left).unwrap();
     std::fs::write(left.join("batch-000000.parquet"), "left behind").unwrap();
     run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
-    assert!(!killed.join("results/games/partial").exists(), "batches of a sealed job are removed by the next run");
+    assert!(
+        !killed.join("results/games/partial").exists(),
+        "batches of a sealed job are removed by the next run"
+    );
     assert_same(&reference, &parts(&killed, "games", "games"), "a third run");
 }
 
@@ -149,28 +207,50 @@ fn solve_jobs_killed_at_many_points_resume_to_the_same_rows() {
     run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
     let span = (t0.elapsed().as_millis() as u64).max(100);
     let reference = parts(&clean, "solve", "solves");
-    assert_eq!(reference.values().map(DataFrame::height).sum::<usize>(), 2 * 36);
+    assert_eq!(
+        reference.values().map(DataFrame::height).sum::<usize>(),
+        2 * 36
+    );
     // The first kill waits for a saved batch, which may come late in so short a run and leave
     // too little for the timed kills: then the whole sequence is tried again in a new folder
     // with other delays. Every attempt must end with the clean run's rows.
     for attempt in 0.. {
         let killed = dir.path().join(format!("killed-{attempt}"));
-        let (landed, _) = kill_repeatedly(f, &killed, "solve", true, &delays(2 + attempt, 40, span / 4));
-        assert_same(&reference, &parts(&killed, "solve", "solves"), &format!("killed solve jobs, attempt {attempt}"));
+        let (landed, _) = kill_repeatedly(
+            f,
+            &killed,
+            "solve",
+            true,
+            &delays(2 + attempt, 40, span / 4),
+        );
+        assert_same(
+            &reference,
+            &parts(&killed, "solve", "solves"),
+            &format!("killed solve jobs, attempt {attempt}"),
+        );
         if landed >= 2 {
             break;
         }
-        assert!(attempt < 4, "only {landed} kills landed inside the run in each of 5 attempts");
+        assert!(
+            attempt < 4,
+            "only {landed} kills landed inside the run in each of 5 attempts"
+        );
     }
 }
 
 #[test]
 fn ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_rows() {
     let ga = "name = \"ga\"\nkind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 8\n[ga]\npopulation = 12\ngenerations = 60\nsubset = 0.5\nstrategy = \"rnd\"\ncheckpoint_s = 0.01\n";
-    let tune = TUNE.replace("games = 8", "games = 24").replace("nodes = 200", "nodes = 600");
+    let tune = TUNE
+        .replace("games = 8", "games = 24")
+        .replace("nodes = 200", "nodes = 600");
     // Static fitness: its rows have no training leaves (a null), which the checkpoint must keep.
     let tga = "name = \"tga\"\nkind = \"tsumego_ga\"\ngame = \"tsumego\"\nstage = \"tiny\"\nseed = 4\n[library]\nsets = 1\nlevels = \"1-4\"\nper_level = 4\nseed = 9\n[tsumego_ga]\npart = \"static\"\nfitness = \"static\"\npopulation = 6\nchildren = 6\ngenerations = 40\ncheckpoint_s = 0.01\nnode_budget = 20000\ntrain = { sets = [1], levels = \"1-4\" }\n";
-    for (name, text, folder) in [("ga", ga.to_string(), "generations"), ("tune", tune, "tuning"), ("tga", tga.to_string(), "generations")] {
+    for (name, text, folder) in [
+        ("ga", ga.to_string(), "generations"),
+        ("tune", tune, "tuning"),
+        ("tga", tga.to_string(), "generations"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let file = write(dir.path(), &format!("{name}.toml"), &text);
         let f = file.to_str().unwrap();
@@ -181,7 +261,10 @@ fn ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_r
         let reference = parts(&clean, name, folder);
         assert!(!reference.is_empty());
         let (landed, _) = kill_repeatedly(f, &killed, name, false, &delays(3, 40, span / 4));
-        assert!(landed >= 2, "{name}: only {landed} kills landed inside the run");
+        assert!(
+            landed >= 2,
+            "{name}: only {landed} kills landed inside the run"
+        );
         assert_same(&reference, &parts(&killed, name, folder), name);
     }
 }
@@ -191,34 +274,76 @@ fn a_second_run_on_the_same_folder_is_refused_naming_the_first_and_shards_run_si
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "games.toml", GAMES);
     let f = file.to_str().unwrap();
-    let (clean, busy, sharded) = (dir.path().join("clean"), dir.path().join("busy"), dir.path().join("sharded"));
+    let (clean, busy, sharded) = (
+        dir.path().join("clean"),
+        dir.path().join("busy"),
+        dir.path().join("sharded"),
+    );
     run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
     let reference = parts(&clean, "games", "games");
 
     let mut first = spawn(&["run", f, "--out", busy.to_str().unwrap()]);
     let lock = busy.join("results/games/run.lock");
     let t0 = Instant::now();
-    while std::fs::read_to_string(&lock).map(|t| t.is_empty()).unwrap_or(true) && t0.elapsed() < Duration::from_secs(20) {
+    while std::fs::read_to_string(&lock)
+        .map(|t| t.is_empty())
+        .unwrap_or(true)
+        && t0.elapsed() < Duration::from_secs(20)
+    {
         std::thread::sleep(Duration::from_millis(2));
     }
-    for args in [vec!["run", f, "--out", busy.to_str().unwrap()], vec!["run", f, "--out", busy.to_str().unwrap(), "--shard", "1/2"]] {
-        let o = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(&args).output().unwrap();
+    for args in [
+        vec!["run", f, "--out", busy.to_str().unwrap()],
+        vec!["run", f, "--out", busy.to_str().unwrap(), "--shard", "1/2"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(&args)
+            .output()
+            .unwrap();
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
-        assert!(err.contains(&format!("pid {}", first.id())) && err.contains("in use"), "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("pid {}", first.id())) && err.contains("in use"),
+            "{args:?}: {err}"
+        );
     }
     assert!(first.wait().unwrap().success());
-    assert_same(&reference, &parts(&busy, "games", "games"), "the first run, undisturbed");
+    assert_same(
+        &reference,
+        &parts(&busy, "games", "games"),
+        "the first run, undisturbed",
+    );
 
     // Two shards of one file at once on one folder.
-    let mut a = spawn(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "1/2"]);
-    let mut b = spawn(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "2/2"]);
+    let mut a = spawn(&[
+        "run",
+        f,
+        "--out",
+        sharded.to_str().unwrap(),
+        "--shard",
+        "1/2",
+    ]);
+    let mut b = spawn(&[
+        "run",
+        f,
+        "--out",
+        sharded.to_str().unwrap(),
+        "--shard",
+        "2/2",
+    ]);
     assert!(a.wait().unwrap().success() && b.wait().unwrap().success());
-    assert_same(&reference, &parts(&sharded, "games", "games"), "two shards side by side");
+    assert_same(
+        &reference,
+        &parts(&sharded, "games", "games"),
+        "two shards side by side",
+    );
 }
 
 fn part_files(out: &Path, name: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("results").join(name).join("games")).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("results").join(name).join("games"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     v.sort();
     v
 }
@@ -243,13 +368,26 @@ fn corrupted_parts_are_refused_by_the_report_and_redone_by_the_run() {
         ];
         for (what, bytes) in corruptions {
             std::fs::write(&files[0], &bytes).unwrap();
-            let r = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["report", f, "--out", o]).output().unwrap();
+            let r = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+                .args(["report", f, "--out", o])
+                .output()
+                .unwrap();
             let err = stderr(&r);
             assert_eq!(r.status.code(), Some(2), "{format} {what}: {err}");
-            assert!(err.contains(&files[0].display().to_string()), "{format} {what}: names the file: {err}");
+            assert!(
+                err.contains(&files[0].display().to_string()),
+                "{format} {what}: names the file: {err}"
+            );
             let said = run_ok(&["run", f, "--out", o, "--format", format]);
-            assert!(said.contains("fails its check"), "{format} {what}: the run says it redoes the job: {said}");
-            assert_same(&reference, &parts(&out, "games", "games"), &format!("{format} {what} part redone"));
+            assert!(
+                said.contains("fails its check"),
+                "{format} {what}: the run says it redoes the job: {said}"
+            );
+            assert_same(
+                &reference,
+                &parts(&out, "games", "games"),
+                &format!("{format} {what} part redone"),
+            );
         }
     }
 }
@@ -263,13 +401,20 @@ fn a_corrupted_checkpoint_starts_its_job_over_to_the_same_rows() {
     let (clean, broken) = (dir.path().join("clean"), dir.path().join("broken"));
     run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
     let reference = parts(&clean, "ga", "generations");
-    let jobs = gamelab::experiment::expand(&gamelab::experiment::Experiment::load(&file).unwrap()).unwrap();
-    let checkpoint = broken.join("results/ga/checkpoints").join(format!("{}.json", jobs[0].hash));
+    let jobs = gamelab::experiment::expand(&gamelab::experiment::Experiment::load(&file).unwrap())
+        .unwrap();
+    let checkpoint = broken
+        .join("results/ga/checkpoints")
+        .join(format!("{}.json", jobs[0].hash));
     std::fs::create_dir_all(checkpoint.parent().unwrap()).unwrap();
     std::fs::write(&checkpoint, "{\"job\": \"trunc").unwrap();
     let said = run_ok(&["run", f, "--out", broken.to_str().unwrap()]);
     assert!(said.contains("unusable"), "{said}");
-    assert_same(&reference, &parts(&broken, "ga", "generations"), "after a corrupted checkpoint");
+    assert_same(
+        &reference,
+        &parts(&broken, "ga", "generations"),
+        "after a corrupted checkpoint",
+    );
 }
 
 /// The report folder as a reader finds it: (file, size) for every file, after checking that the
@@ -279,8 +424,13 @@ fn report_state(out: &Path, name: &str) -> Option<BTreeMap<String, u64>> {
     let md = std::fs::read_to_string(dir.join("report.md")).ok()?;
     for line in md.lines().filter(|l| l.starts_with("![")) {
         let target = line.split("](").nth(1).unwrap().trim_end_matches(')');
-        let len = std::fs::metadata(dir.join(target)).map(|m| m.len()).unwrap_or(0);
-        assert!(len > 0, "report.md links {target}, which is missing or empty");
+        let len = std::fs::metadata(dir.join(target))
+            .map(|m| m.len())
+            .unwrap_or(0);
+        assert!(
+            len > 0,
+            "report.md links {target}, which is missing or empty"
+        );
     }
     let mut files = BTreeMap::new();
     for sub in [dir.clone(), dir.join("figures")] {
@@ -299,7 +449,9 @@ fn report_state(out: &Path, name: &str) -> Option<BTreeMap<String, u64>> {
 #[test]
 fn a_killed_report_leaves_the_old_report_or_the_new_one() {
     let dir = tempfile::tempdir().unwrap();
-    let text = format!("{GAMES}\n[report]\ntables = [{{ name = \"scores\", group_by = [\"agent\"], elo = true }}]\nfigures = [{{ name = \"scores\", kind = \"bars\", table = \"scores\" }}, {{ name = \"matrix\", kind = \"matrix\" }}]\n");
+    let text = format!(
+        "{GAMES}\n[report]\ntables = [{{ name = \"scores\", group_by = [\"agent\"], elo = true }}]\nfigures = [{{ name = \"scores\", kind = \"bars\", table = \"scores\" }}, {{ name = \"matrix\", kind = \"matrix\" }}]\n"
+    );
     let file = write(dir.path(), "games.toml", &text);
     let f = file.to_str().unwrap();
     let out = dir.path().join("out");
@@ -311,7 +463,12 @@ fn a_killed_report_leaves_the_old_report_or_the_new_one() {
     let old = report_state(&out, "games").expect("a first report");
     assert!(!old.contains_key("scores.csv"));
     for d in delays(5, 10, span) {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(["report", f, "--out", o]).stdout(Stdio::null()).stderr(Stdio::null()).spawn().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(["report", f, "--out", o])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         std::thread::sleep(Duration::from_millis(d.saturating_sub(15)));
         child.kill().ok();
         child.wait().unwrap();
@@ -321,13 +478,28 @@ fn a_killed_report_leaves_the_old_report_or_the_new_one() {
         if has_csv {
             assert!(now.keys().filter(|k| k.ends_with(".csv")).count() >= 1);
         } else {
-            assert_eq!(now.keys().collect::<Vec<_>>(), old.keys().collect::<Vec<_>>());
+            assert_eq!(
+                now.keys().collect::<Vec<_>>(),
+                old.keys().collect::<Vec<_>>()
+            );
         }
-        assert!(out.join("figures/games/scores.png").exists(), "figures/<experiment> shows the report's figures");
+        assert!(
+            out.join("figures/games/scores.png").exists(),
+            "figures/<experiment> shows the report's figures"
+        );
     }
     // No stray build folders pile up: the next report removes them.
     run_ok(&["report", f, "--out", o]);
-    let hidden = std::fs::read_dir(out.join("results/games")).unwrap().filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with(".report.")).count();
+    let hidden = std::fs::read_dir(out.join("results/games"))
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .file_name()
+                .to_string_lossy()
+                .starts_with(".report.")
+        })
+        .count();
     assert_eq!(hidden, 1, "one report folder behind the link");
 }
 
@@ -340,20 +512,54 @@ fn an_edited_best_table_is_refused_by_the_report_and_by_an_agent_that_names_it()
     let out = dir.path().join("out");
     run_ok(&["run", f, "--out", out.to_str().unwrap()]);
     run_ok(&["report", f, "--out", out.to_str().unwrap()]);
-    let jobs = gamelab::experiment::expand(&gamelab::experiment::Experiment::load(&file).unwrap()).unwrap();
-    let table = out.join("results/ga/tables").join(format!("{}.txt", jobs[0].hash));
+    let jobs = gamelab::experiment::expand(&gamelab::experiment::Experiment::load(&file).unwrap())
+        .unwrap();
+    let table = out
+        .join("results/ga/tables")
+        .join(format!("{}.txt", jobs[0].hash));
     // An agent may name the table as the GA wrote it.
-    let uses = |name: &str| write(dir.path(), name, &format!("name = \"{}\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"small6\"\n[match]\nplayers = [\"evolved\", \"random\"]\ngames = 2\n[agents.evolved]\nkind = \"weighted_random\"\ntable = \"{}\"\n[agents.random]\nkind = \"random\"\n", name.trim_end_matches(".toml"), table.display()));
+    let uses = |name: &str| {
+        write(
+            dir.path(),
+            name,
+            &format!(
+                "name = \"{}\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"small6\"\n[match]\nplayers = [\"evolved\", \"random\"]\ngames = 2\n[agents.evolved]\nkind = \"weighted_random\"\ntable = \"{}\"\n[agents.random]\nkind = \"random\"\n",
+                name.trim_end_matches(".toml"),
+                table.display()
+            ),
+        )
+    };
     let m = uses("m1.toml");
     run_ok(&["run", m.to_str().unwrap(), "--dry-run"]);
     // One weight changed by hand: the report and the agent refuse it, naming the file.
     let text = std::fs::read_to_string(&table).unwrap();
-    let first_value = text.lines().nth(1).unwrap().split(' ').next().unwrap().to_string();
-    std::fs::write(&table, text.replacen(&format!("\n{first_value} "), "\n999 ", 1)).unwrap();
-    for args in [vec!["report", f, "--out", out.to_str().unwrap()], vec!["run", m.to_str().unwrap(), "--dry-run"]] {
-        let o = Command::new(env!("CARGO_BIN_EXE_gamelab")).args(&args).output().unwrap();
+    let first_value = text
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .to_string();
+    std::fs::write(
+        &table,
+        text.replacen(&format!("\n{first_value} "), "\n999 ", 1),
+    )
+    .unwrap();
+    for args in [
+        vec!["report", f, "--out", out.to_str().unwrap()],
+        vec!["run", m.to_str().unwrap(), "--dry-run"],
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(&args)
+            .output()
+            .unwrap();
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
-        assert!(err.contains(&format!("{}.txt", jobs[0].hash)) && err.contains("changed after gamelab wrote it"), "{err}");
+        assert!(
+            err.contains(&format!("{}.txt", jobs[0].hash))
+                && err.contains("changed after gamelab wrote it"),
+            "{err}"
+        );
     }
 }

@@ -15,17 +15,36 @@ use std::time::{Duration, Instant};
 
 /// Every part file of experiment `name` under `out` (all row folders), timing columns dropped.
 fn all_parts(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
-    ["games", "generations", "solves"].iter().flat_map(|folder| parts(out, name, folder).into_iter().map(move |(file, df)| (format!("{folder}/{file}"), df))).collect()
+    ["games", "generations", "solves"]
+        .iter()
+        .flat_map(|folder| {
+            parts(out, name, folder)
+                .into_iter()
+                .map(move |(file, df)| (format!("{folder}/{file}"), df))
+        })
+        .collect()
 }
 
 fn mpirun(ranks: usize, args: &[&str]) -> Command {
     let mut c = Command::new("mpirun");
-    c.args(["--allow-run-as-root", "--oversubscribe", "-n", &ranks.to_string(), env!("CARGO_BIN_EXE_gamelab")]).args(args);
+    c.args([
+        "--allow-run-as-root",
+        "--oversubscribe",
+        "-n",
+        &ranks.to_string(),
+        env!("CARGO_BIN_EXE_gamelab"),
+    ])
+    .args(args);
     c
 }
 
 fn ok(o: Output, what: &str) -> Output {
-    assert!(o.status.success(), "{what} failed: {}\n{}", o.status, String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "{what} failed: {}\n{}",
+        o.status,
+        String::from_utf8_lossy(&o.stderr)
+    );
     o
 }
 
@@ -35,17 +54,51 @@ fn same_rows_on_three_ranks(name: &str, text: &str) -> BTreeMap<String, DataFram
     let file = write(dir.path(), &format!("{name}.toml"), text);
     let f = file.to_str().unwrap();
     let (one, three) = (dir.path().join("one"), dir.path().join("three"));
-    ok(gamelab(&["run", f, "--out", one.to_str().unwrap()]), "the one-process run");
-    let o = ok(mpirun(3, &["run", f, "--out", three.to_str().unwrap(), "--mpi", "--threads", "1"]).output().unwrap(), "the 3-rank run");
+    ok(
+        gamelab(&["run", f, "--out", one.to_str().unwrap()]),
+        "the one-process run",
+    );
+    let o = ok(
+        mpirun(
+            3,
+            &[
+                "run",
+                f,
+                "--out",
+                three.to_str().unwrap(),
+                "--mpi",
+                "--threads",
+                "1",
+            ],
+        )
+        .output()
+        .unwrap(),
+        "the 3-rank run",
+    );
     // Rank 0 alone reports, once.
-    assert_eq!(String::from_utf8_lossy(&o.stdout).matches("ran ").count(), 1, "{}", String::from_utf8_lossy(&o.stdout));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).matches("ran ").count(),
+        1,
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let reference = all_parts(&one, name);
     assert!(!reference.is_empty(), "{name}: no parts");
     assert_same(&reference, &all_parts(&three, name), name);
     // A GA's evolved tables and weights files too.
     let files = |out: &Path| -> BTreeMap<String, String> {
         let dir = out.join("results").join(name).join("tables");
-        std::fs::read_dir(dir).into_iter().flatten().flatten().map(|e| (e.file_name().to_string_lossy().into_owned(), std::fs::read_to_string(e.path()).unwrap())).collect()
+        std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| {
+                (
+                    e.file_name().to_string_lossy().into_owned(),
+                    std::fs::read_to_string(e.path()).unwrap(),
+                )
+            })
+            .collect()
     };
     assert_eq!(files(&one), files(&three), "{name}: tables");
     reference
@@ -74,7 +127,10 @@ rollouts = 40
 kind = "greedy"
 "#,
     );
-    assert_eq!(rows.values().map(DataFrame::height).collect::<Vec<_>>(), [40, 40]);
+    assert_eq!(
+        rows.values().map(DataFrame::height).collect::<Vec<_>>(),
+        [40, 40]
+    );
     // An SPRT stops at the same pair whoever played the games.
     let rows = same_rows_on_three_ranks(
         "sprt",
@@ -124,8 +180,22 @@ symmetry = "rotation"
     assert_eq!(rows.values().next().unwrap().height(), 30);
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "ga.toml", text);
-    ok(gamelab(&["run", file.to_str().unwrap(), "--out", dir.path().to_str().unwrap()]), "a GA run");
-    assert_eq!(std::fs::read_dir(dir.path().join("results/ga/tables")).unwrap().count(), 1, "the GA writes its best table (compared above)");
+    ok(
+        gamelab(&[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            dir.path().to_str().unwrap(),
+        ]),
+        "a GA run",
+    );
+    assert_eq!(
+        std::fs::read_dir(dir.path().join("results/ga/tables"))
+            .unwrap()
+            .count(),
+        1,
+        "the GA writes its best table (compared above)"
+    );
 }
 
 #[test]
@@ -171,20 +241,28 @@ weights = {{ reference = "reference", zero = "zero" }}
 "#
     );
     let rows = same_rows_on_three_ranks("solve", &solve);
-    assert_eq!(rows.values().map(DataFrame::height).collect::<Vec<_>>(), [48, 48]);
+    assert_eq!(
+        rows.values().map(DataFrame::height).collect::<Vec<_>>(),
+        [48, 48]
+    );
 }
 
 /// The pid of rank `rank` of a running `gamelab run FILE` under mpirun (Open MPI puts the rank
 /// in each process's environment).
 fn pid_of_rank(file: &str, rank: u32) -> Option<u32> {
     for entry in std::fs::read_dir("/proc").ok()?.flatten() {
-        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else { continue };
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
+            continue;
+        };
         let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
         if !String::from_utf8_lossy(&cmdline).contains(file) {
             continue;
         }
         let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-        if environ.split(|b| *b == 0).any(|v| v == format!("OMPI_COMM_WORLD_RANK={rank}").as_bytes()) {
+        if environ
+            .split(|b| *b == 0)
+            .any(|v| v == format!("OMPI_COMM_WORLD_RANK={rank}").as_bytes())
+        {
             return Some(pid);
         }
     }
@@ -214,16 +292,41 @@ kind = "greedy"
     let file = write(dir.path(), "kill.toml", text);
     let f = file.to_str().unwrap();
     let (one, killed) = (dir.path().join("one"), dir.path().join("killed"));
-    ok(gamelab(&["run", f, "--out", one.to_str().unwrap()]), "the one-process run");
+    ok(
+        gamelab(&["run", f, "--out", one.to_str().unwrap()]),
+        "the one-process run",
+    );
     let reference = all_parts(&one, "kill");
 
     // Small batches, so that some are saved before the kill.
-    let child = mpirun(3, &["run", f, "--out", killed.to_str().unwrap(), "--mpi", "--threads", "1"]).env("GAMELAB_BATCH_ROWS", "8").stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let child = mpirun(
+        3,
+        &[
+            "run",
+            f,
+            "--out",
+            killed.to_str().unwrap(),
+            "--mpi",
+            "--threads",
+            "1",
+        ],
+    )
+    .env("GAMELAB_BATCH_ROWS", "8")
+    .stdout(Stdio::null())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
     let progress = killed.join("results/kill/partial");
     let t0 = Instant::now();
     let mut victim = None;
     while t0.elapsed() < Duration::from_secs(120) && victim.is_none() {
-        let batches = std::fs::read_dir(&progress).into_iter().flatten().flatten().flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten()).filter(|e| e.file_name().to_string_lossy().starts_with("batch-")).count();
+        let batches = std::fs::read_dir(&progress)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .flat_map(|d| std::fs::read_dir(d.path()).into_iter().flatten().flatten())
+            .filter(|e| e.file_name().to_string_lossy().starts_with("batch-"))
+            .count();
         if batches >= 2 {
             victim = pid_of_rank(f, 1);
         }
@@ -234,11 +337,34 @@ kind = "greedy"
     let out = child.wait_with_output().unwrap();
     assert!(!out.status.success(), "the run goes down with its worker");
     let partial = all_parts(&killed, "kill");
-    assert!(partial.is_empty(), "the job was not finished when its worker died");
+    assert!(
+        partial.is_empty(),
+        "the job was not finished when its worker died"
+    );
 
     // Started again (by hand, or by the scheduler), it resumes after the saved batches.
-    let o = ok(mpirun(3, &["run", f, "--out", killed.to_str().unwrap(), "--mpi", "--threads", "1"]).output().unwrap(), "the rerun");
-    assert!(String::from_utf8_lossy(&o.stdout).contains("ran 1 jobs (400 rows)"), "{}", String::from_utf8_lossy(&o.stdout));
+    let o = ok(
+        mpirun(
+            3,
+            &[
+                "run",
+                f,
+                "--out",
+                killed.to_str().unwrap(),
+                "--mpi",
+                "--threads",
+                "1",
+            ],
+        )
+        .output()
+        .unwrap(),
+        "the rerun",
+    );
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("ran 1 jobs (400 rows)"),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
     assert_same(&reference, &all_parts(&killed, "kill"), "after the kill");
 }
 
@@ -247,8 +373,23 @@ fn one_rank_is_a_clear_error_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "small.toml", SMALL);
     let out = dir.path().join("out");
-    let o = mpirun(1, &["run", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--mpi"]).output().unwrap();
+    let o = mpirun(
+        1,
+        &[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--mpi",
+        ],
+    )
+    .output()
+    .unwrap();
     assert!(!o.status.success());
-    assert!(stderr(&o).contains("--mpi needs at least 2 ranks"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--mpi needs at least 2 ranks"),
+        "{}",
+        stderr(&o)
+    );
     assert!(!out.join("results").exists());
 }

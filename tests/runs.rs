@@ -18,7 +18,13 @@ fn rows(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
         let path = entry.unwrap().path();
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         if file.starts_with("part-") {
-            let df = read_part(&path).unwrap().drop_many(["wall_ms", "first_max_move_ms", "second_max_move_ms", "first_think_ms", "second_think_ms"]);
+            let df = read_part(&path).unwrap().drop_many([
+                "wall_ms",
+                "first_max_move_ms",
+                "second_max_move_ms",
+                "first_think_ms",
+                "second_think_ms",
+            ]);
             parts.insert(file, df);
         }
     }
@@ -26,22 +32,41 @@ fn rows(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
 }
 
 fn assert_same_rows(a: &BTreeMap<String, DataFrame>, b: &BTreeMap<String, DataFrame>) {
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "the same jobs");
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "the same jobs"
+    );
     for (k, df) in a {
-        assert!(df.equals_missing(&b[k]), "rows of {k} differ:\n{df}\n{}", b[k]);
+        assert!(
+            df.equals_missing(&b[k]),
+            "rows of {k} differ:\n{df}\n{}",
+            b[k]
+        );
     }
 }
 
 fn run_ok(args: &[&str]) {
     let o = gamelab(args);
-    assert!(o.status.success(), "gamelab {args:?} failed: {}", stderr(&o));
+    assert!(
+        o.status.success(),
+        "gamelab {args:?} failed: {}",
+        stderr(&o)
+    );
 }
 
 #[test]
 fn one_and_two_threads_give_identical_rows_in_both_formats() {
     let dir = tempfile::tempdir().unwrap();
     // With openings, so that the opening column is written and read back too.
-    let file = write(dir.path(), "exp.toml", &SMALL.replace("rounds = 2", "rounds = 2\n[openings]\nrandom_plies = 3\norder = \"random\""));
+    let file = write(
+        dir.path(),
+        "exp.toml",
+        &SMALL.replace(
+            "rounds = 2",
+            "rounds = 2\n[openings]\nrandom_plies = 3\norder = \"random\"",
+        ),
+    );
     let f = file.to_str().unwrap();
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
     run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
@@ -52,7 +77,16 @@ fn one_and_two_threads_give_identical_rows_in_both_formats() {
     assert_same_rows(&a, &rows(&two, "small"));
 
     let csv = dir.path().join("csv");
-    run_ok(&["run", f, "--out", csv.to_str().unwrap(), "--threads", "2", "--format", "csv"]);
+    run_ok(&[
+        "run",
+        f,
+        "--out",
+        csv.to_str().unwrap(),
+        "--threads",
+        "2",
+        "--format",
+        "csv",
+    ]);
     let c = rows(&csv, "small");
     for (k, df) in &a {
         let csv_name = k.replace(".parquet", ".csv");
@@ -68,7 +102,10 @@ fn one_and_two_threads_give_identical_rows_in_both_formats() {
                 read.with_column(cast).unwrap();
             }
         }
-        assert!(df.equals_missing(&read), "csv rows of {k} differ:\n{df}\n{read}");
+        assert!(
+            df.equals_missing(&read),
+            "csv rows of {k} differ:\n{df}\n{read}"
+        );
     }
 }
 
@@ -77,18 +114,47 @@ fn rows_carry_the_job_and_its_swept_values() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "exp.toml", SMALL);
     let out = dir.path().join("out");
-    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     for (name, df) in rows(&out, "small") {
-        let hash = name.trim_start_matches("part-").trim_end_matches(".parquet");
-        let job = df.column("job").unwrap().str().unwrap().get(0).unwrap().to_string();
+        let hash = name
+            .trim_start_matches("part-")
+            .trim_end_matches(".parquet");
+        let job = df
+            .column("job")
+            .unwrap()
+            .str()
+            .unwrap()
+            .get(0)
+            .unwrap()
+            .to_string();
         assert_eq!(job, hash);
-        let rollouts = df.column("agents.mcts.rollouts").unwrap().i64().unwrap().get(0).unwrap();
+        let rollouts = df
+            .column("agents.mcts.rollouts")
+            .unwrap()
+            .i64()
+            .unwrap()
+            .get(0)
+            .unwrap();
         assert!(rollouts == 10 || rollouts == 40);
-        let config = std::fs::read_to_string(out.join("results/small/jobs").join(format!("{hash}.json"))).unwrap();
-        assert!(config.contains(&format!("\"rollouts\": {rollouts}")), "{config}");
+        let config =
+            std::fs::read_to_string(out.join("results/small/jobs").join(format!("{hash}.json")))
+                .unwrap();
+        assert!(
+            config.contains(&format!("\"rollouts\": {rollouts}")),
+            "{config}"
+        );
         // Every game has a winner column value from the fixed set, and scores that add up.
         let winners = df.column("winner").unwrap().str().unwrap();
-        assert!(winners.iter().all(|w| matches!(w, Some("first" | "second" | "draw"))));
+        assert!(
+            winners
+                .iter()
+                .all(|w| matches!(w, Some("first" | "second" | "draw")))
+        );
     }
 }
 
@@ -99,10 +165,31 @@ fn shards_together_give_the_whole_run() {
     let f = file.to_str().unwrap();
     let (whole, sharded) = (dir.path().join("whole"), dir.path().join("sharded"));
     run_ok(&["run", f, "--out", whole.to_str().unwrap()]);
-    run_ok(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "1/3"]);
+    run_ok(&[
+        "run",
+        f,
+        "--out",
+        sharded.to_str().unwrap(),
+        "--shard",
+        "1/3",
+    ]);
     let first = rows(&sharded, "small").len();
-    run_ok(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "2/3"]);
-    run_ok(&["run", f, "--out", sharded.to_str().unwrap(), "--shard", "3/3"]);
+    run_ok(&[
+        "run",
+        f,
+        "--out",
+        sharded.to_str().unwrap(),
+        "--shard",
+        "2/3",
+    ]);
+    run_ok(&[
+        "run",
+        f,
+        "--out",
+        sharded.to_str().unwrap(),
+        "--shard",
+        "3/3",
+    ]);
     assert!(first < 4, "shard 1 of 3 ran only its own jobs");
     assert_same_rows(&rows(&whole, "small"), &rows(&sharded, "small"));
 }
@@ -110,7 +197,11 @@ fn shards_together_give_the_whole_run() {
 #[test]
 fn a_killed_run_resumes_with_every_row_exactly_once() {
     // Slow enough (about a second per job) that the kill lands in the middle.
-    let text = SMALL.replace("stage = \"small6\"", "stage = \"standard8\"").replace("[10, 40]", "[200, 400, 600]").replace("repeats = 2", "repeats = 3").replace("rounds = 2", "rounds = 2\n[openings]\nrandom_plies = 2");
+    let text = SMALL
+        .replace("stage = \"small6\"", "stage = \"standard8\"")
+        .replace("[10, 40]", "[200, 400, 600]")
+        .replace("repeats = 2", "repeats = 3")
+        .replace("rounds = 2", "rounds = 2\n[openings]\nrandom_plies = 2");
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "exp.toml", &text);
     let f = file.to_str().unwrap();
@@ -127,7 +218,18 @@ fn a_killed_run_resumes_with_every_row_exactly_once() {
         .unwrap();
     let t0 = Instant::now();
     while t0.elapsed() < Duration::from_secs(60) {
-        let done = std::fs::read_dir(&games).map(|d| d.filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().starts_with("part-")).count()).unwrap_or(0);
+        let done = std::fs::read_dir(&games)
+            .map(|d| {
+                d.filter(|e| {
+                    e.as_ref()
+                        .unwrap()
+                        .file_name()
+                        .to_string_lossy()
+                        .starts_with("part-")
+                })
+                .count()
+            })
+            .unwrap_or(0);
         if done >= 1 {
             break;
         }
@@ -136,7 +238,10 @@ fn a_killed_run_resumes_with_every_row_exactly_once() {
     child.kill().unwrap();
     child.wait().unwrap();
     let partial = rows(&killed, "small").len();
-    assert!(partial < 9, "the kill came after the last job: make the jobs slower");
+    assert!(
+        partial < 9,
+        "the kill came after the last job: make the jobs slower"
+    );
     run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
     let resumed = rows(&killed, "small");
     assert_same_rows(&reference, &resumed);
@@ -151,7 +256,11 @@ fn a_killed_run_resumes_with_every_row_exactly_once() {
 #[test]
 fn the_report_reads_the_rows_and_writes_table_and_figures() {
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "exp.toml", &format!("{SMALL}\n[report]\ngroup_by = [\"agent\"]\n"));
+    let file = write(
+        dir.path(),
+        "exp.toml",
+        &format!("{SMALL}\n[report]\ngroup_by = [\"agent\"]\n"),
+    );
     let f = file.to_str().unwrap();
     let out = dir.path().join("out");
     let o = gamelab(&["report", f, "--out", out.to_str().unwrap()]);
@@ -160,21 +269,35 @@ fn the_report_reads_the_rows_and_writes_table_and_figures() {
     run_ok(&["run", f, "--out", out.to_str().unwrap()]);
     run_ok(&["report", f, "--out", out.to_str().unwrap()]);
     let md = std::fs::read_to_string(out.join("results/small/report/report.md")).unwrap();
-    assert!(md.contains("| agent | games | W | D | L | score % | 95% CI (Wilson) |"), "{md}");
+    assert!(
+        md.contains("| agent | games | W | D | L | score % | 95% CI (Wilson) |"),
+        "{md}"
+    );
     assert!(md.contains("computed from 48 rows of 4 of 4 jobs"), "{md}");
     // Each of 3 agents plays 4 games per job (2 ordered pairings x 2 rounds) in 4 jobs... as
     // each game counts for both its agents: 48 games x 2 seats / 3 agents = 32 games each.
-    let table: Vec<&str> = md.lines().filter(|l| l.starts_with("| ") && !l.starts_with("| agent")).collect();
+    let table: Vec<&str> = md
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| agent"))
+        .collect();
     assert_eq!(table.len(), 3);
     for line in &table {
         let cells: Vec<&str> = line.split('|').map(str::trim).collect();
         assert_eq!(cells[2], "32", "{line}");
-        let (w, d, l): (u32, u32, u32) = (cells[3].parse().unwrap(), cells[4].parse().unwrap(), cells[5].parse().unwrap());
+        let (w, d, l): (u32, u32, u32) = (
+            cells[3].parse().unwrap(),
+            cells[4].parse().unwrap(),
+            cells[5].parse().unwrap(),
+        );
         assert_eq!(w + d + l, 32);
     }
     for ext in ["png", "svg"] {
         let fig = out.join("figures/small").join(format!("scores.{ext}"));
-        assert!(std::fs::metadata(&fig).unwrap().len() > 1000, "{} is written", fig.display());
+        assert!(
+            std::fs::metadata(&fig).unwrap().len() > 1000,
+            "{} is written",
+            fig.display()
+        );
     }
     assert!(md.contains("![scores](figures/scores.png)"));
 }
@@ -209,7 +332,10 @@ kind = "greedy"
     assert_same_rows(&a, &rows(&two, "sprt"));
     for df in a.values() {
         let n = df.height();
-        assert!(n < 2000 && n % 2 == 0, "stopped early on a whole pair: {n} games");
+        assert!(
+            n < 2000 && n % 2 == 0,
+            "stopped early on a whole pair: {n} games"
+        );
     }
     run_ok(&["report", f, "--out", one.to_str().unwrap()]);
     let md = std::fs::read_to_string(one.join("results/sprt/report/report.md")).unwrap();
@@ -232,7 +358,10 @@ fn ga_outputs(out: &Path, name: &str) -> (BTreeMap<String, DataFrame>, BTreeMap<
         .unwrap()
         .map(|e| {
             let p = e.unwrap().path();
-            (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap())
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                std::fs::read_to_string(&p).unwrap(),
+            )
         })
         .collect();
     (parts, tables)
@@ -263,24 +392,46 @@ checkpoint_s = 0.02
 
     let checkpoints = killed.join("results/ga/checkpoints");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args(["run", f, "--out", killed.to_str().unwrap(), "--threads", "1"])
+        .args([
+            "run",
+            f,
+            "--out",
+            killed.to_str().unwrap(),
+            "--threads",
+            "1",
+        ])
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let t0 = Instant::now();
-    while t0.elapsed() < Duration::from_secs(60) && std::fs::read_dir(&checkpoints).map(|d| d.count()).unwrap_or(0) == 0 {
+    while t0.elapsed() < Duration::from_secs(60)
+        && std::fs::read_dir(&checkpoints)
+            .map(|d| d.count())
+            .unwrap_or(0)
+            == 0
+    {
         std::thread::sleep(Duration::from_millis(2));
     }
     std::thread::sleep(Duration::from_millis(30));
     child.kill().unwrap();
     child.wait().unwrap();
-    let resumed_from_checkpoint = std::fs::read_dir(&checkpoints).map(|d| d.count()).unwrap_or(0) > 0;
+    let resumed_from_checkpoint = std::fs::read_dir(&checkpoints)
+        .map(|d| d.count())
+        .unwrap_or(0)
+        > 0;
     run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
     let resumed = ga_outputs(&killed, "ga");
-    assert!(resumed_from_checkpoint, "the kill came after the run finished: make the GA longer");
+    assert!(
+        resumed_from_checkpoint,
+        "the kill came after the run finished: make the GA longer"
+    );
     assert_eq!(reference.1, resumed.1, "the same best table");
     assert_same_rows(&reference.0, &resumed.0);
-    assert_eq!(std::fs::read_dir(&checkpoints).unwrap().count(), 0, "the checkpoint is removed when done");
+    assert_eq!(
+        std::fs::read_dir(&checkpoints).unwrap().count(),
+        0,
+        "the checkpoint is removed when done"
+    );
 }
 
 #[test]
@@ -289,11 +440,25 @@ fn tune_evolves_a_table_draws_it_and_checks_it_in_the_arena() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "tune.toml", text);
     let out = dir.path().join("out");
-    let o = gamelab(&["tune", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--rollouts", "8", "--rounds", "1"]);
+    let o = gamelab(&[
+        "tune",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--rollouts",
+        "8",
+        "--rounds",
+        "1",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let tables: Vec<_> = std::fs::read_dir(out.join("results/tune/tables")).unwrap().map(|e| e.unwrap().path()).collect();
+    let tables: Vec<_> = std::fs::read_dir(out.join("results/tune/tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     assert_eq!(tables.len(), 1);
-    let rows = gamelab::agent::table::parse_table_text(&std::fs::read_to_string(&tables[0]).unwrap()).unwrap();
+    let rows =
+        gamelab::agent::table::parse_table_text(&std::fs::read_to_string(&tables[0]).unwrap())
+            .unwrap();
     // 8x8, invariant under a quarter turn (the GA's rotation symmetry).
     assert_eq!(rows.len(), 8);
     for r in 0..8 {
@@ -301,12 +466,35 @@ fn tune_evolves_a_table_draws_it_and_checks_it_in_the_arena() {
             assert_eq!(rows[r][c], rows[c][7 - r]);
         }
     }
-    let hash = tables[0].file_stem().unwrap().to_string_lossy().into_owned();
-    assert!(out.join(format!("figures/tune/best-{}.png", &hash[..8])).exists());
-    let check = std::fs::read_to_string(out.join(format!("results/tune-check-{}/report/report.md", &hash[..8]))).unwrap();
+    let hash = tables[0]
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .into_owned();
+    assert!(
+        out.join(format!("figures/tune/best-{}.png", &hash[..8]))
+            .exists()
+    );
+    let check = std::fs::read_to_string(out.join(format!(
+        "results/tune-check-{}/report/report.md",
+        &hash[..8]
+    )))
+    .unwrap();
     // Six participants, each playing the five others twice (one round, both colours).
-    for agent in ["evolved", "uniform", "random", "greedy", "corners", "positional"] {
-        assert!(check.lines().any(|l| l.starts_with(&format!("| {agent} | 10 |"))), "{agent} in\n{check}");
+    for agent in [
+        "evolved",
+        "uniform",
+        "random",
+        "greedy",
+        "corners",
+        "positional",
+    ] {
+        assert!(
+            check
+                .lines()
+                .any(|l| l.starts_with(&format!("| {agent} | 10 |"))),
+            "{agent} in\n{check}"
+        );
     }
 }
 
@@ -338,15 +526,41 @@ group_by = ["agent", "ga.subset", "origin"]
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "ar.toml", text);
     let out = dir.path().join("out");
-    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     // 4 evolved agents and greedy: 5 x 4 ordered pairs, one round.
     let arena = rows(&out, "ar-arena");
     assert_eq!(arena.values().map(|df| df.height()).sum::<usize>(), 20);
-    run_ok(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    run_ok(&[
+        "report",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let md = std::fs::read_to_string(out.join("results/ar/report/report.md")).unwrap();
-    assert!(md.lines().any(|l| l.starts_with("| greedy | - | reference | 8 |")), "{md}");
-    assert_eq!(md.lines().filter(|l| l.starts_with("| ga-") && l.contains("| evolved | 8 |")).count(), 4, "{md}");
-    assert_eq!(md.lines().filter(|l| l.starts_with("| ga-") && l.contains("| full |")).count(), 2, "{md}");
+    assert!(
+        md.lines()
+            .any(|l| l.starts_with("| greedy | - | reference | 8 |")),
+        "{md}"
+    );
+    assert_eq!(
+        md.lines()
+            .filter(|l| l.starts_with("| ga-") && l.contains("| evolved | 8 |"))
+            .count(),
+        4,
+        "{md}"
+    );
+    assert_eq!(
+        md.lines()
+            .filter(|l| l.starts_with("| ga-") && l.contains("| full |"))
+            .count(),
+        2,
+        "{md}"
+    );
 }
 
 #[test]
@@ -361,41 +575,107 @@ fn colosseum_rows_are_identical_on_one_and_two_threads_and_pairs_share_a_board()
     assert_same_rows(&a, &rows(&two, "col"));
     let df = a.values().next().unwrap();
     assert_eq!(df.height(), 12);
-    let stages: Vec<String> = df.column("stage").unwrap().str().unwrap().iter().map(|s| s.unwrap().to_string()).collect();
+    let stages: Vec<String> = df
+        .column("stage")
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|s| s.unwrap().to_string())
+        .collect();
     for pair in stages.chunks(2) {
-        assert_eq!(pair[0], pair[1], "both games of a colour-swapped pair are on one board");
+        assert_eq!(
+            pair[0], pair[1],
+            "both games of a colour-swapped pair are on one board"
+        );
     }
     let distinct: std::collections::BTreeSet<&String> = stages.iter().collect();
     assert!(distinct.len() > 1, "sizes are drawn per pair: {stages:?}");
-    assert!(stages.iter().all(|s| ["size-5", "size-6", "size-7", "size-8", "size-9"].contains(&s.as_str())));
-    let peak = df.column("first_peak_tree_bytes").unwrap().i64().unwrap().iter().flatten().max().unwrap();
+    assert!(
+        stages
+            .iter()
+            .all(|s| ["size-5", "size-6", "size-7", "size-8", "size-9"].contains(&s.as_str()))
+    );
+    let peak = df
+        .column("first_peak_tree_bytes")
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .flatten()
+        .max()
+        .unwrap();
     assert!(peak > 0, "tree memory is recorded");
     // One tree size (and think time, dropped by `rows` as timing) per move of each side, as
     // list columns of numbers.
-    let count = |df: &DataFrame, c: &str, i: usize| df.column(c).unwrap().list().unwrap().get_as_series(i).unwrap().len() as i64;
+    let count = |df: &DataFrame, c: &str, i: usize| {
+        df.column(c)
+            .unwrap()
+            .list()
+            .unwrap()
+            .get_as_series(i)
+            .unwrap()
+            .len() as i64
+    };
     let plies = df.column("plies").unwrap().i64().unwrap();
     for i in 0..df.height() {
-        assert_eq!(count(df, "first_tree_kb", i) + count(df, "second_tree_kb", i), plies.get(i).unwrap());
+        assert_eq!(
+            count(df, "first_tree_kb", i) + count(df, "second_tree_kb", i),
+            plies.get(i).unwrap()
+        );
     }
     let raw = read_part(&one.join("results/col/games").join(a.keys().next().unwrap())).unwrap();
-    assert_eq!(count(&raw, "first_think_ms", 0), count(df, "first_tree_kb", 0));
+    assert_eq!(
+        count(&raw, "first_think_ms", 0),
+        count(df, "first_tree_kb", 0)
+    );
     // Values that do not apply are null: annealed UCT has no depth-limited search, nor a cache.
     assert_eq!(df.column("first_depth").unwrap().null_count(), df.height());
-    assert_eq!(df.column("second_cache_hit_rate").unwrap().null_count(), df.height());
+    assert_eq!(
+        df.column("second_cache_hit_rate").unwrap().null_count(),
+        df.height()
+    );
     // In CSV a list is one field of numbers separated by spaces, one per move; course_random
     // has no tree: null byte counts and an empty tree-size field.
-    let text = COLOSSEUM.replace("kind = \"popcoin\"\niterations = 300", "kind = \"course_random\"").replace("name = \"col\"", "name = \"colr\"");
+    let text = COLOSSEUM
+        .replace(
+            "kind = \"popcoin\"\niterations = 300",
+            "kind = \"course_random\"",
+        )
+        .replace("name = \"col\"", "name = \"colr\"");
     let file = write(dir.path(), "colr.toml", &text);
-    run_ok(&["run", file.to_str().unwrap(), "--out", one.to_str().unwrap(), "--format", "csv"]);
+    run_ok(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        one.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]);
     let (_, csv) = rows_any(&one, "colr").pop_first().unwrap();
     let agents = csv.column("second_agent").unwrap().str().unwrap().clone();
-    let (peaks, trees, moves) = (csv.column("second_peak_tree_bytes").unwrap().clone(), csv.column("second_tree_kb").unwrap().str().unwrap().clone(), csv.column("second_moves").unwrap().i64().unwrap().clone());
+    let (peaks, trees, moves) = (
+        csv.column("second_peak_tree_bytes").unwrap().clone(),
+        csv.column("second_tree_kb").unwrap().str().unwrap().clone(),
+        csv.column("second_moves").unwrap().i64().unwrap().clone(),
+    );
     for i in 0..csv.height() {
         let random = agents.get(i) == Some("popcoin");
-        assert_eq!(peaks.get(i).unwrap().is_null(), random, "row {i}: a tree's bytes, or null without one");
+        assert_eq!(
+            peaks.get(i).unwrap().is_null(),
+            random,
+            "row {i}: a tree's bytes, or null without one"
+        );
         match trees.get(i) {
             None => assert!(random, "row {i}: annealed UCT has a tree"),
-            Some(field) => assert_eq!(field.split(' ').filter(|x| x.parse::<f64>().is_ok()).count() as i64, moves.get(i).unwrap(), "row {i}: {field}"),
+            Some(field) => assert_eq!(
+                field
+                    .split(' ')
+                    .filter(|x| x.parse::<f64>().is_ok())
+                    .count() as i64,
+                moves.get(i).unwrap(),
+                "row {i}: {field}"
+            ),
         }
     }
 }
@@ -403,13 +683,30 @@ fn colosseum_rows_are_identical_on_one_and_two_threads_and_pairs_share_a_board()
 /// Like `rows`, for parts in either format.
 fn rows_any(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
     let dir = out.join("results").join(name).join("games");
-    std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).filter(|p| p.file_name().unwrap().to_string_lossy().starts_with("part-")).map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), read_part(&p).unwrap())).collect()
+    std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("part-")
+        })
+        .map(|p| {
+            (
+                p.file_name().unwrap().to_string_lossy().into_owned(),
+                read_part(&p).unwrap(),
+            )
+        })
+        .collect()
 }
 
 #[test]
 fn a_swept_stage_reports_each_board_once() {
     let dir = tempfile::tempdir().unwrap();
-    let text = COLOSSEUM.replace("stage = \"sizes-5-9\"", "stage = \"size-5\"").replace("games = 12", "games = 4")
+    let text = COLOSSEUM
+        .replace("stage = \"sizes-5-9\"", "stage = \"size-5\"")
+        .replace("games = 12", "games = 4")
         + "\n[grid]\nstage = [\"size-5\", \"size-6\", \"size-10\"]\n\n[report]\n[[report.tables]]\nname = \"by_size\"\ngroup_by = [\"agent\", \"stage\"]\n";
     let file = write(dir.path(), "col.toml", &text);
     let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));
@@ -419,9 +716,15 @@ fn a_swept_stage_reports_each_board_once() {
     let rows: Vec<&str> = csv.lines().skip(1).collect();
     assert_eq!(rows.len(), 6, "2 agents x 3 boards:\n{csv}");
     for size in ["size-5", "size-6", "size-10"] {
-        let here: Vec<&&str> = rows.iter().filter(|r| r.split(',').nth(1) == Some(size)).collect();
+        let here: Vec<&&str> = rows
+            .iter()
+            .filter(|r| r.split(',').nth(1) == Some(size))
+            .collect();
         assert_eq!(here.len(), 2, "{size}:\n{csv}");
-        assert!(here.iter().all(|r| r.split(',').nth(2) == Some("4")), "4 games per agent on {size}:\n{csv}");
+        assert!(
+            here.iter().all(|r| r.split(',').nth(2) == Some("4")),
+            "4 games per agent on {size}:\n{csv}"
+        );
     }
 }
 
@@ -439,7 +742,10 @@ fn tune_jobs_are_identical_on_one_and_two_threads_and_spend_their_game_budget() 
             .unwrap()
             .map(|e| {
                 let p = e.unwrap().path();
-                (p.file_name().unwrap().to_string_lossy().into_owned(), read_part(&p).unwrap())
+                (
+                    p.file_name().unwrap().to_string_lossy().into_owned(),
+                    read_part(&p).unwrap(),
+                )
             })
             .collect()
     };
@@ -447,13 +753,24 @@ fn tune_jobs_are_identical_on_one_and_two_threads_and_spend_their_game_budget() 
     assert_same_rows(&a, &b);
     assert_eq!(a.len(), 3);
     for df in a.values() {
-        let tuner = df.column("tuner").unwrap().str().unwrap().get(0).unwrap().to_string();
+        let tuner = df
+            .column("tuner")
+            .unwrap()
+            .str()
+            .unwrap()
+            .get(0)
+            .unwrap()
+            .to_string();
         let phase = df.column("phase").unwrap().str().unwrap();
         let tuning = phase.iter().filter(|p| *p == Some("tune")).count();
         let eval = phase.iter().filter(|p| *p == Some("eval")).count();
         // 8 tuning games for both tuners (GA: 2 generations x 2 individuals x 2 games), none for
         // the baseline; 4 evaluation games each.
-        assert_eq!((tuning, eval), (if tuner == "none" { 0 } else { 8 }, 4), "{tuner}");
+        assert_eq!(
+            (tuning, eval),
+            (if tuner == "none" { 0 } else { 8 }, 4),
+            "{tuner}"
+        );
         let w = df.column("w_distance").unwrap().f64().unwrap();
         assert!(w.iter().all(|x| (0.0..=1.0).contains(&x.unwrap())));
         if tuner == "none" {
@@ -461,9 +778,14 @@ fn tune_jobs_are_identical_on_one_and_two_threads_and_spend_their_game_budget() 
         }
         if tuner == "hillclimb" {
             // Each game's weights are the previous game's moved by the hill-climber's step.
-            let (result, share) = (df.column("result").unwrap().f64().unwrap(), df.column("a_distance").unwrap().f64().unwrap());
+            let (result, share) = (
+                df.column("result").unwrap().f64().unwrap(),
+                df.column("a_distance").unwrap().f64().unwrap(),
+            );
             for i in 1..tuning {
-                let expected = (w.get(i - 1).unwrap() + 0.1 * (2.0 * result.get(i - 1).unwrap() - 1.0) * share.get(i - 1).unwrap()).clamp(0.0, 1.0);
+                let expected = (w.get(i - 1).unwrap()
+                    + 0.1 * (2.0 * result.get(i - 1).unwrap() - 1.0) * share.get(i - 1).unwrap())
+                .clamp(0.0, 1.0);
                 assert!((w.get(i).unwrap() - expected).abs() < 1e-12, "game {i}");
             }
         }
@@ -471,7 +793,10 @@ fn tune_jobs_are_identical_on_one_and_two_threads_and_spend_their_game_budget() 
     let o = gamelab(&["report", f, "--out", one.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     let report = std::fs::read_to_string(one.join("results/tune/report/report.md")).unwrap();
-    assert!(report.contains("The final weights") && report.contains("| hillclimb | distance |"), "{report}");
+    assert!(
+        report.contains("The final weights") && report.contains("| hillclimb | distance |"),
+        "{report}"
+    );
 }
 
 const TSUMEGO_GA: &str = r#"
@@ -507,7 +832,11 @@ fn solve_outputs(out: &Path, name: &str, folder: &str) -> BTreeMap<String, DataF
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         if file.starts_with("part-") {
             let df = read_part(&path).unwrap();
-            let df = if folder == "solves" { df.drop_many(["time_s", "us_per_leaf"]) } else { df };
+            let df = if folder == "solves" {
+                df.drop_many(["time_s", "us_per_leaf"])
+            } else {
+                df
+            };
             parts.insert(file, df);
         }
     }
@@ -517,55 +846,140 @@ fn solve_outputs(out: &Path, name: &str, folder: &str) -> BTreeMap<String, DataF
 #[test]
 fn a_tsumego_ga_is_identical_on_one_and_two_threads_and_resumes_after_a_kill() {
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "tga.toml", &TSUMEGO_GA.replace("GENERATIONS", "12"));
+    let file = write(
+        dir.path(),
+        "tga.toml",
+        &TSUMEGO_GA.replace("GENERATIONS", "12"),
+    );
     let f = file.to_str().unwrap();
-    let (one, two, killed) = (dir.path().join("one"), dir.path().join("two"), dir.path().join("killed"));
+    let (one, two, killed) = (
+        dir.path().join("one"),
+        dir.path().join("two"),
+        dir.path().join("killed"),
+    );
     run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
     run_ok(&["run", f, "--out", two.to_str().unwrap(), "--threads", "2"]);
-    let (gens, tests) = (solve_outputs(&one, "tga", "generations"), solve_outputs(&one, "tga", "solves"));
+    let (gens, tests) = (
+        solve_outputs(&one, "tga", "generations"),
+        solve_outputs(&one, "tga", "solves"),
+    );
     assert_same_rows(&gens, &solve_outputs(&two, "tga", "generations"));
     assert_same_rows(&tests, &solve_outputs(&two, "tga", "solves"));
     let g = gens.values().next().unwrap();
-    assert_eq!(g.height(), 4 * 13, "generation 0 and 12 more, 4 individuals each");
+    assert_eq!(
+        g.height(),
+        4 * 13,
+        "generation 0 and 12 more, 4 individuals each"
+    );
     // The best fitness never falls: parents survive unless children beat them.
-    let generation: Vec<i64> = g.column("generation").unwrap().i64().unwrap().iter().map(Option::unwrap).collect();
-    let fitness: Vec<f64> = g.column("fitness").unwrap().f64().unwrap().iter().map(Option::unwrap).collect();
-    let best: Vec<f64> = (0..13).map(|k| generation.iter().zip(&fitness).filter(|(g, _)| **g == k).map(|(_, f)| *f).fold(f64::MIN, f64::max)).collect();
+    let generation: Vec<i64> = g
+        .column("generation")
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .map(Option::unwrap)
+        .collect();
+    let fitness: Vec<f64> = g
+        .column("fitness")
+        .unwrap()
+        .f64()
+        .unwrap()
+        .iter()
+        .map(Option::unwrap)
+        .collect();
+    let best: Vec<f64> = (0..13)
+        .map(|k| {
+            generation
+                .iter()
+                .zip(&fitness)
+                .filter(|(g, _)| **g == k)
+                .map(|(_, f)| *f)
+                .fold(f64::MIN, f64::max)
+        })
+        .collect();
     assert!(best.windows(2).all(|w| w[1] >= w[0]), "{best:?}");
     // The test set (levels 2-3 of set 2: 8 problems) solved by the trained and reference weights:
     // weights change the cost, never the answer, so every problem solved within the node budget
     // has the status the library recorded.
     let t = tests.values().next().unwrap();
     assert_eq!(t.height(), 2 * 8);
-    let correct: Vec<i64> = t.column("correct").unwrap().i64().unwrap().iter().map(Option::unwrap).collect();
-    let budget_hit: Vec<i64> = t.column("budget_hit").unwrap().i64().unwrap().iter().map(Option::unwrap).collect();
-    assert!(correct.iter().zip(&budget_hit).all(|(c, b)| c + b == 1), "{correct:?} {budget_hit:?}");
+    let correct: Vec<i64> = t
+        .column("correct")
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .map(Option::unwrap)
+        .collect();
+    let budget_hit: Vec<i64> = t
+        .column("budget_hit")
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .map(Option::unwrap)
+        .collect();
+    assert!(
+        correct.iter().zip(&budget_hit).all(|(c, b)| c + b == 1),
+        "{correct:?} {budget_hit:?}"
+    );
     assert!(budget_hit.iter().sum::<i64>() < 8);
 
     // Killed after a checkpoint, then resumed: the same rows and weights.
     std::fs::create_dir_all(&killed).unwrap();
     // The library first, so the kill lands in the GA.
-    let lib = gamelab::game::tsumego::library::LibrarySpec { sets: 2, levels: "1-3".into(), per_level: 4, seed: 9, node_budget: 2_000_000, generator: gamelab::game::tsumego::generate::GENERATOR_VERSION };
+    let lib = gamelab::game::tsumego::library::LibrarySpec {
+        sets: 2,
+        levels: "1-3".into(),
+        per_level: 4,
+        seed: 9,
+        node_budget: 2_000_000,
+        generator: gamelab::game::tsumego::generate::GENERATOR_VERSION,
+    };
     lib.ensure(&killed, "tiny", Some(1)).unwrap();
     let checkpoints = killed.join("results/tga/checkpoints");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args(["run", f, "--out", killed.to_str().unwrap(), "--threads", "1"])
+        .args([
+            "run",
+            f,
+            "--out",
+            killed.to_str().unwrap(),
+            "--threads",
+            "1",
+        ])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
     let t0 = Instant::now();
-    while t0.elapsed() < Duration::from_secs(60) && std::fs::read_dir(&checkpoints).map(|d| d.count()).unwrap_or(0) == 0 {
+    while t0.elapsed() < Duration::from_secs(60)
+        && std::fs::read_dir(&checkpoints)
+            .map(|d| d.count())
+            .unwrap_or(0)
+            == 0
+    {
         std::thread::sleep(Duration::from_millis(2));
     }
     std::thread::sleep(Duration::from_millis(20));
     child.kill().unwrap();
     child.wait().unwrap();
-    let resumed_from_checkpoint = std::fs::read_dir(&checkpoints).map(|d| d.count()).unwrap_or(0) > 0;
+    let resumed_from_checkpoint = std::fs::read_dir(&checkpoints)
+        .map(|d| d.count())
+        .unwrap_or(0)
+        > 0;
     run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
-    assert!(resumed_from_checkpoint, "the kill came after the run finished: make the GA longer");
+    assert!(
+        resumed_from_checkpoint,
+        "the kill came after the run finished: make the GA longer"
+    );
     assert_same_rows(&gens, &solve_outputs(&killed, "tga", "generations"));
-    let weights = |out: &Path| std::fs::read_dir(out.join("results/tga/tables")).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect::<Vec<_>>();
+    let weights = |out: &Path| {
+        std::fs::read_dir(out.join("results/tga/tables"))
+            .unwrap()
+            .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+            .collect::<Vec<_>>()
+    };
     assert_eq!(weights(&one), weights(&killed));
 
     // A solve experiment reads the trained weights by name; the report draws a profile.
@@ -602,49 +1016,116 @@ baseline = "reference"
     // Alone they are never read, and beside the current one they do not make `trained:tga`
     // ambiguous.
     let jobs = one.join("results/tga/jobs");
-    let record = std::fs::read_dir(&jobs).unwrap().next().unwrap().unwrap().path();
-    let current: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let record = std::fs::read_dir(&jobs)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let current: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
     let mut old_generator = current.clone();
     old_generator["hash"] = "0000000000000000".into();
     old_generator["config"]["stage"]["library"]["generator"] = 1.into();
     let mut old_file = current.clone();
     old_file["hash"] = "1111111111111111".into();
-    for (name, stale, hash) in [("tga-old", &old_generator, "0000000000000000"), ("tga-changed", &old_file, "1111111111111111")] {
+    for (name, stale, hash) in [
+        ("tga-old", &old_generator, "0000000000000000"),
+        ("tga-changed", &old_file, "1111111111111111"),
+    ] {
         let stale_jobs = one.join("results").join(name).join("jobs");
         std::fs::create_dir_all(&stale_jobs).unwrap();
         std::fs::write(stale_jobs.join(format!("{hash}.json")), stale.to_string()).unwrap();
         if name == "tga-changed" {
             // The file changed after this record and ran again: its list names another job.
-            std::fs::write(one.join("results").join(name).join("current-jobs.json"), format!("[\"{}\"]", current["hash"].as_str().unwrap())).unwrap();
+            std::fs::write(
+                one.join("results").join(name).join("current-jobs.json"),
+                format!("[\"{}\"]", current["hash"].as_str().unwrap()),
+            )
+            .unwrap();
         }
-        let of = write(dir.path(), "told.toml", &solve.replace("tsolve", "told").replace("trained:tga", &format!("trained:{name}")));
+        let of = write(
+            dir.path(),
+            "told.toml",
+            &solve
+                .replace("tsolve", "told")
+                .replace("trained:tga", &format!("trained:{name}")),
+        );
         let o = gamelab(&["run", of.to_str().unwrap(), "--out", one.to_str().unwrap()]);
-        assert!(!o.status.success() && stderr(&o).contains("no results of its current jobs"), "{name}: {}", stderr(&o));
-        assert!(!one.join("results/told").exists(), "a run whose weights cannot be read writes nothing");
+        assert!(
+            !o.status.success() && stderr(&o).contains("no results of its current jobs"),
+            "{name}: {}",
+            stderr(&o)
+        );
+        assert!(
+            !one.join("results/told").exists(),
+            "a run whose weights cannot be read writes nothing"
+        );
         std::fs::write(jobs.join(format!("{hash}.json")), stale.to_string()).unwrap();
     }
     run_ok(&["run", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
     let rows = solve_outputs(&one, "tsolve", "solves");
     let r = rows.values().next().unwrap();
     assert_eq!(r.height(), 3 * 12);
-    run_ok(&["report", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
+    run_ok(&[
+        "report",
+        sf.to_str().unwrap(),
+        "--out",
+        one.to_str().unwrap(),
+    ]);
     assert!(one.join("figures/tsolve/profile.png").exists());
 
     // The GA trained again (here: its best weights replaced by zero ones): the solve job, whose
     // hash names only the source, runs again with the new numbers; unchanged, it is skipped.
     let again = gamelab(&["run", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
-    assert!(again.status.success() && !stderr(&again).contains("running it again"), "{}", stderr(&again));
-    let weights_file = std::fs::read_dir(one.join("results/tga/tables")).unwrap().map(|e| e.unwrap().path()).find(|p| p.extension().is_some_and(|e| e == "weights")).unwrap();
-    std::fs::write(&weights_file, gamelab::game::tsumego::heuristic::weights_text(&gamelab::game::tsumego::Weights::zero())).unwrap();
+    assert!(
+        again.status.success() && !stderr(&again).contains("running it again"),
+        "{}",
+        stderr(&again)
+    );
+    let weights_file = std::fs::read_dir(one.join("results/tga/tables"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "weights"))
+        .unwrap();
+    std::fs::write(
+        &weights_file,
+        gamelab::game::tsumego::heuristic::weights_text(&gamelab::game::tsumego::Weights::zero()),
+    )
+    .unwrap();
     let retrained = gamelab(&["run", sf.to_str().unwrap(), "--out", one.to_str().unwrap()]);
-    assert!(retrained.status.success() && stderr(&retrained).contains("running it again"), "{}", stderr(&retrained));
+    assert!(
+        retrained.status.success() && stderr(&retrained).contains("running it again"),
+        "{}",
+        stderr(&retrained)
+    );
     let rows = solve_outputs(&one, "tsolve", "solves");
     let r = rows.values().next().unwrap();
     assert_eq!(r.height(), 3 * 12);
-    let text = |name: &str| -> Vec<String> { r.column(name).unwrap().str().unwrap().iter().map(|v| v.unwrap().to_string()).collect() };
+    let text = |name: &str| -> Vec<String> {
+        r.column(name)
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .map(|v| v.unwrap().to_string())
+            .collect()
+    };
     let (labels, problems) = (text("weights"), text("problem"));
-    let leaves: Vec<i64> = r.column("leaves").unwrap().i64().unwrap().iter().map(Option::unwrap).collect();
-    let leaves_of = |label: &str| -> BTreeMap<&String, i64> { (0..r.height()).filter(|&i| labels[i] == label).map(|i| (&problems[i], leaves[i])).collect() };
+    let leaves: Vec<i64> = r
+        .column("leaves")
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .map(Option::unwrap)
+        .collect();
+    let leaves_of = |label: &str| -> BTreeMap<&String, i64> {
+        (0..r.height())
+            .filter(|&i| labels[i] == label)
+            .map(|i| (&problems[i], leaves[i]))
+            .collect()
+    };
     assert_eq!(leaves_of("trained").len(), 12);
     assert_eq!(leaves_of("trained"), leaves_of("zero"));
 }
@@ -654,58 +1135,129 @@ fn every_colosseum_row_replays_from_its_start_position_to_its_final_scores() {
     use gamelab::game::Game;
     let text = COLOSSEUM
         .replace("games = 12", "games = 300")
-        .replace("kind = \"annealed_uct\"\nsimulations = 300", "kind = \"course_random\"")
+        .replace(
+            "kind = \"annealed_uct\"\nsimulations = 300",
+            "kind = \"course_random\"",
+        )
         .replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "col.toml", &text);
     let out = dir.path().join("out");
-    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let parts = rows(&out, "col");
     let df = parts.values().next().unwrap();
     assert_eq!(df.height(), 300);
-    let col = |name: &str| -> Vec<String> { df.column(name).unwrap().cast(&polars::prelude::DataType::String).unwrap().str().unwrap().iter().map(|v| v.unwrap_or("").to_string()).collect() };
-    let (starts, transcripts, firsts, seconds, stages) = (col("start_position"), col("transcript"), col("first_score"), col("second_score"), col("stage"));
+    let col = |name: &str| -> Vec<String> {
+        df.column(name)
+            .unwrap()
+            .cast(&polars::prelude::DataType::String)
+            .unwrap()
+            .str()
+            .unwrap()
+            .iter()
+            .map(|v| v.unwrap_or("").to_string())
+            .collect()
+    };
+    let (starts, transcripts, firsts, seconds, stages) = (
+        col("start_position"),
+        col("transcript"),
+        col("first_score"),
+        col("second_score"),
+        col("stage"),
+    );
     for i in 0..df.height() {
-        let mut g = gamelab::game::colosseum::text::parse(&starts[i]).unwrap_or_else(|e| panic!("row {i}: {e}"));
+        let mut g = gamelab::game::colosseum::text::parse(&starts[i])
+            .unwrap_or_else(|e| panic!("row {i}: {e}"));
         assert_eq!(format!("size-{}", g.size()), stages[i]);
         let mut legal = Vec::new();
         for name in transcripts[i].split_inclusive(')') {
             legal.clear();
             g.legal_moves(&mut legal);
-            let mv = *legal.iter().find(|&&m| g.move_name(m) == name).unwrap_or_else(|| panic!("row {i}: {name} is not legal"));
+            let mv = *legal
+                .iter()
+                .find(|&&m| g.move_name(m) == name)
+                .unwrap_or_else(|| panic!("row {i}: {name} is not legal"));
             g.play(mv);
         }
         assert!(g.outcome().is_some(), "row {i}: the replayed game is over");
         let s = g.scores();
-        assert_eq!((s[0].to_string(), s[1].to_string()), (firsts[i].clone(), seconds[i].clone()), "row {i}");
+        assert_eq!(
+            (s[0].to_string(), s[1].to_string()),
+            (firsts[i].clone(), seconds[i].clone()),
+            "row {i}"
+        );
     }
 }
 
 #[test]
 fn the_report_says_when_games_repeat() {
-    let file_of = |a: &str, b: &str| format!("name = \"rep\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"standard8\"\nseed = 1\n[match]\nplayers = [\"x\", \"y\"]\ngames = 20\n[agents.x]\nkind = \"{a}\"\n[agents.y]\nkind = \"{b}\"\n");
+    let file_of = |a: &str, b: &str| {
+        format!(
+            "name = \"rep\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"standard8\"\nseed = 1\n[match]\nplayers = [\"x\", \"y\"]\ngames = 20\n[agents.x]\nkind = \"{a}\"\n[agents.y]\nkind = \"{b}\"\n"
+        )
+    };
     for (a, b, repeated) in [("greedy", "positional", true), ("random", "random", false)] {
         let dir = tempfile::tempdir().unwrap();
         let file = write(dir.path(), "rep.toml", &file_of(a, b));
         let out = dir.path().join("out");
-        run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-        let o = gamelab(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        run_ok(&[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let o = gamelab(&[
+            "report",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
         let md = std::fs::read_to_string(out.join("results/rep/report/report.md")).unwrap();
-        assert_eq!(md.contains("**Repeated games:**"), repeated, "{a} vs {b}: {md}");
-        assert_eq!(stderr(&o).contains("distinct games of 20"), repeated, "{a} vs {b}: {}", stderr(&o));
+        assert_eq!(
+            md.contains("**Repeated games:**"),
+            repeated,
+            "{a} vs {b}: {md}"
+        );
+        assert_eq!(
+            stderr(&o).contains("distinct games of 20"),
+            repeated,
+            "{a} vs {b}: {}",
+            stderr(&o)
+        );
         // The warning says how to fix it.
-        assert_eq!(stderr(&o).contains("[openings]"), repeated, "{}", stderr(&o));
+        assert_eq!(
+            stderr(&o).contains("[openings]"),
+            repeated,
+            "{}",
+            stderr(&o)
+        );
         if repeated {
             // Two deterministic agents from one start: one game per colour assignment.
-            assert!(md.contains("| x | 20 | 2 | 10.0 |") && md.contains("| y | 20 | 2 | 10.0 |"), "{md}");
+            assert!(
+                md.contains("| x | 20 | 2 | 10.0 |") && md.contains("| y | 20 | 2 | 10.0 |"),
+                "{md}"
+            );
         }
     }
 }
 
 /// Writes experiment `text` as `<name>.toml` in a new folder and runs it: the folder, the file,
 /// the output root and the game rows (by part file).
-fn played(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf, std::path::PathBuf, BTreeMap<String, DataFrame>) {
+fn played(
+    name: &str,
+    text: &str,
+) -> (
+    tempfile::TempDir,
+    std::path::PathBuf,
+    std::path::PathBuf,
+    BTreeMap<String, DataFrame>,
+) {
     let (dir, file, out) = ran(name, text);
     let parts = rows(&out, name);
     (dir, file, out, parts)
@@ -716,19 +1268,37 @@ fn ran(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf, std::p
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), &format!("{name}.toml"), text);
     let out = dir.path().join("out");
-    run_ok(&["run", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    run_ok(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     (dir, file, out)
 }
 
 /// The text values of a column (numbers as their decimal text, missing values as "").
 fn texts(df: &DataFrame, name: &str) -> Vec<String> {
-    df.column(name).unwrap().cast(&polars::prelude::DataType::String).unwrap().str().unwrap().iter().map(|v| v.unwrap_or("").to_string()).collect()
+    df.column(name)
+        .unwrap()
+        .cast(&polars::prelude::DataType::String)
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|v| v.unwrap_or("").to_string())
+        .collect()
 }
 
 #[test]
 fn a_match_with_the_shipped_suite_plays_each_opening_once_with_each_colour() {
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/othello-standard8.txt");
-    let lines: Vec<String> = std::fs::read_to_string(&suite).unwrap().lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()).map(str::to_string).collect();
+    let lines: Vec<String> = std::fs::read_to_string(&suite)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(str::to_string)
+        .collect();
     assert!(lines.len() > 1000, "the suite has {} openings", lines.len());
     let text = format!(
         "name = \"suite\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"standard8\"\nseed = 1\n[match]\nplayers = [\"x\", \"y\"]\ngames = {}\n[openings]\nfile = \"{}\"\n[agents.x]\nkind = \"greedy\"\n[agents.y]\nkind = \"positional\"\n",
@@ -737,18 +1307,39 @@ fn a_match_with_the_shipped_suite_plays_each_opening_once_with_each_colour() {
     );
     let (_dir, file, out, parts) = played("suite", &text);
     let df = parts.values().next().unwrap();
-    let (keys, openings, transcripts, firsts) = (texts(df, "game_key"), texts(df, "opening"), texts(df, "transcript"), texts(df, "first_agent"));
+    let (keys, openings, transcripts, firsts) = (
+        texts(df, "game_key"),
+        texts(df, "opening"),
+        texts(df, "transcript"),
+        texts(df, "first_agent"),
+    );
     // Two deterministic agents: one game per opening and colour assignment, all distinct.
-    assert_eq!(keys.iter().collect::<std::collections::BTreeSet<_>>().len(), 2 * lines.len());
+    assert_eq!(
+        keys.iter().collect::<std::collections::BTreeSet<_>>().len(),
+        2 * lines.len()
+    );
     for (k, line) in lines.iter().enumerate() {
         for g in [2 * k, 2 * k + 1] {
             assert_eq!(&openings[g], line, "game {g}");
-            assert!(transcripts[g].starts_with(line.as_str()), "game {g}: {}", transcripts[g]);
+            assert!(
+                transcripts[g].starts_with(line.as_str()),
+                "game {g}: {}",
+                transcripts[g]
+            );
         }
         assert_ne!(firsts[2 * k], firsts[2 * k + 1], "a pair swaps colours");
     }
-    let o = gamelab(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert!(o.status.success() && !stderr(&o).contains("distinct games"), "{}", stderr(&o));
+    let o = gamelab(&[
+        "report",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(
+        o.status.success() && !stderr(&o).contains("distinct games"),
+        "{}",
+        stderr(&o)
+    );
     let md = std::fs::read_to_string(out.join("results/suite/report/report.md")).unwrap();
     assert!(!md.contains("Repeated games"), "{md}");
 }
@@ -762,14 +1353,35 @@ fn othello_transcripts_replay_through_show_to_the_recorded_disc_counts() {
         );
         let (_dir, _, _, parts) = played("tr", &text);
         let df = parts.values().next().unwrap();
-        let (transcripts, firsts, seconds, openings) = (texts(df, "transcript"), texts(df, "first_score"), texts(df, "second_score"), texts(df, "opening"));
+        let (transcripts, firsts, seconds, openings) = (
+            texts(df, "transcript"),
+            texts(df, "first_score"),
+            texts(df, "second_score"),
+            texts(df, "opening"),
+        );
         for i in 0..df.height() {
-            assert_eq!(openings[i].len(), 8, "four plies without a pass: {}", openings[i]);
-            let o = gamelab(&["show", "--game", "othello", "--stage", arg, "--moves", &transcripts[i]]);
+            assert_eq!(
+                openings[i].len(),
+                8,
+                "four plies without a pass: {}",
+                openings[i]
+            );
+            let o = gamelab(&[
+                "show",
+                "--game",
+                "othello",
+                "--stage",
+                arg,
+                "--moves",
+                &transcripts[i],
+            ]);
             assert!(o.status.success(), "{}", stderr(&o));
             let shown = String::from_utf8_lossy(&o.stdout);
             let expected = format!("discs: black {}, white {}", firsts[i], seconds[i]);
-            assert!(shown.contains("# game over") && shown.contains(&expected), "{stage} row {i}: expected {expected} in\n{shown}");
+            assert!(
+                shown.contains("# game over") && shown.contains(&expected),
+                "{stage} row {i}: expected {expected} in\n{shown}"
+            );
         }
         // Pairs share their opening.
         for pair in openings.chunks(2) {
@@ -780,37 +1392,91 @@ fn othello_transcripts_replay_through_show_to_the_recorded_disc_counts() {
 
 #[test]
 fn replay_prints_a_game_and_games_writes_every_job_as_records() {
-    let text = COLOSSEUM.replace("games = 12", "games = 6").replace("kind = \"annealed_uct\"\nsimulations = 300", "kind = \"course_random\"").replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
+    let text = COLOSSEUM
+        .replace("games = 12", "games = 6")
+        .replace(
+            "kind = \"annealed_uct\"\nsimulations = 300",
+            "kind = \"course_random\"",
+        )
+        .replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
     let (dir, file, out, parts) = played("col", &text);
     let df = parts.values().next().unwrap();
     let job = texts(df, "job")[0].clone();
-    let o = gamelab(&["replay", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--job", &job[..6], "--game", "3"]);
+    let o = gamelab(&[
+        "replay",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--job",
+        &job[..6],
+        "--game",
+        "3",
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let shown = String::from_utf8_lossy(&o.stdout);
-    assert!(shown.contains(&format!("job {job} game 3")) && shown.trim_end().ends_with("(as recorded)"), "{shown}");
+    assert!(
+        shown.contains(&format!("job {job} game 3")) && shown.trim_end().ends_with("(as recorded)"),
+        "{shown}"
+    );
     // One position per move, after the start.
     let plies: usize = texts(df, "plies")[3].parse().unwrap();
     assert_eq!(shown.matches("\n# ").count(), 1 + plies + 1, "{shown}");
 
     let records = dir.path().join("records");
-    let o = gamelab(&["games", file.to_str().unwrap(), "--root", out.to_str().unwrap(), "--out", records.to_str().unwrap()]);
+    let o = gamelab(&[
+        "games",
+        file.to_str().unwrap(),
+        "--root",
+        out.to_str().unwrap(),
+        "--out",
+        records.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let written = std::fs::read_to_string(records.join(format!("{job}.txt"))).unwrap();
     // Each block: its start position between braces, then its moves; replayed, the scores match.
-    let (starts, scores) = (texts(df, "start_position"), (texts(df, "first_score"), texts(df, "second_score")));
+    let (starts, scores) = (
+        texts(df, "start_position"),
+        (texts(df, "first_score"), texts(df, "second_score")),
+    );
     let blocks: Vec<&str> = written.split("[Game \"").skip(1).collect();
     assert_eq!(blocks.len(), 6);
     for (i, block) in blocks.iter().enumerate() {
-        let start = block.split_once("{\n").unwrap().1.split_once("\n}").unwrap().0;
+        let start = block
+            .split_once("{\n")
+            .unwrap()
+            .1
+            .split_once("\n}")
+            .unwrap()
+            .0;
         assert_eq!(start.trim_end(), starts[i].trim_end());
         let moves = block.split_once("\n}\n").unwrap().1.lines().next().unwrap();
-        let o = gamelab(&["show", "--game", "colosseum", "--position", &write(dir.path(), "start.txt", start).to_string_lossy(), "--moves", moves]);
+        let o = gamelab(&[
+            "show",
+            "--game",
+            "colosseum",
+            "--position",
+            &write(dir.path(), "start.txt", start).to_string_lossy(),
+            "--moves",
+            moves,
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
         let shown = String::from_utf8_lossy(&o.stdout);
-        assert!(shown.contains(&format!("regions A {} : B {}", scores.0[i], scores.1[i])), "game {i}: {shown}");
+        assert!(
+            shown.contains(&format!("regions A {} : B {}", scores.0[i], scores.1[i])),
+            "game {i}: {shown}"
+        );
     }
     // Bad requests: one line, exit 2.
-    let o = gamelab(&["replay", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--job", "zzzz", "--game", "0"]);
+    let o = gamelab(&[
+        "replay",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--job",
+        "zzzz",
+        "--game",
+        "0",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
 }
 
@@ -821,19 +1487,34 @@ fn games_writes_solve_rows_as_sgf_with_the_solvers_main_line() {
     let rows = solve_outputs(&out, "sv", "solves");
     let (job, df) = rows.iter().next().unwrap();
     let records = dir.path().join("records");
-    let o = gamelab(&["games", file.to_str().unwrap(), "--root", out.to_str().unwrap(), "--out", records.to_str().unwrap()]);
+    let o = gamelab(&[
+        "games",
+        file.to_str().unwrap(),
+        "--root",
+        out.to_str().unwrap(),
+        "--out",
+        records.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let hash = job.trim_start_matches("part-").split('.').next().unwrap();
     let sgf = std::fs::read_to_string(records.join(format!("{hash}.sgf"))).unwrap();
     let trees: Vec<&str> = sgf.split_inclusive(")\n").collect();
     assert_eq!(trees.len(), df.height());
-    let (weights, problems, statuses) = (texts(df, "weights"), texts(df, "problem"), texts(df, "status"));
+    let (weights, problems, statuses) = (
+        texts(df, "weights"),
+        texts(df, "problem"),
+        texts(df, "status"),
+    );
     let mut lines = 0;
     for (i, tree) in trees.iter().enumerate() {
         // The tree reads back as the row's problem; its comment gives the row's status.
-        let p = gamelab::game::tsumego::parse_sgf(tree).unwrap_or_else(|e| panic!("tree {i}: {e:?}\n{tree}"));
+        let p = gamelab::game::tsumego::parse_sgf(tree)
+            .unwrap_or_else(|e| panic!("tree {i}: {e:?}\n{tree}"));
         assert_eq!(p.name, format!("{}_{}", weights[i], problems[i]));
-        assert!(tree.contains(&format!("weights {}; status {} (", weights[i], statuses[i])), "{tree}");
+        assert!(
+            tree.contains(&format!("weights {}; status {} (", weights[i], statuses[i])),
+            "{tree}"
+        );
         lines += tree.matches(";B[").count() + tree.matches(";W[").count();
     }
     assert!(lines > trees.len(), "the trees carry main lines: {sgf}");
@@ -868,26 +1549,70 @@ n = 40
 rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
 "#;
     // Read greedy's measured score first, then claim it (consistent) and a reversal for random.
-    let (dir, file, out, _) = played("claims", &text.replace("\"GREEDY\"", "50.0").replace("\"RANDOM\"", "50.0"));
-    let o = gamelab(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let (dir, file, out, _) = played(
+        "claims",
+        &text
+            .replace("\"GREEDY\"", "50.0")
+            .replace("\"RANDOM\"", "50.0"),
+    );
+    let o = gamelab(&[
+        "report",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let scores = std::fs::read_to_string(out.join("results/claims/report/scores.csv")).unwrap();
-    let greedy: f64 = scores.lines().find(|l| l.starts_with("greedy,")).unwrap().split(',').nth(5).unwrap().parse().unwrap();
+    let greedy: f64 = scores
+        .lines()
+        .find(|l| l.starts_with("greedy,"))
+        .unwrap()
+        .split(',')
+        .nth(5)
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(greedy > 60.0, "greedy beats random on 6x6: {scores}");
-    let claimed = text.replace("\"GREEDY\"", &format!("{greedy:.1}")).replace("\"RANDOM\"", "80.0");
+    let claimed = text
+        .replace("\"GREEDY\"", &format!("{greedy:.1}"))
+        .replace("\"RANDOM\"", "80.0");
     let file = write(dir.path(), "claims.toml", &claimed);
-    let o = gamelab(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let o = gamelab(&[
+        "report",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
-    let o = gamelab(&["summary", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let o = gamelab(&[
+        "summary",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(out.join("results/summary.md")).unwrap();
-    let line = |agent: &str| md.lines().find(|l| l.contains(&format!("agent={agent} "))).unwrap_or_else(|| panic!("{agent}: {md}")).to_string();
-    assert!(line("greedy").contains("| consistent |") && line("greedy").contains("(n 40)"), "{md}");
+    let line = |agent: &str| {
+        md.lines()
+            .find(|l| l.contains(&format!("agent={agent} ")))
+            .unwrap_or_else(|| panic!("{agent}: {md}"))
+            .to_string()
+    };
+    assert!(
+        line("greedy").contains("| consistent |") && line("greedy").contains("(n 40)"),
+        "{md}"
+    );
     assert!(line("random").contains("**sign differs**"), "{md}");
-    assert!(line("nobody").contains("not comparable: no measured row"), "{md}");
+    assert!(
+        line("nobody").contains("not comparable: no measured row"),
+        "{md}"
+    );
     assert!(md.contains("3 published values from 1 experiments"), "{md}");
     let csv = std::fs::read_to_string(out.join("results/summary.csv")).unwrap();
-    assert!(csv.starts_with("experiment,table,source,keys,published,paper_n"), "{csv}");
+    assert!(
+        csv.starts_with("experiment,table,source,keys,published,paper_n"),
+        "{csv}"
+    );
     assert_eq!(csv.lines().count(), 4);
 }
 
@@ -897,47 +1622,87 @@ fn chromium() -> Option<std::path::PathBuf> {
         return Some(p.into());
     }
     let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).flat_map(|d| ["chromium", "chromium-browser", "google-chrome"].map(|b| d.join(b))).find(|p| p.is_file())
+    std::env::split_paths(&path)
+        .flat_map(|d| ["chromium", "chromium-browser", "google-chrome"].map(|b| d.join(b)))
+        .find(|p| p.is_file())
 }
 
 /// Runs headless Chromium on `url` with `what` (`--dump-dom`, `--screenshot=FILE`).
 fn headless(browser: &Path, url: &str, what: &str, profile: &Path) -> String {
     let o = std::process::Command::new(browser)
-        .args(["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage", "--no-first-run", "--window-size=1200,1400", "--virtual-time-budget=10000"])
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-dev-shm-usage",
+            "--no-first-run",
+            "--window-size=1200,1400",
+            "--virtual-time-budget=10000",
+        ])
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(what)
         .arg(url)
         .output()
         .expect("chromium runs");
-    assert!(o.status.success(), "chromium {what} {url} failed: {}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        o.status.success(),
+        "chromium {what} {url} failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 fn unescape(s: &str) -> String {
-    s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&")
+    s.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&")
 }
 
 /// The text between `start` (its first occurrence) and the next `end`.
 fn between<'a>(s: &'a str, start: &str, end: &str) -> &'a str {
-    let i = s.find(start).unwrap_or_else(|| panic!("no {start} in the page")) + start.len();
+    let i = s
+        .find(start)
+        .unwrap_or_else(|| panic!("no {start} in the page"))
+        + start.len();
     &s[i..i + s[i..].find(end).expect("closed")]
 }
 
 #[test]
-fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_games_and_problems_to_their_recorded_ends() {
+fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_games_and_problems_to_their_recorded_ends()
+ {
     let Some(browser) = chromium() else {
-        assert!(std::env::var_os("REQUIRE_CHROMIUM").is_none(), "REQUIRE_CHROMIUM is set but no chromium was found (make chromium installs it)");
+        assert!(
+            std::env::var_os("REQUIRE_CHROMIUM").is_none(),
+            "REQUIRE_CHROMIUM is set but no chromium was found (make chromium installs it)"
+        );
         eprintln!("HTML report browser test SKIPPED: no chromium (make chromium installs it)");
         return;
     };
     let othello = "name = \"oth\"\nkind = \"tournament\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 3\n[tournament]\nrounds = 3\n[agents.random]\nkind = \"random\"\n[agents.greedy]\nkind = \"greedy\"\n[agents.corners]\nkind = \"corners\"\n";
-    let colosseum = COLOSSEUM.replace("games = 12", "games = 4").replace("kind = \"annealed_uct\"\nsimulations = 300", "kind = \"course_random\"").replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
+    let colosseum = COLOSSEUM
+        .replace("games = 12", "games = 4")
+        .replace(
+            "kind = \"annealed_uct\"\nsimulations = 300",
+            "kind = \"course_random\"",
+        )
+        .replace("kind = \"popcoin\"\niterations = 300", "kind = \"random\"");
     let freckers = "name = \"fre\"\nkind = \"match\"\ngame = \"freckers\"\nstage = \"standard\"\nseed = 5\n[match]\nplayers = [\"a\", \"b\"]\ngames = 4\n[agents.a]\nkind = \"random_greedy\"\n[agents.b]\nkind = \"greedy\"\n";
     let shots = Path::new(env!("CARGO_TARGET_TMPDIR")).join("html-report");
     std::fs::create_dir_all(&shots).unwrap();
-    for (name, text) in [("oth", othello), ("col", colosseum.as_str()), ("fre", freckers)] {
+    for (name, text) in [
+        ("oth", othello),
+        ("col", colosseum.as_str()),
+        ("fre", freckers),
+    ] {
         let (dir, file, out) = ran(name, text);
-        run_ok(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        run_ok(&[
+            "report",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
         let report = out.join("results").join(name).join("report");
         let md = std::fs::read_to_string(report.join("report.md")).unwrap();
         let page = report.join("report.html");
@@ -945,11 +1710,24 @@ fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_games_and_p
         let dom = headless(&browser, &url, "--dump-dom", &dir.path().join("profile"));
         // Every table and figure of report.md is on the page, the figures as inline SVG.
         let tables = md.lines().filter(|l| l.starts_with("|---")).count();
-        assert!(tables >= 1 && dom.matches("<table class=\"sortable\">").count() == tables, "{name}: {tables} tables in report.md");
+        assert!(
+            tables >= 1 && dom.matches("<table class=\"sortable\">").count() == tables,
+            "{name}: {tables} tables in report.md"
+        );
         let figures = md.lines().filter(|l| l.starts_with("![")).count();
-        let inlined = dom.split("<figure class=\"figure\"").skip(1).filter(|f| f.trim_start_matches(|c| c != '>').starts_with("><svg")).count();
-        assert!(figures >= 1 && inlined == figures, "{name}: {figures} figures in report.md, {inlined} inlined");
-        assert!(dom.contains("<h2 id=\"settings\">Settings</h2>"), "{name}: the settings");
+        let inlined = dom
+            .split("<figure class=\"figure\"")
+            .skip(1)
+            .filter(|f| f.trim_start_matches(|c| c != '>').starts_with("><svg"))
+            .count();
+        assert!(
+            figures >= 1 && inlined == figures,
+            "{name}: {figures} figures in report.md, {inlined} inlined"
+        );
+        assert!(
+            dom.contains("<h2 id=\"settings\">Settings</h2>"),
+            "{name}: the settings"
+        );
         // The viewer opened game index 1 at its last move, the position the engines recorded.
         let result = unescape(between(&dom, "<p id=\"result\">", "</p>"));
         let (job, game) = {
@@ -958,52 +1736,139 @@ fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_games_and_p
             let game = between(rest, " game ", ":").parse::<u32>().unwrap();
             (job, game)
         };
-        let replay = gamelab(&["replay", file.to_str().unwrap(), "--out", out.to_str().unwrap(), "--job", &job, "--game", &game.to_string()]);
+        let replay = gamelab(&[
+            "replay",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--job",
+            &job,
+            "--game",
+            &game.to_string(),
+        ]);
         assert!(replay.status.success(), "{}", stderr(&replay));
         let replay = String::from_utf8_lossy(&replay.stdout).into_owned();
-        let moves = replay.lines().filter(|l| l.starts_with("# ") && l[2..].split('.').next().is_some_and(|n| n.parse::<u32>().is_ok())).count();
-        let last_block = replay.rsplit_once("\n# result").unwrap().0.rsplit_once("\n# ").unwrap().1;
+        let moves = replay
+            .lines()
+            .filter(|l| {
+                l.starts_with("# ")
+                    && l[2..]
+                        .split('.')
+                        .next()
+                        .is_some_and(|n| n.parse::<u32>().is_ok())
+            })
+            .count();
+        let last_block = replay
+            .rsplit_once("\n# result")
+            .unwrap()
+            .0
+            .rsplit_once("\n# ")
+            .unwrap()
+            .1;
         let last_position = last_block.split_once('\n').unwrap().1.trim_end();
         assert!(moves > 0, "{name}: game {game} has moves");
-        assert_eq!(between(&dom, "data-ply=\"", "\""), moves.to_string(), "{name}: the viewer is at the last move");
-        assert_eq!(unescape(between(&dom, "<pre id=\"position\">", "</pre>")).trim_end(), last_position, "{name}: job {job} game {game}'s last position");
-        assert!(between(&dom, "<div id=\"board\"", "</div>").contains("<svg"), "{name}: the board is drawn");
-        screenshot(&browser, &url, &shots.join(format!("{name}.png")), dir.path());
+        assert_eq!(
+            between(&dom, "data-ply=\"", "\""),
+            moves.to_string(),
+            "{name}: the viewer is at the last move"
+        );
+        assert_eq!(
+            unescape(between(&dom, "<pre id=\"position\">", "</pre>")).trim_end(),
+            last_position,
+            "{name}: job {job} game {game}'s last position"
+        );
+        assert!(
+            between(&dom, "<div id=\"board\"", "</div>").contains("<svg"),
+            "{name}: the board is drawn"
+        );
+        screenshot(
+            &browser,
+            &url,
+            &shots.join(format!("{name}.png")),
+            dir.path(),
+        );
     }
     // Life-and-death: the viewer steps through a problem along the solver's main line, the one
     // `gamelab games` writes in SGF for the same weights and problem.
     let text = "name = \"sv\"\nkind = \"solve\"\ngame = \"tsumego\"\nstage = \"tiny\"\n[library]\nsets = 2\nlevels = \"1-3\"\nper_level = 4\nseed = 9\n[solve]\nproblems = { sets = [2], levels = \"1-3\" }\nweights = { reference = \"reference\", zero = \"zero\" }\n";
     let (dir, file, out) = ran("sv", text);
-    run_ok(&["report", file.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    run_ok(&[
+        "report",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let page = out.join("results/sv/report/report.html");
     let records = dir.path().join("records");
-    run_ok(&["games", file.to_str().unwrap(), "--root", out.to_str().unwrap(), "--out", records.to_str().unwrap()]);
-    let sgf: String = std::fs::read_dir(&records).unwrap().map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap()).collect();
+    run_ok(&[
+        "games",
+        file.to_str().unwrap(),
+        "--root",
+        out.to_str().unwrap(),
+        "--out",
+        records.to_str().unwrap(),
+    ]);
+    let sgf: String = std::fs::read_dir(&records)
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
     let mut checked = 0;
     for index in 0..6 {
         let url = format!("file://{}#game={index}&ply=last", page.display());
         let dom = headless(&browser, &url, "--dump-dom", &dir.path().join("profile"));
-        assert!(dom.contains("<h2 id=\"games\">Problems</h2>"), "the problems viewer");
+        assert!(
+            dom.contains("<h2 id=\"games\">Problems</h2>"),
+            "the problems viewer"
+        );
         let result = unescape(between(&dom, "<p id=\"result\">", "</p>"));
         let weights = between(&result, " weights ", ":").to_string();
         let problem = between(&result, ": problem ", ":").to_string();
         let status = between(&result, ": status ", " ").to_string();
-        let tree = sgf.split_inclusive(")\n").find(|t| t.contains(&format!("weights {weights}; status {status} (")) && t.contains(&format!("{problem}]"))).unwrap_or_else(|| panic!("no SGF tree for {weights} {problem} with status {status}"));
+        let tree = sgf
+            .split_inclusive(")\n")
+            .find(|t| {
+                t.contains(&format!("weights {weights}; status {status} ("))
+                    && t.contains(&format!("{problem}]"))
+            })
+            .unwrap_or_else(|| panic!("no SGF tree for {weights} {problem} with status {status}"));
         let moves = tree.matches(";B[").count() + tree.matches(";W[").count();
-        assert_eq!(between(&dom, "data-ply=\"", "\""), moves.to_string(), "{weights} {problem}: the viewer ends the SGF's main line");
-        assert!(between(&dom, "<div id=\"board\"", "</div>").contains("<circle"), "stones are drawn");
+        assert_eq!(
+            between(&dom, "data-ply=\"", "\""),
+            moves.to_string(),
+            "{weights} {problem}: the viewer ends the SGF's main line"
+        );
+        assert!(
+            between(&dom, "<div id=\"board\"", "</div>").contains("<circle"),
+            "stones are drawn"
+        );
         checked += 1;
     }
     assert_eq!(checked, 6);
-    screenshot(&browser, &format!("file://{}#game=0&ply=1", page.display()), &shots.join("sv.png"), dir.path());
+    screenshot(
+        &browser,
+        &format!("file://{}#game=0&ply=1", page.display()),
+        &shots.join("sv.png"),
+        dir.path(),
+    );
 }
 
 /// A screenshot of the viewer alone at `url`, kept for people to look at.
 fn screenshot(browser: &Path, url: &str, shot: &Path, dir: &Path) {
     {
         let shot = shot.to_path_buf();
-        headless(browser, &format!("{url}&only=viewer"), &format!("--screenshot={}", shot.display()), &dir.join("profile"));
-        assert!(std::fs::metadata(&shot).map(|m| m.len() > 10_000).unwrap_or(false), "a screenshot at {}", shot.display());
+        headless(
+            browser,
+            &format!("{url}&only=viewer"),
+            &format!("--screenshot={}", shot.display()),
+            &dir.join("profile"),
+        );
+        assert!(
+            std::fs::metadata(&shot)
+                .map(|m| m.len() > 10_000)
+                .unwrap_or(false),
+            "a screenshot at {}",
+            shot.display()
+        );
         eprintln!("screenshot: {}", shot.display());
     }
 }
@@ -1013,7 +1878,11 @@ fn the_report_never_deletes_a_folder_its_links_point_to() {
     // The issue's case: `results/q/report` (or `figures/q`) made a link to the user's own
     // folder; the report refuses with exit 2 naming the link, and the folder keeps its file.
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "exp.toml", &format!("{SMALL}\n[report]\ngroup_by = [\"agent\"]\n"));
+    let file = write(
+        dir.path(),
+        "exp.toml",
+        &format!("{SMALL}\n[report]\ngroup_by = [\"agent\"]\n"),
+    );
     let f = file.to_str().unwrap();
     let out = dir.path().join("out");
     run_ok(&["run", f, "--out", out.to_str().unwrap()]);
@@ -1024,7 +1893,11 @@ fn the_report_never_deletes_a_folder_its_links_point_to() {
     std::os::unix::fs::symlink(&paper, &report).unwrap();
     let o = gamelab(&["report", f, "--out", out.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    assert!(stderr(&o).contains("results/small/report"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("results/small/report"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(std::fs::read(paper.join("draft.tex")).unwrap(), b"my paper");
     assert_eq!(std::fs::read_link(&report).unwrap(), paper);
     // Once the link is moved away the report is written, and a second report replaces it.
@@ -1077,7 +1950,15 @@ kind = "random_greedy"
     let out = dir.path().join("out");
     run_ok(&["run", f.to_str().unwrap(), "--dry-run"]);
     run_ok(&["run", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    run_ok(&["report", f.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    run_ok(&[
+        "report",
+        f.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
     let md = std::fs::read_to_string(out.join("results/tune-plain/report/report.md")).unwrap();
-    assert!(md.contains("Score of the final weights against the opponent"), "{md}");
+    assert!(
+        md.contains("Score of the final weights against the opponent"),
+        "{md}"
+    );
 }

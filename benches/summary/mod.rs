@@ -19,9 +19,18 @@ pub fn best_of_three(mut run: impl FnMut()) -> f64 {
 pub fn line(what: &str, count: u64, unit: &str, fast: f64, plain: f64) {
     let rate = |s: f64| {
         let r = count as f64 / s;
-        if r >= 1e6 { format!("{:8.2} M {unit}/s", r / 1e6) } else { format!("{:8.1} k {unit}/s", r / 1e3) }
+        if r >= 1e6 {
+            format!("{:8.2} M {unit}/s", r / 1e6)
+        } else {
+            format!("{:8.1} k {unit}/s", r / 1e3)
+        }
     };
-    println!("  {what:<34} engine {}   reference {}   ratio {:5.2}x", rate(fast), rate(plain), plain / fast);
+    println!(
+        "  {what:<34} engine {}   reference {}   ratio {:5.2}x",
+        rate(fast),
+        rate(plain),
+        plain / fast
+    );
 }
 
 /// Times `games` uniform playouts by the engine (`playout`) and by `reference` from the same
@@ -49,8 +58,13 @@ pub fn uniform_playouts<G: gamelab::game::Game + Clone, E: PartialEq + std::fmt:
     });
     let plain = best_of_three(|| {
         let mut rng = rng_from_seed(5);
-        ends[1] = (0..games as usize).map(|i| reference(&starts[i % starts.len()], &mut rng)).collect();
+        ends[1] = (0..games as usize)
+            .map(|i| reference(&starts[i % starts.len()], &mut rng))
+            .collect();
     });
-    assert_eq!(ends[0], ends[1], "{what}: the engine and the reference play the same games");
+    assert_eq!(
+        ends[0], ends[1],
+        "{what}: the engine and the reference play the same games"
+    );
     line(what, games, "games", fast, plain);
 }

@@ -67,7 +67,14 @@ impl<G: Game> Search<'_, G> {
 
 impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
     pub fn new(eval: E, max_depth: u32, shuffle: bool) -> AlphaBeta<G, E> {
-        AlphaBeta { eval, max_depth: max_depth.max(1), shuffle, moves: MoveSource::direct(), effort: Effort::default(), last_depth: 0 }
+        AlphaBeta {
+            eval,
+            max_depth: max_depth.max(1),
+            shuffle,
+            moves: MoveSource::direct(),
+            effort: Effort::default(),
+            last_depth: 0,
+        }
     }
 
     /// The same search taking its moves from `moves` (an LRU cache, say).
@@ -75,7 +82,15 @@ impl<G: Game, E: Evaluator<G>> AlphaBeta<G, E> {
         AlphaBeta { moves, ..self }
     }
 
-    fn negamax(&self, g: &G, depth: u32, ply: u32, mut alpha: f64, beta: f64, s: &mut Search<G>) -> f64 {
+    fn negamax(
+        &self,
+        g: &G,
+        depth: u32,
+        ply: u32,
+        mut alpha: f64,
+        beta: f64,
+        s: &mut Search<G>,
+    ) -> f64 {
         s.nodes += 1;
         if let Some(o) = g.outcome() {
             return terminal_value(o, g.to_move(), ply);
@@ -126,7 +141,14 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<G, E> {
             shuffle(&mut root, rng);
         }
         let mut moves = std::mem::take(&mut self.moves);
-        let mut s = Search { budget, start: Instant::now(), nodes: 0, rng, aborted: false, moves: &mut moves };
+        let mut s = Search {
+            budget,
+            start: Instant::now(),
+            nodes: 0,
+            rng,
+            aborted: false,
+            moves: &mut moves,
+        };
         let mut best = root[0];
         self.last_depth = 0;
         for depth in 1..=self.max_depth {
@@ -165,6 +187,10 @@ impl<G: Game, E: Evaluator<G>> Agent<G> for AlphaBeta<G, E> {
 
     fn effort(&self) -> Effort {
         let (cache_hits, cache_lookups) = self.moves.counts();
-        Effort { cache_hits, cache_lookups, ..self.effort }
+        Effort {
+            cache_hits,
+            cache_lookups,
+            ..self.effort
+        }
     }
 }

@@ -93,9 +93,21 @@ impl ExternalClock {
     /// (COMP30024) 180 s per game; Othello (the arena has none) 1 s per move.
     pub fn default_for(game: &str) -> ExternalClock {
         match game {
-            "colosseum" => ExternalClock { per_move: Duration::from_secs(2), first_move: Some(Duration::from_secs(30)), game: None },
-            "freckers" => ExternalClock { per_move: Duration::from_secs(180), first_move: None, game: Some(Duration::from_secs(180)) },
-            _ => ExternalClock { per_move: Duration::from_secs(1), first_move: None, game: None },
+            "colosseum" => ExternalClock {
+                per_move: Duration::from_secs(2),
+                first_move: Some(Duration::from_secs(30)),
+                game: None,
+            },
+            "freckers" => ExternalClock {
+                per_move: Duration::from_secs(180),
+                first_move: None,
+                game: Some(Duration::from_secs(180)),
+            },
+            _ => ExternalClock {
+                per_move: Duration::from_secs(1),
+                first_move: None,
+                game: None,
+            },
         }
     }
 
@@ -103,7 +115,11 @@ impl ExternalClock {
     pub fn protocol_line(&self) -> String {
         match (self.game, self.first_move) {
             (Some(g), _) => format!("time game {}", g.as_millis()),
-            (None, Some(f)) => format!("time move {} first {}", self.per_move.as_millis(), f.as_millis()),
+            (None, Some(f)) => format!(
+                "time move {} first {}",
+                self.per_move.as_millis(),
+                f.as_millis()
+            ),
             (None, None) => format!("time move {}", self.per_move.as_millis()),
         }
     }
@@ -111,7 +127,11 @@ impl ExternalClock {
     pub fn describe(&self) -> String {
         match (self.game, self.first_move) {
             (Some(g), _) => format!("{} s per game", g.as_secs_f64()),
-            (None, Some(f)) => format!("{} ms (first {} ms)", self.per_move.as_millis(), f.as_millis()),
+            (None, Some(f)) => format!(
+                "{} ms (first {} ms)",
+                self.per_move.as_millis(),
+                f.as_millis()
+            ),
             (None, None) => format!("{} ms", self.per_move.as_millis()),
         }
     }
@@ -121,9 +141,16 @@ impl ExternalSpec {
     /// Checks what can be checked without running the program.
     pub fn check(&self) -> Result<(), String> {
         if self.command.is_empty() || self.command[0].trim().is_empty() {
-            return Err("command must name a program, e.g. command = [\"python3\", \"my_agent.py\"]".into());
+            return Err(
+                "command must name a program, e.g. command = [\"python3\", \"my_agent.py\"]".into(),
+            );
         }
-        for (name, v) in [("time_ms", self.time_ms), ("first_move_ms", self.first_move_ms), ("init_timeout_ms", self.init_timeout_ms), ("memory_mb", self.memory_mb)] {
+        for (name, v) in [
+            ("time_ms", self.time_ms),
+            ("first_move_ms", self.first_move_ms),
+            ("init_timeout_ms", self.init_timeout_ms),
+            ("memory_mb", self.memory_mb),
+        ] {
             if v == Some(0) {
                 return Err(format!("{name} must be positive"));
             }
@@ -144,9 +171,20 @@ impl ExternalSpec {
         let default = ExternalClock::default_for(game);
         let ms = Duration::from_millis;
         match (self.game_time_s, self.time_ms) {
-            (Some(t), _) => ExternalClock { per_move: Duration::from_secs_f64(t), first_move: None, game: Some(Duration::from_secs_f64(t)) },
-            (None, Some(t)) => ExternalClock { per_move: ms(t), first_move: self.first_move_ms.map(ms), game: None },
-            (None, None) => ExternalClock { first_move: self.first_move_ms.map(ms).or(default.first_move), ..default },
+            (Some(t), _) => ExternalClock {
+                per_move: Duration::from_secs_f64(t),
+                first_move: None,
+                game: Some(Duration::from_secs_f64(t)),
+            },
+            (None, Some(t)) => ExternalClock {
+                per_move: ms(t),
+                first_move: self.first_move_ms.map(ms),
+                game: None,
+            },
+            (None, None) => ExternalClock {
+                first_move: self.first_move_ms.map(ms).or(default.first_move),
+                ..default
+            },
         }
     }
 
@@ -159,7 +197,10 @@ impl ExternalSpec {
     }
 
     fn workdir(&self) -> PathBuf {
-        self.cwd.as_deref().map(PathBuf::from).unwrap_or_else(|| PathBuf::from("."))
+        self.cwd
+            .as_deref()
+            .map(PathBuf::from)
+            .unwrap_or_else(|| PathBuf::from("."))
     }
 
     /// Sets `fingerprint` from the bytes of every command argument that names a file.
@@ -177,12 +218,19 @@ impl ExternalSpec {
                 any = true;
             }
         }
-        self.fingerprint = if any { format!("{:016x}", h.digest()) } else { String::new() };
+        self.fingerprint = if any {
+            format!("{:016x}", h.digest())
+        } else {
+            String::new()
+        };
     }
 
     /// The pool key: processes of one spec (and log) are interchangeable.
     fn key(&self) -> String {
-        format!("{:?}|{:?}|{:?}|{:?}", self.command, self.cwd, self.env, self.log)
+        format!(
+            "{:?}|{:?}|{:?}|{:?}",
+            self.command, self.cwd, self.env, self.log
+        )
     }
 }
 
@@ -272,7 +320,14 @@ fn read_bounded_lines(mut r: impl BufRead, tx: std::sync::mpsc::Sender<Line>) {
         r.consume(used);
         if ends.is_some() {
             let text = String::from_utf8_lossy(&line).into_owned();
-            let msg = if dropped > 0 { Line::TooLong { start: text, bytes: dropped } } else { Line::Text(text) };
+            let msg = if dropped > 0 {
+                Line::TooLong {
+                    start: text,
+                    bytes: dropped,
+                }
+            } else {
+                Line::Text(text)
+            };
             if tx.send(msg).is_err() {
                 return;
             }
@@ -286,7 +341,13 @@ fn read_bounded_lines(mut r: impl BufRead, tx: std::sync::mpsc::Sender<Line>) {
 /// file's length is read before each write, so the processes of one job share the cap); then
 /// counts what it drops and, at the end, says how much in one line.
 fn copy_capped_log(mut from: impl std::io::Read, path: PathBuf) {
-    let Ok(mut file) = std::fs::OpenOptions::new().create(true).append(true).open(&path) else { return };
+    let Ok(mut file) = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+    else {
+        return;
+    };
     let mut buf = vec![0u8; 64 * 1024];
     let mut dropped = 0u64;
     loop {
@@ -333,14 +394,22 @@ fn group_peak_bytes(pid: u32) -> u64 {
             break;
         }
         if let Ok(status) = std::fs::read_to_string(format!("/proc/{p}/status")) {
-            if let Some(kb) = status.lines().find_map(|l| l.strip_prefix("VmPeak:")).and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok()) {
+            if let Some(kb) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmPeak:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
                 total += kb * 1024;
             }
         }
         if let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) {
             for t in tasks.flatten() {
                 if let Ok(children) = std::fs::read_to_string(t.path().join("children")) {
-                    todo.extend(children.split_whitespace().filter_map(|c| c.parse::<u32>().ok()));
+                    todo.extend(
+                        children
+                            .split_whitespace()
+                            .filter_map(|c| c.parse::<u32>().ok()),
+                    );
                 }
             }
         }
@@ -384,10 +453,24 @@ impl Process {
     /// `ready 1 NAME` within `init_timeout_ms`.
     fn start(spec: &ExternalSpec) -> Result<Process, Fault> {
         let log = spec.log.clone().filter(|path| {
-            path.parent().is_none_or(|dir| std::fs::create_dir_all(dir).is_ok()) && std::fs::OpenOptions::new().create(true).append(true).open(path).is_ok()
+            path.parent()
+                .is_none_or(|dir| std::fs::create_dir_all(dir).is_ok())
+                && std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .is_ok()
         });
         let mut cmd = Command::new(&spec.command[0]);
-        cmd.args(&spec.command[1..]).envs(&spec.env).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(if log.is_some() { Stdio::piped() } else { Stdio::inherit() });
+        cmd.args(&spec.command[1..])
+            .envs(&spec.env)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::inherit()
+            });
         if let Some(dir) = &spec.cwd {
             cmd.current_dir(dir);
         }
@@ -403,7 +486,12 @@ impl Process {
                 });
             }
         }
-        let mut child = cmd.spawn().map_err(|e| fault(Termination::Crash, format!("cannot start {:?}: {e}", spec.command.join(" "))))?;
+        let mut child = cmd.spawn().map_err(|e| {
+            fault(
+                Termination::Crash,
+                format!("cannot start {:?}: {e}", spec.command.join(" ")),
+            )
+        })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let log_copy = match (log, child.stderr.take()) {
@@ -418,12 +506,28 @@ impl Process {
             let (pid, over) = (child.id(), over_memory.clone());
             std::thread::spawn(move || watch_memory(pid, limit, over));
         }
-        let mut p = Process { child, stdin, lines: rx, name: String::new(), log_copy, over_memory, memory_limit };
+        let mut p = Process {
+            child,
+            stdin,
+            lines: rx,
+            name: String::new(),
+            log_copy,
+            over_memory,
+            memory_limit,
+        };
         p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
-        let line = p.recv(Instant::now() + spec.init_timeout()).map_err(|f| match f.kind {
-            Termination::Timeout => fault(Termination::Timeout, format!("no answer to the handshake within {} ms", spec.init_timeout().as_millis())),
-            _ => f,
-        })?;
+        let line = p
+            .recv(Instant::now() + spec.init_timeout())
+            .map_err(|f| match f.kind {
+                Termination::Timeout => fault(
+                    Termination::Timeout,
+                    format!(
+                        "no answer to the handshake within {} ms",
+                        spec.init_timeout().as_millis()
+                    ),
+                ),
+                _ => f,
+            })?;
         let mut words = line.split_whitespace();
         match (words.next(), words.next()) {
             (Some("ready"), Some(v)) if v == PROTOCOL_VERSION.to_string() => {
@@ -432,17 +536,27 @@ impl Process {
             }
             (Some("ready"), Some(v)) => {
                 p.kill();
-                Err(fault(Termination::ProtocolError, format!("the agent speaks protocol version {v}; gamelab speaks {PROTOCOL_VERSION}")))
+                Err(fault(
+                    Termination::ProtocolError,
+                    format!(
+                        "the agent speaks protocol version {v}; gamelab speaks {PROTOCOL_VERSION}"
+                    ),
+                ))
             }
             _ => {
                 p.kill();
-                Err(fault(Termination::ProtocolError, format!("expected `ready {PROTOCOL_VERSION} NAME`, got: {line}")))
+                Err(fault(
+                    Termination::ProtocolError,
+                    format!("expected `ready {PROTOCOL_VERSION} NAME`, got: {line}"),
+                ))
             }
         }
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
-        writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush()).map_err(|_| self.crashed())
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| self.crashed())
     }
 
     /// The next line that is not `info ...` (agents may say what they think), by `deadline`.
@@ -450,11 +564,21 @@ impl Process {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
-                Ok(Line::Text(line)) if line.starts_with("info") && (line.len() == 4 || line.as_bytes()[4] == b' ') => continue,
+                Ok(Line::Text(line))
+                    if line.starts_with("info")
+                        && (line.len() == 4 || line.as_bytes()[4] == b' ') =>
+                {
+                    continue;
+                }
                 Ok(Line::Text(line)) => return Ok(line.trim_end().to_string()),
                 Ok(Line::TooLong { start, bytes }) => {
                     self.kill();
-                    return Err(fault(Termination::ProtocolError, format!("a line of {bytes} bytes, over the protocol's {MAX_LINE_BYTES}: {start}...")));
+                    return Err(fault(
+                        Termination::ProtocolError,
+                        format!(
+                            "a line of {bytes} bytes, over the protocol's {MAX_LINE_BYTES}: {start}..."
+                        ),
+                    ));
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     self.kill();
@@ -471,19 +595,31 @@ impl Process {
         let status = loop {
             match self.child.try_wait() {
                 Ok(Some(s)) => break Some(s),
-                Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(5)),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5))
+                }
                 _ => break None,
             }
         };
         self.kill();
         let peak = self.over_memory.load(std::sync::atomic::Ordering::SeqCst);
         if let (true, Some(limit)) = (peak > 0, self.memory_limit) {
-            return fault(Termination::Memory, format!("peak virtual memory {} MB, over memory_mb = {}", peak / 1_000_000, limit / 1_000_000));
+            return fault(
+                Termination::Memory,
+                format!(
+                    "peak virtual memory {} MB, over memory_mb = {}",
+                    peak / 1_000_000,
+                    limit / 1_000_000
+                ),
+            );
         }
-        fault(Termination::Crash, match status {
-            Some(s) => format!("the agent exited ({s})"),
-            None => "the agent closed its output".to_string(),
-        })
+        fault(
+            Termination::Crash,
+            match status {
+                Some(s) => format!("the agent exited ({s})"),
+                None => "the agent closed its output".to_string(),
+            },
+        )
     }
 
     /// Kills the program and its whole process group (whatever it started), and reaps it.
@@ -497,14 +633,21 @@ impl Process {
 }
 
 /// Processes waiting for their next game, by spec.
-static POOL: LazyLock<Mutex<HashMap<String, Vec<Process>>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+static POOL: LazyLock<Mutex<HashMap<String, Vec<Process>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// A process for a new game: one from the pool that is still running (one that exited after
 /// its last game is not this game's fault), or a new one.
 fn checkout(spec: &ExternalSpec) -> Result<(Process, bool), Fault> {
     loop {
-        let pooled = POOL.lock().unwrap_or_else(|e| e.into_inner()).get_mut(&spec.key()).and_then(Vec::pop);
-        let Some(mut p) = pooled else { return Process::start(spec).map(|p| (p, false)) };
+        let pooled = POOL
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_mut(&spec.key())
+            .and_then(Vec::pop);
+        let Some(mut p) = pooled else {
+            return Process::start(spec).map(|p| (p, false));
+        };
         if matches!(p.child.try_wait(), Ok(None)) {
             return Ok((p, true));
         }
@@ -513,17 +656,29 @@ fn checkout(spec: &ExternalSpec) -> Result<(Process, bool), Fault> {
 }
 
 fn give_back(spec: &ExternalSpec, p: Process) {
-    POOL.lock().unwrap_or_else(|e| e.into_inner()).entry(spec.key()).or_default().push(p);
+    POOL.lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .entry(spec.key())
+        .or_default()
+        .push(p);
 }
 
 /// Ends every pooled process: `quit`, then a kill for those that do not exit within a second.
 pub fn shutdown() {
-    let all: Vec<Process> = POOL.lock().unwrap_or_else(|e| e.into_inner()).drain().flat_map(|(_, v)| v).collect();
+    let all: Vec<Process> = POOL
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .drain()
+        .flat_map(|(_, v)| v)
+        .collect();
     let deadline = Instant::now() + Duration::from_secs(1);
-    let mut all: Vec<Process> = all.into_iter().map(|mut p| {
-        p.send("quit").ok();
-        p
-    }).collect();
+    let mut all: Vec<Process> = all
+        .into_iter()
+        .map(|mut p| {
+            p.send("quit").ok();
+            p
+        })
+        .collect();
     for p in &mut all {
         while Instant::now() < deadline && matches!(p.child.try_wait(), Ok(None)) {
             std::thread::sleep(Duration::from_millis(5));
@@ -536,8 +691,13 @@ pub fn shutdown() {
 /// that never comes or a wrong protocol version is an error before anything runs. Returns the
 /// agent's name. The process is then told to quit (the run's processes write to the job's log).
 pub fn probe(spec: &ExternalSpec) -> Result<String, String> {
-    static PROBED: LazyLock<Mutex<HashMap<String, String>>> = LazyLock::new(|| Mutex::new(HashMap::new()));
-    if let Some(name) = PROBED.lock().unwrap_or_else(|e| e.into_inner()).get(&spec.key()) {
+    static PROBED: LazyLock<Mutex<HashMap<String, String>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    if let Some(name) = PROBED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&spec.key())
+    {
         return Ok(name.clone());
     }
     let mut p = Process::start(spec).map_err(|f| f.detail)?;
@@ -548,7 +708,10 @@ pub fn probe(spec: &ExternalSpec) -> Result<String, String> {
         std::thread::sleep(Duration::from_millis(2));
     }
     p.kill();
-    PROBED.lock().unwrap_or_else(|e| e.into_inner()).insert(spec.key(), name.clone());
+    PROBED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(spec.key(), name.clone());
     Ok(name)
 }
 
@@ -581,7 +744,18 @@ pub struct ExternalAgent<G: Protocol> {
 impl<G: Protocol> ExternalAgent<G> {
     pub fn new(spec: &ExternalSpec, start: &G) -> ExternalAgent<G> {
         let clock = spec.clock(G::NAME);
-        ExternalAgent { spec: spec.clone(), clock, process: None, fault: None, seat: None, state: start.clone(), clock_left: clock.game, moves: 0, reused: false, sent: Vec::new() }
+        ExternalAgent {
+            spec: spec.clone(),
+            clock,
+            process: None,
+            fault: None,
+            seat: None,
+            state: start.clone(),
+            clock_left: clock.game,
+            moves: 0,
+            reused: false,
+            sent: Vec::new(),
+        }
     }
 
     /// Sends lines, turning an error into the agent's fault.
@@ -593,7 +767,9 @@ impl<G: Protocol> ExternalAgent<G> {
         if self.reused && self.moves == 0 {
             self.sent.extend(lines.iter().cloned());
         }
-        let Some(p) = self.process.as_mut() else { return };
+        let Some(p) = self.process.as_mut() else {
+            return;
+        };
         if let Err(f) = lines.iter().try_for_each(|line| p.send(line)) {
             if let Err(f) = self.replace_exited(f) {
                 self.fail(f);
@@ -628,7 +804,9 @@ impl<G: Protocol> ExternalAgent<G> {
     fn position_lines(g: &G) -> Vec<String> {
         let text = g.position_text();
         let lines: Vec<&str> = text.lines().collect();
-        std::iter::once(format!("position {}", lines.len())).chain(lines.into_iter().map(str::to_string)).collect()
+        std::iter::once(format!("position {}", lines.len()))
+            .chain(lines.into_iter().map(str::to_string))
+            .collect()
     }
 
     /// The time of the next move.
@@ -654,8 +832,15 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
                 return;
             }
         }
-        let side = if seat == Player::First { "first" } else { "second" };
-        let mut lines = vec![format!("newgame {} {side} {seed}", G::NAME), self.clock.protocol_line()];
+        let side = if seat == Player::First {
+            "first"
+        } else {
+            "second"
+        };
+        let mut lines = vec![
+            format!("newgame {} {side} {seed}", G::NAME),
+            self.clock.protocol_line(),
+        ];
         lines.extend(Self::position_lines(&self.state));
         self.send(&lines);
     }
@@ -679,11 +864,18 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
             return fallback;
         }
         let mut t0 = Instant::now();
-        let mut answer = self.process.as_mut().expect("a live process").recv(t0 + limit + self.spec.grace());
+        let mut answer = self
+            .process
+            .as_mut()
+            .expect("a live process")
+            .recv(t0 + limit + self.spec.grace());
         if let Err(f) = answer {
             answer = self.replace_exited(f).and_then(|()| {
                 t0 = Instant::now();
-                self.process.as_mut().expect("started").recv(t0 + limit + self.spec.grace())
+                self.process
+                    .as_mut()
+                    .expect("started")
+                    .recv(t0 + limit + self.spec.grace())
             });
         }
         let used = t0.elapsed();
@@ -695,14 +887,21 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
             Ok(line) => line,
             Err(mut f) => {
                 if f.kind == Termination::Timeout {
-                    f.detail = format!("no move within {} ms (+{} ms grace)", limit.as_millis(), self.spec.grace().as_millis());
+                    f.detail = format!(
+                        "no move within {} ms (+{} ms grace)",
+                        limit.as_millis(),
+                        self.spec.grace().as_millis()
+                    );
                 }
                 self.fail(f);
                 return fallback;
             }
         };
         let Some(name) = line.strip_prefix("move ").map(str::trim) else {
-            self.fail(fault(Termination::ProtocolError, format!("expected `move M`, got: {line}")));
+            self.fail(fault(
+                Termination::ProtocolError,
+                format!("expected `move M`, got: {line}"),
+            ));
             return fallback;
         };
         match names.iter().position(|n| n == name) {
@@ -724,7 +923,13 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
     }
 
     fn end(&mut self, result: f64) {
-        let word = if result >= 1.0 { "win" } else if result > 0.0 { "draw" } else { "loss" };
+        let word = if result >= 1.0 {
+            "win"
+        } else if result > 0.0 {
+            "draw"
+        } else {
+            "loss"
+        };
         self.send(&[format!("gameover {word}")]);
         if let (None, Some(p)) = (&self.fault, self.process.take()) {
             give_back(&self.spec, p);
@@ -759,5 +964,9 @@ use super::Budget;
 
 /// The log file of an external agent of a job.
 pub fn log_path(results: &Path, job: &str, label: &str) -> PathBuf {
-    results.join("logs").join(crate::durable::safe_component(&format!("{job}-{label}.log")))
+    results
+        .join("logs")
+        .join(crate::durable::safe_component(&format!(
+            "{job}-{label}.log"
+        )))
 }

@@ -20,7 +20,10 @@ pub struct SimpleMcts<P> {
 
 impl<P> SimpleMcts<P> {
     pub fn new(policy: P) -> SimpleMcts<P> {
-        SimpleMcts { policy, effort: Effort::default() }
+        SimpleMcts {
+            policy,
+            effort: Effort::default(),
+        }
     }
 }
 
@@ -93,7 +96,11 @@ mod tests {
         let start = Othello::from_stage_id("standard8");
         let mut agent = SimpleMcts::new(Uniform);
         let t0 = Instant::now();
-        let mv = agent.choose(&start, &mut rng_from_seed(1), Budget::Time(Duration::from_millis(40)));
+        let mv = agent.choose(
+            &start,
+            &mut rng_from_seed(1),
+            Budget::Time(Duration::from_millis(40)),
+        );
         assert!(t0.elapsed() >= Duration::from_millis(40));
         let mut legal = Vec::new();
         start.legal_moves(&mut legal);

@@ -19,8 +19,19 @@ pub struct Hybrid<G: Game> {
 }
 
 impl<G: Game> Hybrid<G> {
-    pub fn new(early: (Box<dyn Agent<G>>, Budget), late: (Box<dyn Agent<G>>, Budget), switch_ply: u32) -> Hybrid<G> {
-        Hybrid { early: early.0, early_budget: early.1, late: late.0, late_budget: late.1, switch_ply, ply: 0 }
+    pub fn new(
+        early: (Box<dyn Agent<G>>, Budget),
+        late: (Box<dyn Agent<G>>, Budget),
+        switch_ply: u32,
+    ) -> Hybrid<G> {
+        Hybrid {
+            early: early.0,
+            early_budget: early.1,
+            late: late.0,
+            late_budget: late.1,
+            switch_ply,
+            ply: 0,
+        }
     }
 
     /// Whether the late agent plays now.
@@ -31,7 +42,11 @@ impl<G: Game> Hybrid<G> {
 
 impl<G: Game> Agent<G> for Hybrid<G> {
     fn choose(&mut self, g: &G, rng: &mut GameRng, _: Budget) -> G::Move {
-        if self.switched() { self.late.choose(g, rng, self.late_budget) } else { self.early.choose(g, rng, self.early_budget) }
+        if self.switched() {
+            self.late.choose(g, rng, self.late_budget)
+        } else {
+            self.early.choose(g, rng, self.early_budget)
+        }
     }
 
     fn observe(&mut self, mv: G::Move) {
@@ -62,7 +77,11 @@ impl<G: Game> Agent<G> for Hybrid<G> {
             simulations: a.simulations + b.simulations,
             nodes: a.nodes + b.nodes,
             peak_tree_bytes: a.peak_tree_bytes.max(b.peak_tree_bytes),
-            last_tree_bytes: if self.switched() { b.last_tree_bytes } else { a.last_tree_bytes },
+            last_tree_bytes: if self.switched() {
+                b.last_tree_bytes
+            } else {
+                a.last_tree_bytes
+            },
             depth_sum: a.depth_sum + b.depth_sum,
             searches: a.searches + b.searches,
             cache_hits: a.cache_hits + b.cache_hits,

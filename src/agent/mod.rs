@@ -11,9 +11,9 @@
 
 pub mod alphabeta;
 pub mod external;
-pub mod move_cache;
 pub mod flat_mc;
 pub mod hybrid;
+pub mod move_cache;
 pub mod random;
 pub mod rollout;
 pub mod table;
@@ -107,7 +107,9 @@ impl BudgetPlan {
     /// The budget of the agent's `k`-th move (0-based, its own moves only).
     pub fn for_move(&self, k: u32) -> Budget {
         match (self.clock, k, self.first) {
-            (Some((t, decay)), _, _) => Budget::Time(Duration::from_secs_f64(t * (1.0 - decay) * decay.powi(k as i32))),
+            (Some((t, decay)), _, _) => Budget::Time(Duration::from_secs_f64(
+                t * (1.0 - decay) * decay.powi(k as i32),
+            )),
             (None, 0, Some(first)) => first,
             _ => self.usual,
         }
@@ -431,27 +433,60 @@ pub const AGENT_KINDS: [(&str, &str); 17] = [
         "external",
         "your own program over gamelab's line protocol (docs/protocol.md): command = [\"python3\", \"my_agent.py\"]; cwd, env, init_timeout_ms = 10000; time_ms [first_move_ms] | game_time_s (default: the course's rule); grace_ms = 500",
     ),
-    ("greedy", "Othello arena: most discs flipped, ties row-major; Freckers: most rows gained, ties at random"),
+    (
+        "greedy",
+        "Othello arena: most discs flipped, ties row-major; Freckers: most rows gained, ties at random",
+    ),
     ("random_greedy", "Freckers: random, weighted by rows gained"),
     (
         "freckers_mcts",
         "Freckers: iterations | time_ms | game_time_s (+ decay = 0.96); c = 1.414, widening_k = 1, widening_alpha = 0.5, epsilon = 0.2, prior = 1, gain = 1, cohesion = 0.5, mobility = 0.5; generator = exact|lazy; move_cache = 0 (LRU positions)",
     ),
-    ("corners", "Othello arena: corner, else random edge, else greedy"),
-    ("positional", "Othello arena: classic 8x8 table (greedy on other sizes)"),
-    ("weighted_random", "table = NAME | [[rows]] | \"path\": random weighted by cell value"),
-    ("table_player", "table = ...: best cell value, ties row-major"),
-    ("simple_mcts", "rollouts = N | time_ms = T per move; table = ... for weighted rollouts"),
+    (
+        "corners",
+        "Othello arena: corner, else random edge, else greedy",
+    ),
+    (
+        "positional",
+        "Othello arena: classic 8x8 table (greedy on other sizes)",
+    ),
+    (
+        "weighted_random",
+        "table = NAME | [[rows]] | \"path\": random weighted by cell value",
+    ),
+    (
+        "table_player",
+        "table = ...: best cell value, ties row-major",
+    ),
+    (
+        "simple_mcts",
+        "rollouts = N | time_ms = T per move; table = ... for weighted rollouts",
+    ),
     (
         "uct",
         "iterations = N | simulations = N | time_ms = T [first_move_ms = T]; c = 1.414; exploration = constant|annealed; expansion = one|all; rollouts_per_leaf = 1; final_move = most_visits|best_mean; root_checks; reuse_tree; rollout = uniform|course_random | table = ...",
     ),
-    ("annealed_uct", "simulations = N | time_ms = T [first_move_ms]; sims_per_child = 3; reuse_tree = true (seed 004)"),
-    ("alphabeta", "Freckers: depth = 8; nodes = N | time_ms = T | game_time_s (+ decay) (or none); shuffle = true; weights distance = 1, home = 0, mobility = 0, jumps = 0, cohesion = 0; move_cache = 0 (LRU positions)"),
-    ("hybrid", "switch_ply = P; early = { kind = ... }; late = { kind = ... } (each with its own budget)"),
+    (
+        "annealed_uct",
+        "simulations = N | time_ms = T [first_move_ms]; sims_per_child = 3; reuse_tree = true (seed 004)",
+    ),
+    (
+        "alphabeta",
+        "Freckers: depth = 8; nodes = N | time_ms = T | game_time_s (+ decay) (or none); shuffle = true; weights distance = 1, home = 0, mobility = 0, jumps = 0, cohesion = 0; move_cache = 0 (LRU positions)",
+    ),
+    (
+        "hybrid",
+        "switch_ply = P; early = { kind = ... }; late = { kind = ... } (each with its own budget)",
+    ),
     ("course_random", "Colosseum: the course's random agent"),
-    ("heuristic", "Colosseum: adv_moves = 1, adv_distance = 0.5, center = 0.5, center_fade = 20 (seed 003, 2.1)"),
-    ("popcoin", "Colosseum: iterations | time_ms [first_move_ms]; win = 1, adv_moves = 0.25, adv_distance = 0.25, c_min = 0.5, c_max = 1.5, moves_at_max = 200, final_k = 5"),
+    (
+        "heuristic",
+        "Colosseum: adv_moves = 1, adv_distance = 0.5, center = 0.5, center_fade = 20 (seed 003, 2.1)",
+    ),
+    (
+        "popcoin",
+        "Colosseum: iterations | time_ms [first_move_ms]; win = 1, adv_moves = 0.25, adv_distance = 0.25, c_min = 0.5, c_max = 1.5, moves_at_max = 200, final_k = 5",
+    ),
 ];
 
 impl AgentSpec {
@@ -459,7 +494,14 @@ impl AgentSpec {
     /// Freckers evaluation weights, in `freckers::agents::EVAL_FEATURES` order.
     pub fn weights(&self) -> Option<[f64; 5]> {
         match self {
-            AgentSpec::Alphabeta { distance, home, mobility, jumps, cohesion, .. } => Some([*distance, *home, *mobility, *jumps, *cohesion]),
+            AgentSpec::Alphabeta {
+                distance,
+                home,
+                mobility,
+                jumps,
+                cohesion,
+                ..
+            } => Some([*distance, *home, *mobility, *jumps, *cohesion]),
             _ => None,
         }
     }
@@ -468,7 +510,15 @@ impl AgentSpec {
     /// without one.
     pub fn with_weights(&self, w: &[f64]) -> AgentSpec {
         let mut spec = self.clone();
-        if let AgentSpec::Alphabeta { distance, home, mobility, jumps, cohesion, .. } = &mut spec {
+        if let AgentSpec::Alphabeta {
+            distance,
+            home,
+            mobility,
+            jumps,
+            cohesion,
+            ..
+        } = &mut spec
+        {
             [*distance, *home, *mobility, *jumps, *cohesion] = [w[0], w[1], w[2], w[3], w[4]];
         }
         spec
@@ -499,7 +549,16 @@ impl AgentSpec {
     /// The game clock spread geometrically, if the spec has one: (seconds, decay).
     fn game_clock(&self) -> Option<(f64, f64)> {
         match self {
-            AgentSpec::FreckersMcts { game_time_s: Some(t), decay, .. } | AgentSpec::Alphabeta { game_time_s: Some(t), decay, .. } => Some((*t, *decay)),
+            AgentSpec::FreckersMcts {
+                game_time_s: Some(t),
+                decay,
+                ..
+            }
+            | AgentSpec::Alphabeta {
+                game_time_s: Some(t),
+                decay,
+                ..
+            } => Some((*t, *decay)),
             _ => None,
         }
     }
@@ -507,39 +566,88 @@ impl AgentSpec {
     /// Checks the numeric parameters that have a meaningful range: exploration constants are
     /// finite and >= 0, probabilities lie in [0, 1], weights are finite, and so on.
     pub fn check_numbers(&self) -> Result<(), String> {
-        let finite = |name: &str, x: f64| if x.is_finite() { Ok(()) } else { Err(format!("{name} = {x} must be a finite number")) };
+        let finite = |name: &str, x: f64| {
+            if x.is_finite() {
+                Ok(())
+            } else {
+                Err(format!("{name} = {x} must be a finite number"))
+            }
+        };
         let at_least = |name: &str, x: f64, lo: f64| {
             finite(name, x)?;
-            if x >= lo { Ok(()) } else { Err(format!("{name} = {x} must be at least {lo}")) }
+            if x >= lo {
+                Ok(())
+            } else {
+                Err(format!("{name} = {x} must be at least {lo}"))
+            }
         };
         let within = |name: &str, x: f64, lo: f64, hi: f64| {
             finite(name, x)?;
-            if (lo..=hi).contains(&x) { Ok(()) } else { Err(format!("{name} = {x} must lie in [{lo}, {hi}]")) }
+            if (lo..=hi).contains(&x) {
+                Ok(())
+            } else {
+                Err(format!("{name} = {x} must lie in [{lo}, {hi}]"))
+            }
         };
         match self {
-            AgentSpec::Uct { c, rollouts_per_leaf, .. } => {
+            AgentSpec::Uct {
+                c,
+                rollouts_per_leaf,
+                ..
+            } => {
                 at_least("c", *c, 0.0)?;
                 if *rollouts_per_leaf == 0 {
                     return Err("rollouts_per_leaf must be at least 1".into());
                 }
             }
-            AgentSpec::AnnealedUct { sims_per_child, .. } if *sims_per_child == 0 => return Err("sims_per_child must be at least 1".into()),
-            AgentSpec::FreckersMcts { c, widening_k, widening_alpha, epsilon, prior, gain, cohesion, mobility, .. } => {
+            AgentSpec::AnnealedUct { sims_per_child, .. } if *sims_per_child == 0 => {
+                return Err("sims_per_child must be at least 1".into());
+            }
+            AgentSpec::FreckersMcts {
+                c,
+                widening_k,
+                widening_alpha,
+                epsilon,
+                prior,
+                gain,
+                cohesion,
+                mobility,
+                ..
+            } => {
                 at_least("c", *c, 0.0)?;
                 if !(widening_k.is_finite() && *widening_k > 0.0) {
                     return Err(format!("widening_k = {widening_k} must be positive"));
                 }
                 within("widening_alpha", *widening_alpha, 0.0, 1.0)?;
                 within("epsilon", *epsilon, 0.0, 1.0)?;
-                for (name, x) in [("prior", prior), ("gain", gain), ("cohesion", cohesion), ("mobility", mobility)] {
+                for (name, x) in [
+                    ("prior", prior),
+                    ("gain", gain),
+                    ("cohesion", cohesion),
+                    ("mobility", mobility),
+                ] {
                     finite(name, *x)?;
                 }
             }
-            AgentSpec::Alphabeta { distance, mobility, home, jumps, cohesion, depth, .. } => {
+            AgentSpec::Alphabeta {
+                distance,
+                mobility,
+                home,
+                jumps,
+                cohesion,
+                depth,
+                ..
+            } => {
                 if *depth == 0 {
                     return Err("depth must be at least 1".into());
                 }
-                for (name, x) in [("distance", distance), ("mobility", mobility), ("home", home), ("jumps", jumps), ("cohesion", cohesion)] {
+                for (name, x) in [
+                    ("distance", distance),
+                    ("mobility", mobility),
+                    ("home", home),
+                    ("jumps", jumps),
+                    ("cohesion", cohesion),
+                ] {
                     finite(name, *x)?;
                 }
             }
@@ -548,13 +656,35 @@ impl AgentSpec {
                 early.check_numbers().map_err(|e| format!("early: {e}"))?;
                 late.check_numbers().map_err(|e| format!("late: {e}"))?;
             }
-            AgentSpec::Heuristic { adv_moves, adv_distance, center, .. } => {
-                for (name, x) in [("adv_moves", adv_moves), ("adv_distance", adv_distance), ("center", center)] {
+            AgentSpec::Heuristic {
+                adv_moves,
+                adv_distance,
+                center,
+                ..
+            } => {
+                for (name, x) in [
+                    ("adv_moves", adv_moves),
+                    ("adv_distance", adv_distance),
+                    ("center", center),
+                ] {
                     finite(name, *x)?;
                 }
             }
-            AgentSpec::Popcoin { win, adv_moves, adv_distance, c_min, c_max, moves_at_max, final_k, .. } => {
-                for (name, x) in [("win", win), ("adv_moves", adv_moves), ("adv_distance", adv_distance)] {
+            AgentSpec::Popcoin {
+                win,
+                adv_moves,
+                adv_distance,
+                c_min,
+                c_max,
+                moves_at_max,
+                final_k,
+                ..
+            } => {
+                for (name, x) in [
+                    ("win", win),
+                    ("adv_moves", adv_moves),
+                    ("adv_distance", adv_distance),
+                ] {
                     finite(name, *x)?;
                 }
                 at_least("c_min", *c_min, 0.0)?;
@@ -571,14 +701,22 @@ impl AgentSpec {
 
     /// Every budget of the agent's game, resolved (and checked) once.
     pub fn budget_plan(&self) -> Result<BudgetPlan, String> {
-        Ok(BudgetPlan { usual: self.budget()?, first: self.first_move_budget()?, clock: self.game_clock() })
+        Ok(BudgetPlan {
+            usual: self.budget()?,
+            first: self.first_move_budget()?,
+            clock: self.game_clock(),
+        })
     }
 
     /// The per-move budget, checking that a searching agent has exactly one.
     pub fn budget(&self) -> Result<Budget, String> {
         if let Some((t, decay)) = self.game_clock() {
             let others = match self {
-                AgentSpec::FreckersMcts { iterations, time_ms, .. } => iterations.is_some() || time_ms.is_some(),
+                AgentSpec::FreckersMcts {
+                    iterations,
+                    time_ms,
+                    ..
+                } => iterations.is_some() || time_ms.is_some(),
                 AgentSpec::Alphabeta { nodes, time_ms, .. } => nodes.is_some() || time_ms.is_some(),
                 _ => false,
             };
@@ -586,28 +724,72 @@ impl AgentSpec {
                 return Err("give one budget: game_time_s or a per-move budget, not both".into());
             }
             if !(t > 0.0 && t.is_finite() && decay > 0.0 && decay < 1.0) {
-                return Err(format!("game_time_s must be positive and decay in (0, 1), got {t} and {decay}"));
+                return Err(format!(
+                    "game_time_s must be positive and decay in (0, 1), got {t} and {decay}"
+                ));
             }
             return Ok(Budget::Time(Duration::from_secs_f64(t * (1.0 - decay))));
         }
         let pick = |options: &[(&str, Option<u64>)]| -> Result<Budget, String> {
-            let given: Vec<&(&str, Option<u64>)> = options.iter().filter(|(_, v)| v.is_some()).collect();
-            let names = options.iter().map(|(n, _)| format!("{n} = N")).collect::<Vec<_>>().join(" or ");
+            let given: Vec<&(&str, Option<u64>)> =
+                options.iter().filter(|(_, v)| v.is_some()).collect();
+            let names = options
+                .iter()
+                .map(|(n, _)| format!("{n} = N"))
+                .collect::<Vec<_>>()
+                .join(" or ");
             match given.as_slice() {
                 [] => Err(format!("a budget is needed: {names}")),
                 [(_, Some(0))] => Err("the budget must be positive".to_string()),
                 [("time_ms", Some(t))] => Ok(Budget::Time(Duration::from_millis(*t))),
                 [(_, Some(n))] => Ok(Budget::Iterations(*n)),
-                _ => Err(format!("give one budget: {names}, not {}", given.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(" and "))),
+                _ => Err(format!(
+                    "give one budget: {names}, not {}",
+                    given
+                        .iter()
+                        .map(|(n, _)| *n)
+                        .collect::<Vec<_>>()
+                        .join(" and ")
+                )),
             }
         };
         match self {
-            AgentSpec::SimpleMcts { rollouts, time_ms, .. } => pick(&[("rollouts", *rollouts), ("time_ms", *time_ms)]),
-            AgentSpec::Uct { iterations, simulations, time_ms, .. } => pick(&[("iterations", *iterations), ("simulations", *simulations), ("time_ms", *time_ms)]),
-            AgentSpec::AnnealedUct { simulations, time_ms, .. } => pick(&[("simulations", *simulations), ("time_ms", *time_ms)]),
-            AgentSpec::Popcoin { iterations, time_ms, .. } | AgentSpec::FreckersMcts { iterations, time_ms, .. } => pick(&[("iterations", *iterations), ("time_ms", *time_ms)]),
-            AgentSpec::Alphabeta { nodes: None, time_ms: None, .. } => Ok(Budget::None),
-            AgentSpec::Alphabeta { nodes, time_ms, .. } => pick(&[("nodes", *nodes), ("time_ms", *time_ms)]),
+            AgentSpec::SimpleMcts {
+                rollouts, time_ms, ..
+            } => pick(&[("rollouts", *rollouts), ("time_ms", *time_ms)]),
+            AgentSpec::Uct {
+                iterations,
+                simulations,
+                time_ms,
+                ..
+            } => pick(&[
+                ("iterations", *iterations),
+                ("simulations", *simulations),
+                ("time_ms", *time_ms),
+            ]),
+            AgentSpec::AnnealedUct {
+                simulations,
+                time_ms,
+                ..
+            } => pick(&[("simulations", *simulations), ("time_ms", *time_ms)]),
+            AgentSpec::Popcoin {
+                iterations,
+                time_ms,
+                ..
+            }
+            | AgentSpec::FreckersMcts {
+                iterations,
+                time_ms,
+                ..
+            } => pick(&[("iterations", *iterations), ("time_ms", *time_ms)]),
+            AgentSpec::Alphabeta {
+                nodes: None,
+                time_ms: None,
+                ..
+            } => Ok(Budget::None),
+            AgentSpec::Alphabeta { nodes, time_ms, .. } => {
+                pick(&[("nodes", *nodes), ("time_ms", *time_ms)])
+            }
             AgentSpec::Hybrid { early, late, .. } => {
                 early.budget().map_err(|e| format!("early: {e}"))?;
                 late.budget().map_err(|e| format!("late: {e}"))?;
@@ -620,9 +802,21 @@ impl AgentSpec {
     /// The budget of the agent's first move, when it differs (`first_move_ms`, with `time_ms`).
     pub fn first_move_budget(&self) -> Result<Option<Budget>, String> {
         let (first, time) = match self {
-            AgentSpec::Uct { first_move_ms, time_ms, .. } | AgentSpec::AnnealedUct { first_move_ms, time_ms, .. } | AgentSpec::Popcoin { first_move_ms, time_ms, .. } => {
-                (*first_move_ms, *time_ms)
+            AgentSpec::Uct {
+                first_move_ms,
+                time_ms,
+                ..
             }
+            | AgentSpec::AnnealedUct {
+                first_move_ms,
+                time_ms,
+                ..
+            }
+            | AgentSpec::Popcoin {
+                first_move_ms,
+                time_ms,
+                ..
+            } => (*first_move_ms, *time_ms),
             _ => (None, None),
         };
         match (first, time) {
@@ -641,7 +835,17 @@ impl AgentSpec {
             FinalMove::BestMean => FinalRule::BestMean,
         };
         Some(match self {
-            AgentSpec::Uct { simulations, c, exploration, expansion, rollouts_per_leaf, final_move, root_checks, reuse_tree, .. } => UctConfig {
+            AgentSpec::Uct {
+                simulations,
+                c,
+                exploration,
+                expansion,
+                rollouts_per_leaf,
+                final_move,
+                root_checks,
+                reuse_tree,
+                ..
+            } => UctConfig {
                 exploration: match exploration {
                     ExplorationName::Constant => Exploration::Constant(*c),
                     ExplorationName::Annealed => Exploration::Annealed,
@@ -654,7 +858,11 @@ impl AgentSpec {
                 count_simulations: simulations.is_some(),
                 ..UctConfig::plain(*c)
             },
-            AgentSpec::AnnealedUct { sims_per_child, reuse_tree, .. } => UctConfig {
+            AgentSpec::AnnealedUct {
+                sims_per_child,
+                reuse_tree,
+                ..
+            } => UctConfig {
                 exploration: Exploration::Annealed,
                 expansion: uct::Expansion::All,
                 rollouts_per_leaf: *sims_per_child,
@@ -663,8 +871,21 @@ impl AgentSpec {
                 count_simulations: true,
                 ..UctConfig::plain(0.0)
             },
-            AgentSpec::Popcoin { win, adv_moves, adv_distance, c_min, c_max, moves_at_max, final_k, .. } => UctConfig {
-                exploration: Exploration::ByMoves { c_min: *c_min, c_max: *c_max, moves_at_max: *moves_at_max },
+            AgentSpec::Popcoin {
+                win,
+                adv_moves,
+                adv_distance,
+                c_min,
+                c_max,
+                moves_at_max,
+                final_k,
+                ..
+            } => UctConfig {
+                exploration: Exploration::ByMoves {
+                    c_min: *c_min,
+                    c_max: *c_max,
+                    moves_at_max: *moves_at_max,
+                },
                 final_move: FinalRule::HeuristicMix { k: *final_k },
                 root_checks: true,
                 reuse_tree: true,
@@ -672,7 +893,13 @@ impl AgentSpec {
                 heuristic_weight: adv_moves + adv_distance,
                 ..UctConfig::plain(0.0)
             },
-            AgentSpec::FreckersMcts { c, widening_k, widening_alpha, prior, .. } => UctConfig {
+            AgentSpec::FreckersMcts {
+                c,
+                widening_k,
+                widening_alpha,
+                prior,
+                ..
+            } => UctConfig {
                 widening: Some((*widening_k, *widening_alpha)),
                 prior_weight: *prior,
                 ..UctConfig::plain(*c)
@@ -697,8 +924,11 @@ impl AgentSpec {
                 e.resolve_files();
                 Ok(())
             }
-            AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => table.resolve(base_dir),
-            AgentSpec::SimpleMcts { table: Some(t), .. } | AgentSpec::Uct { table: Some(t), .. } => t.resolve(base_dir),
+            AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => {
+                table.resolve(base_dir)
+            }
+            AgentSpec::SimpleMcts { table: Some(t), .. }
+            | AgentSpec::Uct { table: Some(t), .. } => t.resolve(base_dir),
             _ => Ok(()),
         }
     }
@@ -706,32 +936,58 @@ impl AgentSpec {
 
 /// Builds the game-generic agent kinds for games with per-cell weight tables; `Ok(None)` for
 /// kinds a game must build itself.
-pub fn build_generic<G: CellGame>(spec: &AgentSpec, start: &G) -> Result<Option<Box<dyn Agent<G>>>, String> {
+pub fn build_generic<G: CellGame>(
+    spec: &AgentSpec,
+    start: &G,
+) -> Result<Option<Box<dyn Agent<G>>>, String> {
     use rollout::{Uniform, Weighted};
     let table = |t: &TableRef| t.table_for(start.board_size());
     Ok(Some(match spec {
         AgentSpec::Random {} => Box::new(random::RandomAgent),
-        AgentSpec::WeightedRandom { table: t } => Box::new(random::PolicyAgent(Weighted::new(table(t)?)?)),
+        AgentSpec::WeightedRandom { table: t } => {
+            Box::new(random::PolicyAgent(Weighted::new(table(t)?)?))
+        }
         AgentSpec::TablePlayer { table: t } => Box::new(random::TablePlayer::new(table(t)?)),
         AgentSpec::SimpleMcts { table: None, .. } => Box::new(flat_mc::SimpleMcts::new(Uniform)),
-        AgentSpec::SimpleMcts { table: Some(t), .. } => Box::new(flat_mc::SimpleMcts::new(Weighted::new(table(t)?)?)),
+        AgentSpec::SimpleMcts { table: Some(t), .. } => {
+            Box::new(flat_mc::SimpleMcts::new(Weighted::new(table(t)?)?))
+        }
         AgentSpec::Uct { table: Some(t), .. } => {
             if spec.rollout_name().is_some() {
-                return Err("give either `table` (weighted rollouts) or `rollout`, not both".into());
+                return Err(
+                    "give either `table` (weighted rollouts) or `rollout`, not both".into(),
+                );
             }
-            Box::new(uct::Uct::new(spec.uct_config().expect("uct"), Weighted::new(table(t)?)?))
+            Box::new(uct::Uct::new(
+                spec.uct_config().expect("uct"),
+                Weighted::new(table(t)?)?,
+            ))
         }
         AgentSpec::Uct { .. } | AgentSpec::AnnealedUct { .. } => match spec.rollout_name() {
-            None | Some(RolloutName::Uniform) => Box::new(uct::Uct::new(spec.uct_config().expect("tree search"), Uniform)),
-            Some(RolloutName::CourseRandom) => return Err("rollout = \"course_random\" is a Colosseum policy".into()),
+            None | Some(RolloutName::Uniform) => Box::new(uct::Uct::new(
+                spec.uct_config().expect("tree search"),
+                Uniform,
+            )),
+            Some(RolloutName::CourseRandom) => {
+                return Err("rollout = \"course_random\" is a Colosseum policy".into());
+            }
         },
         AgentSpec::CourseRandom {} | AgentSpec::Heuristic { .. } | AgentSpec::Popcoin { .. } => {
             return Err(format!("`{}` is a Colosseum agent", spec.kind_name()));
         }
-        AgentSpec::RandomGreedy {} | AgentSpec::FreckersMcts { .. } | AgentSpec::Alphabeta { .. } | AgentSpec::Hybrid { .. } => {
-            return Err(format!("`{}` is available for Freckers only", spec.kind_name()));
+        AgentSpec::RandomGreedy {}
+        | AgentSpec::FreckersMcts { .. }
+        | AgentSpec::Alphabeta { .. }
+        | AgentSpec::Hybrid { .. } => {
+            return Err(format!(
+                "`{}` is available for Freckers only",
+                spec.kind_name()
+            ));
         }
-        AgentSpec::Greedy {} | AgentSpec::Corners {} | AgentSpec::Positional {} | AgentSpec::External(_) => return Ok(None),
+        AgentSpec::Greedy {}
+        | AgentSpec::Corners {}
+        | AgentSpec::Positional {}
+        | AgentSpec::External(_) => return Ok(None),
     }))
 }
 

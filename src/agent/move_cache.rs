@@ -31,7 +31,11 @@ pub struct LruMoves<G: Game + Hash + Eq> {
 
 impl<G: Game + Hash + Eq> LruMoves<G> {
     pub fn new(capacity: usize) -> LruMoves<G> {
-        LruMoves { cache: LruCache::new(NonZeroUsize::new(capacity.max(1)).expect("at least 1")), hits: 0, lookups: 0 }
+        LruMoves {
+            cache: LruCache::new(NonZeroUsize::new(capacity.max(1)).expect("at least 1")),
+            hits: 0,
+            lookups: 0,
+        }
     }
 }
 
@@ -76,7 +80,10 @@ impl<G: Game> MoveSource<G> {
     where
         G: Hash + Eq,
     {
-        MoveSource { cache: (capacity > 0).then(|| Box::new(LruMoves::<G>::new(capacity)) as Box<dyn MoveLookup<G>>) }
+        MoveSource {
+            cache: (capacity > 0)
+                .then(|| Box::new(LruMoves::<G>::new(capacity)) as Box<dyn MoveLookup<G>>),
+        }
     }
 
     #[inline]

@@ -11,7 +11,8 @@ pub struct RandomAgent;
 
 impl<G: Game> Agent<G> for RandomAgent {
     fn choose(&mut self, game: &G, rng: &mut GameRng, _: Budget) -> G::Move {
-        game.random_move(rng, &mut Vec::new()).expect("choose is called on unfinished games")
+        game.random_move(rng, &mut Vec::new())
+            .expect("choose is called on unfinished games")
     }
 }
 
@@ -20,7 +21,9 @@ pub struct PolicyAgent<P>(pub P);
 
 impl<G: Game, P: RolloutPolicy<G>> Agent<G> for PolicyAgent<P> {
     fn choose(&mut self, game: &G, rng: &mut GameRng, _: Budget) -> G::Move {
-        self.0.pick(game, rng, &mut Vec::new()).expect("choose is called on unfinished games")
+        self.0
+            .pick(game, rng, &mut Vec::new())
+            .expect("choose is called on unfinished games")
     }
 }
 
@@ -55,6 +58,8 @@ pub fn best_by<G: CellGame>(game: &G, mut score: impl FnMut(G::Move) -> f64) -> 
 
 impl<G: CellGame> Agent<G> for TablePlayer {
     fn choose(&mut self, game: &G, _: &mut GameRng, _: Budget) -> G::Move {
-        best_by(game, |m| game.move_cell(m).map_or(0.0, |(r, c)| self.table.get(r, c)))
+        best_by(game, |m| {
+            game.move_cell(m).map_or(0.0, |(r, c)| self.table.get(r, c))
+        })
     }
 }

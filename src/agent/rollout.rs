@@ -74,7 +74,12 @@ impl<G: CellGame> RolloutPolicy<G> for Weighted {
 /// a copy compiled for those instructions (hardware popcount, BMI2, wider vectors); elsewhere as
 /// the baseline copy. Both copies draw the same numbers and play the same moves.
 #[inline]
-pub fn playout<G: Game, P: RolloutPolicy<G>>(game: &mut G, policy: &P, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> Outcome {
+pub fn playout<G: Game, P: RolloutPolicy<G>>(
+    game: &mut G,
+    policy: &P,
+    rng: &mut GameRng,
+    buf: &mut Vec<G::Move>,
+) -> Outcome {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::x86_v3() {
         // SAFETY: the features playout_x86_v3 is compiled for were detected just above.
@@ -85,7 +90,12 @@ pub fn playout<G: Game, P: RolloutPolicy<G>>(game: &mut G, policy: &P, rng: &mut
 
 /// The playout loop as the baseline target compiles it (what `playout` runs without x86-64-v3).
 #[inline(always)]
-pub fn playout_portable<G: Game, P: RolloutPolicy<G>>(game: &mut G, policy: &P, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> Outcome {
+pub fn playout_portable<G: Game, P: RolloutPolicy<G>>(
+    game: &mut G,
+    policy: &P,
+    rng: &mut GameRng,
+    buf: &mut Vec<G::Move>,
+) -> Outcome {
     while let Some(mv) = policy.pick(game, rng, buf) {
         game.play(mv);
     }
@@ -94,6 +104,11 @@ pub fn playout_portable<G: Game, P: RolloutPolicy<G>>(game: &mut G, policy: &P, 
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
-fn playout_x86_v3<G: Game, P: RolloutPolicy<G>>(game: &mut G, policy: &P, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> Outcome {
+fn playout_x86_v3<G: Game, P: RolloutPolicy<G>>(
+    game: &mut G,
+    policy: &P,
+    rng: &mut GameRng,
+    buf: &mut Vec<G::Move>,
+) -> Outcome {
     playout_portable(game, policy, rng, buf)
 }

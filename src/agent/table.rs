@@ -69,7 +69,10 @@ pub fn parse_table_text(text: &str) -> Result<Vec<Vec<f64>>, String> {
         let row = line
             .split(|c: char| c == ',' || c.is_whitespace())
             .filter(|t| !t.is_empty())
-            .map(|t| t.parse::<f64>().map_err(|_| format!("line {}: '{t}' is not a number", i + 1)))
+            .map(|t| {
+                t.parse::<f64>()
+                    .map_err(|_| format!("line {}: '{t}' is not a number", i + 1))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         rows.push(row);
     }
@@ -90,7 +93,8 @@ impl TableRef {
                     // refused, so it never plays under the evolved table's name. A table of the
                     // user's own has none; its values are in the job either way.
                     let body = crate::durable::unsealed(&full, &text, "table file")?;
-                    parse_table_text(body).map_err(|e| format!("table file {}: {e}", full.display()))?
+                    parse_table_text(body)
+                        .map_err(|e| format!("table file {}: {e}", full.display()))?
                 }
             };
             *self = TableRef::Rows(rows);
@@ -102,15 +106,26 @@ impl TableRef {
     pub fn table_for(&self, size: usize) -> Result<WeightTable, String> {
         let mut me = self.clone();
         me.resolve(Path::new("."))?;
-        let TableRef::Rows(rows) = me else { unreachable!("resolved above") };
+        let TableRef::Rows(rows) = me else {
+            unreachable!("resolved above")
+        };
         if rows.len() != size || rows.iter().any(|r| r.len() != size) {
-            let shape = format!("{} rows of lengths {:?}", rows.len(), rows.iter().map(|r| r.len()).collect::<Vec<_>>());
-            return Err(format!("the table has {shape}, but the board is {size}x{size}"));
+            let shape = format!(
+                "{} rows of lengths {:?}",
+                rows.len(),
+                rows.iter().map(|r| r.len()).collect::<Vec<_>>()
+            );
+            return Err(format!(
+                "the table has {shape}, but the board is {size}x{size}"
+            ));
         }
         if rows.iter().flatten().any(|v| !v.is_finite()) {
             return Err("the table holds a value that is not a finite number".into());
         }
-        Ok(WeightTable { size, values: rows.concat() })
+        Ok(WeightTable {
+            size,
+            values: rows.concat(),
+        })
     }
 }
 
@@ -143,7 +158,10 @@ mod tests {
 
     #[test]
     fn table_text_parses_rows_and_reports_bad_numbers() {
-        assert_eq!(parse_table_text("1 2\n# c\n3,4\n").unwrap(), vec![vec![1., 2.], vec![3., 4.]]);
+        assert_eq!(
+            parse_table_text("1 2\n# c\n3,4\n").unwrap(),
+            vec![vec![1., 2.], vec![3., 4.]]
+        );
         assert!(parse_table_text("1 x").unwrap_err().contains("line 1"));
     }
 }

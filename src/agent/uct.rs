@@ -33,8 +33,8 @@
 //! clock inside expansion. Tree memory is counted as nodes x node size plus the capacity of
 //! their move lists (not an allocator hook), and its peak is reported in `Effort`.
 
-use super::rollout::{RolloutPolicy, playout};
 use super::move_cache::MoveSource;
+use super::rollout::{RolloutPolicy, playout};
 use super::{Agent, Budget, Effort};
 use crate::game::{Game, Outcome, Player};
 use crate::rng::{GameRng, below};
@@ -48,7 +48,11 @@ pub enum Exploration {
     /// C = e^(1/depth) - 1 (seed 004).
     Annealed,
     /// C grows linearly with the number of moves of the node selected from (popcoin).
-    ByMoves { c_min: f64, c_max: f64, moves_at_max: f64 },
+    ByMoves {
+        c_min: f64,
+        c_max: f64,
+        moves_at_max: f64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -67,7 +71,9 @@ pub enum FinalRule {
     MostVisits,
     BestMean,
     /// alpha x mean + (1 - alpha) x h, alpha = avg / (avg + k) (popcoin).
-    HeuristicMix { k: f64 },
+    HeuristicMix {
+        k: f64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -108,7 +114,9 @@ impl UctConfig {
     }
 
     fn needs_heuristic(&self) -> bool {
-        self.heuristic_weight != 0.0 || self.prior_weight != 0.0 || matches!(self.final_move, FinalRule::HeuristicMix { .. })
+        self.heuristic_weight != 0.0
+            || self.prior_weight != 0.0
+            || matches!(self.final_move, FinalRule::HeuristicMix { .. })
     }
 }
 
@@ -152,18 +160,47 @@ impl<G: Game> Tree<G> {
     fn new(state: &G, moves: &mut MoveSource<G>) -> Tree<G> {
         let mut untried = Vec::new();
         moves.legal_moves(state, &mut untried);
-        let root = Node { mv: None, parent: NONE, mover: state.to_move().other(), depth: 0, children: Vec::new(), untried, visits: 0.0, value: 0.0, h: 0.0 };
-        Tree { root_state: state.clone(), nodes: vec![root] }
+        let root = Node {
+            mv: None,
+            parent: NONE,
+            mover: state.to_move().other(),
+            depth: 0,
+            children: Vec::new(),
+            untried,
+            visits: 0.0,
+            value: 0.0,
+            h: 0.0,
+        };
+        Tree {
+            root_state: state.clone(),
+            nodes: vec![root],
+        }
     }
 
     /// Keeps the subtree under the root's child `mv` (renumbered, depths kept), or returns None.
     fn reroot(mut self, mv: G::Move) -> Option<Tree<G>> {
-        let child = *self.nodes[0].children.iter().find(|&&c| self.nodes[c as usize].mv == Some(mv))?;
+        let child = *self.nodes[0]
+            .children
+            .iter()
+            .find(|&&c| self.nodes[c as usize].mv == Some(mv))?;
         let mut old = std::mem::take(&mut self.nodes);
         let mut nodes = Vec::new();
         let mut queue = std::collections::VecDeque::from([(child, NONE)]);
         while let Some((i, parent)) = queue.pop_front() {
-            let mut n = std::mem::replace(&mut old[i as usize], Node { mv: None, parent: NONE, mover: Player::First, depth: 0, children: Vec::new(), untried: Vec::new(), visits: 0.0, value: 0.0, h: 0.0 });
+            let mut n = std::mem::replace(
+                &mut old[i as usize],
+                Node {
+                    mv: None,
+                    parent: NONE,
+                    mover: Player::First,
+                    depth: 0,
+                    children: Vec::new(),
+                    untried: Vec::new(),
+                    visits: 0.0,
+                    value: 0.0,
+                    h: 0.0,
+                },
+            );
             let id = nodes.len() as u32;
             if parent != NONE {
                 let p: &mut Node<G::Move> = &mut nodes[parent as usize];
@@ -185,7 +222,10 @@ impl<G: Game> Tree<G> {
     fn bytes(&self) -> u64 {
         let node = std::mem::size_of::<Node<G::Move>>();
         let mv = std::mem::size_of::<G::Move>();
-        self.nodes.iter().map(|n| (node + n.children.capacity() * 4 + n.untried.capacity() * mv) as u64).sum::<u64>()
+        self.nodes
+            .iter()
+            .map(|n| (node + n.children.capacity() * 4 + n.untried.capacity() * mv) as u64)
+            .sum::<u64>()
             + (self.nodes.capacity() - self.nodes.len()) as u64 * node as u64
     }
 }
@@ -208,7 +248,14 @@ impl<G: Game, P: RolloutPolicy<G>> Uct<G, P, NoHeuristic> {
 
 impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
     pub fn with_heuristic(cfg: UctConfig, policy: P, heuristic: H) -> Self {
-        Uct { cfg, policy, heuristic, effort: Effort::default(), tree: None, moves: MoveSource::direct() }
+        Uct {
+            cfg,
+            policy,
+            heuristic,
+            effort: Effort::default(),
+            tree: None,
+            moves: MoveSource::direct(),
+        }
     }
 
     /// The same search taking its expansions' moves from `moves` (an LRU cache, say).
@@ -228,14 +275,29 @@ impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
 
     /// The kept root's children: their moves and visits.
     pub fn kept_children(&self) -> Vec<(G::Move, f64)> {
-        self.tree.as_ref().map_or(Vec::new(), |t| t.nodes[0].children.iter().map(|&c| (t.nodes[c as usize].mv.expect("children have moves"), t.nodes[c as usize].visits)).collect())
+        self.tree.as_ref().map_or(Vec::new(), |t| {
+            t.nodes[0]
+                .children
+                .iter()
+                .map(|&c| {
+                    (
+                        t.nodes[c as usize].mv.expect("children have moves"),
+                        t.nodes[c as usize].visits,
+                    )
+                })
+                .collect()
+        })
     }
 
     fn exploration(&self, nodes: &[Node<G::Move>], parent: usize, child: usize) -> f64 {
         match self.cfg.exploration {
             Exploration::Constant(c) => c,
             Exploration::Annealed => (1.0 / nodes[child].depth as f64).exp() - 1.0,
-            Exploration::ByMoves { c_min, c_max, moves_at_max } => {
+            Exploration::ByMoves {
+                c_min,
+                c_max,
+                moves_at_max,
+            } => {
                 let p = &nodes[parent];
                 let moves = (p.children.len() + p.untried.len()) as f64;
                 c_min + (c_max - c_min) * (moves / moves_at_max).min(1.0)
@@ -251,7 +313,9 @@ impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
         for &ch in &parent.children {
             let ch = ch as usize;
             let n = &nodes[ch];
-            let mut score = self.cfg.win_weight * n.value / n.visits + self.cfg.heuristic_weight * n.h + self.exploration(nodes, node, ch) * (ln_n / n.visits).sqrt();
+            let mut score = self.cfg.win_weight * n.value / n.visits
+                + self.cfg.heuristic_weight * n.h
+                + self.exploration(nodes, node, ch) * (ln_n / n.visits).sqrt();
             if self.cfg.prior_weight != 0.0 {
                 score += self.cfg.prior_weight * n.h / (1.0 + n.visits).ln();
             }
@@ -265,22 +329,51 @@ impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
 
     /// Adds the child reached by `mv` from `node` (whose position is `state`), plays its
     /// simulations and backs them up; returns the simulations played.
-    fn grow(&mut self, tree: &mut Tree<G>, node: usize, state: &G, mv: G::Move, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> u64 {
+    fn grow(
+        &mut self,
+        tree: &mut Tree<G>,
+        node: usize,
+        state: &G,
+        mv: G::Move,
+        rng: &mut GameRng,
+        buf: &mut Vec<G::Move>,
+    ) -> u64 {
         let mover = state.to_move();
         let mut after = state.clone();
         after.play(mv);
         let mut untried = Vec::new();
         self.moves.legal_moves(&after, &mut untried);
-        let h = if self.cfg.needs_heuristic() { self.heuristic.value(state, mv, &after, mover) } else { 0.0 };
+        let h = if self.cfg.needs_heuristic() {
+            self.heuristic.value(state, mv, &after, mover)
+        } else {
+            0.0
+        };
         let depth = tree.nodes[node].depth + 1;
-        tree.nodes.push(Node { mv: Some(mv), parent: node as u32, mover, depth, children: Vec::new(), untried, visits: 0.0, value: 0.0, h });
+        tree.nodes.push(Node {
+            mv: Some(mv),
+            parent: node as u32,
+            mover,
+            depth,
+            children: Vec::new(),
+            untried,
+            visits: 0.0,
+            value: 0.0,
+            h,
+        });
         let child = tree.nodes.len() - 1;
         tree.nodes[node].children.push(child as u32);
         self.effort.nodes += 1;
         self.simulate_and_backup(tree, child, &after, rng, buf)
     }
 
-    fn simulate_and_backup(&mut self, tree: &mut Tree<G>, node: usize, state: &G, rng: &mut GameRng, buf: &mut Vec<G::Move>) -> u64 {
+    fn simulate_and_backup(
+        &mut self,
+        tree: &mut Tree<G>,
+        node: usize,
+        state: &G,
+        rng: &mut GameRng,
+        buf: &mut Vec<G::Move>,
+    ) -> u64 {
         let n = self.cfg.rollouts_per_leaf.max(1);
         let mut results = [0.0f64; 2];
         for _ in 0..n {
@@ -332,7 +425,11 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
             return mv;
         }
         if self.cfg.root_checks {
-            let mut all: Vec<G::Move> = tree.nodes[0].children.iter().filter_map(|&c| tree.nodes[c as usize].mv).collect();
+            let mut all: Vec<G::Move> = tree.nodes[0]
+                .children
+                .iter()
+                .filter_map(|&c| tree.nodes[c as usize].mv)
+                .collect();
             all.extend_from_slice(&tree.nodes[0].untried);
             match self.checked_root_moves(game, all) {
                 Ok(win) => {
@@ -342,7 +439,12 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
                 Err(keep) => {
                     // Drop losing moves from the root (children and untried alike).
                     let nodes = &mut tree.nodes;
-                    let kept_children: Vec<u32> = nodes[0].children.iter().copied().filter(|&c| nodes[c as usize].mv.is_some_and(|m| keep.contains(&m))).collect();
+                    let kept_children: Vec<u32> = nodes[0]
+                        .children
+                        .iter()
+                        .copied()
+                        .filter(|&c| nodes[c as usize].mv.is_some_and(|m| keep.contains(&m)))
+                        .collect();
                     nodes[0].children = kept_children;
                     nodes[0].untried.retain(|m| keep.contains(m));
                     if nodes[0].children.len() + nodes[0].untried.len() == 1 {
@@ -372,7 +474,10 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
             // widening, fewer children than its visits allow).
             let widening = self.cfg.widening;
             let may_grow = |n: &Node<G::Move>| {
-                !n.untried.is_empty() && widening.is_none_or(|(k, alpha)| (n.children.len() as f64) < (k * n.visits.max(1.0).powf(alpha)).ceil())
+                !n.untried.is_empty()
+                    && widening.is_none_or(|(k, alpha)| {
+                        (n.children.len() as f64) < (k * n.visits.max(1.0).powf(alpha)).ceil()
+                    })
             };
             while !may_grow(&tree.nodes[node]) && !tree.nodes[node].children.is_empty() {
                 node = self.select(&tree.nodes, node);
@@ -415,7 +520,11 @@ impl<G: Game + PartialEq, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Agent<G> for
 
     fn effort(&self) -> Effort {
         let (cache_hits, cache_lookups) = self.moves.counts();
-        Effort { cache_hits, cache_lookups, ..self.effort }
+        Effort {
+            cache_hits,
+            cache_lookups,
+            ..self.effort
+        }
     }
 }
 
@@ -431,7 +540,12 @@ impl<G: Game, P: RolloutPolicy<G>, H: NodeHeuristic<G>> Uct<G, P, H> {
             FinalRule::MostVisits => Box::new(|c| nodes[c].visits),
             FinalRule::BestMean => Box::new(mean),
             FinalRule::HeuristicMix { k } => {
-                let avg = root.children.iter().map(|&c| nodes[c as usize].visits).sum::<f64>() / root.children.len() as f64;
+                let avg = root
+                    .children
+                    .iter()
+                    .map(|&c| nodes[c as usize].visits)
+                    .sum::<f64>()
+                    / root.children.len() as f64;
                 let alpha = avg / (avg + k);
                 Box::new(move |c| alpha * mean(c) + (1.0 - alpha) * nodes[c].h)
             }
@@ -454,20 +568,34 @@ mod tests {
     use crate::rng::rng_from_seed;
 
     fn most_visited<M: Copy>(children: &[(M, f64)]) -> (M, f64) {
-        *children.iter().max_by(|a, b| a.1.total_cmp(&b.1)).expect("children")
+        *children
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("children")
     }
 
     #[test]
     fn tree_reuse_keeps_the_visited_subtree() {
         let mut rng = rng_from_seed(7);
         let mut game = Colosseum::random_setup(6, &mut rng).unwrap();
-        let cfg = UctConfig { reuse_tree: true, ..UctConfig::plain(1.0) };
+        let cfg = UctConfig {
+            reuse_tree: true,
+            ..UctConfig::plain(1.0)
+        };
         let mut agent = Uct::new(cfg, CourseRandom);
         let mine = agent.choose(&game, &mut rng, Budget::Iterations(3000));
-        let (_, v) = *agent.kept_children().iter().find(|(m, _)| *m == mine).expect("the chosen move is a root child");
+        let (_, v) = *agent
+            .kept_children()
+            .iter()
+            .find(|(m, _)| *m == mine)
+            .expect("the chosen move is a root child");
         game.play(mine);
         agent.observe(mine);
-        assert_eq!(agent.kept_root_visits(), v, "re-rooted on our move, its statistics kept");
+        assert_eq!(
+            agent.kept_root_visits(),
+            v,
+            "re-rooted on our move, its statistics kept"
+        );
         // The opponent answers with the reply the tree explored most.
         let (reply, w) = most_visited(&agent.kept_children());
         assert!(w >= 2.0, "the subtree was explored");
@@ -495,7 +623,13 @@ mod tests {
         let game = Colosseum::random_setup(6, &mut rng).unwrap();
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
-        let cfg = UctConfig { expansion: Expansion::All, rollouts_per_leaf: 4, count_simulations: true, reuse_tree: true, ..UctConfig::plain(1.0) };
+        let cfg = UctConfig {
+            expansion: Expansion::All,
+            rollouts_per_leaf: 4,
+            count_simulations: true,
+            reuse_tree: true,
+            ..UctConfig::plain(1.0)
+        };
         let mut agent = Uct::new(cfg, CourseRandom);
         // A budget of exactly one full expansion of the root.
         agent.choose(&game, &mut rng, Budget::Iterations(4 * moves.len() as u64));
@@ -511,16 +645,30 @@ mod tests {
         use crate::game::freckers::Freckers;
         let start = Freckers::new(false);
         let mut rng = rng_from_seed(5);
-        let wide = UctConfig { reuse_tree: true, ..UctConfig::plain(1.0) };
+        let wide = UctConfig {
+            reuse_tree: true,
+            ..UctConfig::plain(1.0)
+        };
         let mut agent = Uct::new(wide, Uniform);
         agent.choose(&start, &mut rng, Budget::Iterations(400));
-        assert_eq!(agent.kept_children().len(), 21, "without widening every move gets a child");
-        let narrow = UctConfig { widening: Some((0.5, 0.5)), ..wide };
+        assert_eq!(
+            agent.kept_children().len(),
+            21,
+            "without widening every move gets a child"
+        );
+        let narrow = UctConfig {
+            widening: Some((0.5, 0.5)),
+            ..wide
+        };
         let mut agent = Uct::new(narrow, Uniform);
         agent.choose(&start, &mut rng, Budget::Iterations(400));
         let children = agent.kept_children();
         // 400 visits allow ceil(0.5 sqrt(400)) = 10 children.
         assert_eq!(children.len(), 10);
-        assert_eq!(children.iter().map(|c| c.1).sum::<f64>(), 400.0, "every iteration went through a root child");
+        assert_eq!(
+            children.iter().map(|c| c.1).sum::<f64>(),
+            400.0,
+            "every iteration went through a root child"
+        );
     }
 }

@@ -28,7 +28,14 @@ impl fmt::Display for InputError {
             write!(f, "key `{key}`: ")?;
         }
         // One line: fold any newline a library put in its message.
-        write!(f, "{}", self.message.split_whitespace().collect::<Vec<_>>().join(" "))
+        write!(
+            f,
+            "{}",
+            self.message
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
     }
 }
 
@@ -36,12 +43,22 @@ impl std::error::Error for InputError {}
 
 impl InputError {
     pub fn plain(message: impl Into<String>) -> InputError {
-        InputError { file: None, line_col: None, key: None, message: message.into() }
+        InputError {
+            file: None,
+            line_col: None,
+            key: None,
+            message: message.into(),
+        }
     }
 
     /// An error about `key` in `file`, located in `text` when the key can be found there.
     pub fn at_key(file: &Path, text: &str, key: &str, message: impl Into<String>) -> InputError {
-        InputError { file: Some(file.to_path_buf()), line_col: locate_key(text, key), key: Some(key.to_string()), message: message.into() }
+        InputError {
+            file: Some(file.to_path_buf()),
+            line_col: locate_key(text, key),
+            key: Some(key.to_string()),
+            message: message.into(),
+        }
     }
 
     /// Converts a TOML parse or type error, locating it and naming the key it sits on.
@@ -57,22 +74,47 @@ impl InputError {
         // serde reports a missing field at the table that lacks it (the whole file, for a
         // top-level key): name the missing key, and its table's header line, not the key that
         // happens to start the table.
-        if let Some(field) = message.strip_prefix("missing field `").and_then(|m| m.split('`').next()) {
-            let header = line_col.and_then(|(l, _)| text.lines().nth(l - 1)).and_then(header_of);
+        if let Some(field) = message
+            .strip_prefix("missing field `")
+            .and_then(|m| m.split('`').next())
+        {
+            let header = line_col
+                .and_then(|(l, _)| text.lines().nth(l - 1))
+                .and_then(header_of);
             let (key, at) = match header {
                 Some(h) => (format!("{h}.{field}"), line_col),
                 None => (field.to_string(), None),
             };
-            return InputError { file: Some(file.to_path_buf()), line_col: at, key: Some(key), message };
+            return InputError {
+                file: Some(file.to_path_buf()),
+                line_col: at,
+                key: Some(key),
+                message,
+            };
         }
         // serde reports an unknown field at its table; point at the field itself when we can.
-        if let (Some(table), Some(field)) = (&key, message.strip_prefix("unknown field `").and_then(|m| m.split('`').next())) {
+        if let (Some(table), Some(field)) = (
+            &key,
+            message
+                .strip_prefix("unknown field `")
+                .and_then(|m| m.split('`').next()),
+        ) {
             let full = format!("{table}.{field}");
             if let Some(lc) = locate_key(text, &full) {
-                return InputError { file: Some(file.to_path_buf()), line_col: Some(lc), key: Some(full), message };
+                return InputError {
+                    file: Some(file.to_path_buf()),
+                    line_col: Some(lc),
+                    key: Some(full),
+                    message,
+                };
             }
         }
-        InputError { file: Some(file.to_path_buf()), line_col, key, message }
+        InputError {
+            file: Some(file.to_path_buf()),
+            line_col,
+            key,
+            message,
+        }
     }
 }
 
@@ -80,7 +122,10 @@ impl InputError {
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
-    let col = before.rfind('\n').map_or(before.len(), |i| before.len() - i - 1) + 1;
+    let col = before
+        .rfind('\n')
+        .map_or(before.len(), |i| before.len() - i - 1)
+        + 1;
     (line, col)
 }
 
@@ -91,7 +136,10 @@ fn code_of(line: &str) -> &str {
 
 fn header_of(line: &str) -> Option<String> {
     let t = code_of(line).trim();
-    let inner = t.strip_prefix("[[").and_then(|s| s.strip_suffix("]]")).or_else(|| t.strip_prefix('[').and_then(|s| s.strip_suffix(']')))?;
+    let inner = t
+        .strip_prefix("[[")
+        .and_then(|s| s.strip_suffix("]]"))
+        .or_else(|| t.strip_prefix('[').and_then(|s| s.strip_suffix(']')))?;
     Some(inner.trim().replace([' ', '"'], ""))
 }
 
@@ -101,7 +149,11 @@ fn key_of(line: &str) -> Option<String> {
         return None;
     }
     let k = t.split('=').next()?.trim();
-    if t.contains('=') && !k.is_empty() { Some(k.trim_matches('"').to_string()) } else { None }
+    if t.contains('=') && !k.is_empty() {
+        Some(k.trim_matches('"').to_string())
+    } else {
+        None
+    }
 }
 
 /// The dotted key written on 1-based `line` (with the table header above it), if any.
@@ -134,7 +186,11 @@ pub fn locate_key(text: &str, key: &str) -> Option<(usize, usize)> {
             continue;
         }
         if let Some(k) = key_of(line) {
-            let full = if header.is_empty() { k.clone() } else { format!("{header}.{k}") };
+            let full = if header.is_empty() {
+                k.clone()
+            } else {
+                format!("{header}.{k}")
+            };
             if full == key {
                 let col = line.len() - line.trim_start().len() + 1;
                 return Some((i + 1, col));

@@ -35,7 +35,11 @@ impl KindRunner for Ga {
         "generations"
     }
     fn steps(&self, job: &Job) -> usize {
-        job.config.ga.as_ref().and_then(|g| g.generations).unwrap_or(1) as usize
+        job.config
+            .ga
+            .as_ref()
+            .and_then(|g| g.generations)
+            .unwrap_or(1) as usize
     }
     fn run(&self, cx: &JobContext) -> Result<usize> {
         let outcome = run_ga(cx.job, &cx.files.checkpoint, &|| (cx.progress)(1))?;
@@ -78,18 +82,32 @@ pub struct GaOutcome {
 }
 
 fn table_text(t: &[f64]) -> String {
-    t.iter().map(|v| format!("{v:.3}")).collect::<Vec<_>>().join(" ")
+    t.iter()
+        .map(|v| format!("{v:.3}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The Othello stage of a GA job (validation allows GA jobs on Othello only).
 fn othello_stage(job: &Job) -> Result<&crate::game::othello::StageDef> {
-    job.config.stage.othello().context("GA jobs evolve Othello tables")
+    job.config
+        .stage
+        .othello()
+        .context("GA jobs evolve Othello tables")
 }
 
 /// Runs (or resumes) the GA of `job`; `checkpoint` is its checkpoint file; `on_generation` is
 /// called after each generation.
-pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -> Result<GaOutcome> {
-    let spec = job.config.ga.as_ref().context("a GA job has a [ga] section")?;
+pub fn run_ga(
+    job: &Job,
+    checkpoint: &Path,
+    on_generation: &(dyn Fn() + Sync),
+) -> Result<GaOutcome> {
+    let spec = job
+        .config
+        .ga
+        .as_ref()
+        .context("a GA job has a [ga] section")?;
     let cfg = spec.config();
     let eval = spec.evaluation();
     let start = Othello::new(othello_stage(job)?).map_err(|e| anyhow::anyhow!(e))?;
@@ -99,7 +117,14 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
         None => {
             let mut rng = rng_from_seed(job.seed);
             let population = random_population(cfg.population, layout.params, cfg.bounds, &mut rng);
-            Checkpoint { job: job.hash.clone(), generation: 0, population, rng, elapsed_s: 0.0, rows: Vec::new() }
+            Checkpoint {
+                job: job.hash.clone(),
+                generation: 0,
+                population,
+                rng,
+                elapsed_s: 0.0,
+                rows: Vec::new(),
+            }
         }
     };
     let t0 = Instant::now();
@@ -124,8 +149,14 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
                 let games = evaluation_games(tables.len(), &eval, seed);
                 let context = super::remote::ga_games_context(job, state.generation, &tables)?;
                 let units = crate::farm::ranges(0..games.len(), farm.workers(), 4, 1, 1);
-                let winners: Vec<String> = super::remote::gather(farm, super::remote::GA_GAMES, &context, units)?;
-                tally(tables.len(), &games, &winners.iter().map(String::as_str).collect::<Vec<_>>(), eval.draw)
+                let winners: Vec<String> =
+                    super::remote::gather(farm, super::remote::GA_GAMES, &context, units)?;
+                tally(
+                    tables.len(),
+                    &games,
+                    &winners.iter().map(String::as_str).collect::<Vec<_>>(),
+                    eval.draw,
+                )
             }
         };
         let fitness: Vec<f64> = scores.iter().map(|s| s.fitness(eval.measure)).collect();
@@ -152,28 +183,64 @@ pub fn run_ga(job: &Job, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -
     }
     // The best table of the last generation, as its row records it (so a resumed run and an
     // uninterrupted one write the same file).
-    let last = state.rows.iter().rev().find(|r| r.best).context("a finished GA has rows")?;
-    let values: Vec<f64> = last.table.split(' ').map(|v| v.parse().expect("written by table_text")).collect();
+    let last = state
+        .rows
+        .iter()
+        .rev()
+        .find(|r| r.best)
+        .context("a finished GA has rows")?;
+    let values: Vec<f64> = last
+        .table
+        .split(' ')
+        .map(|v| v.parse().expect("written by table_text"))
+        .collect();
     let best = values.chunks(layout.size).map(<[f64]>::to_vec).collect();
-    Ok(GaOutcome { rows: state.rows, best })
+    Ok(GaOutcome {
+        rows: state.rows,
+        best,
+    })
 }
 
 /// Evaluation games `range` of generation `generation` of a GA job, whose individuals' tables
 /// are `tables`: each game's winner. What a worker of a distributed run computes for a unit.
-pub fn play_evaluation_range(job: &Job, generation: u32, tables: &[Vec<Vec<f64>>], range: std::ops::Range<usize>) -> Result<Vec<&'static str>> {
-    let spec = job.config.ga.as_ref().context("a GA job has a [ga] section")?;
+pub fn play_evaluation_range(
+    job: &Job,
+    generation: u32,
+    tables: &[Vec<Vec<f64>>],
+    range: std::ops::Range<usize>,
+) -> Result<Vec<&'static str>> {
+    let spec = job
+        .config
+        .ga
+        .as_ref()
+        .context("a GA job has a [ga] section")?;
     let eval = spec.evaluation();
     let start = Othello::new(othello_stage(job)?).map_err(|e| anyhow::anyhow!(e))?;
     let seed = derive_seed(job.seed, &[generation as u64]);
     let games = evaluation_games(tables.len(), &eval, seed);
-    let stretch = games.get(range.clone()).with_context(|| format!("evaluation games {range:?} of {}", games.len()))?;
+    let stretch = games
+        .get(range.clone())
+        .with_context(|| format!("evaluation games {range:?} of {}", games.len()))?;
     play_evaluation(&start, tables, &eval, seed, stretch)
 }
 
 /// Writes a GA job's best table as a table file (one row per line) that agents can name.
 pub fn write_table_file(path: &Path, job: &Job, best: &[Vec<f64>]) -> Result<()> {
-    let rows: Vec<String> = best.iter().map(|r| r.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")).collect();
-    let text = format!("# best table of GA job {} ({}), last generation\n{}\n", job.hash, job.config.stage.id(), rows.join("\n"));
+    let rows: Vec<String> = best
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| format!("{v}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    let text = format!(
+        "# best table of GA job {} ({}), last generation\n{}\n",
+        job.hash,
+        job.config.stage.id(),
+        rows.join("\n")
+    );
     write_atomic(path, |f| {
         use std::io::Write;
         f.write_all(crate::durable::sealed(&text).as_bytes())?;

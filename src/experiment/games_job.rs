@@ -2,14 +2,14 @@
 //! to disk (see `stream`), resumable after the last saved batch.
 
 use super::error::InputError;
+use super::grid::Pairing;
 use super::grid::{Job, opening_error};
-use super::openings::{OpeningError, Openings, slots};
-use super::spec::Experiment;
 use super::job_kind::{JobContext, KindRunner, Sink, streamed};
+use super::openings::{OpeningError, Openings, slots};
 use super::record::games_frame;
+use super::spec::Experiment;
 use super::spec::Stage;
 use crate::agent::{AgentSpec, Arena, external};
-use super::grid::Pairing;
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
@@ -43,10 +43,14 @@ impl KindRunner for Games {
                 e.log = Some(external::log_path(&cx.files.results, &cx.job.hash, label));
             }
         }
-        streamed(cx.stream()?, &|rows| games_frame(&cx.id, rows), |from, carry, sink| {
-            (cx.progress)(from as u64);
-            play_job_from(cx.job, &agents, from, carry, &|| (cx.progress)(1), sink)
-        })
+        streamed(
+            cx.stream()?,
+            &|rows| games_frame(&cx.id, rows),
+            |from, carry, sink| {
+                (cx.progress)(from as u64);
+                play_job_from(cx.job, &agents, from, carry, &|| (cx.progress)(1), sink)
+            },
+        )
     }
 }
 
@@ -59,17 +63,31 @@ const SPRT_CHUNK: usize = 32;
 /// Plays every game of a job in memory, returning rows in game order (benchmarks, tests).
 pub fn play_job(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<Vec<GameRow>> {
     let mut rows = Vec::new();
-    play_job_from(job, &job.config.agents, 0, &serde_json::Value::Null, on_game, &mut |chunk, _, _| {
-        rows.extend(chunk);
-        Ok(())
-    })?;
+    play_job_from(
+        job,
+        &job.config.agents,
+        0,
+        &serde_json::Value::Null,
+        on_game,
+        &mut |chunk, _, _| {
+            rows.extend(chunk);
+            Ok(())
+        },
+    )?;
     Ok(rows)
 }
 
 /// Plays the games of a job from game `from` on (the games before it done, `carry` the state
 /// after them), in chunks handed to `sink`. A match with an SPRT stops after the first
 /// colour-swapped pair at which the test decides (see `sprt_feed`).
-fn play_job_from(job: &Job, agents: &Agents, from: usize, carry: &serde_json::Value, on_game: &(dyn Fn() + Sync), sink: &mut Sink<GameRow>) -> Result<()> {
+fn play_job_from(
+    job: &Job,
+    agents: &Agents,
+    from: usize,
+    carry: &serde_json::Value,
+    on_game: &(dyn Fn() + Sync),
+    sink: &mut Sink<GameRow>,
+) -> Result<()> {
     struct Play<'a> {
         job: &'a Job,
         agents: &'a Agents,
@@ -81,10 +99,28 @@ fn play_job_from(job: &Job, agents: &Agents, from: usize, carry: &serde_json::Va
     impl WithStarts for Play<'_> {
         type Out = ();
         fn with<G: Arena>(self, start: &StartOf<G>) -> Result<()> {
-            play_games(self.job, self.agents, start, self.from, self.carry, self.on_game, self.sink)
+            play_games(
+                self.job,
+                self.agents,
+                start,
+                self.from,
+                self.carry,
+                self.on_game,
+                self.sink,
+            )
         }
     }
-    with_starts(job, Play { job, agents, from, carry, on_game, sink })
+    with_starts(
+        job,
+        Play {
+            job,
+            agents,
+            from,
+            carry,
+            on_game,
+            sink,
+        },
+    )
 }
 
 /// The start of game `i` (in pair `pair`) of a job, before its opening: the position, the stage
@@ -110,11 +146,18 @@ fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
         Stage::Colosseum(stage) => {
             /// Keeps setup seeds apart from game seeds.
             const SETUP: u64 = 0x5e7u64;
-            w.with(&|game: usize, pair: Option<u32>| -> Result<(Colosseum, String, Option<String>)> {
+            w.with(&|game: usize,
+                     pair: Option<u32>|
+             -> Result<(Colosseum, String, Option<String>)> {
                 // A game without a partner gets a board of its own.
                 let key = pair.map_or(u64::MAX - game as u64, u64::from);
-                let start = stage.setup(derive_seed(job.seed, &[SETUP, key])).map_err(|e| anyhow::anyhow!(e))?;
-                let (id, text) = (format!("size-{}", start.size()), crate::game::colosseum::text::to_text(&start));
+                let start = stage
+                    .setup(derive_seed(job.seed, &[SETUP, key]))
+                    .map_err(|e| anyhow::anyhow!(e))?;
+                let (id, text) = (
+                    format!("size-{}", start.size()),
+                    crate::game::colosseum::text::to_text(&start),
+                );
                 Ok((start, id, Some(text)))
             })
         }
@@ -122,14 +165,18 @@ fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
             let start = Freckers::new(stage.strict);
             w.with(&|_, _| Ok((start, stage.id.clone(), None)))
         }
-        Stage::Tsumego(_) => anyhow::bail!("life-and-death jobs solve problems; they play no games"),
+        Stage::Tsumego(_) => {
+            anyhow::bail!("life-and-death jobs solve problems; they play no games")
+        }
     }
 }
 
 /// Checks that every game of `job` can play its opening: per pair for random setups and random
 /// plies (a fixed start's suite lines are checked once, by the grid).
 pub fn check_openings(exp: &Experiment, job: &Job) -> Result<(), InputError> {
-    let Some(openings) = &job.config.openings else { return Ok(()) };
+    let Some(openings) = &job.config.openings else {
+        return Ok(());
+    };
     struct Check<'a>(&'a Job, &'a Openings);
     impl WithStarts for Check<'_> {
         type Out = Option<(u64, OpeningError)>;
@@ -175,13 +222,32 @@ fn play_games<G: Arena>(
     let cfg = &job.config;
     let pairings = job.pairings();
     let slots = slots(&pairings);
-    let play = |range: std::ops::Range<usize>| play_some(job, agents, start, &pairings, &slots, range, on_game);
-    let sprt = cfg.match_.as_ref().and_then(|m| m.sprt.map(|s| (s, m.players[0].clone())));
+    let play = |range: std::ops::Range<usize>| {
+        play_some(job, agents, start, &pairings, &slots, range, on_game)
+    };
+    let sprt = cfg
+        .match_
+        .as_ref()
+        .and_then(|m| m.sprt.map(|s| (s, m.players[0].clone())));
     // An SPRT's pentanomial counts over the pairs played so far.
     let mut penta = Pentanomial(serde_json::from_value(carry.clone()).unwrap_or_default());
-    let chunk = if sprt.is_some() { SPRT_CHUNK } else { GAME_CHUNK };
+    let chunk = if sprt.is_some() {
+        SPRT_CHUNK
+    } else {
+        GAME_CHUNK
+    };
     if let Some(farm) = crate::farm::farm() {
-        return play_on_farm(farm, job, agents, from, chunk, sprt.as_ref(), penta, on_game, sink);
+        return play_on_farm(
+            farm,
+            job,
+            agents,
+            from,
+            chunk,
+            sprt.as_ref(),
+            penta,
+            on_game,
+            sink,
+        );
     }
     let mut next = from;
     while next < pairings.len() {
@@ -234,13 +300,25 @@ fn play_some<G: Arena>(
 
 /// Games `range` of a job with the agents `agents`, whatever its game: what a worker of a
 /// distributed run computes for one unit (`experiment::remote`).
-pub fn play_range(job: &Job, agents: &Agents, range: std::ops::Range<usize>) -> Result<Vec<GameRow>> {
+pub fn play_range(
+    job: &Job,
+    agents: &Agents,
+    range: std::ops::Range<usize>,
+) -> Result<Vec<GameRow>> {
     struct PlayRange<'a>(&'a Job, &'a Agents, std::ops::Range<usize>);
     impl WithStarts for PlayRange<'_> {
         type Out = Vec<GameRow>;
         fn with<G: Arena>(self, start: &StartOf<G>) -> Result<Vec<GameRow>> {
             let pairings = self.0.pairings();
-            play_some(self.0, self.1, start, &pairings, &slots(&pairings), self.2, &|| {})
+            play_some(
+                self.0,
+                self.1,
+                start,
+                &pairings,
+                &slots(&pairings),
+                self.2,
+                &|| {},
+            )
         }
     }
     with_starts(job, PlayRange(job, agents, range))
@@ -264,9 +342,20 @@ fn play_on_farm(
 ) -> Result<()> {
     let total = job.pairings().len();
     // With an SPRT, units of whole pairs (`from` is a pair boundary): every unit starts at an even game.
-    let units = crate::farm::ranges(from..total, farm.workers(), 8, 2, if sprt.is_some() { 2 } else { 1 });
+    let units = crate::farm::ranges(
+        from..total,
+        farm.workers(),
+        8,
+        2,
+        if sprt.is_some() { 2 } else { 1 },
+    );
     let context = super::remote::games_context(job, agents)?;
-    let answers = super::remote::map::<_, Vec<GameRow>>(farm, super::remote::GAMES, &context, units.iter().cloned())?;
+    let answers = super::remote::map::<_, Vec<GameRow>>(
+        farm,
+        super::remote::GAMES,
+        &context,
+        units.iter().cloned(),
+    )?;
     let mut held: Vec<GameRow> = Vec::new();
     for (range, rows) in units.iter().zip(answers) {
         let mut rows = rows?;
@@ -280,7 +369,11 @@ fn play_on_farm(
         }
         held.extend(rows);
         if held.len() >= chunk || range.end == total {
-            sink(std::mem::take(&mut held), range.end, &serde_json::json!(penta.0))?;
+            sink(
+                std::mem::take(&mut held),
+                range.end,
+                &serde_json::json!(penta.0),
+            )?;
         }
     }
     Ok(())
@@ -289,7 +382,12 @@ fn play_on_farm(
 /// Adds the complete colour-swapped pairs of `rows` (in game order) to `penta`, `me`'s pair
 /// results, and returns the number of games of `rows` up to the first pair at which the SPRT
 /// accepts a hypothesis, if one does.
-pub fn sprt_feed(sprt: &Sprt, me: &str, penta: &mut Pentanomial, rows: &[GameRow]) -> Option<usize> {
+pub fn sprt_feed(
+    sprt: &Sprt,
+    me: &str,
+    penta: &mut Pentanomial,
+    rows: &[GameRow],
+) -> Option<usize> {
     let result = |r: &GameRow| seat_result(r.winner, r.first_agent == me);
     for (i, pair) in rows.chunks(2).enumerate() {
         if pair.len() < 2 || pair[0].pair.is_none() {
@@ -302,4 +400,3 @@ pub fn sprt_feed(sprt: &Sprt, me: &str, penta: &mut Pentanomial, rows: &[GameRow
     }
     None
 }
-

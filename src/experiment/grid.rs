@@ -8,12 +8,15 @@
 //! same file and seed give the same jobs and rows however they are scheduled or sharded.
 
 use super::error::InputError;
-use super::spec::{Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, SolveSpec, Stage, TournamentSpec, TsumegoGaSpec, TuneSpec};
+use super::openings::{OpeningError, Openings, SpecError};
+use super::spec::{
+    Experiment, ExperimentFile, GaSpec, GameName, JobKind, MatchSpec, SolveSpec, Stage,
+    TournamentSpec, TsumegoGaSpec, TuneSpec,
+};
 use crate::agent::{AgentSpec, Arena};
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
-use super::openings::{OpeningError, Openings, SpecError};
 use crate::rng::derive_seed;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -87,7 +90,11 @@ impl Job {
 
     /// The games of this job in game-index order.
     pub fn pairings(&self) -> Vec<Pairing> {
-        let game = |first: &String, second: &String, pair: Option<u32>| Pairing { first: first.clone(), second: second.clone(), pair };
+        let game = |first: &String, second: &String, pair: Option<u32>| Pairing {
+            first: first.clone(),
+            second: second.clone(),
+            pair,
+        };
         match (&self.config.match_, &self.config.tournament) {
             (Some(m), _) => (0..m.games)
                 .map(|g| {
@@ -133,8 +140,13 @@ const UNSWEEPABLE: [&str; 6] = ["grid", "zip", "report", "name", "description", 
 
 /// Expands an experiment into its jobs, validating every grid point.
 pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
-    let named: Vec<(String, &String, &Vec<toml::Value>)> =
-        exp.file.grid.iter().map(|(k, v)| (format!("grid.{k}"), k, v)).chain(exp.file.zip.iter().map(|(k, v)| (format!("zip.{k}"), k, v))).collect();
+    let named: Vec<(String, &String, &Vec<toml::Value>)> = exp
+        .file
+        .grid
+        .iter()
+        .map(|(k, v)| (format!("grid.{k}"), k, v))
+        .chain(exp.file.zip.iter().map(|(k, v)| (format!("zip.{k}"), k, v)))
+        .collect();
     for (at, key, values) in &named {
         if values.is_empty() {
             return Err(exp.error(at, "the axis is empty; give at least one value"));
@@ -149,7 +161,10 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
                 Some(toml::Value::Table(t)) => table = t,
                 _ => {
                     let prefix = parts[..=i].join(".");
-                    return Err(exp.error(at, format!("the grid path names nothing: the file has no table `{prefix}`")));
+                    return Err(exp.error(
+                        at,
+                        format!("the grid path names nothing: the file has no table `{prefix}`"),
+                    ));
                 }
             }
         }
@@ -157,38 +172,86 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
     // A value listed twice on a grid axis (or a zipped row listed twice) would make two identical
     // jobs: one hash, its games counted twice.
     for (at, _, values) in named.iter().filter(|(at, _, _)| at.starts_with("grid.")) {
-        if let Some((i, v)) = values.iter().enumerate().find(|(i, v)| values[..*i].contains(v)) {
+        if let Some((i, v)) = values
+            .iter()
+            .enumerate()
+            .find(|(i, v)| values[..*i].contains(v))
+        {
             return Err(exp.error(at, format!("the value {v} is listed twice (at positions {} and {}): each value makes one job; use `repeats` to run a job again", values.iter().position(|x| x == v).unwrap_or(0) + 1, i + 1)));
         }
     }
     let zip_row = |i: usize| exp.file.zip.values().map(|v| v.get(i)).collect::<Vec<_>>();
     let zip_rows = exp.file.zip.values().map(Vec::len).min().unwrap_or(0);
-    if let Some((i, j)) = (0..zip_rows).flat_map(|j| (0..j).map(move |i| (i, j))).find(|&(i, j)| zip_row(i) == zip_row(j)) {
+    if let Some((i, j)) = (0..zip_rows)
+        .flat_map(|j| (0..j).map(move |i| (i, j)))
+        .find(|&(i, j)| zip_row(i) == zip_row(j))
+    {
         return Err(exp.error("zip", format!("rows {} and {} of the zipped lists are the same: each row makes one job; use `repeats` to run a job again", i + 1, j + 1)));
     }
     // The grid's size, before anything is built.
-    let points = exp.file.grid.values().map(|v| v.len() as u128).product::<u128>() * exp.file.zip.values().next().map_or(1, |v| v.len() as u128);
+    let points = exp
+        .file
+        .grid
+        .values()
+        .map(|v| v.len() as u128)
+        .product::<u128>()
+        * exp.file.zip.values().next().map_or(1, |v| v.len() as u128);
     if points * exp.file.repeats as u128 > MAX_JOBS as u128 {
-        let at = if exp.file.repeats as usize > MAX_JOBS || exp.file.grid.is_empty() && exp.file.zip.is_empty() { "repeats" } else { "grid" };
+        let at = if exp.file.repeats as usize > MAX_JOBS
+            || exp.file.grid.is_empty() && exp.file.zip.is_empty()
+        {
+            "repeats"
+        } else {
+            "grid"
+        };
         return Err(exp.error(at, format!("{points} grid points x {} repeats is more than {MAX_JOBS} jobs; split the experiment into several files", exp.file.repeats)));
     }
     if let Some(k) = exp.file.zip.keys().find(|k| exp.file.grid.contains_key(*k)) {
-        return Err(exp.error(&format!("zip.{k}"), "a key is swept either in [grid] or in [zip], not both"));
+        return Err(exp.error(
+            &format!("zip.{k}"),
+            "a key is swept either in [grid] or in [zip], not both",
+        ));
     }
     let zip_len = exp.file.zip.values().next().map(Vec::len);
     if let Some((k, v)) = exp.file.zip.iter().find(|(_, v)| Some(v.len()) != zip_len) {
-        return Err(exp.error(&format!("zip.{k}"), format!("has {} values, but the zipped lists must all have {}", v.len(), zip_len.unwrap_or(0))));
+        return Err(exp.error(
+            &format!("zip.{k}"),
+            format!(
+                "has {} values, but the zipped lists must all have {}",
+                v.len(),
+                zip_len.unwrap_or(0)
+            ),
+        ));
     }
     // Axes: one per grid key, and one for all zipped keys together. A point of an axis sets
     // one or more keys.
-    let mut axes: Vec<Vec<Vec<(String, toml::Value)>>> = exp.file.grid.iter().map(|(k, v)| v.iter().map(|x| vec![(k.clone(), x.clone())]).collect()).collect();
+    let mut axes: Vec<Vec<Vec<(String, toml::Value)>>> = exp
+        .file
+        .grid
+        .iter()
+        .map(|(k, v)| v.iter().map(|x| vec![(k.clone(), x.clone())]).collect())
+        .collect();
     if let Some(n) = zip_len {
-        axes.push((0..n).map(|i| exp.file.zip.iter().map(|(k, v)| (k.clone(), v[i].clone())).collect()).collect());
+        axes.push(
+            (0..n)
+                .map(|i| {
+                    exp.file
+                        .zip
+                        .iter()
+                        .map(|(k, v)| (k.clone(), v[i].clone()))
+                        .collect()
+                })
+                .collect(),
+        );
     }
     let mut jobs = Vec::new();
     let mut index = vec![0usize; axes.len()];
     loop {
-        let swept: Vec<(String, toml::Value)> = axes.iter().zip(&index).flat_map(|(axis, &i)| axis[i].iter().cloned()).collect();
+        let swept: Vec<(String, toml::Value)> = axes
+            .iter()
+            .zip(&index)
+            .flat_map(|(axis, &i)| axis[i].iter().cloned())
+            .collect();
         let config = point_config(exp, &swept)?;
         for repeat in 0..exp.file.repeats {
             let mut config = config.clone();
@@ -196,7 +259,12 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
             let json = serde_json::to_string(&config).expect("job configs serialise");
             let h = xxhash_rust::xxh3::xxh3_64(json.as_bytes());
             let seed = derive_seed(exp.file.seed, &[h, repeat as u64]);
-            jobs.push(Job { hash: format!("{h:016x}"), seed, swept: swept.clone(), config });
+            jobs.push(Job {
+                hash: format!("{h:016x}"),
+                seed,
+                swept: swept.clone(),
+                config,
+            });
         }
         // Odometer over the axes.
         let mut d = axes.len();
@@ -224,7 +292,12 @@ pub fn probe_external(exp: &Experiment, jobs: &[Job]) -> Result<(), InputError> 
     for job in jobs {
         for (label, spec) in &job.config.agents {
             if let crate::agent::AgentSpec::External(e) = spec {
-                crate::agent::external::probe(e).map_err(|m| exp.error(&format!("agents.{label}"), format!("the external agent could not start: {m}")))?;
+                crate::agent::external::probe(e).map_err(|m| {
+                    exp.error(
+                        &format!("agents.{label}"),
+                        format!("the external agent could not start: {m}"),
+                    )
+                })?;
             }
         }
     }
@@ -243,18 +316,32 @@ fn unique(exp: &Experiment, jobs: Vec<Job>) -> Result<Vec<Job>, InputError> {
     let mut seen: std::collections::HashMap<&str, &Job> = std::collections::HashMap::new();
     for j in &jobs {
         if let Some(other) = seen.insert(&j.hash, j) {
-            return Err(exp.error("grid", format!("the grid points {} and {} make the same job; list each setting once", describe_point(&other.swept), describe_point(&j.swept))));
+            return Err(exp.error(
+                "grid",
+                format!(
+                    "the grid points {} and {} make the same job; list each setting once",
+                    describe_point(&other.swept),
+                    describe_point(&j.swept)
+                ),
+            ));
         }
     }
     Ok(jobs)
 }
 
 fn describe_point(swept: &[(String, toml::Value)]) -> String {
-    swept.iter().map(|(k, v)| format!("{k} = {v}")).collect::<Vec<_>>().join(", ")
+    swept
+        .iter()
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The validated config of one grid point (repeat 0).
-fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<JobConfig, InputError> {
+fn point_config(
+    exp: &Experiment,
+    swept: &[(String, toml::Value)],
+) -> Result<JobConfig, InputError> {
     let file: ExperimentFile = if swept.is_empty() {
         exp.file.clone()
     } else {
@@ -263,29 +350,56 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             let parts: Vec<&str> = key.split('.').collect();
             let mut table = &mut raw;
             for part in &parts[..parts.len() - 1] {
-                table = table.get_mut(*part).and_then(toml::Value::as_table_mut).expect("grid paths were checked");
+                table = table
+                    .get_mut(*part)
+                    .and_then(toml::Value::as_table_mut)
+                    .expect("grid paths were checked");
             }
             table.insert(parts[parts.len() - 1].to_string(), value.clone());
         }
-        toml::Value::Table(raw).try_into().map_err(|e: toml::de::Error| {
-            let key = if swept.len() == 1 && exp.file.zip.is_empty() { format!("grid.{}", swept[0].0) } else { "grid".to_string() };
-            exp.error(&key, format!("with {}: {}", describe_point(swept), e.message()))
-        })?
+        toml::Value::Table(raw)
+            .try_into()
+            .map_err(|e: toml::de::Error| {
+                let key = if swept.len() == 1 && exp.file.zip.is_empty() {
+                    format!("grid.{}", swept[0].0)
+                } else {
+                    "grid".to_string()
+                };
+                exp.error(
+                    &key,
+                    format!("with {}: {}", describe_point(swept), e.message()),
+                )
+            })?
     };
     // Errors of a grid point name the key it sits on; with a grid, they also say the point.
     let err = |key: &str, msg: String| {
-        if swept.is_empty() { exp.error(key, msg) } else { exp.error(key, format!("with {}: {msg}", describe_point(swept))) }
+        if swept.is_empty() {
+            exp.error(key, msg)
+        } else {
+            exp.error(key, format!("with {}: {msg}", describe_point(swept)))
+        }
     };
     if file.repeats == 0 {
         return Err(err("repeats", "must be at least 1".into()));
     }
     if file.openings.is_some() && !file.kind.plays_games() {
-        return Err(err("openings", "[openings] goes with kind = \"match\" or \"tournament\"".into()));
+        return Err(err(
+            "openings",
+            "[openings] goes with kind = \"match\" or \"tournament\"".into(),
+        ));
     }
     if file.game == GameName::Tsumego || matches!(file.kind, JobKind::Solve | JobKind::TsumegoGa) {
         return tsumego_config(exp, &file, &err);
     }
-    if let Some(key) = [("library", file.library.is_some()), ("solve", file.solve.is_some()), ("tsumego_ga", file.tsumego_ga.is_some())].iter().find(|(_, on)| *on).map(|(k, _)| *k) {
+    if let Some(key) = [
+        ("library", file.library.is_some()),
+        ("solve", file.solve.is_some()),
+        ("tsumego_ga", file.tsumego_ga.is_some()),
+    ]
+    .iter()
+    .find(|(_, on)| *on)
+    .map(|(k, _)| *k)
+    {
         return Err(err(key, format!("[{key}] goes with game = \"tsumego\"")));
     }
     let stage = Stage::resolve(file.game, &file.stage).map_err(|e| err("stage", e))?;
@@ -308,37 +422,82 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             Start::Freckers(g) => Freckers::build_agent(spec, g).map(|_| ()),
         }
     };
-    let sections = [file.match_.is_some(), file.tournament.is_some(), file.ga.is_some(), file.tune.is_some()].iter().filter(|x| **x).count();
+    let sections = [
+        file.match_.is_some(),
+        file.tournament.is_some(),
+        file.ga.is_some(),
+        file.tune.is_some(),
+    ]
+    .iter()
+    .filter(|x| **x)
+    .count();
     let labels: Vec<String> = match (file.kind, &file.match_, &file.tournament) {
         (JobKind::Tune, None, None) if sections == 1 && file.tune.is_some() => {
             let t = file.tune.as_ref().expect("checked above");
             t.check().map_err(|e| err("tune", e))?;
             if t.games as u64 > MAX_GAMES_PER_JOB {
-                return Err(err("tune.games", format!("{} games: at most {MAX_GAMES_PER_JOB} per job", t.games)));
+                return Err(err(
+                    "tune.games",
+                    format!("{} games: at most {MAX_GAMES_PER_JOB} per job", t.games),
+                ));
             }
-            let spec = file.agents.get(&t.agent).ok_or_else(|| err("tune.agent", format!("no agent labelled '{}'", t.agent)))?;
-            let weights = crate::experiment::tune_job::tunable_weights(file.game, spec).map_err(|e| err("tune.agent", e))?;
-            if let Some((name, w)) = weights.iter().find(|(_, w)| !(t.bounds[0]..=t.bounds[1]).contains(w)) {
-                return Err(err("tune.agent", format!("the starting weight {name} = {w} is outside bounds {:?}", t.bounds)));
+            let spec = file
+                .agents
+                .get(&t.agent)
+                .ok_or_else(|| err("tune.agent", format!("no agent labelled '{}'", t.agent)))?;
+            let weights = crate::experiment::tune_job::tunable_weights(file.game, spec)
+                .map_err(|e| err("tune.agent", e))?;
+            if let Some((name, w)) = weights
+                .iter()
+                .find(|(_, w)| !(t.bounds[0]..=t.bounds[1]).contains(w))
+            {
+                return Err(err(
+                    "tune.agent",
+                    format!(
+                        "the starting weight {name} = {w} is outside bounds {:?}",
+                        t.bounds
+                    ),
+                ));
             }
             vec![t.agent.clone(), t.opponent.clone()]
         }
-        (JobKind::Tune, _, _) => return Err(err("tune", "kind = \"tune\" needs a [tune] table and no [match], [tournament] or [ga]".into())),
-        _ if file.tune.is_some() => return Err(err("tune", format!("a [tune] table goes with kind = \"tune\", not {:?}", file.kind).to_lowercase())),
+        (JobKind::Tune, _, _) => {
+            return Err(err(
+                "tune",
+                "kind = \"tune\" needs a [tune] table and no [match], [tournament] or [ga]".into(),
+            ));
+        }
+        _ if file.tune.is_some() => {
+            return Err(err(
+                "tune",
+                format!(
+                    "a [tune] table goes with kind = \"tune\", not {:?}",
+                    file.kind
+                )
+                .to_lowercase(),
+            ));
+        }
         (JobKind::Ga, None, None) if sections == 1 => {
             if file.game != GameName::Othello {
-                return Err(err("game", "GA jobs evolve Othello weight tables; use game = \"othello\"".into()));
+                return Err(err(
+                    "game",
+                    "GA jobs evolve Othello weight tables; use game = \"othello\"".into(),
+                ));
             }
             let ga = file.ga.as_ref().expect("counted above");
             ga.check().map_err(|e| err("ga", e))?;
             if let Some(arena) = &file.arena {
                 if arena.rollouts == 0 || arena.rounds == 0 {
-                    return Err(err("arena", "rollouts and rounds must be at least 1".into()));
+                    return Err(err(
+                        "arena",
+                        "rollouts and rounds must be at least 1".into(),
+                    ));
                 }
                 for (label, spec) in &arena.agents {
                     let key = format!("arena.agents.{label}");
                     let mut spec = spec.clone();
-                    spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
+                    spec.resolve_tables(&exp.base_dir())
+                        .map_err(|e| err(&key, e))?;
                     spec.check_numbers().map_err(|e| err(&key, e))?;
                     spec.budget().map_err(|e| err(&key, e))?;
                     build(&spec).map_err(|e| err(&key, e))?;
@@ -346,23 +505,52 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             }
             Vec::new()
         }
-        (JobKind::Ga, _, _) => return Err(err("ga", "kind = \"ga\" needs a [ga] table and no [match] or [tournament]".into())),
-        _ if file.arena.is_some() => return Err(err("arena", "an [arena] goes with kind = \"ga\"".into())),
-        _ if file.ga.is_some() => return Err(err("ga", format!("a [ga] table goes with kind = \"ga\", not {:?}", file.kind).to_lowercase())),
+        (JobKind::Ga, _, _) => {
+            return Err(err(
+                "ga",
+                "kind = \"ga\" needs a [ga] table and no [match] or [tournament]".into(),
+            ));
+        }
+        _ if file.arena.is_some() => {
+            return Err(err("arena", "an [arena] goes with kind = \"ga\"".into()));
+        }
+        _ if file.ga.is_some() => {
+            return Err(err(
+                "ga",
+                format!("a [ga] table goes with kind = \"ga\", not {:?}", file.kind).to_lowercase(),
+            ));
+        }
         (JobKind::Match, Some(m), None) => {
             if m.players.len() != 2 {
-                return Err(err("match.players", format!("a match needs exactly 2 players, got {}", m.players.len())));
+                return Err(err(
+                    "match.players",
+                    format!("a match needs exactly 2 players, got {}", m.players.len()),
+                ));
             }
             if m.players[0] == m.players[1] {
                 return Err(err("match.players", "the two players must be different agents (copy the agent under a second label for self-play)".into()));
             }
             if m.games == 0 || m.games as u64 > MAX_GAMES_PER_JOB {
-                return Err(err("match.games", format!("{} games: give 1 to {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)", m.games)));
+                return Err(err(
+                    "match.games",
+                    format!(
+                        "{} games: give 1 to {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)",
+                        m.games
+                    ),
+                ));
             }
             if let Some(t) = &m.sprt {
                 let ok = |x: f64| x > 0.0 && x < 0.5;
-                if !(ok(t.alpha) && ok(t.beta) && t.elo0 < t.elo1 && t.elo0.is_finite() && t.elo1.is_finite()) {
-                    return Err(err("match.sprt", format!("expected elo0 < elo1 and alpha, beta in (0, 0.5), got {t:?}")));
+                if !(ok(t.alpha)
+                    && ok(t.beta)
+                    && t.elo0 < t.elo1
+                    && t.elo0.is_finite()
+                    && t.elo1.is_finite())
+                {
+                    return Err(err(
+                        "match.sprt",
+                        format!("expected elo0 < elo1 and alpha, beta in (0, 0.5), got {t:?}"),
+                    ));
                 }
             }
             m.players.clone()
@@ -371,25 +559,57 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             if t.rounds == 0 {
                 return Err(err("tournament.rounds", "must be at least 1".into()));
             }
-            let p = t.participants.clone().unwrap_or_else(|| file.agents.keys().cloned().collect());
+            let p = t
+                .participants
+                .clone()
+                .unwrap_or_else(|| file.agents.keys().cloned().collect());
             if p.len() < 2 {
-                return Err(err("tournament.participants", format!("a tournament needs at least 2 participants, got {}", p.len())));
+                return Err(err(
+                    "tournament.participants",
+                    format!(
+                        "a tournament needs at least 2 participants, got {}",
+                        p.len()
+                    ),
+                ));
             }
             let mut seen = std::collections::BTreeSet::new();
             for l in &p {
                 if !seen.insert(l) {
-                    return Err(err("tournament.participants", format!("'{l}' is listed twice")));
+                    return Err(err(
+                        "tournament.participants",
+                        format!("'{l}' is listed twice"),
+                    ));
                 }
             }
             let games = t.rounds as u64 * (p.len() * (p.len() - 1)) as u64;
             if games > MAX_GAMES_PER_JOB {
-                return Err(err("tournament.rounds", format!("{} rounds x {} ordered pairs = {games} games: at most {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)", t.rounds, p.len() * (p.len() - 1))));
+                return Err(err(
+                    "tournament.rounds",
+                    format!(
+                        "{} rounds x {} ordered pairs = {games} games: at most {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)",
+                        t.rounds,
+                        p.len() * (p.len() - 1)
+                    ),
+                ));
             }
             p
         }
-        (JobKind::Match, _, _) => return Err(err("match", "kind = \"match\" needs a [match] table (players, games) and no [tournament]".into())),
-        (JobKind::Tournament, _, _) => return Err(err("tournament", "kind = \"tournament\" needs a [tournament] table and no [match]".into())),
-        (JobKind::Solve | JobKind::TsumegoGa, _, _) => unreachable!("life-and-death configs are built by tsumego_config"),
+        (JobKind::Match, _, _) => {
+            return Err(err(
+                "match",
+                "kind = \"match\" needs a [match] table (players, games) and no [tournament]"
+                    .into(),
+            ));
+        }
+        (JobKind::Tournament, _, _) => {
+            return Err(err(
+                "tournament",
+                "kind = \"tournament\" needs a [tournament] table and no [match]".into(),
+            ));
+        }
+        (JobKind::Solve | JobKind::TsumegoGa, _, _) => {
+            unreachable!("life-and-death configs are built by tsumego_config")
+        }
     };
     let mut agents = BTreeMap::new();
     for label in &labels {
@@ -398,13 +618,19 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
             let known: Vec<&str> = file.agents.keys().map(String::as_str).collect();
             let where_ = match file.kind {
                 JobKind::Match => "match.players",
-                JobKind::Tune if *label == file.tune.as_ref().map_or("", |t| t.agent.as_str()) => "tune.agent",
+                JobKind::Tune if *label == file.tune.as_ref().map_or("", |t| t.agent.as_str()) => {
+                    "tune.agent"
+                }
                 JobKind::Tune => "tune.opponent",
                 _ => "tournament.participants",
             };
-            err(where_, format!("no agent labelled '{label}' (agents: {})", known.join(", ")))
+            err(
+                where_,
+                format!("no agent labelled '{label}' (agents: {})", known.join(", ")),
+            )
         })?;
-        spec.resolve_tables(&exp.base_dir()).map_err(|e| err(&key, e))?;
+        spec.resolve_tables(&exp.base_dir())
+            .map_err(|e| err(&key, e))?;
         spec.check_numbers().map_err(|e| err(&key, e))?;
         spec.budget().map_err(|e| err(&key, e))?;
         spec.first_move_budget().map_err(|e| err(&key, e))?;
@@ -416,7 +642,12 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         Some(spec) => {
             let o = spec.resolve(&exp.base_dir()).map_err(|e| match e {
                 SpecError::Key(key, m) => err(&key, m),
-                SpecError::File(path, line, message) => InputError { file: Some(path), line_col: line.map(|l| (l, 1)), key: None, message },
+                SpecError::File(path, line, message) => InputError {
+                    file: Some(path),
+                    line_col: line.map(|l| (l, 1)),
+                    key: None,
+                    message,
+                },
             })?;
             // A fixed start: every line is played once here (Colosseum's random setups are
             // checked per pair by `games_job::check_openings` once the jobs have seeds).
@@ -433,7 +664,10 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
         agents,
         openings,
         match_: file.match_.clone(),
-        tournament: file.tournament.as_ref().map(|t| TournamentSpec { rounds: t.rounds, participants: Some(labels.clone()) }),
+        tournament: file.tournament.as_ref().map(|t| TournamentSpec {
+            rounds: t.rounds,
+            participants: Some(labels.clone()),
+        }),
         ga: file.ga.clone(),
         tune: file.tune.clone(),
         ..JobConfig::bare(exp, &file, stage)
@@ -442,18 +676,44 @@ fn point_config(exp: &Experiment, swept: &[(String, toml::Value)]) -> Result<Job
 
 /// An opening that cannot be played, as an input error: at the suite's line, or at
 /// `openings.random_plies`; `slot` names the pair and job when the error depends on them.
-pub fn opening_error(exp: &Experiment, o: &Openings, e: OpeningError, slot: Option<(u64, &str)>) -> InputError {
-    let of_pair = slot.map(|(s, job)| format!(" on the board of pair {s} of job {job} (a random setup)")).unwrap_or_default();
+pub fn opening_error(
+    exp: &Experiment,
+    o: &Openings,
+    e: OpeningError,
+    slot: Option<(u64, &str)>,
+) -> InputError {
+    let of_pair = slot
+        .map(|(s, job)| format!(" on the board of pair {s} of job {job} (a random setup)"))
+        .unwrap_or_default();
     let at_line = |line: usize, message: String| match o.line_number(line) {
-        Some((path, number)) => InputError { file: Some(path.to_path_buf()), line_col: Some((number, 1)), key: None, message },
+        Some((path, number)) => InputError {
+            file: Some(path.to_path_buf()),
+            line_col: Some((number, 1)),
+            key: None,
+            message,
+        },
         None => exp.error("openings.file", message),
     };
     match e {
-        OpeningError::Illegal { line, error } => at_line(line, format!("opening '{}'{of_pair}: {error}", o.lines[line])),
-        OpeningError::GameOver { line: Some(line), plies } => at_line(line, format!("opening '{}'{of_pair} ends the game (after {plies} plies); an opening must leave the game on", o.lines[line])),
+        OpeningError::Illegal { line, error } => at_line(
+            line,
+            format!("opening '{}'{of_pair}: {error}", o.lines[line]),
+        ),
+        OpeningError::GameOver {
+            line: Some(line),
+            plies,
+        } => at_line(
+            line,
+            format!(
+                "opening '{}'{of_pair} ends the game (after {plies} plies); an opening must leave the game on",
+                o.lines[line]
+            ),
+        ),
         OpeningError::GameOver { line: None, plies } => {
             let n = o.random_plies.unwrap_or(0);
-            let where_ = slot.map(|(s, job)| format!(" in pair {s} of job {job}")).unwrap_or_default();
+            let where_ = slot
+                .map(|(s, job)| format!(" in pair {s} of job {job}"))
+                .unwrap_or_default();
             exp.error("openings.random_plies", format!("random_plies = {n} ends the game{where_} (over after {plies} plies); an opening must leave the game on: use fewer plies"))
         }
     }
@@ -461,22 +721,62 @@ pub fn opening_error(exp: &Experiment, o: &Openings, e: OpeningError, slot: Opti
 
 /// The config of a life-and-death grid point: the library as the stage, one of `[solve]` or
 /// `[tsumego_ga]`, weight vectors resolved.
-fn tsumego_config(exp: &Experiment, file: &ExperimentFile, err: &dyn Fn(&str, String) -> InputError) -> Result<JobConfig, InputError> {
+fn tsumego_config(
+    exp: &Experiment,
+    file: &ExperimentFile,
+    err: &dyn Fn(&str, String) -> InputError,
+) -> Result<JobConfig, InputError> {
     if file.game != GameName::Tsumego {
-        return Err(err("game", format!("kind = \"{}\" solves life-and-death problems: use game = \"tsumego\"", if file.kind == JobKind::Solve { "solve" } else { "tsumego_ga" })));
+        return Err(err(
+            "game",
+            format!(
+                "kind = \"{}\" solves life-and-death problems: use game = \"tsumego\"",
+                if file.kind == JobKind::Solve {
+                    "solve"
+                } else {
+                    "tsumego_ga"
+                }
+            ),
+        ));
     }
-    let stage = Stage::tsumego(&file.stage, file.library.as_ref()).map_err(|e| err(if file.library.is_none() { "stage" } else { "library" }, e))?;
-    let Stage::Tsumego(t) = &stage else { unreachable!() };
-    for (key, present) in [("match", file.match_.is_some()), ("tournament", file.tournament.is_some()), ("ga", file.ga.is_some()), ("tune", file.tune.is_some()), ("arena", file.arena.is_some())] {
+    let stage = Stage::tsumego(&file.stage, file.library.as_ref()).map_err(|e| {
+        err(
+            if file.library.is_none() {
+                "stage"
+            } else {
+                "library"
+            },
+            e,
+        )
+    })?;
+    let Stage::Tsumego(t) = &stage else {
+        unreachable!()
+    };
+    for (key, present) in [
+        ("match", file.match_.is_some()),
+        ("tournament", file.tournament.is_some()),
+        ("ga", file.ga.is_some()),
+        ("tune", file.tune.is_some()),
+        ("arena", file.arena.is_some()),
+    ] {
         if present {
-            return Err(err(key, format!("[{key}] does not go with game = \"tsumego\" (use [solve] or [tsumego_ga])")));
+            return Err(err(
+                key,
+                format!(
+                    "[{key}] does not go with game = \"tsumego\" (use [solve] or [tsumego_ga])"
+                ),
+            ));
         }
     }
     if !file.agents.is_empty() {
-        return Err(err("agents", "life-and-death experiments name weight vectors, not agents".into()));
+        return Err(err(
+            "agents",
+            "life-and-death experiments name weight vectors, not agents".into(),
+        ));
     }
     let base = exp.base_dir();
-    let resolve = |key: String, w: &super::spec::WeightsRef| w.resolve(&base).map_err(|e| err(&key, e));
+    let resolve =
+        |key: String, w: &super::spec::WeightsRef| w.resolve(&base).map_err(|e| err(&key, e));
     let (solve, tsumego_ga) = match (file.kind, &file.solve, &file.tsumego_ga) {
         (JobKind::Solve, Some(s), None) => {
             s.check(&t.library).map_err(|(k, m)| err(k, m))?;
@@ -495,11 +795,30 @@ fn tsumego_config(exp: &Experiment, file: &ExperimentFile, err: &dyn Fn(&str, St
             }
             (None, Some(g))
         }
-        (JobKind::Solve, _, _) => return Err(err("solve", "kind = \"solve\" needs a [solve] section and no [tsumego_ga]".into())),
-        (JobKind::TsumegoGa, _, _) => return Err(err("tsumego_ga", "kind = \"tsumego_ga\" needs a [tsumego_ga] section and no [solve]".into())),
-        _ => return Err(err("kind", "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into())),
+        (JobKind::Solve, _, _) => {
+            return Err(err(
+                "solve",
+                "kind = \"solve\" needs a [solve] section and no [tsumego_ga]".into(),
+            ));
+        }
+        (JobKind::TsumegoGa, _, _) => {
+            return Err(err(
+                "tsumego_ga",
+                "kind = \"tsumego_ga\" needs a [tsumego_ga] section and no [solve]".into(),
+            ));
+        }
+        _ => {
+            return Err(err(
+                "kind",
+                "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into(),
+            ));
+        }
     };
-    Ok(JobConfig { solve, tsumego_ga, ..JobConfig::bare(exp, file, stage) })
+    Ok(JobConfig {
+        solve,
+        tsumego_ga,
+        ..JobConfig::bare(exp, file, stage)
+    })
 }
 
 #[cfg(test)]
@@ -538,22 +857,46 @@ stage = ["small6", "partial-c8"]
         assert_eq!(hashes.len(), 8, "every job has its own hash");
         let seeds: std::collections::BTreeSet<u64> = j.iter().map(|j| j.seed).collect();
         assert_eq!(seeds.len(), 8, "and its own seed");
-        let c8 = j.iter().find(|j| j.swept.iter().any(|(k, v)| k == "stage" && v.as_str() == Some("partial-c8"))).unwrap();
-        assert_eq!(c8.config.stage.othello().unwrap().blocked.len(), 4, "the stage is resolved in the config");
+        let c8 = j
+            .iter()
+            .find(|j| {
+                j.swept
+                    .iter()
+                    .any(|(k, v)| k == "stage" && v.as_str() == Some("partial-c8"))
+            })
+            .unwrap();
+        assert_eq!(
+            c8.config.stage.othello().unwrap().blocked.len(),
+            4,
+            "the stage is resolved in the config"
+        );
     }
 
     #[test]
     fn hashes_depend_on_the_job_only() {
         let base = jobs(MATCH);
         // The report section and the description do not change what a job plays.
-        let with_report = jobs(&format!("description = \"x\"\n{MATCH}\n[report]\nlevel = 0.9\n"));
+        let with_report = jobs(&format!(
+            "description = \"x\"\n{MATCH}\n[report]\nlevel = 0.9\n"
+        ));
         assert_eq!(base, with_report);
         // The seed does.
         let reseeded = jobs(&MATCH.replace("seed = 3", "seed = 4"));
-        assert!(base.iter().zip(&reseeded).all(|(a, b)| a.hash != b.hash && a.seed != b.seed));
+        assert!(
+            base.iter()
+                .zip(&reseeded)
+                .all(|(a, b)| a.hash != b.hash && a.seed != b.seed)
+        );
         // A grid value written out in the file gives the same job as the grid point.
-        let fixed = jobs(&MATCH.replace("[grid]\n\"agents.m.c\" = [0.5, 1]\n", "[grid]\n").replace("iterations = 50", "iterations = 50\nc = 0.5"));
-        let from_grid: Vec<&Job> = base.iter().filter(|j| j.swept[0].1.as_float() == Some(0.5)).collect();
+        let fixed = jobs(
+            &MATCH
+                .replace("[grid]\n\"agents.m.c\" = [0.5, 1]\n", "[grid]\n")
+                .replace("iterations = 50", "iterations = 50\nc = 0.5"),
+        );
+        let from_grid: Vec<&Job> = base
+            .iter()
+            .filter(|j| j.swept[0].1.as_float() == Some(0.5))
+            .collect();
         for (a, b) in fixed.iter().zip(from_grid) {
             assert_eq!(a.config, b.config);
             assert_eq!(a.hash, b.hash);
@@ -562,15 +905,30 @@ stage = ["small6", "partial-c8"]
 
     #[test]
     fn zipped_keys_advance_together() {
-        let text = MATCH.replace("[grid]\n\"agents.m.c\" = [0.5, 1]\nstage = [\"small6\", \"partial-c8\"]\n", "[zip]\n\"agents.m.c\" = [0.5, 1, 2]\n\"match.games\" = [2, 4, 6]\n");
+        let text = MATCH.replace(
+            "[grid]\n\"agents.m.c\" = [0.5, 1]\nstage = [\"small6\", \"partial-c8\"]\n",
+            "[zip]\n\"agents.m.c\" = [0.5, 1, 2]\n\"match.games\" = [2, 4, 6]\n",
+        );
         let j = jobs(&text);
         assert_eq!(j.len(), 3 * 2);
-        let points: Vec<(f64, u32)> = j.iter().filter(|j| j.config.repeat == 0).map(|j| {
-            let Some(crate::agent::AgentSpec::Uct { c, .. }) = j.config.agents.get("m") else { panic!() };
-            (*c, j.config.match_.as_ref().unwrap().games)
-        }).collect();
+        let points: Vec<(f64, u32)> = j
+            .iter()
+            .filter(|j| j.config.repeat == 0)
+            .map(|j| {
+                let Some(crate::agent::AgentSpec::Uct { c, .. }) = j.config.agents.get("m") else {
+                    panic!()
+                };
+                (*c, j.config.match_.as_ref().unwrap().games)
+            })
+            .collect();
         assert_eq!(points, [(0.5, 2), (1.0, 4), (2.0, 6)]);
-        assert_eq!(j[0].swept.iter().map(|(k, _)| k.as_str()).collect::<Vec<_>>(), ["agents.m.c", "match.games"]);
+        assert_eq!(
+            j[0].swept
+                .iter()
+                .map(|(k, _)| k.as_str())
+                .collect::<Vec<_>>(),
+            ["agents.m.c", "match.games"]
+        );
     }
 
     #[test]
@@ -583,17 +941,33 @@ stage = ["small6", "partial-c8"]
         assert_eq!(fs(1), ("g", "m", Some(0)));
         assert_eq!(fs(3), ("g", "m", Some(1)));
         assert_eq!(fs(4), ("m", "g", None));
-        let t = &jobs(&MATCH.replace("kind = \"match\"", "kind = \"tournament\"").replace("[match]\nplayers = [\"m\", \"g\"]\ngames = 5", "[tournament]\nrounds = 3\n[agents.r]\nkind = \"random\""))[0];
+        let t = &jobs(
+            &MATCH
+                .replace("kind = \"match\"", "kind = \"tournament\"")
+                .replace(
+                    "[match]\nplayers = [\"m\", \"g\"]\ngames = 5",
+                    "[tournament]\nrounds = 3\n[agents.r]\nkind = \"random\"",
+                ),
+        )[0];
         let p = t.pairings();
         assert_eq!(p.len(), 3 * 3 * 2);
         assert!(p.iter().all(|g| g.first != g.second));
-        assert_eq!(p.iter().filter(|g| g.first == "g" && g.second == "r").count(), 3);
+        assert_eq!(
+            p.iter()
+                .filter(|g| g.first == "g" && g.second == "r")
+                .count(),
+            3
+        );
         // Every pair id holds exactly two games, the same two agents with colours swapped.
         let mut pairs: std::collections::BTreeMap<u32, Vec<&Pairing>> = Default::default();
         for g in &p {
             pairs.entry(g.pair.unwrap()).or_default().push(g);
         }
         assert_eq!(pairs.len(), 9);
-        assert!(pairs.values().all(|v| v.len() == 2 && v[0].first == v[1].second && v[0].second == v[1].first));
+        assert!(
+            pairs
+                .values()
+                .all(|v| v.len() == 2 && v[0].first == v[1].second && v[0].second == v[1].first)
+        );
     }
 }

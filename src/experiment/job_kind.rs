@@ -52,7 +52,13 @@ pub struct JobContext<'a> {
 impl JobContext<'_> {
     /// The job's stream of batches (resuming the saved ones).
     pub fn stream(&self) -> Result<JobStream<'_>> {
-        JobStream::open(self.part_id, self.format, self.files.part.clone(), self.files.record.clone(), self.files.partial.clone())
+        JobStream::open(
+            self.part_id,
+            self.format,
+            self.files.part.clone(),
+            self.files.record.clone(),
+            self.files.partial.clone(),
+        )
     }
 
     /// Writes a whole part (kinds that checkpoint on their own) at `path`, sealed.
@@ -61,7 +67,9 @@ impl JobContext<'_> {
     }
 
     pub fn library(&self) -> Result<&Path> {
-        self.library.as_deref().context("a life-and-death job reads a problem library")
+        self.library
+            .as_deref()
+            .context("a life-and-death job reads a problem library")
     }
 }
 
@@ -70,7 +78,11 @@ pub type Sink<'s, R> = dyn FnMut(Vec<R>, usize, &serde_json::Value) -> Result<()
 
 /// Streams units through `stream`: rows are held until the stream says a batch is due, then
 /// saved; what is held at the end is sealed with the saved batches into the part.
-pub fn streamed<R>(stream: JobStream, frame: &dyn Fn(&[R]) -> Result<polars::prelude::DataFrame>, produce: impl FnOnce(usize, &serde_json::Value, &mut Sink<R>) -> Result<()>) -> Result<usize> {
+pub fn streamed<R>(
+    stream: JobStream,
+    frame: &dyn Fn(&[R]) -> Result<polars::prelude::DataFrame>,
+    produce: impl FnOnce(usize, &serde_json::Value, &mut Sink<R>) -> Result<()>,
+) -> Result<usize> {
     let mut stream = stream;
     let (from, carry) = (stream.units_done(), stream.carry());
     let mut held: Vec<R> = Vec::new();
@@ -84,7 +96,6 @@ pub fn streamed<R>(stream: JobStream, frame: &dyn Fn(&[R]) -> Result<polars::pre
     })?;
     stream.finish(frame(&held)?)
 }
-
 
 /// The files a job writes under its experiment's results folder (`dir`).
 pub struct JobFiles {
@@ -115,7 +126,9 @@ impl JobFiles {
             weights: table.with_extension("weights"),
             table,
             record: dir.join("jobs").join(format!("{hash}.json")),
-            test_part: dir.join("solves").join(format!("part-{hash}.{}", format.ext())),
+            test_part: dir
+                .join("solves")
+                .join(format!("part-{hash}.{}", format.ext())),
             partial: dir.join("partial").join(hash),
         }
     }
@@ -123,10 +136,17 @@ impl JobFiles {
     /// Removes what the job wrote (part files in either format, the rows first so that the job
     /// counts as not run from the first removal on), to run it again from the start.
     pub fn remove_outputs(&self) -> Result<()> {
-        let parts = |part: &Path| [Format::Parquet, Format::Csv].map(|f| part.with_extension(f.ext()));
-        for path in parts(&self.part).iter().chain(&parts(&self.test_part)).chain([&self.checkpoint, &self.table, &self.weights]) {
+        let parts =
+            |part: &Path| [Format::Parquet, Format::Csv].map(|f| part.with_extension(f.ext()));
+        for path in parts(&self.part)
+            .iter()
+            .chain(&parts(&self.test_part))
+            .chain([&self.checkpoint, &self.table, &self.weights])
+        {
             match std::fs::remove_file(path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(e).with_context(|| format!("removing {}", path.display())),
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(e).with_context(|| format!("removing {}", path.display()));
+                }
                 _ => {}
             }
         }

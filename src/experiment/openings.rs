@@ -70,7 +70,8 @@ pub struct Openings {
 
 impl PartialEq for Openings {
     fn eq(&self, other: &Self) -> bool {
-        (&self.lines, self.random_plies, self.order) == (&other.lines, other.random_plies, other.order)
+        (&self.lines, self.random_plies, self.order)
+            == (&other.lines, other.random_plies, other.order)
     }
 }
 
@@ -94,12 +95,27 @@ impl OpeningsSpec {
         let key = |m: String| SpecError::Key("openings".into(), m);
         match (&self.file, self.random_plies) {
             (Some(_), Some(_)) => Err(key("give either file or random_plies, not both".into())),
-            (None, None) => Err(key("give file = \"SUITE\" (one opening a line) or random_plies = N".into())),
-            (None, Some(0)) => Err(SpecError::Key("openings.random_plies".into(), "must be at least 1".into())),
-            (None, Some(n)) => Ok(Openings { lines: Vec::new(), random_plies: Some(n), order: self.order, source: None }),
+            (None, None) => Err(key(
+                "give file = \"SUITE\" (one opening a line) or random_plies = N".into(),
+            )),
+            (None, Some(0)) => Err(SpecError::Key(
+                "openings.random_plies".into(),
+                "must be at least 1".into(),
+            )),
+            (None, Some(n)) => Ok(Openings {
+                lines: Vec::new(),
+                random_plies: Some(n),
+                order: self.order,
+                source: None,
+            }),
             (Some(file), None) => {
-                let path = if file.is_absolute() { file.clone() } else { base.join(file) };
-                let text = crate::durable::read_input(&path).map_err(|e| SpecError::Key("openings.file".into(), e))?;
+                let path = if file.is_absolute() {
+                    file.clone()
+                } else {
+                    base.join(file)
+                };
+                let text = crate::durable::read_input(&path)
+                    .map_err(|e| SpecError::Key("openings.file".into(), e))?;
                 let (mut lines, mut numbers) = (Vec::new(), Vec::new());
                 for (i, line) in text.lines().enumerate() {
                     let line = line.split('#').next().unwrap_or("").trim();
@@ -109,9 +125,19 @@ impl OpeningsSpec {
                     }
                 }
                 if lines.is_empty() {
-                    return Err(SpecError::File(path, None, "the suite has no openings (one opening a line; '#' starts a comment)".into()));
+                    return Err(SpecError::File(
+                        path,
+                        None,
+                        "the suite has no openings (one opening a line; '#' starts a comment)"
+                            .into(),
+                    ));
                 }
-                Ok(Openings { lines, random_plies: None, order: self.order, source: Some((path, numbers)) })
+                Ok(Openings {
+                    lines,
+                    random_plies: None,
+                    order: self.order,
+                    source: Some((path, numbers)),
+                })
             }
         }
     }
@@ -128,7 +154,9 @@ pub enum SpecError {
 impl Openings {
     /// The suite line's number in its file (1-based), when the suite came from a file.
     pub fn line_number(&self, line: usize) -> Option<(&Path, usize)> {
-        self.source.as_ref().and_then(|(p, n)| n.get(line).map(|&l| (p.as_path(), l)))
+        self.source
+            .as_ref()
+            .and_then(|(p, n)| n.get(line).map(|&l| (p.as_path(), l)))
     }
 
     /// The suite line slot `slot` plays, for a job seeded `seed` (None with random plies).
@@ -138,7 +166,10 @@ impl Openings {
         }
         Some(match self.order {
             OpeningOrder::Sequential => (slot % self.lines.len() as u64) as usize,
-            OpeningOrder::Random => below(&mut rng_from_seed(derive_seed(seed, &[OPENING, slot])), self.lines.len()),
+            OpeningOrder::Random => below(
+                &mut rng_from_seed(derive_seed(seed, &[OPENING, slot])),
+                self.lines.len(),
+            ),
         })
     }
 
@@ -152,22 +183,39 @@ impl Openings {
     }
 
     fn play_line_at<G: Game>(&self, start: &G, line: usize) -> Result<Played<G>, OpeningError> {
-        let played = play_line(start, &G::split_moves(&self.lines[line])).map_err(|error| OpeningError::Illegal { line, error })?;
+        let played = play_line(start, &G::split_moves(&self.lines[line]))
+            .map_err(|error| OpeningError::Illegal { line, error })?;
         if played.position.outcome().is_some() {
-            return Err(OpeningError::GameOver { line: Some(line), plies: played.plies });
+            return Err(OpeningError::GameOver {
+                line: Some(line),
+                plies: played.plies,
+            });
         }
         Ok(played)
     }
 
     /// Plays slot `slot`'s opening from `start` (a job seeded `seed`); the game must still be on
     /// after it.
-    pub fn play<G: Game>(&self, start: &G, seed: u64, slot: u64) -> Result<Played<G>, OpeningError> {
+    pub fn play<G: Game>(
+        &self,
+        start: &G,
+        seed: u64,
+        slot: u64,
+    ) -> Result<Played<G>, OpeningError> {
         if let Some(line) = self.line_of(seed, slot) {
             return self.play_line_at(start, line);
         }
-        let played = random_plies(start, self.random_plies.unwrap_or(0), derive_seed(seed, &[OPENING, slot])).map_err(|plies| OpeningError::GameOver { line: None, plies })?;
+        let played = random_plies(
+            start,
+            self.random_plies.unwrap_or(0),
+            derive_seed(seed, &[OPENING, slot]),
+        )
+        .map_err(|plies| OpeningError::GameOver { line: None, plies })?;
         if played.position.outcome().is_some() {
-            return Err(OpeningError::GameOver { line: None, plies: played.plies });
+            return Err(OpeningError::GameOver {
+                line: None,
+                plies: played.plies,
+            });
         }
         Ok(played)
     }
@@ -186,7 +234,11 @@ fn random_plies<G: Game>(start: &G, n: u32, seed: u64) -> Result<Played<G>, u32>
         }
         game.play(mv);
     }
-    Ok(Played { position: game, plies: n, transcript })
+    Ok(Played {
+        position: game,
+        plies: n,
+        transcript,
+    })
 }
 
 /// The slot of each game of `pairings`: colour-swapped pairs numbered in order of their first
@@ -215,15 +267,30 @@ mod tests {
     use crate::game::othello::Othello;
 
     fn suite(lines: &[&str], order: OpeningOrder) -> Openings {
-        Openings { lines: lines.iter().map(|s| s.to_string()).collect(), random_plies: None, order, source: None }
+        Openings {
+            lines: lines.iter().map(|s| s.to_string()).collect(),
+            random_plies: None,
+            order,
+            source: None,
+        }
     }
 
     #[test]
     fn pairs_share_a_slot_and_unpaired_games_get_their_own() {
-        let p = |pair: Option<u32>| Pairing { first: "a".into(), second: "b".into(), pair };
-        assert_eq!(slots(&[p(Some(0)), p(Some(0)), p(Some(1)), p(Some(1)), p(None)]), vec![0, 0, 1, 1, 2]);
+        let p = |pair: Option<u32>| Pairing {
+            first: "a".into(),
+            second: "b".into(),
+            pair,
+        };
+        assert_eq!(
+            slots(&[p(Some(0)), p(Some(0)), p(Some(1)), p(Some(1)), p(None)]),
+            vec![0, 0, 1, 1, 2]
+        );
         // A tournament's pair ids are not consecutive and its pairs' games are not adjacent.
-        assert_eq!(slots(&[p(Some(7)), p(Some(9)), p(Some(7)), p(Some(9))]), vec![0, 1, 0, 1]);
+        assert_eq!(
+            slots(&[p(Some(7)), p(Some(9)), p(Some(7)), p(Some(9))]),
+            vec![0, 1, 0, 1]
+        );
     }
 
     #[test]
@@ -242,11 +309,24 @@ mod tests {
     #[test]
     fn sequential_order_cycles_and_random_order_is_seeded_by_job_and_slot() {
         let o = suite(&["f5", "d6", "c4", "e3"], OpeningOrder::Sequential);
-        assert_eq!((0..6).map(|s| o.line_of(9, s).unwrap()).collect::<Vec<_>>(), vec![0, 1, 2, 3, 0, 1]);
+        assert_eq!(
+            (0..6).map(|s| o.line_of(9, s).unwrap()).collect::<Vec<_>>(),
+            vec![0, 1, 2, 3, 0, 1]
+        );
         let r = suite(&["f5", "d6", "c4", "e3"], OpeningOrder::Random);
         let draws: Vec<usize> = (0..400).map(|s| r.line_of(9, s).unwrap()).collect();
-        assert_eq!(draws, (0..400).map(|s| r.line_of(9, s).unwrap()).collect::<Vec<_>>());
-        assert_ne!(draws, (0..400).map(|s| r.line_of(10, s).unwrap()).collect::<Vec<_>>());
+        assert_eq!(
+            draws,
+            (0..400)
+                .map(|s| r.line_of(9, s).unwrap())
+                .collect::<Vec<_>>()
+        );
+        assert_ne!(
+            draws,
+            (0..400)
+                .map(|s| r.line_of(10, s).unwrap())
+                .collect::<Vec<_>>()
+        );
         for k in 0..4 {
             let n = draws.iter().filter(|&&d| d == k).count();
             assert!((60..140).contains(&n), "opening {k} drawn {n} times of 400");
@@ -258,12 +338,24 @@ mod tests {
         let start = Othello::from_stage_id("standard8");
         let bad = suite(&["f5", "f5f5"], OpeningOrder::Sequential);
         match bad.play(&start, 0, 1) {
-            Err(OpeningError::Illegal { line: 1, error }) => assert_eq!((error.index, error.name.as_str()), (2, "f5")),
+            Err(OpeningError::Illegal { line: 1, error }) => {
+                assert_eq!((error.index, error.name.as_str()), (2, "f5"))
+            }
             other => panic!("{other:?}"),
         }
-        let walk = Openings { lines: Vec::new(), random_plies: Some(200), order: OpeningOrder::Sequential, source: None };
-        assert!(matches!(walk.play(&start, 0, 0), Err(OpeningError::GameOver { line: None, plies }) if plies <= 60));
-        let four = Openings { random_plies: Some(4), ..walk };
+        let walk = Openings {
+            lines: Vec::new(),
+            random_plies: Some(200),
+            order: OpeningOrder::Sequential,
+            source: None,
+        };
+        assert!(
+            matches!(walk.play(&start, 0, 0), Err(OpeningError::GameOver { line: None, plies }) if plies <= 60)
+        );
+        let four = Openings {
+            random_plies: Some(4),
+            ..walk
+        };
         let p = four.play(&start, 3, 5).unwrap();
         assert_eq!((p.plies, p.transcript.len()), (4, 8));
         assert_eq!(p.position, four.play(&start, 3, 5).unwrap().position);

@@ -5,9 +5,12 @@
 //! (one column per grid key, named by the key), so a report can group without a join. How parts
 //! reach the disk (batches, seals, checks) is `stream`'s business.
 
-use anyhow::{Context, Result};
 pub use crate::play::GameRow;
-use polars::prelude::{Column, CsvReadOptions, DataFrame, DataType, IntoColumn, IntoSeries, ListChunked, NamedFrom, ParquetReader, PlSmallStr, PolarsResult, SerReader, Series};
+use anyhow::{Context, Result};
+use polars::prelude::{
+    Column, CsvReadOptions, DataFrame, DataType, IntoColumn, IntoSeries, ListChunked, NamedFrom,
+    ParquetReader, PlSmallStr, PolarsResult, SerReader, Series,
+};
 use std::path::{Path, PathBuf};
 
 /// Output format of rows.
@@ -65,7 +68,16 @@ fn swept_column(name: &str, kind: &SweptKind, value: &toml::Value, n: usize) -> 
     let name: PlSmallStr = name.into();
     match kind {
         SweptKind::Int => Column::new(name, vec![value.as_integer().unwrap_or_default(); n]),
-        SweptKind::Float => Column::new(name, vec![value.as_float().or(value.as_integer().map(|i| i as f64)).unwrap_or_default(); n]),
+        SweptKind::Float => Column::new(
+            name,
+            vec![
+                value
+                    .as_float()
+                    .or(value.as_integer().map(|i| i as f64))
+                    .unwrap_or_default();
+                n
+            ],
+        ),
         SweptKind::Bool => Column::new(name, vec![value.as_bool().unwrap_or_default(); n]),
         SweptKind::Text => Column::new(name, vec![swept_text(value); n]),
     }
@@ -94,7 +106,11 @@ fn id_columns(id: &JobColumns, n: usize, row_columns: &[&str]) -> Vec<Column> {
         Column::new("job".into(), vec![id.job.to_string(); n]),
         Column::new("repeat".into(), vec![id.repeat as i64; n]),
     ];
-    for (name, kind, value) in id.swept.iter().filter(|(name, _, _)| !row_columns.contains(name)) {
+    for (name, kind, value) in id
+        .swept
+        .iter()
+        .filter(|(name, _, _)| !row_columns.contains(name))
+    {
         cols.push(swept_column(name, kind, value, n));
     }
     cols
@@ -115,25 +131,46 @@ pub fn game_key(start_position: Option<&str>, stage: &str, transcript: &str) -> 
 
 /// A list column of per-move values (a null list where the value does not apply).
 fn per_move<'a>(name: &str, values: impl Iterator<Item = Option<&'a [f64]>>) -> Column {
-    let lists: Vec<Option<Series>> = values.map(|v| v.map(|v| Series::new(PlSmallStr::EMPTY, v))).collect();
+    let lists: Vec<Option<Series>> = values
+        .map(|v| v.map(|v| Series::new(PlSmallStr::EMPTY, v)))
+        .collect();
     let mut list: ListChunked = lists.into_iter().collect();
     list.rename(name.into());
     let column = list.into_series().into_column();
     // An empty job (no rows, or only null lists) still has the list-of-float type.
-    column.cast(&DataType::List(Box::new(DataType::Float64))).expect("lists of numbers")
+    column
+        .cast(&DataType::List(Box::new(DataType::Float64)))
+        .expect("lists of numbers")
 }
 
 /// A frame as CSV can hold it: each list column becomes text, its numbers separated by spaces
 /// (a null list an empty field), as docs/rows.md says.
 pub fn csv_ready(df: &DataFrame) -> Result<DataFrame> {
     let mut df = df.clone();
-    let lists: Vec<String> = df.columns().iter().filter(|c| matches!(c.dtype(), DataType::List(_))).map(|c| c.name().to_string()).collect();
+    let lists: Vec<String> = df
+        .columns()
+        .iter()
+        .filter(|c| matches!(c.dtype(), DataType::List(_)))
+        .map(|c| c.name().to_string())
+        .collect();
     for name in lists {
         let column = df.column(&name)?.clone();
         let text: Vec<Option<String>> = column
             .list()?
             .amortized_iter()
-            .map(|v| v.map(|s| s.as_ref().cast(&DataType::Float64).map(|s| s.f64().expect("cast").iter().map(|x| x.map_or(String::new(), |x| x.to_string())).collect::<Vec<_>>().join(" "))).transpose())
+            .map(|v| {
+                v.map(|s| {
+                    s.as_ref().cast(&DataType::Float64).map(|s| {
+                        s.f64()
+                            .expect("cast")
+                            .iter()
+                            .map(|x| x.map_or(String::new(), |x| x.to_string()))
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                })
+                .transpose()
+            })
             .collect::<PolarsResult<_>>()?;
         df.with_column(Column::new(name.as_str().into(), text))?;
     }
@@ -148,7 +185,12 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     let mut cols = id_columns(id, n, &SWEPT_AS_ROW_COLUMN);
     cols.extend([
         Column::new("game".into(), i(&|r| r.game as i64)),
-        Column::new("pair".into(), rows.iter().map(|r| r.pair.map(i64::from)).collect::<Vec<Option<i64>>>()),
+        Column::new(
+            "pair".into(),
+            rows.iter()
+                .map(|r| r.pair.map(i64::from))
+                .collect::<Vec<Option<i64>>>(),
+        ),
         Column::new("stage".into(), s(&|r| r.stage.clone())),
         Column::new("first_agent".into(), s(&|r| r.first_agent.clone())),
         Column::new("second_agent".into(), s(&|r| r.second_agent.clone())),
@@ -156,40 +198,127 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
         Column::new("first_score".into(), i(&|r| r.first_score as i64)),
         Column::new("second_score".into(), i(&|r| r.second_score as i64)),
         Column::new("plies".into(), i(&|r| r.plies as i64)),
-        Column::new("wall_ms".into(), rows.iter().map(|r| r.wall_ms).collect::<Vec<f64>>()),
-        Column::new("first_simulations".into(), i(&|r| r.first_simulations as i64)),
-        Column::new("second_simulations".into(), i(&|r| r.second_simulations as i64)),
+        Column::new(
+            "wall_ms".into(),
+            rows.iter().map(|r| r.wall_ms).collect::<Vec<f64>>(),
+        ),
+        Column::new(
+            "first_simulations".into(),
+            i(&|r| r.first_simulations as i64),
+        ),
+        Column::new(
+            "second_simulations".into(),
+            i(&|r| r.second_simulations as i64),
+        ),
         Column::new("first_nodes".into(), i(&|r| r.first_nodes as i64)),
         Column::new("second_nodes".into(), i(&|r| r.second_nodes as i64)),
-        Column::new("first_max_move_ms".into(), rows.iter().map(|r| r.first_max_move_ms).collect::<Vec<f64>>()),
-        Column::new("second_max_move_ms".into(), rows.iter().map(|r| r.second_max_move_ms).collect::<Vec<f64>>()),
-        Column::new("first_peak_tree_bytes".into(), rows.iter().map(|r| r.first_peak_tree_bytes.map(|b| b as i64)).collect::<Vec<Option<i64>>>()),
-        Column::new("second_peak_tree_bytes".into(), rows.iter().map(|r| r.second_peak_tree_bytes.map(|b| b as i64)).collect::<Vec<Option<i64>>>()),
+        Column::new(
+            "first_max_move_ms".into(),
+            rows.iter()
+                .map(|r| r.first_max_move_ms)
+                .collect::<Vec<f64>>(),
+        ),
+        Column::new(
+            "second_max_move_ms".into(),
+            rows.iter()
+                .map(|r| r.second_max_move_ms)
+                .collect::<Vec<f64>>(),
+        ),
+        Column::new(
+            "first_peak_tree_bytes".into(),
+            rows.iter()
+                .map(|r| r.first_peak_tree_bytes.map(|b| b as i64))
+                .collect::<Vec<Option<i64>>>(),
+        ),
+        Column::new(
+            "second_peak_tree_bytes".into(),
+            rows.iter()
+                .map(|r| r.second_peak_tree_bytes.map(|b| b as i64))
+                .collect::<Vec<Option<i64>>>(),
+        ),
         Column::new("first_moves".into(), i(&|r| r.first_moves as i64)),
         Column::new("second_moves".into(), i(&|r| r.second_moves as i64)),
-        Column::new("first_depth".into(), rows.iter().map(|r| r.first_depth).collect::<Vec<Option<f64>>>()),
-        Column::new("second_depth".into(), rows.iter().map(|r| r.second_depth).collect::<Vec<Option<f64>>>()),
-        Column::new("first_cache_hit_rate".into(), rows.iter().map(|r| r.first_cache_hit_rate).collect::<Vec<Option<f64>>>()),
-        Column::new("second_cache_hit_rate".into(), rows.iter().map(|r| r.second_cache_hit_rate).collect::<Vec<Option<f64>>>()),
-        per_move("first_think_ms", rows.iter().map(|r| Some(&r.first_think_ms[..]))),
-        per_move("second_think_ms", rows.iter().map(|r| Some(&r.second_think_ms[..]))),
-        per_move("first_tree_kb", rows.iter().map(|r| r.first_tree_kb.as_deref())),
-        per_move("second_tree_kb", rows.iter().map(|r| r.second_tree_kb.as_deref())),
+        Column::new(
+            "first_depth".into(),
+            rows.iter()
+                .map(|r| r.first_depth)
+                .collect::<Vec<Option<f64>>>(),
+        ),
+        Column::new(
+            "second_depth".into(),
+            rows.iter()
+                .map(|r| r.second_depth)
+                .collect::<Vec<Option<f64>>>(),
+        ),
+        Column::new(
+            "first_cache_hit_rate".into(),
+            rows.iter()
+                .map(|r| r.first_cache_hit_rate)
+                .collect::<Vec<Option<f64>>>(),
+        ),
+        Column::new(
+            "second_cache_hit_rate".into(),
+            rows.iter()
+                .map(|r| r.second_cache_hit_rate)
+                .collect::<Vec<Option<f64>>>(),
+        ),
+        per_move(
+            "first_think_ms",
+            rows.iter().map(|r| Some(&r.first_think_ms[..])),
+        ),
+        per_move(
+            "second_think_ms",
+            rows.iter().map(|r| Some(&r.second_think_ms[..])),
+        ),
+        per_move(
+            "first_tree_kb",
+            rows.iter().map(|r| r.first_tree_kb.as_deref()),
+        ),
+        per_move(
+            "second_tree_kb",
+            rows.iter().map(|r| r.second_tree_kb.as_deref()),
+        ),
         Column::new("first_budget".into(), s(&|r| r.first_budget.clone())),
         Column::new("second_budget".into(), s(&|r| r.second_budget.clone())),
         Column::new("transcript".into(), s(&|r| r.transcript.clone())),
-        Column::new("termination".into(), rows.iter().map(|r| r.termination).collect::<Vec<&str>>()),
+        Column::new(
+            "termination".into(),
+            rows.iter().map(|r| r.termination).collect::<Vec<&str>>(),
+        ),
         Column::new("fault_detail".into(), s(&|r| r.fault_detail.clone())),
-        Column::new("start_position".into(), rows.iter().map(|r| r.start_position.clone()).collect::<Vec<Option<String>>>()),
-        Column::new("opening".into(), rows.iter().map(|r| r.opening.clone()).collect::<Vec<Option<String>>>()),
-        Column::new("game_key".into(), rows.iter().map(|r| game_key(r.start_position.as_deref(), &r.stage, &r.transcript)).collect::<Vec<i64>>()),
+        Column::new(
+            "start_position".into(),
+            rows.iter()
+                .map(|r| r.start_position.clone())
+                .collect::<Vec<Option<String>>>(),
+        ),
+        Column::new(
+            "opening".into(),
+            rows.iter()
+                .map(|r| r.opening.clone())
+                .collect::<Vec<Option<String>>>(),
+        ),
+        Column::new(
+            "game_key".into(),
+            rows.iter()
+                .map(|r| game_key(r.start_position.as_deref(), &r.stage, &r.transcript))
+                .collect::<Vec<i64>>(),
+        ),
     ]);
     Ok(DataFrame::new(n, cols)?)
 }
 
 /// The columns of GA generation rows, in order: the id columns, generation, individual,
 /// fitness, the kind's `measures`, best, final (the job's last generation), then `trailing`.
-fn generation_columns(id: &JobColumns, generation: Vec<i64>, individual: Vec<i64>, fitness: Vec<f64>, measures: Vec<Column>, best: Vec<i64>, trailing: Vec<Column>) -> Vec<Column> {
+fn generation_columns(
+    id: &JobColumns,
+    generation: Vec<i64>,
+    individual: Vec<i64>,
+    fitness: Vec<f64>,
+    measures: Vec<Column>,
+    best: Vec<i64>,
+    trailing: Vec<Column>,
+) -> Vec<Column> {
     let n = generation.len();
     let last = generation.iter().copied().max().unwrap_or(0);
     let last_column: Vec<i64> = generation.iter().map(|&g| (g == last) as i64).collect();
@@ -206,42 +335,94 @@ fn generation_columns(id: &JobColumns, generation: Vec<i64>, individual: Vec<i64
 
 /// The rows of one GA job as a DataFrame: one row per individual per generation; `final`
 /// marks the job's last generation.
-pub fn generations_frame(id: &JobColumns, rows: &[super::ga_job::GenerationRow]) -> Result<DataFrame> {
+pub fn generations_frame(
+    id: &JobColumns,
+    rows: &[super::ga_job::GenerationRow],
+) -> Result<DataFrame> {
     let cols = generation_columns(
         id,
         rows.iter().map(|r| r.generation as i64).collect(),
         rows.iter().map(|r| r.individual as i64).collect(),
         rows.iter().map(|r| r.fitness).collect(),
         vec![
-            Column::new("points".into(), rows.iter().map(|r| r.points).collect::<Vec<f64>>()),
-            Column::new("games".into(), rows.iter().map(|r| r.games as i64).collect::<Vec<i64>>()),
+            Column::new(
+                "points".into(),
+                rows.iter().map(|r| r.points).collect::<Vec<f64>>(),
+            ),
+            Column::new(
+                "games".into(),
+                rows.iter().map(|r| r.games as i64).collect::<Vec<i64>>(),
+            ),
         ],
         rows.iter().map(|r| r.best as i64).collect(),
-        vec![Column::new("table".into(), rows.iter().map(|r| r.table.clone()).collect::<Vec<String>>())],
+        vec![Column::new(
+            "table".into(),
+            rows.iter()
+                .map(|r| r.table.clone())
+                .collect::<Vec<String>>(),
+        )],
     );
     Ok(DataFrame::new(rows.len(), cols)?)
 }
 
 /// A tune job's rows: one per game, each weight as a column `w_<name>` and each advantage
 /// share as `a_<name>`.
-pub fn tuning_frame(id: &JobColumns, names: &[&str], rows: &[super::tune_job::TuneRow]) -> Result<DataFrame> {
+pub fn tuning_frame(
+    id: &JobColumns,
+    names: &[&str],
+    rows: &[super::tune_job::TuneRow],
+) -> Result<DataFrame> {
     let n = rows.len();
     let mut cols = id_columns(id, n, &[]);
     cols.extend([
-        Column::new("tuner".into(), rows.iter().map(|r| r.tuner).collect::<Vec<&str>>()),
-        Column::new("phase".into(), rows.iter().map(|r| r.phase).collect::<Vec<&str>>()),
-        Column::new("game".into(), rows.iter().map(|r| r.game as i64).collect::<Vec<i64>>()),
-        Column::new("generation".into(), rows.iter().map(|r| r.generation as i64).collect::<Vec<i64>>()),
-        Column::new("individual".into(), rows.iter().map(|r| r.individual as i64).collect::<Vec<i64>>()),
-        Column::new("tuned_first".into(), rows.iter().map(|r| r.tuned_first).collect::<Vec<bool>>()),
-        Column::new("result".into(), rows.iter().map(|r| r.result).collect::<Vec<f64>>()),
-        Column::new("plies".into(), rows.iter().map(|r| r.plies as i64).collect::<Vec<i64>>()),
+        Column::new(
+            "tuner".into(),
+            rows.iter().map(|r| r.tuner).collect::<Vec<&str>>(),
+        ),
+        Column::new(
+            "phase".into(),
+            rows.iter().map(|r| r.phase).collect::<Vec<&str>>(),
+        ),
+        Column::new(
+            "game".into(),
+            rows.iter().map(|r| r.game as i64).collect::<Vec<i64>>(),
+        ),
+        Column::new(
+            "generation".into(),
+            rows.iter()
+                .map(|r| r.generation as i64)
+                .collect::<Vec<i64>>(),
+        ),
+        Column::new(
+            "individual".into(),
+            rows.iter()
+                .map(|r| r.individual as i64)
+                .collect::<Vec<i64>>(),
+        ),
+        Column::new(
+            "tuned_first".into(),
+            rows.iter().map(|r| r.tuned_first).collect::<Vec<bool>>(),
+        ),
+        Column::new(
+            "result".into(),
+            rows.iter().map(|r| r.result).collect::<Vec<f64>>(),
+        ),
+        Column::new(
+            "plies".into(),
+            rows.iter().map(|r| r.plies as i64).collect::<Vec<i64>>(),
+        ),
     ]);
     for (i, name) in names.iter().enumerate() {
-        cols.push(Column::new(format!("w_{name}").into(), rows.iter().map(|r| r.weights[i]).collect::<Vec<f64>>()));
+        cols.push(Column::new(
+            format!("w_{name}").into(),
+            rows.iter().map(|r| r.weights[i]).collect::<Vec<f64>>(),
+        ));
     }
     for (i, name) in names.iter().enumerate() {
-        cols.push(Column::new(format!("a_{name}").into(), rows.iter().map(|r| r.advantage[i]).collect::<Vec<f64>>()));
+        cols.push(Column::new(
+            format!("a_{name}").into(),
+            rows.iter().map(|r| r.advantage[i]).collect::<Vec<f64>>(),
+        ));
     }
     Ok(DataFrame::new(n, cols)?)
 }
@@ -251,14 +432,20 @@ pub fn tuning_frame(id: &JobColumns, names: &[&str], rows: &[super::tune_job::Tu
 pub fn solves_frame(id: &JobColumns, rows: &[super::solve_job::SolveRow]) -> Result<DataFrame> {
     let n = rows.len();
     let mut cols = id_columns(id, n, &[]);
-    let s = |f: &dyn Fn(&super::solve_job::SolveRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
-    let i = |f: &dyn Fn(&super::solve_job::SolveRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
+    let s = |f: &dyn Fn(&super::solve_job::SolveRow) -> String| {
+        rows.iter().map(f).collect::<Vec<String>>()
+    };
+    let i =
+        |f: &dyn Fn(&super::solve_job::SolveRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
     cols.extend([
         Column::new("weights".into(), s(&|r| r.weights.clone())),
         Column::new("problem".into(), s(&|r| r.problem.clone())),
         Column::new("set".into(), i(&|r| r.set as i64)),
         Column::new("level".into(), i(&|r| r.level as i64)),
-        Column::new("band".into(), s(&|r| crate::game::tsumego::library::band(r.level as u8).to_string())),
+        Column::new(
+            "band".into(),
+            s(&|r| crate::game::tsumego::library::band(r.level as u8).to_string()),
+        ),
         Column::new("status".into(), s(&|r| r.status.clone())),
         Column::new("expected".into(), s(&|r| r.expected.clone())),
         Column::new("correct".into(), i(&|r| (r.status == r.expected) as i64)),
@@ -266,26 +453,50 @@ pub fn solves_frame(id: &JobColumns, rows: &[super::solve_job::SolveRow]) -> Res
         Column::new("nodes".into(), i(&|r| r.nodes as i64)),
         Column::new("tt_hits".into(), i(&|r| r.tt_hits as i64)),
         Column::new("max_depth".into(), i(&|r| r.max_depth as i64)),
-        Column::new("time_s".into(), rows.iter().map(|r| r.time_s).collect::<Vec<f64>>()),
-        Column::new("us_per_leaf".into(), rows.iter().map(|r| 1e6 * r.time_s / r.leaves.max(1) as f64).collect::<Vec<f64>>()),
+        Column::new(
+            "time_s".into(),
+            rows.iter().map(|r| r.time_s).collect::<Vec<f64>>(),
+        ),
+        Column::new(
+            "us_per_leaf".into(),
+            rows.iter()
+                .map(|r| 1e6 * r.time_s / r.leaves.max(1) as f64)
+                .collect::<Vec<f64>>(),
+        ),
         Column::new("budget_hit".into(), i(&|r| r.budget_hit as i64)),
     ]);
     Ok(DataFrame::new(n, cols)?)
 }
 
 /// A `tsumego_ga` job's generation rows; `final` marks the last generation.
-pub fn tsumego_generations_frame(id: &JobColumns, rows: &[super::solve_job::GaRow]) -> Result<DataFrame> {
+pub fn tsumego_generations_frame(
+    id: &JobColumns,
+    rows: &[super::solve_job::GaRow],
+) -> Result<DataFrame> {
     let cols = generation_columns(
         id,
         rows.iter().map(|r| r.generation as i64).collect(),
         rows.iter().map(|r| r.individual as i64).collect(),
         rows.iter().map(|r| r.fitness).collect(),
         vec![
-            Column::new("scaled_fitness".into(), rows.iter().map(|r| r.scaled_fitness).collect::<Vec<f64>>()),
-            Column::new("train_leaves".into(), rows.iter().map(|r| r.train_leaves).collect::<Vec<Option<f64>>>()),
+            Column::new(
+                "scaled_fitness".into(),
+                rows.iter().map(|r| r.scaled_fitness).collect::<Vec<f64>>(),
+            ),
+            Column::new(
+                "train_leaves".into(),
+                rows.iter()
+                    .map(|r| r.train_leaves)
+                    .collect::<Vec<Option<f64>>>(),
+            ),
         ],
         rows.iter().map(|r| r.best as i64).collect(),
-        vec![Column::new("genes".into(), rows.iter().map(|r| r.genes.clone()).collect::<Vec<String>>())],
+        vec![Column::new(
+            "genes".into(),
+            rows.iter()
+                .map(|r| r.genes.clone())
+                .collect::<Vec<String>>(),
+        )],
     );
     Ok(DataFrame::new(rows.len(), cols)?)
 }
@@ -302,14 +513,22 @@ pub use crate::durable::{remove_stale_temps, write_atomic};
 /// A checkpoint that cannot be read (cut, changed, written by another version) or that belongs
 /// to another job is removed, with a message, and the job starts over: a checkpoint only saves
 /// time, the rows never depend on it.
-pub fn read_checkpoint<T: serde::de::DeserializeOwned>(path: &Path, hash: &str, job_of: impl Fn(&T) -> &str) -> Result<Option<T>> {
-    let Ok(bytes) = std::fs::read(path) else { return Ok(None) };
+pub fn read_checkpoint<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    hash: &str,
+    job_of: impl Fn(&T) -> &str,
+) -> Result<Option<T>> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Ok(None);
+    };
     // A sealed checkpoint: one changed since it was written but still readable was edited
     // (exit 2, naming it); one that no longer reads was cut or corrupted (started over below).
     let text = String::from_utf8_lossy(&bytes);
     let bytes: Vec<u8> = match crate::durable::check_seal(&text) {
         Some((body, true)) => body.as_bytes().to_vec(),
-        Some((body, false)) if serde_json::from_str::<T>(body).is_ok() => return Err(crate::durable::changed_error(path, "the checkpoint")),
+        Some((body, false)) if serde_json::from_str::<T>(body).is_ok() => {
+            return Err(crate::durable::changed_error(path, "the checkpoint"));
+        }
         Some((body, false)) => body.as_bytes().to_vec(),
         None => bytes,
     };
@@ -318,7 +537,10 @@ pub fn read_checkpoint<T: serde::de::DeserializeOwned>(path: &Path, hash: &str, 
         Ok(ck) => format!("it belongs to job {}", job_of(&ck)),
         Err(e) => format!("it cannot be read: {e}"),
     };
-    eprintln!("job {hash}: checkpoint {} is unusable ({why}); starting the job over", path.display());
+    eprintln!(
+        "job {hash}: checkpoint {} is unusable ({why}); starting the job over",
+        path.display()
+    );
     std::fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
     Ok(None)
 }
@@ -335,7 +557,10 @@ pub fn write_checkpoint<T: serde::Serialize>(path: &Path, state: &T) -> Result<(
 
 /// The part file of a job in `dir`, if one exists in either format.
 pub fn existing_part(dir: &Path, hash: &str) -> Option<PathBuf> {
-    [Format::Parquet, Format::Csv].iter().map(|f| dir.join(format!("part-{hash}.{}", f.ext()))).find(|p| p.exists())
+    [Format::Parquet, Format::Csv]
+        .iter()
+        .map(|f| dir.join(format!("part-{hash}.{}", f.ext())))
+        .find(|p| p.exists())
 }
 
 /// Reads a part file (Parquet or CSV, by extension).
@@ -370,13 +595,35 @@ mod tests {
     fn an_edited_checkpoint_is_refused_and_a_cut_one_started_over() {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("ck.json");
-        write_checkpoint(&p, &Ck { job: "h".into(), generation: 7 }).unwrap();
-        assert_eq!(read_checkpoint::<Ck>(&p, "h", |c| &c.job).unwrap(), Some(Ck { job: "h".into(), generation: 7 }));
+        write_checkpoint(
+            &p,
+            &Ck {
+                job: "h".into(),
+                generation: 7,
+            },
+        )
+        .unwrap();
+        assert_eq!(
+            read_checkpoint::<Ck>(&p, "h", |c| &c.job).unwrap(),
+            Some(Ck {
+                job: "h".into(),
+                generation: 7
+            })
+        );
         let text = std::fs::read_to_string(&p).unwrap();
         std::fs::write(&p, text.replace("\"generation\":7", "\"generation\":9")).unwrap();
         let err = read_checkpoint::<Ck>(&p, "h", |c| &c.job).unwrap_err();
-        assert!(err.downcast_ref::<crate::experiment::InputError>().is_some() && err.to_string().contains("ck.json"), "{err}");
+        assert!(
+            err.downcast_ref::<crate::experiment::InputError>()
+                .is_some()
+                && err.to_string().contains("ck.json"),
+            "{err}"
+        );
         std::fs::write(&p, &text[..10]).unwrap();
-        assert_eq!(read_checkpoint::<Ck>(&p, "h", |c| &c.job).unwrap(), None, "a cut checkpoint starts the job over");
+        assert_eq!(
+            read_checkpoint::<Ck>(&p, "h", |c| &c.job).unwrap(),
+            None,
+            "a cut checkpoint starts the job over"
+        );
     }
 }

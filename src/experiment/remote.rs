@@ -35,11 +35,23 @@ pub const ECHO: &str = "echo";
 /// Sends `units` echo units of `bytes` bytes each through the farm and checks every answer;
 /// returns the seconds it took.
 pub fn echo(farm: &Farm, units: usize, bytes: usize) -> Result<f64> {
-    let context = Arc::new(Context { key: ECHO.into(), bytes: Vec::new() });
+    let context = Arc::new(Context {
+        key: ECHO.into(),
+        bytes: Vec::new(),
+    });
     let t0 = std::time::Instant::now();
     let payloads: Vec<Vec<u8>> = (0..units).map(|i| vec![(i % 251) as u8; bytes]).collect();
     let sent = payloads.clone();
-    let answers = farm.map(payloads.into_iter().map(|payload| Unit { kind: ECHO, context: context.clone(), payload }).collect());
+    let answers = farm.map(
+        payloads
+            .into_iter()
+            .map(|payload| Unit {
+                kind: ECHO,
+                context: context.clone(),
+                payload,
+            })
+            .collect(),
+    );
     for (i, (answer, payload)) in answers.zip(&sent).enumerate() {
         anyhow::ensure!(&answer? == payload, "echo unit {i} came back changed");
     }
@@ -47,16 +59,35 @@ pub fn echo(farm: &Farm, units: usize, bytes: usize) -> Result<f64> {
 }
 
 /// Sends one unit of `kind` per payload to the farm; the answers come back decoded, in order.
-pub fn map<P: Serialize, T: DeserializeOwned>(farm: &Farm, kind: &'static str, context: &Arc<Context>, payloads: impl IntoIterator<Item = P>) -> Result<impl Iterator<Item = Result<T>>> {
+pub fn map<P: Serialize, T: DeserializeOwned>(
+    farm: &Farm,
+    kind: &'static str,
+    context: &Arc<Context>,
+    payloads: impl IntoIterator<Item = P>,
+) -> Result<impl Iterator<Item = Result<T>>> {
     let units = payloads
         .into_iter()
-        .map(|p| Ok(Unit { kind, context: context.clone(), payload: serde_json::to_vec(&p)? }))
+        .map(|p| {
+            Ok(Unit {
+                kind,
+                context: context.clone(),
+                payload: serde_json::to_vec(&p)?,
+            })
+        })
         .collect::<Result<Vec<Unit>>>()?;
-    Ok(farm.map(units).map(move |bytes| serde_json::from_slice(&bytes?).with_context(|| format!("reading a worker's answer to a '{kind}' unit"))))
+    Ok(farm.map(units).map(move |bytes| {
+        serde_json::from_slice(&bytes?)
+            .with_context(|| format!("reading a worker's answer to a '{kind}' unit"))
+    }))
 }
 
 /// `map` for units whose answers are lists: the answers joined in order.
-pub fn gather<P: Serialize, T: DeserializeOwned>(farm: &Farm, kind: &'static str, context: &Arc<Context>, payloads: impl IntoIterator<Item = P>) -> Result<Vec<T>> {
+pub fn gather<P: Serialize, T: DeserializeOwned>(
+    farm: &Farm,
+    kind: &'static str,
+    context: &Arc<Context>,
+    payloads: impl IntoIterator<Item = P>,
+) -> Result<Vec<T>> {
     let mut all = Vec::new();
     for answer in map::<P, Vec<T>>(farm, kind, context, payloads)? {
         all.extend(answer?);
@@ -65,7 +96,10 @@ pub fn gather<P: Serialize, T: DeserializeOwned>(farm: &Farm, kind: &'static str
 }
 
 fn context<C: Serialize>(key: String, c: &C) -> Result<Arc<Context>> {
-    Ok(Arc::new(Context { key, bytes: serde_json::to_vec(c)? }))
+    Ok(Arc::new(Context {
+        key,
+        bytes: serde_json::to_vec(c)?,
+    }))
 }
 
 #[derive(Serialize, Deserialize)]
@@ -85,7 +119,14 @@ pub fn games_context(job: &Job, agents: &Agents) -> Result<Arc<Context>> {
             _ => None,
         })
         .collect();
-    context(format!("{GAMES}/{}", job.hash), &GamesContext { job: job.clone(), agents: agents.clone(), logs })
+    context(
+        format!("{GAMES}/{}", job.hash),
+        &GamesContext {
+            job: job.clone(),
+            agents: agents.clone(),
+            logs,
+        },
+    )
 }
 
 #[derive(Serialize, Deserialize)]
@@ -96,8 +137,19 @@ struct GaGamesContext {
 }
 
 /// The context of an Othello GA generation's evaluation games: the job and the tables.
-pub fn ga_games_context(job: &Job, generation: u32, tables: &[Vec<Vec<f64>>]) -> Result<Arc<Context>> {
-    context(format!("{GA_GAMES}/{}/{generation}", job.hash), &GaGamesContext { job: job.clone(), generation, tables: tables.to_vec() })
+pub fn ga_games_context(
+    job: &Job,
+    generation: u32,
+    tables: &[Vec<Vec<f64>>],
+) -> Result<Arc<Context>> {
+    context(
+        format!("{GA_GAMES}/{}/{generation}", job.hash),
+        &GaGamesContext {
+            job: job.clone(),
+            generation,
+            tables: tables.to_vec(),
+        },
+    )
 }
 
 #[derive(Serialize, Deserialize)]
@@ -110,8 +162,21 @@ struct SolvesContext {
 
 /// The context of a set of solves: the problems (read by the worker from `library`), the
 /// labelled weights and the limits. `key` tells this set from the job's others.
-pub fn solves_context(key: String, library: &std::path::Path, problems: &crate::game::tsumego::library::Selection, work: &super::solve_job::SolveWork) -> Result<Arc<Context>> {
-    context(format!("{SOLVES}/{key}"), &SolvesContext { library: library.to_path_buf(), problems: problems.clone(), weights: work.weights.clone(), limits: work.limits })
+pub fn solves_context(
+    key: String,
+    library: &std::path::Path,
+    problems: &crate::game::tsumego::library::Selection,
+    work: &super::solve_job::SolveWork,
+) -> Result<Arc<Context>> {
+    context(
+        format!("{SOLVES}/{key}"),
+        &SolvesContext {
+            library: library.to_path_buf(),
+            problems: problems.clone(),
+            weights: work.weights.clone(),
+            limits: work.limits,
+        },
+    )
 }
 
 #[derive(Serialize, Deserialize)]
@@ -124,8 +189,21 @@ struct TsumegoGaContext {
 
 /// The context of a life-and-death GA's evaluations: the job, its library, its base weights
 /// and their leaves on the training set (the dynamic fitness's "old").
-pub fn tsumego_ga_context(job: &Job, library: &std::path::Path, base: &crate::game::tsumego::heuristic::Weights, old_leaves: &[u64]) -> Result<Arc<Context>> {
-    context(format!("{TSUMEGO_GA}/{}", job.hash), &TsumegoGaContext { job: job.clone(), library: library.to_path_buf(), base: base.clone(), old_leaves: old_leaves.to_vec() })
+pub fn tsumego_ga_context(
+    job: &Job,
+    library: &std::path::Path,
+    base: &crate::game::tsumego::heuristic::Weights,
+    old_leaves: &[u64],
+) -> Result<Arc<Context>> {
+    context(
+        format!("{TSUMEGO_GA}/{}", job.hash),
+        &TsumegoGaContext {
+            job: job.clone(),
+            library: library.to_path_buf(),
+            base: base.clone(),
+            old_leaves: old_leaves.to_vec(),
+        },
+    )
 }
 
 /// A context as a worker keeps it: decoded, with what it loaded (problems).
@@ -133,7 +211,10 @@ enum Held {
     Games(GamesContext),
     GaGames(GaGamesContext),
     Solves(super::solve_job::SolveWork),
-    TsumegoGa(TsumegoGaContext, Vec<crate::game::tsumego::problem::Problem>),
+    TsumegoGa(
+        TsumegoGaContext,
+        Vec<crate::game::tsumego::problem::Problem>,
+    ),
     Echo,
 }
 
@@ -156,16 +237,27 @@ fn decode(kind: &str, bytes: &[u8]) -> Result<Held> {
         SOLVES => {
             let c: SolvesContext = serde_json::from_slice(bytes)?;
             let problems = c.problems.load(&c.library)?;
-            Held::Solves(super::solve_job::SolveWork { problems, weights: c.weights, limits: c.limits })
+            Held::Solves(super::solve_job::SolveWork {
+                problems,
+                weights: c.weights,
+                limits: c.limits,
+            })
         }
         TSUMEGO_GA => {
             let c: TsumegoGaContext = serde_json::from_slice(bytes)?;
-            let spec = c.job.config.tsumego_ga.as_ref().context("a tsumego_ga job has a [tsumego_ga] section")?;
+            let spec = c
+                .job
+                .config
+                .tsumego_ga
+                .as_ref()
+                .context("a tsumego_ga job has a [tsumego_ga] section")?;
             let train = spec.train.load(&c.library)?;
             Held::TsumegoGa(c, train)
         }
         ECHO => Held::Echo,
-        other => anyhow::bail!("unknown unit kind '{other}' (rank 0 and this worker run different versions of gamelab?)"),
+        other => anyhow::bail!(
+            "unknown unit kind '{other}' (rank 0 and this worker run different versions of gamelab?)"
+        ),
     })
 }
 
@@ -176,18 +268,43 @@ pub fn compute(kind: &str, key: &str, context: Option<&[u8]>, payload: &[u8]) ->
         let mut map = HELD.lock().expect("the held contexts");
         let map = map.get_or_insert_with(HashMap::new);
         if let Some(bytes) = context {
-            map.insert(key.to_string(), Arc::new(decode(kind, bytes).with_context(|| format!("reading the context of a '{kind}' unit"))?));
+            map.insert(
+                key.to_string(),
+                Arc::new(
+                    decode(kind, bytes)
+                        .with_context(|| format!("reading the context of a '{kind}' unit"))?,
+                ),
+            );
         }
-        map.get(key).cloned().with_context(|| format!("a '{kind}' unit arrived without its context '{key}'"))?
+        map.get(key)
+            .cloned()
+            .with_context(|| format!("a '{kind}' unit arrived without its context '{key}'"))?
     };
     let answer = match &*held {
-        Held::Games(c) => serde_json::to_vec(&super::games_job::play_range(&c.job, &c.agents, serde_json::from_slice(payload)?)?)?,
-        Held::GaGames(c) => serde_json::to_vec(&super::ga_job::play_evaluation_range(&c.job, c.generation, &c.tables, serde_json::from_slice(payload)?)?)?,
-        Held::Solves(work) => serde_json::to_vec(&work.solve(serde_json::from_slice(payload)?, &|| {}))?,
+        Held::Games(c) => serde_json::to_vec(&super::games_job::play_range(
+            &c.job,
+            &c.agents,
+            serde_json::from_slice(payload)?,
+        )?)?,
+        Held::GaGames(c) => serde_json::to_vec(&super::ga_job::play_evaluation_range(
+            &c.job,
+            c.generation,
+            &c.tables,
+            serde_json::from_slice(payload)?,
+        )?)?,
+        Held::Solves(work) => {
+            serde_json::to_vec(&work.solve(serde_json::from_slice(payload)?, &|| {}))?
+        }
         Held::Echo => payload.to_vec(),
         Held::TsumegoGa(c, train) => {
             let genes: Vec<Vec<f64>> = serde_json::from_slice(payload)?;
-            serde_json::to_vec(&super::solve_job::evaluate_here(&c.job, &c.base, train, &c.old_leaves, &genes)?)?
+            serde_json::to_vec(&super::solve_job::evaluate_here(
+                &c.job,
+                &c.base,
+                train,
+                &c.old_leaves,
+                &genes,
+            )?)?
         }
     };
     Ok(answer)
@@ -209,7 +326,8 @@ mod tests {
             }
             let exp = crate::experiment::Experiment::load(&path).unwrap();
             for job in crate::experiment::expand(&exp).unwrap() {
-                let back: Job = serde_json::from_slice(&serde_json::to_vec(&job).unwrap()).unwrap_or_else(|e| panic!("{}: job {}: {e}", path.display(), job.hash));
+                let back: Job = serde_json::from_slice(&serde_json::to_vec(&job).unwrap())
+                    .unwrap_or_else(|e| panic!("{}: job {}: {e}", path.display(), job.hash));
                 assert_eq!(back, job, "{}: job {}", path.display(), job.hash);
                 checked += 1;
             }

@@ -16,15 +16,17 @@
 //! first, while shards of one file run side by side.
 
 use super::error::InputError;
+pub use super::games_job::play_job;
 use super::grid::Job;
 use super::job_kind::{JobContext, JobFiles, kind_runner};
-use super::record::{Format, JobColumns, SweptKind, existing_part, remove_stale_temps, rows_folder, write_atomic};
-use super::stream::{PartId, verify_part};
+use super::record::{
+    Format, JobColumns, SweptKind, existing_part, remove_stale_temps, rows_folder, write_atomic,
+};
 use super::spec::{Experiment, Stage};
+use super::stream::{PartId, verify_part};
 use crate::durable::{FolderLock, LockMode, Locked};
-pub use super::games_job::play_job;
-use anyhow::{Context, Result};
 pub use crate::pool::with_threads;
+use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -41,9 +43,16 @@ pub struct Shard {
 impl FromStr for Shard {
     type Err = InputError;
     fn from_str(s: &str) -> Result<Shard, InputError> {
-        let bad = || InputError::plain(format!("--shard '{s}': expected I/N with 1 <= I <= N, e.g. 1/4"));
+        let bad = || {
+            InputError::plain(format!(
+                "--shard '{s}': expected I/N with 1 <= I <= N, e.g. 1/4"
+            ))
+        };
         let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (i.trim().parse::<u64>().map_err(|_| bad())?, n.trim().parse::<u64>().map_err(|_| bad())?);
+        let (index, count) = (
+            i.trim().parse::<u64>().map_err(|_| bad())?,
+            n.trim().parse::<u64>().map_err(|_| bad())?,
+        );
         if count == 0 || index == 0 || index > count {
             return Err(bad());
         }
@@ -58,12 +67,18 @@ impl Shard {
     /// and the same grid always splits the same way.
     pub fn select<'a>(&self, jobs: &'a [Job]) -> Vec<&'a Job> {
         let mut ranked: Vec<usize> = (0..jobs.len()).collect();
-        ranked.sort_by(|&a, &b| (jobs[a].hash_u64(), &jobs[a].hash).cmp(&(jobs[b].hash_u64(), &jobs[b].hash)));
+        ranked.sort_by(|&a, &b| {
+            (jobs[a].hash_u64(), &jobs[a].hash).cmp(&(jobs[b].hash_u64(), &jobs[b].hash))
+        });
         let mut mine = vec![false; jobs.len()];
         for (rank, &i) in ranked.iter().enumerate() {
             mine[i] = rank as u64 % self.count == self.index - 1;
         }
-        jobs.iter().zip(mine).filter(|(_, m)| *m).map(|(j, _)| j).collect()
+        jobs.iter()
+            .zip(mine)
+            .filter(|(_, m)| *m)
+            .map(|(j, _)| j)
+            .collect()
     }
 }
 
@@ -92,7 +107,8 @@ pub struct RunSummary {
 }
 
 pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
-    out.join("results").join(crate::durable::safe_component(experiment))
+    out.join("results")
+        .join(crate::durable::safe_component(experiment))
 }
 
 /// The file in an experiment's results folder that lists the job hashes of the experiment file
@@ -106,7 +122,9 @@ pub fn current_jobs_file(results: &Path) -> PathBuf {
 pub fn current_jobs(results: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
     let path = current_jobs_file(results);
     match std::fs::read_to_string(&path) {
-        Ok(text) => Ok(Some(serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?)),
+        Ok(text) => Ok(Some(
+            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?,
+        )),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
         Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
     }
@@ -125,25 +143,64 @@ pub struct RunLocks(#[allow(dead_code)] Vec<FolderLock>);
 /// the kernel when their holder dies, so a killed run never leaves a stale lock.
 pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunLocks> {
     let advice = |e: anyhow::Error| match e.downcast::<Locked>() {
-        Ok(l) => anyhow::anyhow!("{} is in use: {} holds {}; wait for it to finish (or stop it) and run again", dir.display(), l.holder, l.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()),
+        Ok(l) => anyhow::anyhow!(
+            "{} is in use: {} holds {}; wait for it to finish (or stop it) and run again",
+            dir.display(),
+            l.holder,
+            l.path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        ),
         Err(e) => e,
     };
     let mut locks = Vec::new();
     match shard {
-        None => locks.push(FolderLock::try_lock(&dir.join("run.lock"), LockMode::Exclusive, what).map_err(|e| {
-            // Name a shard's holder when shards hold the folder.
-            let shards: Vec<String> = std::fs::read_dir(dir)
-                .into_iter()
-                .flatten()
-                .flatten()
-                .filter(|e| e.file_name().to_string_lossy().starts_with("run-shard-"))
-                .filter_map(|e| FolderLock::try_lock(&e.path(), LockMode::Exclusive, what).err().map(|_| std::fs::read_to_string(e.path()).unwrap_or_default().trim().to_string()))
-                .collect();
-            if shards.is_empty() { advice(e) } else { anyhow::anyhow!("{} is in use by shards: {}; wait for them to finish and run again", dir.display(), shards.join(", ")) }
-        })?),
+        None => locks.push(
+            FolderLock::try_lock(&dir.join("run.lock"), LockMode::Exclusive, what).map_err(
+                |e| {
+                    // Name a shard's holder when shards hold the folder.
+                    let shards: Vec<String> = std::fs::read_dir(dir)
+                        .into_iter()
+                        .flatten()
+                        .flatten()
+                        .filter(|e| e.file_name().to_string_lossy().starts_with("run-shard-"))
+                        .filter_map(|e| {
+                            FolderLock::try_lock(&e.path(), LockMode::Exclusive, what)
+                                .err()
+                                .map(|_| {
+                                    std::fs::read_to_string(e.path())
+                                        .unwrap_or_default()
+                                        .trim()
+                                        .to_string()
+                                })
+                        })
+                        .collect();
+                    if shards.is_empty() {
+                        advice(e)
+                    } else {
+                        anyhow::anyhow!(
+                            "{} is in use by shards: {}; wait for them to finish and run again",
+                            dir.display(),
+                            shards.join(", ")
+                        )
+                    }
+                },
+            )?,
+        ),
         Some(s) => {
-            locks.push(FolderLock::try_lock(&dir.join("run.lock"), LockMode::Shared, what).map_err(advice)?);
-            locks.push(FolderLock::try_lock(&dir.join(format!("run-shard-{}-of-{}.lock", s.index, s.count)), LockMode::Exclusive, what).map_err(advice)?);
+            locks.push(
+                FolderLock::try_lock(&dir.join("run.lock"), LockMode::Shared, what)
+                    .map_err(advice)?,
+            );
+            locks.push(
+                FolderLock::try_lock(
+                    &dir.join(format!("run-shard-{}-of-{}.lock", s.index, s.count)),
+                    LockMode::Exclusive,
+                    what,
+                )
+                .map_err(advice)?,
+            );
         }
     }
     Ok(RunLocks(locks))
@@ -152,10 +209,24 @@ pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunL
 /// The part of a job in `rows_dir` in either format, if one is there and passes its check
 /// (`stream::verify_part`), with its row count (its seal's); Err names the file and what is
 /// wrong with it.
-pub fn sound_part(results: &Path, rows_dir: &Path, experiment: &str, hash: &str) -> Result<Option<(PathBuf, usize)>, (PathBuf, String)> {
-    let Some(part) = existing_part(rows_dir, hash) else { return Ok(None) };
+pub fn sound_part(
+    results: &Path,
+    rows_dir: &Path,
+    experiment: &str,
+    hash: &str,
+) -> Result<Option<(PathBuf, usize)>, (PathBuf, String)> {
+    let Some(part) = existing_part(rows_dir, hash) else {
+        return Ok(None);
+    };
     let record = results.join("jobs").join(format!("{hash}.json"));
-    match verify_part(&part, &record, PartId { experiment, job: hash }) {
+    match verify_part(
+        &part,
+        &record,
+        PartId {
+            experiment,
+            job: hash,
+        },
+    ) {
         Ok(rows) => Ok(rows.map(|rows| (part, rows))),
         Err(why) => Err((part, why)),
     }
@@ -183,7 +254,11 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             Err((key, e)) => return Err(exp.error(&key, format!("{e:#}")).into()),
         }
     }
-    let _locks = lock_results(&dir, opts.shard, &format!("gamelab run {}", exp.path.display()))?;
+    let _locks = lock_results(
+        &dir,
+        opts.shard,
+        &format!("gamelab run {}", exp.path.display()),
+    )?;
     let hashes: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
     write_atomic(&current_jobs_file(&dir), |f| {
         serde_json::to_writer_pretty(f, &hashes)?;
@@ -191,9 +266,18 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     })?;
     for (hash, now) in &inputs {
         let files = JobFiles::of(&dir, &rows_dir, hash, opts.format);
-        let ran_with = std::fs::read_to_string(&files.record).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()).map(|r| r["inputs"].clone());
-        if ran_with.as_ref() != Some(now) && (existing_part(&rows_dir, hash).is_some() || files.checkpoint.exists() || files.partial.exists()) {
-            eprintln!("job {hash}: the trained weights it reads have changed since it ran; running it again");
+        let ran_with = std::fs::read_to_string(&files.record)
+            .ok()
+            .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+            .map(|r| r["inputs"].clone());
+        if ran_with.as_ref() != Some(now)
+            && (existing_part(&rows_dir, hash).is_some()
+                || files.checkpoint.exists()
+                || files.partial.exists())
+        {
+            eprintln!(
+                "job {hash}: the trained weights it reads have changed since it ran; running it again"
+            );
             files.remove_outputs()?;
         }
     }
@@ -203,16 +287,26 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     for j in &in_shard {
         match sound_part(&dir, &rows_dir, &exp.name, &j.hash) {
             // Done; batches left by a run killed right after sealing the part go.
-            Ok(Some(_)) => super::stream::remove_batches(&JobFiles::of(&dir, &rows_dir, &j.hash, opts.format).partial)?,
+            Ok(Some(_)) => super::stream::remove_batches(
+                &JobFiles::of(&dir, &rows_dir, &j.hash, opts.format).partial,
+            )?,
             Ok(None) => pending.push(j),
             Err((part, why)) => {
-                eprintln!("job {}: {} fails its check ({why}); running the job again", j.hash, part.display());
+                eprintln!(
+                    "job {}: {} fails its check ({why}); running the job again",
+                    j.hash,
+                    part.display()
+                );
                 JobFiles::of(&dir, &rows_dir, &j.hash, opts.format).remove_outputs()?;
                 pending.push(j);
             }
         }
     }
-    let kinds: Vec<SweptKind> = exp.swept_axes().iter().map(|(_, v)| SweptKind::of(v)).collect();
+    let kinds: Vec<SweptKind> = exp
+        .swept_axes()
+        .iter()
+        .map(|(_, v)| SweptKind::of(v))
+        .collect();
     let kind = kind_runner(exp.file.kind);
     let unit = kind.unit();
     // Life-and-death jobs read a problem library, generated here on first use.
@@ -300,7 +394,6 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     })
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -319,17 +412,31 @@ mod tests {
     fn shards_split_the_jobs_evenly_the_same_way_every_time() {
         let four = jobs(2, 2);
         assert_eq!(four.len(), 4);
-        let sizes = |jobs: &[Job], n: u64| (1..=n).map(|i| Shard { index: i, count: n }.select(jobs).len()).collect::<Vec<_>>();
+        let sizes = |jobs: &[Job], n: u64| {
+            (1..=n)
+                .map(|i| Shard { index: i, count: n }.select(jobs).len())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(sizes(&four, 2), [2, 2]);
         assert_eq!(sizes(&four, 4), [1, 1, 1, 1]);
         for (values, repeats) in [(3, 1), (7, 3), (5, 2)] {
             let js = jobs(values, repeats);
             for n in 1..=6u64 {
                 let s = sizes(&js, n);
-                let (lo, hi) = (js.len() as u64 / n, js.len() as u64 / n + (js.len() as u64 % n != 0) as u64);
-                assert!(s.iter().all(|&k| k as u64 == lo || k as u64 == hi), "{} jobs in {n} shards: {s:?}", js.len());
+                let (lo, hi) = (
+                    js.len() as u64 / n,
+                    js.len() as u64 / n + (js.len() as u64 % n != 0) as u64,
+                );
+                assert!(
+                    s.iter().all(|&k| k as u64 == lo || k as u64 == hi),
+                    "{} jobs in {n} shards: {s:?}",
+                    js.len()
+                );
                 // Every job in exactly one shard.
-                let mut all: Vec<&str> = (1..=n).flat_map(|i| Shard { index: i, count: n }.select(&js)).map(|j| j.hash.as_str()).collect();
+                let mut all: Vec<&str> = (1..=n)
+                    .flat_map(|i| Shard { index: i, count: n }.select(&js))
+                    .map(|j| j.hash.as_str())
+                    .collect();
                 all.sort();
                 let mut expected: Vec<&str> = js.iter().map(|j| j.hash.as_str()).collect();
                 expected.sort();

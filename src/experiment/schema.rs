@@ -3,88 +3,184 @@
 //! column written here, and a test fails when the file differs from what the code writes, or
 //! when a column has no meaning here (added, renamed, retyped or removed without its line).
 
-use super::record::{GameRow, JobColumns, games_frame, generations_frame, solves_frame, tsumego_generations_frame, tuning_frame};
+use super::record::{
+    GameRow, JobColumns, games_frame, generations_frame, solves_frame, tsumego_generations_frame,
+    tuning_frame,
+};
 use anyhow::Result;
 use polars::prelude::{DataFrame, DataType};
 
 /// The columns every row starts with.
 const ID: &[(&str, &str)] = &[
     ("experiment", "the experiment's `name`"),
-    ("job", "the job's hash (16 hex digits): the hash of its fully resolved config"),
+    (
+        "job",
+        "the job's hash (16 hex digits): the hash of its fully resolved config",
+    ),
     ("repeat", "the repetition of the grid point, 0-based"),
 ];
 
 const GAMES: &[(&str, &str)] = &[
-    ("game", "the game's index in the job, 0-based; its seed is derived from (job seed, game)"),
-    ("pair", "the colour-swapped pair the game belongs to (games 2k and 2k+1); null for a game without a partner"),
-    ("stage", "the stage id (Othello, Freckers) or the board played (`size-M` for Colosseum's random setups)"),
-    ("first_agent", "the label of the agent that moved first (black in Othello, A in Colosseum)"),
+    (
+        "game",
+        "the game's index in the job, 0-based; its seed is derived from (job seed, game)",
+    ),
+    (
+        "pair",
+        "the colour-swapped pair the game belongs to (games 2k and 2k+1); null for a game without a partner",
+    ),
+    (
+        "stage",
+        "the stage id (Othello, Freckers) or the board played (`size-M` for Colosseum's random setups)",
+    ),
+    (
+        "first_agent",
+        "the label of the agent that moved first (black in Othello, A in Colosseum)",
+    ),
     ("second_agent", "the label of the agent that moved second"),
     ("winner", "`first`, `second` or `draw`"),
-    ("first_score", "the first agent's final score (discs, cells of its region, or the game's own measure)"),
+    (
+        "first_score",
+        "the first agent's final score (discs, cells of its region, or the game's own measure)",
+    ),
     ("second_score", "the second agent's final score"),
     ("plies", "moves played, the opening's and passes included"),
     ("wall_ms", "the game's wall time in milliseconds"),
-    ("first_simulations", "playouts (or iterations) the first agent ran in the game; 0 for agents that do not simulate"),
+    (
+        "first_simulations",
+        "playouts (or iterations) the first agent ran in the game; 0 for agents that do not simulate",
+    ),
     ("second_simulations", "the same for the second agent"),
-    ("first_nodes", "search nodes the first agent expanded in the game"),
+    (
+        "first_nodes",
+        "search nodes the first agent expanded in the game",
+    ),
     ("second_nodes", "the same for the second agent"),
-    ("first_max_move_ms", "the longest the first agent thought about one move, in ms"),
+    (
+        "first_max_move_ms",
+        "the longest the first agent thought about one move, in ms",
+    ),
     ("second_max_move_ms", "the same for the second agent"),
-    ("first_peak_tree_bytes", "the largest search tree the first agent held after a move, in bytes (counted: nodes x node size plus move lists); null for an agent without a tree"),
+    (
+        "first_peak_tree_bytes",
+        "the largest search tree the first agent held after a move, in bytes (counted: nodes x node size plus move lists); null for an agent without a tree",
+    ),
     ("second_peak_tree_bytes", "the same for the second agent"),
     ("first_moves", "moves the first agent chose"),
     ("second_moves", "moves the second agent chose"),
-    ("first_depth", "the mean depth the first agent's depth-limited search completed per move; null for agents without one"),
+    (
+        "first_depth",
+        "the mean depth the first agent's depth-limited search completed per move; null for agents without one",
+    ),
     ("second_depth", "the same for the second agent"),
-    ("first_cache_hit_rate", "the share of move-list lookups the first agent's move cache answered; null without a cache"),
+    (
+        "first_cache_hit_rate",
+        "the share of move-list lookups the first agent's move cache answered; null without a cache",
+    ),
     ("second_cache_hit_rate", "the same for the second agent"),
-    ("first_think_ms", "the first agent's think time per move, in ms to a tenth, in order (a list; in CSV numbers separated by spaces)"),
+    (
+        "first_think_ms",
+        "the first agent's think time per move, in ms to a tenth, in order (a list; in CSV numbers separated by spaces)",
+    ),
     ("second_think_ms", "the same for the second agent"),
-    ("first_tree_kb", "the first agent's tree size after each move, in kB to a tenth (a list; null for an agent without a tree)"),
+    (
+        "first_tree_kb",
+        "the first agent's tree size after each move, in kB to a tenth (a list; null for an agent without a tree)",
+    ),
     ("second_tree_kb", "the same for the second agent"),
-    ("first_budget", "the first agent's budget as it was applied (iterations, or time for time budgets)"),
+    (
+        "first_budget",
+        "the first agent's budget as it was applied (iterations, or time for time budgets)",
+    ),
     ("second_budget", "the same for the second agent"),
-    ("transcript", "the moves in the game's notation, concatenated (Othello: `f5d6c3...`, passes left out), the opening's first"),
-    ("termination", "`normal`, or the fault of the agent that lost by it: `illegal_move`, `timeout`, `crash`, `protocol_error`, `memory` (external agents; `memory`: over its `memory_mb`)"),
-    ("fault_detail", "the fault's evidence: the offending line, or what happened (at most its first 300 characters); empty when normal"),
-    ("start_position", "games with a random setup (Colosseum): the start position in the text format of `gamelab show`; null for a fixed start"),
-    ("opening", "the opening the game started from (the first moves of `transcript`); null without `[openings]`"),
-    ("game_key", "a 52-bit hash of the start and the moves: equal keys are the same game (the report's repeated-game count)"),
+    (
+        "transcript",
+        "the moves in the game's notation, concatenated (Othello: `f5d6c3...`, passes left out), the opening's first",
+    ),
+    (
+        "termination",
+        "`normal`, or the fault of the agent that lost by it: `illegal_move`, `timeout`, `crash`, `protocol_error`, `memory` (external agents; `memory`: over its `memory_mb`)",
+    ),
+    (
+        "fault_detail",
+        "the fault's evidence: the offending line, or what happened (at most its first 300 characters); empty when normal",
+    ),
+    (
+        "start_position",
+        "games with a random setup (Colosseum): the start position in the text format of `gamelab show`; null for a fixed start",
+    ),
+    (
+        "opening",
+        "the opening the game started from (the first moves of `transcript`); null without `[openings]`",
+    ),
+    (
+        "game_key",
+        "a 52-bit hash of the start and the moves: equal keys are the same game (the report's repeated-game count)",
+    ),
 ];
 
 /// GA generation rows (`ga`): between the shared columns and `best`.
 const GA_MEASURES: &[(&str, &str)] = &[
-    ("points", "the individual's points in the generation's evaluation games (a win 1, a draw by the job's draw rule)"),
+    (
+        "points",
+        "the individual's points in the generation's evaluation games (a win 1, a draw by the job's draw rule)",
+    ),
     ("games", "evaluation games the individual played"),
 ];
 
 const TSUMEGO_GA_MEASURES: &[(&str, &str)] = &[
-    ("scaled_fitness", "the fitness shifted and scaled to [0, 1] within its generation"),
-    ("train_leaves", "dynamic fitness: leaves over the training set; null for the static fitness, which solves nothing to its end"),
+    (
+        "scaled_fitness",
+        "the fitness shifted and scaled to [0, 1] within its generation",
+    ),
+    (
+        "train_leaves",
+        "dynamic fitness: leaves over the training set; null for the static fitness, which solves nothing to its end",
+    ),
 ];
 
 const GENERATION_HEAD: &[(&str, &str)] = &[
     ("generation", "the generation, 0-based"),
-    ("individual", "the individual's index in its generation (after selection)"),
-    ("fitness", "the fitness selected on (per game by default, or the job's measure; for `tsumego_ga` the raw fitness: rank bonus or the formula's value)"),
+    (
+        "individual",
+        "the individual's index in its generation (after selection)",
+    ),
+    (
+        "fitness",
+        "the fitness selected on (per game by default, or the job's measure; for `tsumego_ga` the raw fitness: rank bonus or the formula's value)",
+    ),
 ];
 
 const GENERATION_TAIL: &[(&str, &str)] = &[
-    ("best", "1 for the fittest individual of its generation (the first of equals), else 0"),
+    (
+        "best",
+        "1 for the fittest individual of its generation (the first of equals), else 0",
+    ),
     ("final", "1 in the job's last generation, else 0"),
 ];
 
-const TABLE: &[(&str, &str)] = &[("table", "the individual's full weight table, row-major, values separated by spaces")];
+const TABLE: &[(&str, &str)] = &[(
+    "table",
+    "the individual's full weight table, row-major, values separated by spaces",
+)];
 const GENES: &[(&str, &str)] = &[("genes", "the chromosome, genes separated by spaces")];
 
 const SOLVES: &[(&str, &str)] = &[
-    ("weights", "the label of the weight vector that solved the problem"),
-    ("problem", "the problem's name in the library (`lv<set>-<level>-NNN`)"),
+    (
+        "weights",
+        "the label of the weight vector that solved the problem",
+    ),
+    (
+        "problem",
+        "the problem's name in the library (`lv<set>-<level>-NNN`)",
+    ),
     ("set", "the problem's set"),
     ("level", "the problem's level (difficulty)"),
     ("band", "the level's band: `easy`, `medium` or `hard`"),
-    ("status", "the status the solver found (`unknown` past the node budget or depth)"),
+    (
+        "status",
+        "the status the solver found (`unknown` past the node budget or depth)",
+    ),
     ("expected", "the status the library recorded"),
     ("correct", "1 when `status` is `expected`, else 0"),
     ("leaves", "leaves the search evaluated"),
@@ -98,12 +194,21 @@ const SOLVES: &[(&str, &str)] = &[
 
 const TUNING: &[(&str, &str)] = &[
     ("tuner", "`hillclimb`, `ga` or `none`"),
-    ("phase", "`tune` (the tuning games) or `eval` (the games of the final weights against the opponent)"),
+    (
+        "phase",
+        "`tune` (the tuning games) or `eval` (the games of the final weights against the opponent)",
+    ),
     ("game", "the game's index in its phase"),
-    ("generation", "the GA generation (the game index for the hill-climber; 0 in `eval`)"),
+    (
+        "generation",
+        "the GA generation (the game index for the hill-climber; 0 in `eval`)",
+    ),
     ("individual", "the individual (0 for the hill-climber)"),
     ("tuned_first", "true when the tuned agent moved first"),
-    ("result", "the tuned agent's result: 1 win, 0.5 draw, 0 loss"),
+    (
+        "result",
+        "the tuned agent's result: 1 win, 0.5 draw, 0 loss",
+    ),
     ("plies", "moves played"),
 ];
 
@@ -123,10 +228,16 @@ fn type_name(t: &DataType) -> String {
 /// meaning without a column.
 fn table(kind: &str, df: &DataFrame, meanings: &[&[(&str, &str)]]) -> Result<String> {
     let meanings: Vec<(&str, &str)> = meanings.iter().flat_map(|m| m.iter().copied()).collect();
-    let names: Vec<String> = df.get_column_names().iter().map(|n| n.to_string()).collect();
+    let names: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
     let described: Vec<&str> = meanings.iter().map(|(n, _)| *n).collect();
     if names != described {
-        anyhow::bail!("{kind} rows: the writer's columns are {names:?}, the schema describes {described:?}: describe each column in src/experiment/schema.rs");
+        anyhow::bail!(
+            "{kind} rows: the writer's columns are {names:?}, the schema describes {described:?}: describe each column in src/experiment/schema.rs"
+        );
     }
     let mut s = String::from("| column | type | meaning |\n|---|---|---|\n");
     for ((name, meaning), col) in meanings.iter().zip(df.columns()) {
@@ -137,13 +248,76 @@ fn table(kind: &str, df: &DataFrame, meanings: &[&[(&str, &str)]]) -> Result<Str
 
 /// `docs/rows.md`: every job kind's columns, types and meanings, from the writers themselves.
 pub fn markdown() -> Result<String> {
-    let id = JobColumns { experiment: "x", job: "0000000000000000", repeat: 0, swept: Vec::new() };
-    let game = GameRow { winner: "draw", termination: "normal", pair: Some(0), ..GameRow::default() };
+    let id = JobColumns {
+        experiment: "x",
+        job: "0000000000000000",
+        repeat: 0,
+        swept: Vec::new(),
+    };
+    let game = GameRow {
+        winner: "draw",
+        termination: "normal",
+        pair: Some(0),
+        ..GameRow::default()
+    };
     let games = games_frame(&id, &[game])?;
-    let generations = generations_frame(&id, &[super::ga_job::GenerationRow { generation: 0, individual: 0, fitness: 0.0, points: 0.0, games: 0, best: true, table: String::new() }])?;
-    let tsumego = tsumego_generations_frame(&id, &[super::solve_job::GaRow { generation: 0, individual: 0, fitness: 0.0, scaled_fitness: 0.0, train_leaves: None, best: true, genes: String::new() }])?;
-    let solves = solves_frame(&id, &[super::solve_job::SolveRow { weights: String::new(), problem: String::new(), set: 1, level: 1, status: String::new(), expected: String::new(), leaves: 0, nodes: 0, tt_hits: 0, max_depth: 0, time_s: 0.0, budget_hit: false }])?;
-    let tuning = tuning_frame(&id, &[], &[super::tune_job::TuneRow { tuner: "none", phase: "tune", game: 0, generation: 0, individual: 0, tuned_first: true, result: 0.0, plies: 0, weights: Vec::new(), advantage: Vec::new() }])?;
+    let generations = generations_frame(
+        &id,
+        &[super::ga_job::GenerationRow {
+            generation: 0,
+            individual: 0,
+            fitness: 0.0,
+            points: 0.0,
+            games: 0,
+            best: true,
+            table: String::new(),
+        }],
+    )?;
+    let tsumego = tsumego_generations_frame(
+        &id,
+        &[super::solve_job::GaRow {
+            generation: 0,
+            individual: 0,
+            fitness: 0.0,
+            scaled_fitness: 0.0,
+            train_leaves: None,
+            best: true,
+            genes: String::new(),
+        }],
+    )?;
+    let solves = solves_frame(
+        &id,
+        &[super::solve_job::SolveRow {
+            weights: String::new(),
+            problem: String::new(),
+            set: 1,
+            level: 1,
+            status: String::new(),
+            expected: String::new(),
+            leaves: 0,
+            nodes: 0,
+            tt_hits: 0,
+            max_depth: 0,
+            time_s: 0.0,
+            budget_hit: false,
+        }],
+    )?;
+    let tuning = tuning_frame(
+        &id,
+        &[],
+        &[super::tune_job::TuneRow {
+            tuner: "none",
+            phase: "tune",
+            game: 0,
+            generation: 0,
+            individual: 0,
+            tuned_first: true,
+            result: 0.0,
+            plies: 0,
+            weights: Vec::new(),
+            advantage: Vec::new(),
+        }],
+    )?;
     let mut s = String::from(
         "# Row schemas\n\n\
          Generated from the code by `gamelab schema` (a test fails when this file and the row writers\n\
@@ -162,10 +336,24 @@ pub fn markdown() -> Result<String> {
     s += "\n## Games (`match`, `tournament`): `games/`, one row per game\n\n";
     s += &table("game", &games, &[ID, GAMES])?;
     s += "\n## Othello GA (`ga`): `generations/`, one row per individual per generation\n\n";
-    s += &table("ga", &generations, &[ID, GENERATION_HEAD, GA_MEASURES, GENERATION_TAIL, TABLE])?;
+    s += &table(
+        "ga",
+        &generations,
+        &[ID, GENERATION_HEAD, GA_MEASURES, GENERATION_TAIL, TABLE],
+    )?;
     s += "\nThe best table of the last generation is also written as `tables/<job>.txt`, ending in a seal line (`# seal xxh3 ...`): a table changed after gamelab wrote it is refused (exit 2) where it is read back.\n";
     s += "\n## Life-and-death GA (`tsumego_ga`): `generations/`, one row per individual per generation\n\n";
-    s += &table("tsumego_ga", &tsumego, &[ID, GENERATION_HEAD, TSUMEGO_GA_MEASURES, GENERATION_TAIL, GENES])?;
+    s += &table(
+        "tsumego_ga",
+        &tsumego,
+        &[
+            ID,
+            GENERATION_HEAD,
+            TSUMEGO_GA_MEASURES,
+            GENERATION_TAIL,
+            GENES,
+        ],
+    )?;
     s += "\nIts test solves are `solves/` rows (below); its best weights `tables/<job>.weights` (sealed like a GA's table).\n";
     s += "\n## Solves (`solve`, and a `tsumego_ga`'s test set): `solves/`, one row per weight vector and problem\n\n";
     s += &table("solve", &solves, &[ID, SOLVES])?;
@@ -181,6 +369,9 @@ mod tests {
     fn docs_rows_md_is_what_the_writers_write() {
         let now = super::markdown().unwrap();
         let doc = std::fs::read_to_string("docs/rows.md").unwrap_or_default();
-        assert!(doc == now, "docs/rows.md differs from the row writers: run `cargo run --release -- schema > docs/rows.md` and check the diff");
+        assert!(
+            doc == now,
+            "docs/rows.md differs from the row writers: run `cargo run --release -- schema > docs/rows.md` and check the diff"
+        );
     }
 }

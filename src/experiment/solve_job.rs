@@ -13,14 +13,14 @@
 
 use super::grid::Job;
 use super::job_kind::{JobContext, KindRunner, streamed};
-use super::record::{solves_frame, tsumego_generations_frame};
 use super::record::{read_checkpoint, write_atomic, write_checkpoint};
+use super::record::{solves_frame, tsumego_generations_frame};
 use super::spec::Stage;
 use super::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
 use crate::game::tsumego::fitness::{solve_all, static_fitness};
 use crate::game::tsumego::heuristic::weights_text;
-use crate::game::tsumego::{Limits, Problem, Solution, Solver, Status, Weights};
 use crate::game::tsumego::library::LibrarySpec;
+use crate::game::tsumego::{Limits, Problem, Solution, Solver, Status, Weights};
 use crate::rng::{GameRng, rng_from_seed};
 use crate::tune::ga::{breed, elite, scale_fitness};
 use anyhow::{Context, Result};
@@ -49,29 +49,48 @@ impl KindRunner for Solve {
     }
     fn run(&self, cx: &JobContext) -> Result<usize> {
         let work = SolveWork::load(cx.job, cx.library()?, cx.out)?;
-        streamed(cx.stream()?, &|rows| solves_frame(&cx.id, rows), |from, _, sink| {
-            (cx.progress)(from as u64);
-            if let Some(farm) = crate::farm::farm() {
-                let problems = &cx.job.config.solve.as_ref().context("a solve job has a [solve] section")?.problems;
-                let context = super::remote::solves_context(cx.job.hash.clone(), cx.library()?, problems, &work)?;
-                let mut held = Vec::new();
-                return solve_on_farm(farm, &context, &work, from, &mut |rows, done| {
-                    (cx.progress)(rows.len() as u64);
-                    held.extend(rows);
-                    if held.len() >= SOLVE_CHUNK || done == work.units() {
-                        sink(std::mem::take(&mut held), done, &serde_json::Value::Null)?;
-                    }
-                    Ok(())
-                });
-            }
-            let mut next = from;
-            while next < work.units() {
-                let end = (next + SOLVE_CHUNK).min(work.units());
-                sink(work.solve(next..end, &|| (cx.progress)(1)), end, &serde_json::Value::Null)?;
-                next = end;
-            }
-            Ok(())
-        })
+        streamed(
+            cx.stream()?,
+            &|rows| solves_frame(&cx.id, rows),
+            |from, _, sink| {
+                (cx.progress)(from as u64);
+                if let Some(farm) = crate::farm::farm() {
+                    let problems = &cx
+                        .job
+                        .config
+                        .solve
+                        .as_ref()
+                        .context("a solve job has a [solve] section")?
+                        .problems;
+                    let context = super::remote::solves_context(
+                        cx.job.hash.clone(),
+                        cx.library()?,
+                        problems,
+                        &work,
+                    )?;
+                    let mut held = Vec::new();
+                    return solve_on_farm(farm, &context, &work, from, &mut |rows, done| {
+                        (cx.progress)(rows.len() as u64);
+                        held.extend(rows);
+                        if held.len() >= SOLVE_CHUNK || done == work.units() {
+                            sink(std::mem::take(&mut held), done, &serde_json::Value::Null)?;
+                        }
+                        Ok(())
+                    });
+                }
+                let mut next = from;
+                while next < work.units() {
+                    let end = (next + SOLVE_CHUNK).min(work.units());
+                    sink(
+                        work.solve(next..end, &|| (cx.progress)(1)),
+                        end,
+                        &serde_json::Value::Null,
+                    )?;
+                    next = end;
+                }
+                Ok(())
+            },
+        )
     }
 }
 
@@ -90,11 +109,20 @@ impl KindRunner for TsumegoGa {
         generations_of(job)
     }
     fn run(&self, cx: &JobContext) -> Result<usize> {
-        let outcome = run_tsumego_ga(cx.job, cx.library()?, cx.out, &cx.files.checkpoint, &|| (cx.progress)(1))?;
+        let outcome = run_tsumego_ga(cx.job, cx.library()?, cx.out, &cx.files.checkpoint, &|| {
+            (cx.progress)(1)
+        })?;
         write_weights_file(&cx.files.weights, cx.job, &outcome.best)?;
         // The test rows first: the generations part marks the job done.
-        let test = if outcome.test.is_empty() { 0 } else { cx.write_part(&cx.files.test_part, solves_frame(&cx.id, &outcome.test)?)? };
-        let rows = cx.write_part(&cx.files.part, tsumego_generations_frame(&cx.id, &outcome.rows)?)?;
+        let test = if outcome.test.is_empty() {
+            0
+        } else {
+            cx.write_part(&cx.files.test_part, solves_frame(&cx.id, &outcome.test)?)?
+        };
+        let rows = cx.write_part(
+            &cx.files.part,
+            tsumego_generations_frame(&cx.id, &outcome.rows)?,
+        )?;
         std::fs::remove_file(&cx.files.checkpoint).ok();
         Ok(rows + test)
     }
@@ -130,7 +158,11 @@ pub struct SolveRow {
 
 /// The set number of a library problem (`lv<set>-<level>-NNN`).
 fn set_of(p: &Problem) -> u32 {
-    p.name.strip_prefix("lv").and_then(|r| r.split('-').next()).and_then(|s| s.parse().ok()).unwrap_or(0)
+    p.name
+        .strip_prefix("lv")
+        .and_then(|r| r.split('-').next())
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
 }
 
 fn solve_row(label: &str, p: &Problem, s: &Solution) -> SolveRow {
@@ -156,25 +188,46 @@ fn solve_row(label: &str, p: &Problem, s: &Solution) -> SolveRow {
 /// they differ from the ones it ran with: its job hash names only the source.
 /// An error names the file key whose weights could not be read (`solve.weights.LABEL`,
 /// `tsumego_ga.base`, `tsumego_ga.compare.LABEL`).
-pub fn resolved_inputs(job: &Job, out: &Path) -> Result<Option<serde_json::Value>, (String, anyhow::Error)> {
-    let Stage::Tsumego(stage) = &job.config.stage else { return Ok(None) };
+pub fn resolved_inputs(
+    job: &Job,
+    out: &Path,
+) -> Result<Option<serde_json::Value>, (String, anyhow::Error)> {
+    let Stage::Tsumego(stage) = &job.config.stage else {
+        return Ok(None);
+    };
     let refs: Vec<(&str, String, &WeightsRef)> = match (&job.config.solve, &job.config.tsumego_ga) {
-        (Some(s), _) => s.weights.iter().map(|(label, w)| (label.as_str(), format!("solve.weights.{label}"), w)).collect(),
-        (None, Some(g)) => std::iter::once(("base", "tsumego_ga.base".to_string(), &g.base)).chain(g.compare.iter().map(|(label, w)| (label.as_str(), format!("tsumego_ga.compare.{label}"), w))).collect(),
+        (Some(s), _) => s
+            .weights
+            .iter()
+            .map(|(label, w)| (label.as_str(), format!("solve.weights.{label}"), w))
+            .collect(),
+        (None, Some(g)) => std::iter::once(("base", "tsumego_ga.base".to_string(), &g.base))
+            .chain(
+                g.compare
+                    .iter()
+                    .map(|(label, w)| (label.as_str(), format!("tsumego_ga.compare.{label}"), w)),
+            )
+            .collect(),
         (None, None) => return Ok(None),
     };
     let mut inputs = serde_json::Map::new();
     for (label, key, w) in refs.into_iter().filter(|(_, _, w)| w.reads_results()) {
         let weights = w.load(out, &stage.library).map_err(|e| (key.clone(), e))?;
-        inputs.insert(label.to_string(), serde_json::to_value(weights).map_err(|e| (key, e.into()))?);
+        inputs.insert(
+            label.to_string(),
+            serde_json::to_value(weights).map_err(|e| (key, e.into()))?,
+        );
     }
     Ok((!inputs.is_empty()).then_some(serde_json::Value::Object(inputs)))
 }
 
 /// Problems a `solve` job solves (its progress total; an upper bound with `unique`).
 pub fn solve_count(job: &Job) -> usize {
-    let (Some(s), Stage::Tsumego(t)) = (&job.config.solve, &job.config.stage) else { return 0 };
-    let levels = crate::game::tsumego::library::parse_levels(&s.problems.levels).map_or(0, |l| l.count());
+    let (Some(s), Stage::Tsumego(t)) = (&job.config.solve, &job.config.stage) else {
+        return 0;
+    };
+    let levels =
+        crate::game::tsumego::library::parse_levels(&s.problems.levels).map_or(0, |l| l.count());
     let all = s.problems.sets.len() * levels * t.library.per_level;
     s.weights.len() * s.problems.count.map_or(all, |c| c.min(all))
 }
@@ -190,11 +243,21 @@ pub struct SolveWork {
 impl SolveWork {
     /// Loads a `solve` job's problems and weights; `out` is the results folder (for `trained:`).
     pub fn load(job: &Job, library: &Path, out: &Path) -> Result<SolveWork> {
-        let spec = job.config.solve.as_ref().context("a solve job has a [solve] section")?;
+        let spec = job
+            .config
+            .solve
+            .as_ref()
+            .context("a solve job has a [solve] section")?;
         let problems = spec.problems.load(library)?;
-        let Stage::Tsumego(stage) = &job.config.stage else { anyhow::bail!("a solve job reads a problem library") };
+        let Stage::Tsumego(stage) = &job.config.stage else {
+            anyhow::bail!("a solve job reads a problem library")
+        };
         let weights = load_labelled(&spec.weights, out, &stage.library)?;
-        Ok(SolveWork { problems, weights, limits: Limits::with_budget(spec.node_budget) })
+        Ok(SolveWork {
+            problems,
+            weights,
+            limits: Limits::with_budget(spec.node_budget),
+        })
     }
 
     pub fn units(&self) -> usize {
@@ -202,7 +265,11 @@ impl SolveWork {
     }
 
     /// The rows of units `range`, in order, solved in parallel.
-    pub fn solve(&self, range: std::ops::Range<usize>, on_problem: &(dyn Fn() + Sync)) -> Vec<SolveRow> {
+    pub fn solve(
+        &self,
+        range: std::ops::Range<usize>,
+        on_problem: &(dyn Fn() + Sync),
+    ) -> Vec<SolveRow> {
         let n = self.problems.len();
         range
             .into_par_iter()
@@ -218,17 +285,40 @@ impl SolveWork {
 
 /// Solves units `from..` of `work` on the workers of a distributed run (`context` describes
 /// `work` to them), handing the rows to `each(rows, units done)` in order as they come back.
-fn solve_on_farm(farm: &crate::farm::Farm, context: &std::sync::Arc<crate::farm::Context>, work: &SolveWork, from: usize, each: &mut dyn FnMut(Vec<SolveRow>, usize) -> Result<()>) -> Result<()> {
+fn solve_on_farm(
+    farm: &crate::farm::Farm,
+    context: &std::sync::Arc<crate::farm::Context>,
+    work: &SolveWork,
+    from: usize,
+    each: &mut dyn FnMut(Vec<SolveRow>, usize) -> Result<()>,
+) -> Result<()> {
     let units = crate::farm::ranges(from..work.units(), farm.workers(), 8, 1, 1);
-    let answers = super::remote::map::<_, Vec<SolveRow>>(farm, super::remote::SOLVES, context, units.iter().cloned())?;
+    let answers = super::remote::map::<_, Vec<SolveRow>>(
+        farm,
+        super::remote::SOLVES,
+        context,
+        units.iter().cloned(),
+    )?;
     for (range, rows) in units.iter().zip(answers) {
         each(rows?, range.end)?;
     }
     Ok(())
 }
 
-fn load_labelled(map: &std::collections::BTreeMap<String, WeightsRef>, out: &Path, library: &LibrarySpec) -> Result<Vec<(String, Weights)>> {
-    map.iter().map(|(label, w)| Ok((label.clone(), w.load(out, library).with_context(|| format!("weights '{label}'"))?))).collect()
+fn load_labelled(
+    map: &std::collections::BTreeMap<String, WeightsRef>,
+    out: &Path,
+    library: &LibrarySpec,
+) -> Result<Vec<(String, Weights)>> {
+    map.iter()
+        .map(|(label, w)| {
+            Ok((
+                label.clone(),
+                w.load(out, library)
+                    .with_context(|| format!("weights '{label}'"))?,
+            ))
+        })
+        .collect()
 }
 
 /// One individual of one generation of a `tsumego_ga` job.
@@ -270,21 +360,59 @@ pub struct TsumegoGaOutcome {
 /// Evaluates chromosomes: (raw fitness, training leaves of the dynamic fitness), in parallel.
 /// Evaluates chromosomes `genes` of a `tsumego_ga` job (its base weights `base`, training set
 /// `train`, the base's leaves `old`): what a worker of a distributed run computes for a unit.
-pub fn evaluate_here(job: &Job, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Result<Vec<(f64, Option<f64>)>> {
-    let spec = job.config.tsumego_ga.as_ref().context("a tsumego_ga job has a [tsumego_ga] section")?;
-    Ok(evaluate(spec, Limits::with_budget(spec.node_budget), base, train, old, genes))
+pub fn evaluate_here(
+    job: &Job,
+    base: &Weights,
+    train: &[Problem],
+    old: &[u64],
+    genes: &[Vec<f64>],
+) -> Result<Vec<(f64, Option<f64>)>> {
+    let spec = job
+        .config
+        .tsumego_ga
+        .as_ref()
+        .context("a tsumego_ga job has a [tsumego_ga] section")?;
+    Ok(evaluate(
+        spec,
+        Limits::with_budget(spec.node_budget),
+        base,
+        train,
+        old,
+        genes,
+    ))
 }
 
 /// `evaluate`, on the workers of a distributed run when there is one (a few chromosomes a
 /// unit), here otherwise.
-fn evaluate_anywhere(job: &Job, library: &Path, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Result<Vec<(f64, Option<f64>)>> {
-    let Some(farm) = crate::farm::farm() else { return evaluate_here(job, base, train, old, genes) };
+fn evaluate_anywhere(
+    job: &Job,
+    library: &Path,
+    base: &Weights,
+    train: &[Problem],
+    old: &[u64],
+    genes: &[Vec<f64>],
+) -> Result<Vec<(f64, Option<f64>)>> {
+    let Some(farm) = crate::farm::farm() else {
+        return evaluate_here(job, base, train, old, genes);
+    };
     let context = super::remote::tsumego_ga_context(job, library, base, old)?;
     let units = crate::farm::ranges(0..genes.len(), farm.workers(), 2, 1, 1);
-    super::remote::gather(farm, super::remote::TSUMEGO_GA, &context, units.into_iter().map(|r| genes[r].to_vec()))
+    super::remote::gather(
+        farm,
+        super::remote::TSUMEGO_GA,
+        &context,
+        units.into_iter().map(|r| genes[r].to_vec()),
+    )
 }
 
-fn evaluate(spec: &TsumegoGaSpec, limits: Limits, base: &Weights, train: &[Problem], old: &[u64], genes: &[Vec<f64>]) -> Vec<(f64, Option<f64>)> {
+fn evaluate(
+    spec: &TsumegoGaSpec,
+    limits: Limits,
+    base: &Weights,
+    train: &[Problem],
+    old: &[u64],
+    genes: &[Vec<f64>],
+) -> Vec<(f64, Option<f64>)> {
     genes
         .par_iter()
         .map(|g| {
@@ -292,8 +420,14 @@ fn evaluate(spec: &TsumegoGaSpec, limits: Limits, base: &Weights, train: &[Probl
             with_solver(|solver| match spec.fitness {
                 FitnessKind::Static => (static_fitness(solver, train, &w, &spec.bonus), None),
                 FitnessKind::Dynamic => {
-                    let leaves: Vec<u64> = solve_all(solver, train, &w, limits).iter().map(|s| s.counters.leaves).collect();
-                    (spec.formula.raw(old, &leaves), Some(leaves.iter().sum::<u64>() as f64))
+                    let leaves: Vec<u64> = solve_all(solver, train, &w, limits)
+                        .iter()
+                        .map(|s| s.counters.leaves)
+                        .collect();
+                    (
+                        spec.formula.raw(old, &leaves),
+                        Some(leaves.iter().sum::<u64>() as f64),
+                    )
                 }
             })
         })
@@ -301,23 +435,55 @@ fn evaluate(spec: &TsumegoGaSpec, limits: Limits, base: &Weights, train: &[Probl
 }
 
 fn genes_text(g: &[f64]) -> String {
-    g.iter().map(|v| format!("{v}")).collect::<Vec<_>>().join(" ")
+    g.iter()
+        .map(|v| format!("{v}"))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
-fn push_rows(rows: &mut Vec<GaRow>, generation: u32, population: &[Vec<f64>], fitness: &[f64], leaves: &[Option<f64>]) {
+fn push_rows(
+    rows: &mut Vec<GaRow>,
+    generation: u32,
+    population: &[Vec<f64>],
+    fitness: &[f64],
+    leaves: &[Option<f64>],
+) {
     let scaled = scale_fitness(fitness);
     let top = elite(fitness, 1)[0];
     for (i, g) in population.iter().enumerate() {
-        rows.push(GaRow { generation, individual: i as u32, fitness: fitness[i], scaled_fitness: scaled[i], train_leaves: leaves[i], best: i == top, genes: genes_text(g) });
+        rows.push(GaRow {
+            generation,
+            individual: i as u32,
+            fitness: fitness[i],
+            scaled_fitness: scaled[i],
+            train_leaves: leaves[i],
+            best: i == top,
+            genes: genes_text(g),
+        });
     }
 }
 
 /// Runs (or resumes) a `tsumego_ga` job. Progress: `on_generation` after each generation.
-pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, on_generation: &(dyn Fn() + Sync)) -> Result<TsumegoGaOutcome> {
-    let spec = job.config.tsumego_ga.as_ref().context("a tsumego_ga job has a [tsumego_ga] section")?;
+pub fn run_tsumego_ga(
+    job: &Job,
+    library: &Path,
+    out: &Path,
+    checkpoint: &Path,
+    on_generation: &(dyn Fn() + Sync),
+) -> Result<TsumegoGaOutcome> {
+    let spec = job
+        .config
+        .tsumego_ga
+        .as_ref()
+        .context("a tsumego_ga job has a [tsumego_ga] section")?;
     let cfg = spec.config();
-    let Stage::Tsumego(stage) = &job.config.stage else { anyhow::bail!("a tsumego_ga job reads a problem library") };
-    let base = spec.base.load(out, &stage.library).context("tsumego_ga.base")?;
+    let Stage::Tsumego(stage) = &job.config.stage else {
+        anyhow::bail!("a tsumego_ga job reads a problem library")
+    };
+    let base = spec
+        .base
+        .load(out, &stage.library)
+        .context("tsumego_ga.base")?;
     let train = spec.train.load(library)?;
     let limits = Limits::with_budget(spec.node_budget);
     let mut state = match read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)? {
@@ -327,21 +493,39 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
             // Generation 0: random chromosomes, and the base weights' leaves ("old").
             let population = cfg.random_population(spec.part.names().len(), &mut rng);
             let old_leaves = if spec.fitness == FitnessKind::Dynamic && spec.formula.needs_old() {
-                with_solver(|solver| solve_all(solver, &train, &base, limits)).iter().map(|s| s.counters.leaves).collect()
+                with_solver(|solver| solve_all(solver, &train, &base, limits))
+                    .iter()
+                    .map(|s| s.counters.leaves)
+                    .collect()
             } else {
                 Vec::new()
             };
-            let (fitness, leaves): (Vec<f64>, Vec<Option<f64>>) = evaluate_anywhere(job, library, &base, &train, &old_leaves, &population)?.into_iter().unzip();
+            let (fitness, leaves): (Vec<f64>, Vec<Option<f64>>) =
+                evaluate_anywhere(job, library, &base, &train, &old_leaves, &population)?
+                    .into_iter()
+                    .unzip();
             let mut rows = Vec::new();
             push_rows(&mut rows, 0, &population, &fitness, &leaves);
             on_generation();
-            Checkpoint { job: job.hash.clone(), generation: 0, population, fitness, leaves, old_leaves, rng, rows }
+            Checkpoint {
+                job: job.hash.clone(),
+                generation: 0,
+                population,
+                fitness,
+                leaves,
+                old_leaves,
+                rng,
+                rows,
+            }
         }
     };
     let mut last_checkpoint = Instant::now();
     while state.generation < spec.generations {
         let children = breed(&state.population, &state.fitness, &cfg, &mut state.rng);
-        let (cf, cl): (Vec<f64>, Vec<Option<f64>>) = evaluate_anywhere(job, library, &base, &train, &state.old_leaves, &children)?.into_iter().unzip();
+        let (cf, cl): (Vec<f64>, Vec<Option<f64>>) =
+            evaluate_anywhere(job, library, &base, &train, &state.old_leaves, &children)?
+                .into_iter()
+                .unzip();
         let pooled: Vec<Vec<f64>> = state.population.iter().cloned().chain(children).collect();
         let pooled_fitness: Vec<f64> = state.fitness.iter().copied().chain(cf).collect();
         let pooled_leaves: Vec<Option<f64>> = state.leaves.iter().copied().chain(cl).collect();
@@ -351,7 +535,13 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
         state.fitness = keep.iter().map(|&i| pooled_fitness[i]).collect();
         state.leaves = keep.iter().map(|&i| pooled_leaves[i]).collect();
         state.generation += 1;
-        push_rows(&mut state.rows, state.generation, &state.population, &state.fitness, &state.leaves);
+        push_rows(
+            &mut state.rows,
+            state.generation,
+            &state.population,
+            &state.fitness,
+            &state.leaves,
+        );
         on_generation();
         if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
             write_checkpoint(checkpoint, &state)?;
@@ -365,21 +555,44 @@ pub fn run_tsumego_ga(job: &Job, library: &Path, out: &Path, checkpoint: &Path, 
         let problems = sel.load(library)?;
         let mut labelled = vec![("trained".to_string(), best.clone())];
         labelled.extend(load_labelled(&spec.compare, out, &stage.library)?);
-        let work = SolveWork { problems, weights: labelled, limits };
+        let work = SolveWork {
+            problems,
+            weights: labelled,
+            limits,
+        };
         test = match crate::farm::farm() {
             None => work.solve(0..work.units(), &|| {}),
             Some(farm) => {
-                let context = super::remote::solves_context(format!("{}/test", job.hash), library, sel, &work)?;
-                super::remote::gather(farm, super::remote::SOLVES, &context, crate::farm::ranges(0..work.units(), farm.workers(), 8, 1, 1))?
+                let context = super::remote::solves_context(
+                    format!("{}/test", job.hash),
+                    library,
+                    sel,
+                    &work,
+                )?;
+                super::remote::gather(
+                    farm,
+                    super::remote::SOLVES,
+                    &context,
+                    crate::farm::ranges(0..work.units(), farm.workers(), 8, 1, 1),
+                )?
             }
         };
     }
-    Ok(TsumegoGaOutcome { rows: state.rows, best, test })
+    Ok(TsumegoGaOutcome {
+        rows: state.rows,
+        best,
+        test,
+    })
 }
 
 /// Writes a GA job's best weights as a weights file (`gamelab solve --weights FILE` reads it).
 pub fn write_weights_file(path: &Path, job: &Job, best: &Weights) -> Result<()> {
-    let text = format!("# best weights of tsumego_ga job {} ({}), last generation\n{}", job.hash, job.config.experiment, weights_text(best));
+    let text = format!(
+        "# best weights of tsumego_ga job {} ({}), last generation\n{}",
+        job.hash,
+        job.config.experiment,
+        weights_text(best)
+    );
     write_atomic(path, |f| {
         use std::io::Write;
         f.write_all(crate::durable::sealed(&text).as_bytes())?;
@@ -389,5 +602,8 @@ pub fn write_weights_file(path: &Path, job: &Job, best: &Weights) -> Result<()> 
 
 /// Generations a `tsumego_ga` job runs, counting generation 0 (its progress total).
 pub fn generations_of(job: &Job) -> usize {
-    job.config.tsumego_ga.as_ref().map_or(0, |g| g.generations as usize + 1)
+    job.config
+        .tsumego_ga
+        .as_ref()
+        .map_or(0, |g| g.generations as usize + 1)
 }

@@ -7,16 +7,16 @@
 
 use super::error::InputError;
 use crate::agent::AgentSpec;
+pub use crate::experiment::tsumego_spec::{SolveSpec, TsumegoGaSpec, WeightsRef};
 use crate::game::colosseum::ColosseumStage;
 use crate::game::freckers::FreckersStage;
 use crate::game::othello::{StageDef, StageRef};
+use crate::game::tsumego::library::LibrarySpec;
 use crate::report::spec::ReportSpec;
 use crate::stats::elo::Sprt;
 use crate::tune::fitness::{DrawRule, Evaluation, FitnessMeasure, Strategy, Subset};
 use crate::tune::ga::GaConfig;
 use crate::tune::symmetry::Symmetry;
-pub use crate::experiment::tsumego_spec::{SolveSpec, TsumegoGaSpec, WeightsRef};
-use crate::game::tsumego::library::LibrarySpec;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -97,13 +97,28 @@ impl Stage {
     /// The stage of a life-and-death experiment: the library `stage` names, as `[library]`
     /// generates it.
     pub fn tsumego(stage: &StageRef, library: Option<&LibrarySpec>) -> Result<Stage, String> {
-        let StageRef::Id(id) = stage else { return Err("a life-and-death stage is a library name (letters, digits, '-', '_')".into()) };
-        if id.is_empty() || !id.chars().all(|c| c.is_ascii_alphanumeric() || "-_".contains(c)) {
-            return Err(format!("library name '{id}' must be letters, digits, '-' or '_' (it names a folder)"));
+        let StageRef::Id(id) = stage else {
+            return Err(
+                "a life-and-death stage is a library name (letters, digits, '-', '_')".into(),
+            );
+        };
+        if id.is_empty()
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_".contains(c))
+        {
+            return Err(format!(
+                "library name '{id}' must be letters, digits, '-' or '_' (it names a folder)"
+            ));
         }
-        let library = library.ok_or("game = \"tsumego\" needs a [library] section (sets, levels, per_level, seed)")?;
+        let library = library.ok_or(
+            "game = \"tsumego\" needs a [library] section (sets, levels, per_level, seed)",
+        )?;
         library.check()?;
-        Ok(Stage::Tsumego(TsumegoStage { id: id.clone(), library: library.clone() }))
+        Ok(Stage::Tsumego(TsumegoStage {
+            id: id.clone(),
+            library: library.clone(),
+        }))
     }
 
     pub fn id(&self) -> &str {
@@ -278,7 +293,13 @@ fn tune_mutation() -> f64 {
 impl TuneSpec {
     /// The GA settings of a `ga` tuner.
     pub fn ga_config(&self) -> GaConfig {
-        GaConfig { population: self.population, elite: self.elite, tournament: self.tournament, mutation: self.mutation, bounds: (self.bounds[0], self.bounds[1]) }
+        GaConfig {
+            population: self.population,
+            elite: self.elite,
+            tournament: self.tournament,
+            mutation: self.mutation,
+            bounds: (self.bounds[0], self.bounds[1]),
+        }
     }
 
     /// GA generations the game budget buys.
@@ -295,13 +316,18 @@ impl TuneSpec {
             return Err("eval_games must be at least 1".into());
         }
         if !(self.bounds[0] < self.bounds[1]) || !self.bounds.iter().all(|b| b.is_finite()) {
-            return Err(format!("bounds must be [lo, hi] with lo < hi, got {:?}", self.bounds));
+            return Err(format!(
+                "bounds must be [lo, hi] with lo < hi, got {:?}",
+                self.bounds
+            ));
         }
         if !(self.step > 0.0 && self.step.is_finite()) {
             return Err(format!("step must be positive, got {}", self.step));
         }
         if self.agent == self.opponent {
-            return Err("agent and opponent must be different labels (copy the agent for self-play)".into());
+            return Err(
+                "agent and opponent must be different labels (copy the agent for self-play)".into(),
+            );
         }
         if self.tuner == TunerName::Ga {
             self.ga_config().check()?;
@@ -309,7 +335,10 @@ impl TuneSpec {
                 return Err("games_per_individual must be at least 1".into());
             }
             if self.generations() == 0 {
-                return Err(format!("games = {} buys no generation of {} individuals x {} games", self.games, self.population, self.games_per_individual));
+                return Err(format!(
+                    "games = {} buys no generation of {} individuals x {} games",
+                    self.games, self.population, self.games_per_individual
+                ));
             }
         }
         Ok(())
@@ -345,7 +374,13 @@ pub enum StrategyName {
 
 impl GaSpec {
     pub fn config(&self) -> GaConfig {
-        GaConfig { population: self.population, elite: self.elite, tournament: self.tournament, mutation: self.mutation, bounds: (self.bounds[0], self.bounds[1]) }
+        GaConfig {
+            population: self.population,
+            elite: self.elite,
+            tournament: self.tournament,
+            mutation: self.mutation,
+            bounds: (self.bounds[0], self.bounds[1]),
+        }
     }
 
     pub fn evaluation(&self) -> Evaluation {
@@ -353,9 +388,16 @@ impl GaSpec {
             StrategyName::Det => Strategy::Det,
             StrategyName::Rnd => Strategy::Rnd,
             StrategyName::Mix => Strategy::Mix,
-            StrategyName::Mcts => Strategy::Mcts { rollouts: self.mcts_rollouts },
+            StrategyName::Mcts => Strategy::Mcts {
+                rollouts: self.mcts_rollouts,
+            },
         };
-        Evaluation { strategy, subset: self.subset, draw: self.draw, measure: self.fitness }
+        Evaluation {
+            strategy,
+            subset: self.subset,
+            draw: self.draw,
+            measure: self.fitness,
+        }
     }
 
     /// What is wrong with the section, if anything.
@@ -371,7 +413,9 @@ impl GaSpec {
         if let Subset::Fraction(f) = self.subset
             && !(f > 0.0 && f <= 1.0)
         {
-            return Err(format!("subset must be a fraction in (0, 1] or \"full\", got {f}"));
+            return Err(format!(
+                "subset must be a fraction in (0, 1] or \"full\", got {f}"
+            ));
         }
         if self.strategy == StrategyName::Mcts && self.mcts_rollouts == 0 {
             return Err("mcts_rollouts must be at least 1".into());
@@ -441,16 +485,34 @@ pub const MAX_NAME_LEN: usize = 64;
 /// Whether `name` may be an experiment name or an agent label: 1 to 64 letters, digits, '-',
 /// '_' or '.', not starting with '.'; such a name is one safe component of a path.
 pub fn check_file_name(name: &str) -> Result<(), String> {
-    let shown: String = name.chars().take(40).collect::<String>().escape_debug().to_string();
-    let shown = if name.chars().count() > 40 { format!("{shown}...") } else { shown };
+    let shown: String = name
+        .chars()
+        .take(40)
+        .collect::<String>()
+        .escape_debug()
+        .to_string();
+    let shown = if name.chars().count() > 40 {
+        format!("{shown}...")
+    } else {
+        shown
+    };
     if name.is_empty() {
         return Err("'' is empty: use 1 to 64 letters, digits, '-', '_' or '.'".into());
     }
-    if !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c)) || name.starts_with('.') {
-        return Err(format!("'{shown}' must be letters, digits, '-', '_' or '.' (not first)"));
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        || name.starts_with('.')
+    {
+        return Err(format!(
+            "'{shown}' must be letters, digits, '-', '_' or '.' (not first)"
+        ));
     }
     if name.len() > MAX_NAME_LEN {
-        return Err(format!("'{shown}' has {} characters; at most {MAX_NAME_LEN}", name.len()));
+        return Err(format!(
+            "'{shown}' has {} characters; at most {MAX_NAME_LEN}",
+            name.len()
+        ));
     }
     Ok(())
 }
@@ -469,28 +531,62 @@ pub struct Experiment {
 impl Experiment {
     /// Reads and parses an experiment file (the grid is checked by `grid::expand`).
     pub fn load(path: &Path) -> Result<Experiment, InputError> {
-        let text = crate::durable::read_input(path).map_err(|e| InputError { file: Some(path.to_path_buf()), line_col: None, key: None, message: format!("cannot read the experiment file: {e}") })?;
+        let text = crate::durable::read_input(path).map_err(|e| InputError {
+            file: Some(path.to_path_buf()),
+            line_col: None,
+            key: None,
+            message: format!("cannot read the experiment file: {e}"),
+        })?;
         Experiment::from_text(path, text)
     }
 
     pub fn from_text(path: &Path, text: String) -> Result<Experiment, InputError> {
-        let file: ExperimentFile = toml::from_str(&text).map_err(|e| InputError::from_toml(path, &text, &e))?;
-        let raw: toml::Table = toml::from_str(&text).map_err(|e| InputError::from_toml(path, &text, &e))?;
+        let file: ExperimentFile =
+            toml::from_str(&text).map_err(|e| InputError::from_toml(path, &text, &e))?;
+        let raw: toml::Table =
+            toml::from_str(&text).map_err(|e| InputError::from_toml(path, &text, &e))?;
         let name = match &file.name {
             Some(n) => n.clone(),
-            None => path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "experiment".into()),
+            None => path
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "experiment".into()),
         };
         if let Err(e) = check_file_name(&name) {
-            return Err(InputError::at_key(path, &text, "name", format!("{e} (it names a folder)")));
+            return Err(InputError::at_key(
+                path,
+                &text,
+                "name",
+                format!("{e} (it names a folder)"),
+            ));
         }
-        let arena_agents = file.arena.iter().flat_map(|a| a.agents.keys().map(|l| ("arena.agents", l)));
-        for (table, label) in file.agents.keys().map(|l| ("agents", l)).chain(arena_agents) {
+        let arena_agents = file
+            .arena
+            .iter()
+            .flat_map(|a| a.agents.keys().map(|l| ("arena.agents", l)));
+        for (table, label) in file
+            .agents
+            .keys()
+            .map(|l| ("agents", l))
+            .chain(arena_agents)
+        {
             if let Err(e) = check_file_name(label) {
                 // The key as the file spells it; a line break in it is shown escaped (one line).
-                return Err(InputError::at_key(path, &text, &format!("{table}.{}", label.escape_debug()), format!("agent label {e} (it names log files and table columns)")));
+                return Err(InputError::at_key(
+                    path,
+                    &text,
+                    &format!("{table}.{}", label.escape_debug()),
+                    format!("agent label {e} (it names log files and table columns)"),
+                ));
             }
         }
-        Ok(Experiment { path: path.to_path_buf(), text, file, raw, name })
+        Ok(Experiment {
+            path: path.to_path_buf(),
+            text,
+            file,
+            raw,
+            name,
+        })
     }
 
     /// Every swept key with its values, in the order of a job's swept values and row columns:
@@ -505,6 +601,9 @@ impl Experiment {
 
     /// The folder relative paths (table files) are taken from.
     pub fn base_dir(&self) -> PathBuf {
-        self.path.parent().map(Path::to_path_buf).unwrap_or_default()
+        self.path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default()
     }
 }

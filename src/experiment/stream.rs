@@ -78,24 +78,48 @@ fn metadata(id: PartId, rows: usize) -> KeyValueMetadata {
         ("gamelab.experiment".into(), id.experiment.into()),
         ("gamelab.job".into(), id.job.into()),
         ("gamelab.rows".into(), rows.to_string()),
-        ("gamelab.version".into(), crate::provenance::current().version.into()),
-        ("gamelab.commit".into(), crate::provenance::current().commit.clone()),
-        ("gamelab.command".into(), crate::provenance::current().command.clone()),
-        ("gamelab.host".into(), crate::provenance::current().host.clone()),
-        ("gamelab.date".into(), crate::provenance::current().date.clone()),
+        (
+            "gamelab.version".into(),
+            crate::provenance::current().version.into(),
+        ),
+        (
+            "gamelab.commit".into(),
+            crate::provenance::current().commit.clone(),
+        ),
+        (
+            "gamelab.command".into(),
+            crate::provenance::current().command.clone(),
+        ),
+        (
+            "gamelab.host".into(),
+            crate::provenance::current().host.clone(),
+        ),
+        (
+            "gamelab.date".into(),
+            crate::provenance::current().date.clone(),
+        ),
     ])
 }
 
 /// Writes `frames` (all of one schema) as one file at `path`, atomically, and returns its seal;
 /// `before_rename` sees the seal before the file is renamed into place.
-fn write_sealed(path: &Path, frames: &mut dyn Iterator<Item = Result<DataFrame>>, rows: usize, format: Format, id: PartId, before_rename: impl FnOnce(&Seal) -> Result<()>) -> Result<Seal> {
+fn write_sealed(
+    path: &Path,
+    frames: &mut dyn Iterator<Item = Result<DataFrame>>,
+    rows: usize,
+    format: Format,
+    id: PartId,
+    before_rename: impl FnOnce(&Seal) -> Result<()>,
+) -> Result<Seal> {
     let mut seal = None;
     write_atomic_then(
         path,
         |f| {
             match format {
                 Format::Parquet => {
-                    let mut writer: Option<polars::io::parquet::write::BatchedWriter<&mut std::fs::File>> = None;
+                    let mut writer: Option<
+                        polars::io::parquet::write::BatchedWriter<&mut std::fs::File>,
+                    > = None;
                     let mut empty: Option<DataFrame> = None;
                     let mut file = Some(&mut *f);
                     for df in &mut *frames {
@@ -105,7 +129,8 @@ fn write_sealed(path: &Path, frames: &mut dyn Iterator<Item = Result<DataFrame>>
                             continue;
                         }
                         if writer.is_none() {
-                            let w = ParquetWriter::new(file.take().expect("one writer")).with_key_value_metadata(Some(metadata(id, rows)));
+                            let w = ParquetWriter::new(file.take().expect("one writer"))
+                                .with_key_value_metadata(Some(metadata(id, rows)));
                             writer = Some(w.batched(df.schema())?);
                         }
                         writer.as_mut().expect("made above").write_batch(&df)?;
@@ -117,7 +142,9 @@ fn write_sealed(path: &Path, frames: &mut dyn Iterator<Item = Result<DataFrame>>
                         None => {
                             // No rows at all: a file with the schema (or none) and the metadata.
                             let mut df = empty.unwrap_or_default();
-                            ParquetWriter::new(file.take().expect("unused")).with_key_value_metadata(Some(metadata(id, rows))).finish(&mut df)?;
+                            ParquetWriter::new(file.take().expect("unused"))
+                                .with_key_value_metadata(Some(metadata(id, rows)))
+                                .finish(&mut df)?;
                         }
                     }
                 }
@@ -125,7 +152,9 @@ fn write_sealed(path: &Path, frames: &mut dyn Iterator<Item = Result<DataFrame>>
                     let mut header = true;
                     for df in &mut *frames {
                         let mut df = super::record::csv_ready(&df?)?;
-                        CsvWriter::new(&mut *f).include_header(header).finish(&mut df)?;
+                        CsvWriter::new(&mut *f)
+                            .include_header(header)
+                            .finish(&mut df)?;
                         header = false;
                     }
                 }
@@ -150,7 +179,10 @@ pub fn check_sealed(path: &Path, seal: &Seal, id: PartId) -> Result<(), String> 
     let mut f = std::fs::File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
     let (bytes, xxh3) = checksum(&mut f).map_err(|e| format!("cannot read it: {e}"))?;
     if bytes != seal.bytes {
-        return Err(format!("it has {bytes} bytes where its seal says {}", seal.bytes));
+        return Err(format!(
+            "it has {bytes} bytes where its seal says {}",
+            seal.bytes
+        ));
     }
     if xxh3 != seal.xxh3 {
         return Err("its checksum differs from its seal (the file was changed)".into());
@@ -158,18 +190,34 @@ pub fn check_sealed(path: &Path, seal: &Seal, id: PartId) -> Result<(), String> 
     if path.extension().is_some_and(|e| e == "parquet") {
         f.rewind().map_err(|e| e.to_string())?;
         let mut reader = ParquetReader::new(f);
-        let meta = reader.get_metadata().map_err(|e| format!("not a readable Parquet file: {e}"))?;
-        let kv: std::collections::BTreeMap<String, String> =
-            meta.key_value_metadata.iter().flatten().filter_map(|kv| kv.value.clone().map(|v| (kv.key.clone(), v))).collect();
+        let meta = reader
+            .get_metadata()
+            .map_err(|e| format!("not a readable Parquet file: {e}"))?;
+        let kv: std::collections::BTreeMap<String, String> = meta
+            .key_value_metadata
+            .iter()
+            .flatten()
+            .filter_map(|kv| kv.value.clone().map(|v| (kv.key.clone(), v)))
+            .collect();
         let get = |k: &str| kv.get(k).map(String::as_str).unwrap_or("");
         if get("gamelab.rows_version") != ROWS_VERSION {
-            return Err(format!("row format version '{}', expected {ROWS_VERSION}", get("gamelab.rows_version")));
+            return Err(format!(
+                "row format version '{}', expected {ROWS_VERSION}",
+                get("gamelab.rows_version")
+            ));
         }
         if get("gamelab.experiment") != id.experiment || get("gamelab.job") != id.job {
-            return Err(format!("it holds the rows of experiment '{}' job {}", get("gamelab.experiment"), get("gamelab.job")));
+            return Err(format!(
+                "it holds the rows of experiment '{}' job {}",
+                get("gamelab.experiment"),
+                get("gamelab.job")
+            ));
         }
         if meta.num_rows != seal.rows || get("gamelab.rows") != seal.rows.to_string() {
-            return Err(format!("it has {} rows where its seal says {}", meta.num_rows, seal.rows));
+            return Err(format!(
+                "it has {} rows where its seal says {}",
+                meta.num_rows, seal.rows
+            ));
         }
     }
     Ok(())
@@ -234,14 +282,35 @@ impl<'a> JobStream<'a> {
     /// Opens the stream of a job: `part` its part file, `record` its job record (which must
     /// exist: the seal is added to it), `partial` its folder of batches. Batches a killed run
     /// left are checked: the sound ones from the start are kept, the rest removed.
-    pub fn open(id: PartId<'a>, format: Format, part: PathBuf, record: PathBuf, partial: PathBuf) -> Result<JobStream<'a>> {
+    pub fn open(
+        id: PartId<'a>,
+        format: Format,
+        part: PathBuf,
+        record: PathBuf,
+        partial: PathBuf,
+    ) -> Result<JobStream<'a>> {
         let progress_file = partial.join("progress.json");
-        let mut progress = std::fs::read(&progress_file).ok().and_then(|b| serde_json::from_slice::<Progress>(&b).ok()).filter(|p| p.job == id.job).unwrap_or_default();
+        let mut progress = std::fs::read(&progress_file)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<Progress>(&b).ok())
+            .filter(|p| p.job == id.job)
+            .unwrap_or_default();
         progress.job = id.job.to_string();
         let ext = format.ext();
-        let sound = progress.batches.iter().take_while(|b| b.file.ends_with(ext) && check_sealed(&partial.join(&b.file), &b.seal, id).is_ok()).count();
+        let sound = progress
+            .batches
+            .iter()
+            .take_while(|b| {
+                b.file.ends_with(ext) && check_sealed(&partial.join(&b.file), &b.seal, id).is_ok()
+            })
+            .count();
         if sound < progress.batches.len() {
-            eprintln!("job {}: {} of its {} saved batches fail their check; playing them again", id.job, progress.batches.len() - sound, progress.batches.len());
+            eprintln!(
+                "job {}: {} of its {} saved batches fail their check; playing them again",
+                id.job,
+                progress.batches.len() - sound,
+                progress.batches.len()
+            );
         }
         progress.batches.truncate(sound);
         // Files of this folder that the progress list does not name (a batch written just before
@@ -254,8 +323,21 @@ impl<'a> JobStream<'a> {
                 }
             }
         }
-        let flush_rows = std::env::var("GAMELAB_BATCH_ROWS").ok().and_then(|v| v.parse().ok()).filter(|&n: &usize| n > 0).unwrap_or(FLUSH_ROWS);
-        Ok(JobStream { id, format, part, record, partial, progress, last_flush: Instant::now(), flush_rows })
+        let flush_rows = std::env::var("GAMELAB_BATCH_ROWS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .filter(|&n: &usize| n > 0)
+            .unwrap_or(FLUSH_ROWS);
+        Ok(JobStream {
+            id,
+            format,
+            part,
+            record,
+            partial,
+            progress,
+            last_flush: Instant::now(),
+            flush_rows,
+        })
     }
 
     /// Units done by earlier runs of this job (0 for a fresh job).
@@ -265,22 +347,49 @@ impl<'a> JobStream<'a> {
 
     /// The state carried after the last saved batch (null for a fresh job).
     pub fn carry(&self) -> serde_json::Value {
-        self.progress.batches.last().map_or(serde_json::Value::Null, |b| b.carry.clone())
+        self.progress
+            .batches
+            .last()
+            .map_or(serde_json::Value::Null, |b| b.carry.clone())
     }
 
     /// Whether the rows held in memory are due to be flushed.
     pub fn due(&self, held_rows: usize) -> bool {
-        held_rows >= self.flush_rows || (held_rows > 0 && self.last_flush.elapsed().as_secs_f64() >= FLUSH_SECONDS)
+        held_rows >= self.flush_rows
+            || (held_rows > 0 && self.last_flush.elapsed().as_secs_f64() >= FLUSH_SECONDS)
     }
 
     /// Saves a batch: `df` its rows, `units_done` the units done with it, `carry` the state after it.
-    pub fn save_batch(&mut self, df: DataFrame, units_done: usize, carry: serde_json::Value) -> Result<()> {
-        let file = format!("batch-{:06}.{}", self.progress.batches.len(), self.format.ext());
+    pub fn save_batch(
+        &mut self,
+        df: DataFrame,
+        units_done: usize,
+        carry: serde_json::Value,
+    ) -> Result<()> {
+        let file = format!(
+            "batch-{:06}.{}",
+            self.progress.batches.len(),
+            self.format.ext()
+        );
         let rows = df.height();
-        let seal = write_sealed(&self.partial.join(&file), &mut std::iter::once(Ok(df)), rows, self.format, self.id, |_| Ok(()))?;
-        self.progress.batches.push(Batch { file, seal, units_done, carry });
+        let seal = write_sealed(
+            &self.partial.join(&file),
+            &mut std::iter::once(Ok(df)),
+            rows,
+            self.format,
+            self.id,
+            |_| Ok(()),
+        )?;
+        self.progress.batches.push(Batch {
+            file,
+            seal,
+            units_done,
+            carry,
+        });
         let progress = &self.progress;
-        write_atomic(&self.partial.join("progress.json"), |f| Ok(serde_json::to_writer(f, progress)?))?;
+        write_atomic(&self.partial.join("progress.json"), |f| {
+            Ok(serde_json::to_writer(f, progress)?)
+        })?;
         self.last_flush = Instant::now();
         Ok(())
     }
@@ -288,31 +397,56 @@ impl<'a> JobStream<'a> {
     /// Seals the job: the saved batches and then `last` become the part; the seal goes into the
     /// job record before the part is renamed into place. Returns the rows of the part.
     pub fn finish(self, last: DataFrame) -> Result<usize> {
-        let rows = self.progress.batches.iter().map(|b| b.seal.rows).sum::<usize>() + last.height();
+        let rows = self
+            .progress
+            .batches
+            .iter()
+            .map(|b| b.seal.rows)
+            .sum::<usize>()
+            + last.height();
         let partial = self.partial.clone();
         let record = self.record.clone();
         let key = seal_key(&self.part).context("a part has a folder and a name")?;
         let seal = |seal: &Seal| add_seal(&record, &key, seal);
         match self.format {
             Format::Parquet => {
-                let mut frames = self.progress.batches.iter().map(|b| read_part(&partial.join(&b.file))).chain(std::iter::once(Ok(last)));
+                let mut frames = self
+                    .progress
+                    .batches
+                    .iter()
+                    .map(|b| read_part(&partial.join(&b.file)))
+                    .chain(std::iter::once(Ok(last)));
                 write_sealed(&self.part, &mut frames, rows, self.format, self.id, seal)?;
             }
             // CSV batches are copied as they are (each without its header line but the first), so
             // the part is byte for byte the one a run without batches writes.
             Format::Csv => {
-                let files: Vec<PathBuf> = self.progress.batches.iter().map(|b| partial.join(&b.file)).collect();
+                let files: Vec<PathBuf> = self
+                    .progress
+                    .batches
+                    .iter()
+                    .map(|b| partial.join(&b.file))
+                    .collect();
                 write_atomic_then(
                     &self.part,
                     |f| {
                         for (k, file) in files.iter().enumerate() {
-                            let text = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-                            let body = if k == 0 { &text[..] } else { text.iter().position(|&b| b == b'\n').map_or(&text[..0], |i| &text[i + 1..]) };
+                            let text = std::fs::read(file)
+                                .with_context(|| format!("reading {}", file.display()))?;
+                            let body = if k == 0 {
+                                &text[..]
+                            } else {
+                                text.iter()
+                                    .position(|&b| b == b'\n')
+                                    .map_or(&text[..0], |i| &text[i + 1..])
+                            };
                             f.write_all(body)?;
                         }
                         let mut last = super::record::csv_ready(&last)?;
                         if files.is_empty() || last.height() > 0 {
-                            CsvWriter::new(&mut *f).include_header(files.is_empty()).finish(&mut last)?;
+                            CsvWriter::new(&mut *f)
+                                .include_header(files.is_empty())
+                                .finish(&mut last)?;
                         }
                         Ok(())
                     },
@@ -342,7 +476,16 @@ pub fn remove_batches(partial: &Path) -> Result<()> {
 /// Whether `file` is a name the stream writes in a job's folder of batches: `batch-<k>.<ext>`,
 /// `progress.json`, or the temporary file of either that a killed write left.
 pub fn is_batch_file(file: &str) -> bool {
-    let own = |f: &str| f == "progress.json" || f.strip_prefix("batch-").and_then(|f| f.split_once('.')).is_some_and(|(k, ext)| !k.is_empty() && k.bytes().all(|b| b.is_ascii_digit()) && (ext == "parquet" || ext == "csv"));
+    let own = |f: &str| {
+        f == "progress.json"
+            || f.strip_prefix("batch-")
+                .and_then(|f| f.split_once('.'))
+                .is_some_and(|(k, ext)| {
+                    !k.is_empty()
+                        && k.bytes().all(|b| b.is_ascii_digit())
+                        && (ext == "parquet" || ext == "csv")
+                })
+    };
     match file.strip_prefix('.').and_then(|f| f.rsplit_once(".tmp-")) {
         Some((f, pid)) => own(f) && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit()),
         None => own(file),
@@ -350,18 +493,35 @@ pub fn is_batch_file(file: &str) -> bool {
 }
 
 /// Writes a whole part at once (jobs that keep their own checkpoints), sealed as `finish` does.
-pub fn write_part(part: &Path, record: &Path, df: DataFrame, format: Format, id: PartId) -> Result<usize> {
+pub fn write_part(
+    part: &Path,
+    record: &Path,
+    df: DataFrame,
+    format: Format,
+    id: PartId,
+) -> Result<usize> {
     let rows = df.height();
     let key = seal_key(part).context("a part has a folder and a name")?;
-    write_sealed(part, &mut std::iter::once(Ok(df)), rows, format, id, |seal| add_seal(record, &key, seal))?;
+    write_sealed(
+        part,
+        &mut std::iter::once(Ok(df)),
+        rows,
+        format,
+        id,
+        |seal| add_seal(record, &key, seal),
+    )?;
     Ok(rows)
 }
 
 /// Adds `seal` for the part of key `name` (see `seal_key`) to a job record (rewritten atomically).
 fn add_seal(record: &Path, name: &str, seal: &Seal) -> Result<()> {
-    let text = std::fs::read_to_string(record).with_context(|| format!("reading {}", record.display()))?;
-    let mut value: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("reading {}", record.display()))?;
-    let obj = value.as_object_mut().context("a job record is a JSON object")?;
+    let text =
+        std::fs::read_to_string(record).with_context(|| format!("reading {}", record.display()))?;
+    let mut value: serde_json::Value =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", record.display()))?;
+    let obj = value
+        .as_object_mut()
+        .context("a job record is a JSON object")?;
     let parts = obj.entry("parts").or_insert_with(|| serde_json::json!({}));
     parts[name] = serde_json::to_value(seal)?;
     write_atomic(record, |f| Ok(serde_json::to_writer_pretty(f, &value)?))
@@ -373,14 +533,30 @@ mod tests {
     use polars::prelude::Column;
 
     fn frame(from: i64, n: i64) -> DataFrame {
-        DataFrame::new(n as usize, vec![Column::new("game".into(), (from..from + n).collect::<Vec<i64>>()), Column::new("who".into(), (from..from + n).map(|i| format!("a{i}")).collect::<Vec<String>>())]).unwrap()
+        DataFrame::new(
+            n as usize,
+            vec![
+                Column::new("game".into(), (from..from + n).collect::<Vec<i64>>()),
+                Column::new(
+                    "who".into(),
+                    (from..from + n)
+                        .map(|i| format!("a{i}"))
+                        .collect::<Vec<String>>(),
+                ),
+            ],
+        )
+        .unwrap()
     }
 
     fn setup(dir: &Path, format: Format) -> (PathBuf, PathBuf, PathBuf) {
         let record = dir.join("jobs/h.json");
         std::fs::create_dir_all(record.parent().unwrap()).unwrap();
         std::fs::write(&record, "{\"hash\": \"h\"}").unwrap();
-        (dir.join(format!("games/part-h.{}", format.ext())), record, dir.join("partial/h"))
+        (
+            dir.join(format!("games/part-h.{}", format.ext())),
+            record,
+            dir.join("partial/h"),
+        )
     }
 
     #[test]
@@ -388,22 +564,45 @@ mod tests {
         for format in [Format::Parquet, Format::Csv] {
             let dir = tempfile::tempdir().unwrap();
             let (part, record, partial) = setup(dir.path(), format);
-            let id = PartId { experiment: "e", job: "h" };
-            let mut s = JobStream::open(id, format, part.clone(), record.clone(), partial.clone()).unwrap();
-            s.save_batch(frame(0, 3), 3, serde_json::json!([1])).unwrap();
-            s.save_batch(frame(3, 2), 5, serde_json::json!([2])).unwrap();
+            let id = PartId {
+                experiment: "e",
+                job: "h",
+            };
+            let mut s =
+                JobStream::open(id, format, part.clone(), record.clone(), partial.clone()).unwrap();
+            s.save_batch(frame(0, 3), 3, serde_json::json!([1]))
+                .unwrap();
+            s.save_batch(frame(3, 2), 5, serde_json::json!([2]))
+                .unwrap();
             // A batch written just before a kill, not yet in the progress list.
-            std::fs::write(partial.join(format!("batch-000002.{}", format.ext())), b"half").unwrap();
+            std::fs::write(
+                partial.join(format!("batch-000002.{}", format.ext())),
+                b"half",
+            )
+            .unwrap();
             drop(s);
-            let s = JobStream::open(id, format, part.clone(), record.clone(), partial.clone()).unwrap();
+            let s =
+                JobStream::open(id, format, part.clone(), record.clone(), partial.clone()).unwrap();
             assert_eq!(s.units_done(), 5);
             assert_eq!(s.carry(), serde_json::json!([2]));
-            assert!(!partial.join(format!("batch-000002.{}", format.ext())).exists());
+            assert!(
+                !partial
+                    .join(format!("batch-000002.{}", format.ext()))
+                    .exists()
+            );
             assert_eq!(s.finish(frame(5, 4)).unwrap(), 9);
             assert!(!partial.exists());
             assert_eq!(verify_part(&part, &record, id), Ok(Some(9)));
             let df = read_part(&part).unwrap();
-            assert_eq!(df.column("game").unwrap().i64().unwrap().into_no_null_iter().collect::<Vec<_>>(), (0..9).collect::<Vec<_>>());
+            assert_eq!(
+                df.column("game")
+                    .unwrap()
+                    .i64()
+                    .unwrap()
+                    .into_no_null_iter()
+                    .collect::<Vec<_>>(),
+                (0..9).collect::<Vec<_>>()
+            );
         }
     }
 
@@ -412,17 +611,30 @@ mod tests {
         for format in [Format::Parquet, Format::Csv] {
             let dir = tempfile::tempdir().unwrap();
             let (part, record, partial) = setup(dir.path(), format);
-            let id = PartId { experiment: "e", job: "h" };
+            let id = PartId {
+                experiment: "e",
+                job: "h",
+            };
             let mut s = JobStream::open(id, format, part.clone(), record.clone(), partial).unwrap();
-            s.save_batch(frame(0, 3), 3, serde_json::Value::Null).unwrap();
-            s.save_batch(frame(3, 4), 7, serde_json::Value::Null).unwrap();
+            s.save_batch(frame(0, 3), 3, serde_json::Value::Null)
+                .unwrap();
+            s.save_batch(frame(3, 4), 7, serde_json::Value::Null)
+                .unwrap();
             s.finish(frame(7, 2)).unwrap();
             let other = dir.path().join(format!("other/part-h.{}", format.ext()));
             write_part(&other, &record, frame(0, 9), format, id).unwrap();
             if format == Format::Csv {
-                assert_eq!(std::fs::read(&part).unwrap(), std::fs::read(&other).unwrap(), "byte for byte");
+                assert_eq!(
+                    std::fs::read(&part).unwrap(),
+                    std::fs::read(&other).unwrap(),
+                    "byte for byte"
+                );
             }
-            assert!(read_part(&part).unwrap().equals(&read_part(&other).unwrap()));
+            assert!(
+                read_part(&part)
+                    .unwrap()
+                    .equals(&read_part(&other).unwrap())
+            );
             // Parts of one name in two folders keep two seals.
             assert_eq!(verify_part(&part, &record, id), Ok(Some(9)));
             assert_eq!(verify_part(&other, &record, id), Ok(Some(9)));
@@ -433,14 +645,33 @@ mod tests {
     fn a_batch_that_fails_its_seal_is_played_again_with_everything_after_it() {
         let dir = tempfile::tempdir().unwrap();
         let (part, record, partial) = setup(dir.path(), Format::Parquet);
-        let id = PartId { experiment: "e", job: "h" };
-        let mut s = JobStream::open(id, Format::Parquet, part.clone(), record.clone(), partial.clone()).unwrap();
+        let id = PartId {
+            experiment: "e",
+            job: "h",
+        };
+        let mut s = JobStream::open(
+            id,
+            Format::Parquet,
+            part.clone(),
+            record.clone(),
+            partial.clone(),
+        )
+        .unwrap();
         for k in 0..3 {
-            s.save_batch(frame(k * 2, 2), (k as usize + 1) * 2, serde_json::Value::Null).unwrap();
+            s.save_batch(
+                frame(k * 2, 2),
+                (k as usize + 1) * 2,
+                serde_json::Value::Null,
+            )
+            .unwrap();
         }
         std::fs::write(partial.join("batch-000001.parquet"), b"garbage").unwrap();
         let s = JobStream::open(id, Format::Parquet, part, record, partial.clone()).unwrap();
-        assert_eq!(s.units_done(), 2, "only the batch before the bad one is kept");
+        assert_eq!(
+            s.units_done(),
+            2,
+            "only the batch before the bad one is kept"
+        );
         assert!(!partial.join("batch-000002.parquet").exists());
     }
 
@@ -449,30 +680,55 @@ mod tests {
         for format in [Format::Parquet, Format::Csv] {
             let dir = tempfile::tempdir().unwrap();
             let (part, record, _) = setup(dir.path(), format);
-            let id = PartId { experiment: "e", job: "h" };
+            let id = PartId {
+                experiment: "e",
+                job: "h",
+            };
             write_part(&part, &record, frame(0, 50), format, id).unwrap();
             assert_eq!(verify_part(&part, &record, id), Ok(Some(50)));
             let good = std::fs::read(&part).unwrap();
             std::fs::write(&part, &good[..good.len() - 7]).unwrap();
-            assert!(verify_part(&part, &record, id).unwrap_err().contains("bytes"));
+            assert!(
+                verify_part(&part, &record, id)
+                    .unwrap_err()
+                    .contains("bytes")
+            );
             std::fs::write(&part, b"").unwrap();
             assert!(verify_part(&part, &record, id).is_err());
             let mut changed = good.clone();
             let mid = changed.len() / 2;
             changed[mid] ^= 1;
             std::fs::write(&part, &changed).unwrap();
-            assert!(verify_part(&part, &record, id).unwrap_err().contains("checksum"));
+            assert!(
+                verify_part(&part, &record, id)
+                    .unwrap_err()
+                    .contains("checksum")
+            );
             // Another job's part under this job's name (its rows name their own job, so they differ).
             let other = dir.path().join(format!("games/part-g.{}", format.ext()));
             let other_record = dir.path().join("jobs/g.json");
             std::fs::write(&other_record, "{}").unwrap();
-            write_part(&other, &other_record, frame(100, 50), format, PartId { experiment: "e", job: "g" }).unwrap();
+            write_part(
+                &other,
+                &other_record,
+                frame(100, 50),
+                format,
+                PartId {
+                    experiment: "e",
+                    job: "g",
+                },
+            )
+            .unwrap();
             std::fs::copy(&other, &part).unwrap();
             assert!(verify_part(&part, &record, id).is_err());
             // No seal in the record: an older gamelab's part.
             std::fs::write(&record, "{}").unwrap();
             std::fs::write(&part, &good).unwrap();
-            assert!(verify_part(&part, &record, id).unwrap_err().contains("no seal"));
+            assert!(
+                verify_part(&part, &record, id)
+                    .unwrap_err()
+                    .contains("no seal")
+            );
         }
     }
 
@@ -480,18 +736,49 @@ mod tests {
     fn a_parquet_part_names_its_job_in_its_own_metadata() {
         let dir = tempfile::tempdir().unwrap();
         let (part, record, _) = setup(dir.path(), Format::Parquet);
-        write_part(&part, &record, frame(0, 5), Format::Parquet, PartId { experiment: "e", job: "h" }).unwrap();
+        write_part(
+            &part,
+            &record,
+            frame(0, 5),
+            Format::Parquet,
+            PartId {
+                experiment: "e",
+                job: "h",
+            },
+        )
+        .unwrap();
         // The same file checked as another job's part: its metadata names job h.
-        let err = verify_part(&part, &record, PartId { experiment: "e", job: "zz" }).unwrap_err();
+        let err = verify_part(
+            &part,
+            &record,
+            PartId {
+                experiment: "e",
+                job: "zz",
+            },
+        )
+        .unwrap_err();
         assert!(err.contains("job h"), "{err}");
     }
 
     #[test]
     fn batches_are_removed_only_when_every_file_is_the_streams_own() {
-        for own in ["batch-000000.parquet", "batch-000012.csv", "progress.json", ".progress.json.tmp-77", ".batch-000003.csv.tmp-9"] {
+        for own in [
+            "batch-000000.parquet",
+            "batch-000012.csv",
+            "progress.json",
+            ".progress.json.tmp-77",
+            ".batch-000003.csv.tmp-9",
+        ] {
             assert!(is_batch_file(own), "{own}");
         }
-        for other in ["batch-.csv", "batch-1.txt", "progress.json.bak", ".progress.json.tmp-", "notes.md", "batch-1a.csv"] {
+        for other in [
+            "batch-.csv",
+            "batch-1.txt",
+            "progress.json.bak",
+            ".progress.json.tmp-",
+            "notes.md",
+            "batch-1a.csv",
+        ] {
             assert!(!is_batch_file(other), "{other}");
         }
         let dir = tempfile::tempdir().unwrap();
@@ -504,6 +791,9 @@ mod tests {
         assert_eq!(std::fs::read(partial.join("notes.md")).unwrap(), b"mine");
         std::fs::remove_file(partial.join("notes.md")).unwrap();
         remove_batches(&partial).unwrap();
-        assert!(!dir.path().join("partial").exists(), "the emptied folder of all batches goes too");
+        assert!(
+            !dir.path().join("partial").exists(),
+            "the emptied folder of all batches goes too"
+        );
     }
 }

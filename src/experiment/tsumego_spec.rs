@@ -13,9 +13,9 @@
 //! runner keeps the numbers a job read in its record and runs the job again when they have
 //! changed (the other experiment was trained again): see `solve_job::resolved_inputs`.
 
-use crate::game::tsumego::generate::GENERATOR_VERSION;
 use crate::game::tsumego::fitness::{Formula, REPORT_BONUS};
-use crate::game::tsumego::heuristic::{Weights, WeightSet, load_weights};
+use crate::game::tsumego::generate::GENERATOR_VERSION;
+use crate::game::tsumego::heuristic::{WeightSet, Weights, load_weights};
 use crate::game::tsumego::library::{LibrarySpec, Selection, default_budget};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -54,14 +54,26 @@ impl WeightsRef {
                     parse_trained(rest)?;
                     return Ok(self.clone());
                 }
-                let spec = if Weights::builtin(name).is_some() { name.clone() } else { base_dir.join(name).to_string_lossy().into_owned() };
+                let spec = if Weights::builtin(name).is_some() {
+                    name.clone()
+                } else {
+                    base_dir.join(name).to_string_lossy().into_owned()
+                };
                 load_weights(&spec).map(WeightsRef::Values)
             }
             WeightsRef::Parts(p) => {
                 let (s, d) = (p.statics.resolve(base_dir)?, p.dynamic.resolve(base_dir)?);
                 match (&s, &d) {
-                    (WeightsRef::Values(a), WeightsRef::Values(b)) => Ok(WeightsRef::Values(Weights { statics: a.statics, dynamics: b.dynamics })),
-                    _ => Ok(WeightsRef::Parts(WeightParts { statics: Box::new(s), dynamic: Box::new(d) })),
+                    (WeightsRef::Values(a), WeightsRef::Values(b)) => {
+                        Ok(WeightsRef::Values(Weights {
+                            statics: a.statics,
+                            dynamics: b.dynamics,
+                        }))
+                    }
+                    _ => Ok(WeightsRef::Parts(WeightParts {
+                        statics: Box::new(s),
+                        dynamic: Box::new(d),
+                    })),
                 }
             }
         }
@@ -87,7 +99,10 @@ impl WeightsRef {
             },
             WeightsRef::Parts(p) => {
                 let (s, d) = (p.statics.load(out, library)?, p.dynamic.load(out, library)?);
-                Ok(Weights { statics: s.statics, dynamics: d.dynamics })
+                Ok(Weights {
+                    statics: s.statics,
+                    dynamics: d.dynamics,
+                })
             }
         }
     }
@@ -97,11 +112,15 @@ impl WeightsRef {
 fn parse_trained(s: &str) -> Result<(String, Vec<(String, String)>), String> {
     let (exp, filter) = s.split_once('/').unwrap_or((s, ""));
     if exp.is_empty() {
-        return Err(format!("'trained:{s}' names no experiment (expected trained:EXPERIMENT or trained:EXPERIMENT/key=value,...)"));
+        return Err(format!(
+            "'trained:{s}' names no experiment (expected trained:EXPERIMENT or trained:EXPERIMENT/key=value,...)"
+        ));
     }
     let mut pairs = Vec::new();
     for kv in filter.split(',').filter(|x| !x.is_empty()) {
-        let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' in 'trained:{s}' is not key=value"))?;
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("'{kv}' in 'trained:{s}' is not key=value"))?;
         pairs.push((k.trim().to_string(), v.trim().to_string()));
     }
     Ok((exp.to_string(), pairs))
@@ -122,19 +141,38 @@ fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
     let mut same_library = Vec::new();
     let mut seen = Vec::new();
     let ours = serde_json::to_value(library)?;
-    let entries = std::fs::read_dir(&jobs_dir).with_context(|| format!("trained:{s}: no results in {} (run experiments/{exp}.toml first)", jobs_dir.display()))?;
+    let entries = std::fs::read_dir(&jobs_dir).with_context(|| {
+        format!(
+            "trained:{s}: no results in {} (run experiments/{exp}.toml first)",
+            jobs_dir.display()
+        )
+    })?;
     for e in entries.flatten() {
         let text = std::fs::read_to_string(e.path())?;
-        let job: serde_json::Value = serde_json::from_str(&text).with_context(|| format!("reading {}", e.path().display()))?;
+        let job: serde_json::Value = serde_json::from_str(&text)
+            .with_context(|| format!("reading {}", e.path().display()))?;
         let hash = job["hash"].as_str().unwrap_or_default().to_string();
         let swept = job["swept"].as_object().cloned().unwrap_or_default();
-        let text_of = |v: &serde_json::Value| v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string());
-        let describe: Vec<String> = swept.iter().map(|(k, v)| format!("{k}={}", text_of(v))).collect();
+        let text_of = |v: &serde_json::Value| {
+            v.as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| v.to_string())
+        };
+        let describe: Vec<String> = swept
+            .iter()
+            .map(|(k, v)| format!("{k}={}", text_of(v)))
+            .collect();
         let theirs = &job["config"]["stage"]["library"];
-        if theirs["generator"].as_u64() != Some(GENERATOR_VERSION as u64) || current.as_ref().is_some_and(|c| !c.contains(&hash)) {
+        if theirs["generator"].as_u64() != Some(GENERATOR_VERSION as u64)
+            || current.as_ref().is_some_and(|c| !c.contains(&hash))
+        {
             continue;
         }
-        let ok = filter.iter().all(|(k, v)| swept.iter().any(|(sk, sv)| (sk == k || sk.rsplit('.').next() == Some(k)) && text_of(sv) == *v));
+        let ok = filter.iter().all(|(k, v)| {
+            swept
+                .iter()
+                .any(|(sk, sv)| (sk == k || sk.rsplit('.').next() == Some(k)) && text_of(sv) == *v)
+        });
         if ok {
             if *theirs == ours {
                 same_library.push(hash.clone());
@@ -151,14 +189,27 @@ fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
         [hash] => {
             let path = dir.join("tables").join(format!("{hash}.weights"));
             if !path.exists() {
-                anyhow::bail!("trained:{s}: the GA job {hash} has not finished ({} is missing)", path.display());
+                anyhow::bail!(
+                    "trained:{s}: the GA job {hash} has not finished ({} is missing)",
+                    path.display()
+                );
             }
             let text = crate::durable::read_sealed(&path, "the GA's trained weights")?;
-            crate::game::tsumego::heuristic::parse_weights(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+            crate::game::tsumego::heuristic::parse_weights(&text)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
         }
-        [] if seen.is_empty() => anyhow::bail!("trained:{s}: {exp} has no results of its current jobs (its file changed since it ran, or it ran on an older problem generator): run experiments/{exp}.toml again"),
-        [] => anyhow::bail!("trained:{s}: no job of {exp} matches (its jobs: {})", seen.join("; ")),
-        _ => anyhow::bail!("trained:{s}: {} jobs of {exp} match; add key=value to pick one (its jobs: {})", matches.len(), seen.join("; ")),
+        [] if seen.is_empty() => anyhow::bail!(
+            "trained:{s}: {exp} has no results of its current jobs (its file changed since it ran, or it ran on an older problem generator): run experiments/{exp}.toml again"
+        ),
+        [] => anyhow::bail!(
+            "trained:{s}: no job of {exp} matches (its jobs: {})",
+            seen.join("; ")
+        ),
+        _ => anyhow::bail!(
+            "trained:{s}: {} jobs of {exp} match; add key=value to pick one (its jobs: {})",
+            matches.len(),
+            seen.join("; ")
+        ),
     }
 }
 
@@ -242,8 +293,18 @@ fn checkpoint_s() -> f64 {
 
 impl TsumegoGaSpec {
     pub fn config(&self) -> crate::tune::ga::PlusConfig {
-        let bounds = self.bounds.map(|[a, b]| (a, b)).unwrap_or(self.part.bounds());
-        crate::tune::ga::PlusConfig { population: self.population, children: self.children, crossover: self.crossover, mutation: self.mutation, bounds, integer: true }
+        let bounds = self
+            .bounds
+            .map(|[a, b]| (a, b))
+            .unwrap_or(self.part.bounds());
+        crate::tune::ga::PlusConfig {
+            population: self.population,
+            children: self.children,
+            crossover: self.crossover,
+            mutation: self.mutation,
+            bounds,
+            integer: true,
+        }
     }
 
     /// What is wrong with the section, if anything (`key`, message).
@@ -252,21 +313,37 @@ impl TsumegoGaSpec {
         if self.generations == 0 {
             return Err(("tsumego_ga.generations", "must be at least 1".into()));
         }
-        if self.fitness == FitnessKind::Static && (self.bonus.is_empty() || self.bonus.iter().any(|b| !b.is_finite())) {
-            return Err(("tsumego_ga.bonus", "give the bonus of places 1, 2, ... as numbers".into()));
+        if self.fitness == FitnessKind::Static
+            && (self.bonus.is_empty() || self.bonus.iter().any(|b| !b.is_finite()))
+        {
+            return Err((
+                "tsumego_ga.bonus",
+                "give the bonus of places 1, 2, ... as numbers".into(),
+            ));
         }
-        self.train.check(library).map_err(|e| ("tsumego_ga.train", e))?;
+        self.train
+            .check(library)
+            .map_err(|e| ("tsumego_ga.train", e))?;
         if let Some(t) = &self.test {
             t.check(library).map_err(|e| ("tsumego_ga.test", e))?;
         }
         if self.compare.contains_key("trained") {
-            return Err(("tsumego_ga.compare", "the label 'trained' is the GA's own result; name the others differently".into()));
+            return Err((
+                "tsumego_ga.compare",
+                "the label 'trained' is the GA's own result; name the others differently".into(),
+            ));
         }
         if !self.compare.is_empty() && self.test.is_none() {
-            return Err(("tsumego_ga.compare", "baselines are solved on the test set: give [tsumego_ga.test]".into()));
+            return Err((
+                "tsumego_ga.compare",
+                "baselines are solved on the test set: give [tsumego_ga.test]".into(),
+            ));
         }
         if self.node_budget == 0 || !(self.checkpoint_s > 0.0) {
-            return Err(("tsumego_ga", "node_budget and checkpoint_s must be positive".into()));
+            return Err((
+                "tsumego_ga",
+                "node_budget and checkpoint_s must be positive".into(),
+            ));
         }
         Ok(())
     }
@@ -274,9 +351,14 @@ impl TsumegoGaSpec {
 
 impl SolveSpec {
     pub fn check(&self, library: &LibrarySpec) -> Result<(), (&'static str, String)> {
-        self.problems.check(library).map_err(|e| ("solve.problems", e))?;
+        self.problems
+            .check(library)
+            .map_err(|e| ("solve.problems", e))?;
         if self.weights.is_empty() {
-            return Err(("solve.weights", "name at least one weight vector, e.g. reference = \"reference\"".into()));
+            return Err((
+                "solve.weights",
+                "name at least one weight vector, e.g. reference = \"reference\"".into(),
+            ));
         }
         if self.node_budget == 0 {
             return Err(("solve.node_budget", "must be at least 1".into()));

@@ -75,11 +75,22 @@ pub struct TuneRow {
 }
 
 /// The starting weights of `spec` when `game` can tune them, with their names.
-pub fn tunable_weights(game: GameName, spec: &AgentSpec) -> Result<Vec<(&'static str, f64)>, String> {
+pub fn tunable_weights(
+    game: GameName,
+    spec: &AgentSpec,
+) -> Result<Vec<(&'static str, f64)>, String> {
     if game != GameName::Freckers {
-        return Err("tune jobs tune a Freckers alpha-beta evaluation; use game = \"freckers\"".into());
+        return Err(
+            "tune jobs tune a Freckers alpha-beta evaluation; use game = \"freckers\"".into(),
+        );
     }
-    let weights = spec.weights().ok_or_else(|| format!("agent kind '{}' has no weight vector to tune (alphabeta has: {})", spec.kind_name(), EVAL_FEATURES.join(", ")))?;
+    let weights = spec.weights().ok_or_else(|| {
+        format!(
+            "agent kind '{}' has no weight vector to tune (alphabeta has: {})",
+            spec.kind_name(),
+            EVAL_FEATURES.join(", ")
+        )
+    })?;
     Ok(EVAL_FEATURES.into_iter().zip(weights).collect())
 }
 
@@ -97,33 +108,67 @@ fn tuner_name(t: TunerName) -> &'static str {
 /// Plays game `index` of a phase between the tuned agent (with `weights`) and the opponent;
 /// the tuned agent moves first in even games. With `advantage`, accumulates the tuned side's
 /// advantage vector over its moves.
-fn play(job: &Job, weights: &[f64], phase: u64, index: u32, advantage: Option<&mut Advantage>) -> Result<(GameRow, bool, f64)> {
-    let t = job.config.tune.as_ref().context("a tune job has a [tune] section")?;
-    let Stage::Freckers(stage) = &job.config.stage else { anyhow::bail!("tune jobs play Freckers") };
+fn play(
+    job: &Job,
+    weights: &[f64],
+    phase: u64,
+    index: u32,
+    advantage: Option<&mut Advantage>,
+) -> Result<(GameRow, bool, f64)> {
+    let t = job
+        .config
+        .tune
+        .as_ref()
+        .context("a tune job has a [tune] section")?;
+    let Stage::Freckers(stage) = &job.config.stage else {
+        anyhow::bail!("tune jobs play Freckers")
+    };
     let start = Freckers::new(stage.strict);
     let tuned = job.config.agents[&t.agent].with_weights(weights);
     let opponent = &job.config.agents[&t.opponent];
     let tuned_first = index % 2 == 0;
-    let (first, second) = if tuned_first { ((t.agent.as_str(), &tuned), (t.opponent.as_str(), opponent)) } else { ((t.opponent.as_str(), opponent), (t.agent.as_str(), &tuned)) };
+    let (first, second) = if tuned_first {
+        ((t.agent.as_str(), &tuned), (t.opponent.as_str(), opponent))
+    } else {
+        ((t.opponent.as_str(), opponent), (t.agent.as_str(), &tuned))
+    };
     let seed = derive_seed(job.seed, &[phase, index as u64]);
-    let me = if tuned_first { Player::First } else { Player::Second };
+    let me = if tuned_first {
+        Player::First
+    } else {
+        Player::Second
+    };
     let mut observe = advantage.map(|adv| {
         move |before: &Freckers, after: &Freckers| {
             if before.to_move() == me {
-                adv.add(weights, &eval_features(before, me, [true; 5]), &eval_features(after, me, [true; 5]));
+                adv.add(
+                    weights,
+                    &eval_features(before, me, [true; 5]),
+                    &eval_features(after, me, [true; 5]),
+                );
             }
         }
     });
-    let observer = observe.as_mut().map(|f| f as &mut dyn FnMut(&Freckers, &Freckers));
+    let observer = observe
+        .as_mut()
+        .map(|f| f as &mut dyn FnMut(&Freckers, &Freckers));
     let row = play_game_observed(&start, first, second, seed, index, &stage.id, observer)?;
     let result = seat_result(row.winner, tuned_first);
     Ok((row, tuned_first, result))
 }
 
 /// Runs a tune job; `on_game` is called after every game. Returns the weight names and rows.
-pub fn run_tune(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<(Vec<&'static str>, Vec<TuneRow>)> {
-    let t = job.config.tune.as_ref().context("a tune job has a [tune] section")?;
-    let named = tunable_weights(job.config.game, &job.config.agents[&t.agent]).map_err(|e| anyhow::anyhow!(e))?;
+pub fn run_tune(
+    job: &Job,
+    on_game: &(dyn Fn() + Sync),
+) -> Result<(Vec<&'static str>, Vec<TuneRow>)> {
+    let t = job
+        .config
+        .tune
+        .as_ref()
+        .context("a tune job has a [tune] section")?;
+    let named = tunable_weights(job.config.game, &job.config.agents[&t.agent])
+        .map_err(|e| anyhow::anyhow!(e))?;
     let names: Vec<&'static str> = named.iter().map(|(n, _)| *n).collect();
     let start: Vec<f64> = named.iter().map(|(_, w)| *w).collect();
     let bounds = (t.bounds[0], t.bounds[1]);
@@ -139,7 +184,18 @@ pub fn run_tune(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<(Vec<&'static 
                 let (row, tuned_first, result) = play(job, &w, TUNE, g, Some(&mut adv))?;
                 let shares = adv.shares();
                 let next = climb(&w, &shares, result, t.step, bounds);
-                rows.push(TuneRow { tuner, phase: "tune", game: g, generation: g, individual: 0, tuned_first, result, plies: row.plies, weights: std::mem::replace(&mut w, next), advantage: shares });
+                rows.push(TuneRow {
+                    tuner,
+                    phase: "tune",
+                    game: g,
+                    generation: g,
+                    individual: 0,
+                    tuned_first,
+                    result,
+                    plies: row.plies,
+                    weights: std::mem::replace(&mut w, next),
+                    advantage: shares,
+                });
                 on_game();
             }
             w
@@ -147,20 +203,37 @@ pub fn run_tune(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<(Vec<&'static 
         TunerName::Ga => {
             let cfg = t.ga_config();
             let mut rng = rng_from_seed(job.seed);
-            let mut population = random_population(cfg.population, start.len(), cfg.bounds, &mut rng);
+            let mut population =
+                random_population(cfg.population, start.len(), cfg.bounds, &mut rng);
             population[0] = start;
             let k = t.games_per_individual;
             let mut best = population[0].clone();
             for generation in 0..t.generations() {
                 let base = generation * cfg.population as u32 * k;
-                let games: Vec<(usize, u32)> = (0..cfg.population).flat_map(|i| (0..k).map(move |j| (i, j))).collect();
+                let games: Vec<(usize, u32)> = (0..cfg.population)
+                    .flat_map(|i| (0..k).map(move |j| (i, j)))
+                    .collect();
                 let played: Vec<(usize, TuneRow)> = games
                     .par_iter()
                     .map(|&(i, j)| -> Result<(usize, TuneRow)> {
                         let g = base + i as u32 * k + j;
                         let (row, tuned_first, result) = play(job, &population[i], TUNE, g, None)?;
                         on_game();
-                        Ok((i, TuneRow { tuner, phase: "tune", game: g, generation, individual: i as u32, tuned_first, result, plies: row.plies, weights: population[i].clone(), advantage: zeros.clone() }))
+                        Ok((
+                            i,
+                            TuneRow {
+                                tuner,
+                                phase: "tune",
+                                game: g,
+                                generation,
+                                individual: i as u32,
+                                tuned_first,
+                                result,
+                                plies: row.plies,
+                                weights: population[i].clone(),
+                                advantage: zeros.clone(),
+                            },
+                        ))
                     })
                     .collect::<Result<_>>()?;
                 let mut fitness = vec![0.0; cfg.population];
@@ -179,7 +252,18 @@ pub fn run_tune(job: &Job, on_game: &(dyn Fn() + Sync)) -> Result<(Vec<&'static 
         .map(|g| -> Result<TuneRow> {
             let (row, tuned_first, result) = play(job, &last, EVAL, g, None)?;
             on_game();
-            Ok(TuneRow { tuner, phase: "eval", game: g, generation: 0, individual: 0, tuned_first, result, plies: row.plies, weights: last.clone(), advantage: zeros.clone() })
+            Ok(TuneRow {
+                tuner,
+                phase: "eval",
+                game: g,
+                generation: 0,
+                individual: 0,
+                tuned_first,
+                result,
+                plies: row.plies,
+                weights: last.clone(),
+                advantage: zeros.clone(),
+            })
         })
         .collect::<Result<_>>()?;
     rows.extend(evals);

@@ -49,26 +49,40 @@ pub enum Role {
 /// Initializes MPI (once per process); the universe must live until the process is done with
 /// MPI (MPI_Finalize runs when it is dropped).
 pub fn init() -> Result<(mpi::environment::Universe, Role)> {
-    let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled).context("MPI was initialized twice")?;
-    let role = if universe.world().rank() == 0 { Role::Root } else { Role::Worker };
+    let (universe, _) = mpi::initialize_with_threading(mpi::Threading::Funneled)
+        .context("MPI was initialized twice")?;
+    let role = if universe.world().rank() == 0 {
+        Role::Root
+    } else {
+        Role::Worker
+    };
     Ok((universe, role))
 }
 
 /// Rank 0: installs the farm, runs `run` on a second thread and serves the workers until it
 /// returns and every unit sent is back; then tells the workers to stop.
-pub fn root<T: Send>(world: &SimpleCommunicator, run: impl FnOnce() -> Result<T> + Send) -> Result<T> {
+pub fn root<T: Send>(
+    world: &SimpleCommunicator,
+    run: impl FnOnce() -> Result<T> + Send,
+) -> Result<T> {
     let workers = world.size() as usize - 1;
     if workers == 0 {
-        anyhow::bail!("--mpi needs at least 2 ranks: rank 0 runs the experiment and the others compute (mpirun -n 3 gamelab run FILE --mpi)");
+        anyhow::bail!(
+            "--mpi needs at least 2 ranks: rank 0 runs the experiment and the others compute (mpirun -n 3 gamelab run FILE --mpi)"
+        );
     }
     let farm = install(workers);
     std::thread::scope(|s| {
         let runner = s.spawn(run);
         serve(world, farm, &|| runner.is_finished());
         for r in 1..=workers {
-            world.process_at_rank(r as Rank).send_with_tag(&[0u8; 0][..], TAG_STOP);
+            world
+                .process_at_rank(r as Rank)
+                .send_with_tag(&[0u8; 0][..], TAG_STOP);
         }
-        runner.join().unwrap_or_else(|_| Err(anyhow::anyhow!("the run panicked")))
+        runner
+            .join()
+            .unwrap_or_else(|_| Err(anyhow::anyhow!("the run panicked")))
     })
 }
 
@@ -79,7 +93,8 @@ pub fn root<T: Send>(world: &SimpleCommunicator, run: impl FnOnce() -> Result<T>
 fn serve(world: &SimpleCommunicator, farm: &Farm, finished: &dyn Fn() -> bool) {
     let workers = farm.workers() as Rank;
     // Where each worker's answers go, in the order it was sent the units (it computes in order).
-    let mut out: HashMap<Rank, VecDeque<std::sync::mpsc::Sender<Reply>>> = (1..=workers).map(|r| (r, VecDeque::new())).collect();
+    let mut out: HashMap<Rank, VecDeque<std::sync::mpsc::Sender<Reply>>> =
+        (1..=workers).map(|r| (r, VecDeque::new())).collect();
     // The contexts each worker holds.
     let mut holds: HashMap<Rank, HashSet<String>> = HashMap::new();
     let mut pause = MIN_PAUSE;
@@ -91,8 +106,13 @@ fn serve(world: &SimpleCommunicator, farm: &Farm, finished: &dyn Fn() -> bool) {
             let rank = status.source_rank();
             let answer = match status.tag() {
                 TAG_DONE => Ok(bytes),
-                TAG_FAILED => Err(format!("MPI rank {rank}: {}", String::from_utf8_lossy(&bytes))),
-                tag => Err(format!("MPI rank {rank} sent an unexpected message (tag {tag})")),
+                TAG_FAILED => Err(format!(
+                    "MPI rank {rank}: {}",
+                    String::from_utf8_lossy(&bytes)
+                )),
+                tag => Err(format!(
+                    "MPI rank {rank} sent an unexpected message (tag {tag})"
+                )),
             };
             if let Some(reply) = out.get_mut(&rank).and_then(VecDeque::pop_front) {
                 // The caller may have stopped listening (a decided SPRT): nothing to do then.
@@ -108,8 +128,13 @@ fn serve(world: &SimpleCommunicator, farm: &Farm, finished: &dyn Fn() -> bool) {
                     continue;
                 }
                 let Some(q) = farm.next() else { break };
-                let send_context = holds.entry(rank).or_default().insert(q.unit.context.key.clone());
-                world.process_at_rank(rank).send_with_tag(&encode_frame(&q.unit, send_context)[..], TAG_WORK);
+                let send_context = holds
+                    .entry(rank)
+                    .or_default()
+                    .insert(q.unit.context.key.clone());
+                world
+                    .process_at_rank(rank)
+                    .send_with_tag(&encode_frame(&q.unit, send_context)[..], TAG_WORK);
                 queue.push_back(q.reply);
                 busy = true;
             }
@@ -141,7 +166,10 @@ fn idle(quiet: &mut u32, pause: &mut Duration) {
 /// A worker rank: computes the units rank 0 sends with `compute(kind, key, context, payload)`
 /// (the context is `Some` when this is the first unit of it that this worker gets) until told
 /// to stop.
-pub fn worker(world: &SimpleCommunicator, compute: &dyn Fn(&str, &str, Option<&[u8]>, &[u8]) -> Result<Vec<u8>>) -> Result<()> {
+pub fn worker(
+    world: &SimpleCommunicator,
+    compute: &dyn Fn(&str, &str, Option<&[u8]>, &[u8]) -> Result<Vec<u8>>,
+) -> Result<()> {
     let root = world.process_at_rank(0);
     let (mut pause, mut quiet) = (MIN_PAUSE, 0u32);
     loop {
@@ -154,7 +182,8 @@ pub fn worker(world: &SimpleCommunicator, compute: &dyn Fn(&str, &str, Option<&[
         match status.tag() {
             TAG_STOP => return Ok(()),
             TAG_WORK => {
-                let answer = decode_frame(&bytes).and_then(|f| compute(f.kind, f.key, f.context, f.payload));
+                let answer =
+                    decode_frame(&bytes).and_then(|f| compute(f.kind, f.key, f.context, f.payload));
                 match answer {
                     Ok(result) => root.send_with_tag(&result[..], TAG_DONE),
                     Err(e) => root.send_with_tag(format!("{e:#}").as_bytes(), TAG_FAILED),

@@ -72,7 +72,11 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     fn random_move(&self, rng: &mut GameRng, buf: &mut Vec<Self::Move>) -> Option<Self::Move> {
         buf.clear();
         self.legal_moves(buf);
-        if buf.is_empty() { None } else { Some(buf[below(rng, buf.len())]) }
+        if buf.is_empty() {
+            None
+        } else {
+            Some(buf[below(rng, buf.len())])
+        }
     }
     /// The move in the game's usual notation.
     fn move_name(&self, mv: Self::Move) -> String;
@@ -100,7 +104,11 @@ impl LineError {
         if self.legal.is_empty() {
             format!("'{}': the game is already over", self.name)
         } else {
-            format!("'{}' is not legal there (legal: {})", self.name, self.legal.join(" "))
+            format!(
+                "'{}' is not legal there (legal: {})",
+                self.name,
+                self.legal.join(" ")
+            )
         }
     }
 }
@@ -125,7 +133,12 @@ pub struct Played<G> {
 /// without a name, as transcripts leave passes out; a name matches a legal move's name up to
 /// case and whitespace.
 pub fn play_line<G: Game>(start: &G, names: &[String]) -> Result<Played<G>, LineError> {
-    let squash = |s: &str| -> String { s.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_ascii_lowercase() };
+    let squash = |s: &str| -> String {
+        s.chars()
+            .filter(|c| !c.is_whitespace())
+            .collect::<String>()
+            .to_ascii_lowercase()
+    };
     let mut game = start.clone();
     let (mut plies, mut transcript, mut legal) = (0u32, String::new(), Vec::new());
     for (i, name) in names.iter().enumerate() {
@@ -147,10 +160,18 @@ pub fn play_line<G: Game>(start: &G, names: &[String]) -> Result<Played<G>, Line
                 plies += 1;
                 continue;
             }
-            return Err(LineError { index: i + 1, name: name.clone(), legal: names });
+            return Err(LineError {
+                index: i + 1,
+                name: name.clone(),
+                legal: names,
+            });
         }
     }
-    Ok(Played { position: game, plies, transcript })
+    Ok(Played {
+        position: game,
+        plies,
+        transcript,
+    })
 }
 
 /// Games whose moves occupy a board cell, so that a per-cell weight table can rate them

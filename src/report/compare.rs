@@ -49,10 +49,18 @@ const ALPHA: f64 = 0.05;
 /// match; when several table rows match, their values are not pooled: the row is not
 /// comparable until the reference names enough keys to pick one.
 pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
-    let positions: Vec<Option<usize>> = reference.keys.iter().map(|k| table.key_names.iter().position(|t| t == k)).collect();
+    let positions: Vec<Option<usize>> = reference
+        .keys
+        .iter()
+        .map(|k| table.key_names.iter().position(|t| t == k))
+        .collect();
     let nk = reference.keys.len();
     // Rows first without their verdicts: the p-values are adjusted together.
-    let mut rows: Vec<(Comparison, Result<(Estimate, f64, &'static str), String>, bool)> = reference
+    let mut rows: Vec<(
+        Comparison,
+        Result<(Estimate, f64, &'static str), String>,
+        bool,
+    )> = reference
         .rows
         .iter()
         .map(|row| {
@@ -61,30 +69,96 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
             let published_text = published.map(text_of).unwrap_or_default();
             let paper_n = number(row.get(nk + 1)).map(|n| n as u64).or(reference.n);
             let paper_sd = number(row.get(nk + 2));
-            let matches: Vec<_> = table.rows.iter().filter(|r| positions.iter().zip(&keys).all(|(p, k)| p.is_some_and(|p| r.keys[p] == *k))).collect();
+            let matches: Vec<_> = table
+                .rows
+                .iter()
+                .filter(|r| {
+                    positions
+                        .iter()
+                        .zip(&keys)
+                        .all(|(p, k)| p.is_some_and(|p| r.keys[p] == *k))
+                })
+                .collect();
             let measured_row = match matches.as_slice() {
                 [m] => Some(*m),
                 _ => None,
             };
-            let measured = measured_row.and_then(|m| if reference.relative { m.change.map(|c| (c.value, c.lo, c.hi, m.n)) } else { Some((m.value.value, m.value.lo, m.value.hi, m.n)) });
+            let measured = measured_row.and_then(|m| {
+                if reference.relative {
+                    m.change.map(|c| (c.value, c.lo, c.hi, m.n))
+                } else {
+                    Some((m.value.value, m.value.lo, m.value.hi, m.n))
+                }
+            });
             let value = number(published);
-            let mut comparison = Comparison { keys, published: published_text.clone(), paper_n, measured, difference: None, test: None, inside: None, verdict: Verdict::Consistent };
+            let mut comparison = Comparison {
+                keys,
+                published: published_text.clone(),
+                paper_n,
+                measured,
+                difference: None,
+                test: None,
+                inside: None,
+                verdict: Verdict::Consistent,
+            };
             let not = |why: String| (Err(why), false);
             let (tested, sign) = match (value, matches.len(), measured_row, measured) {
                 (None, _, _, _) => not(format!("the source gives no number ('{published_text}')")),
                 (_, 0, _, _) => not("no measured row has these keys".into()),
-                (_, m, _, _) if m > 1 => not(format!("{m} measured rows have these keys; name more keys")),
-                (Some(_), _, _, None) if reference.relative => not("the row is the baseline, or has no interval against it".into()),
+                (_, m, _, _) if m > 1 => {
+                    not(format!("{m} measured rows have these keys; name more keys"))
+                }
+                (Some(_), _, _, None) if reference.relative => {
+                    not("the row is the baseline, or has no interval against it".into())
+                }
                 (Some(x), _, Some(row), Some((v, lo, hi, n))) => {
                     comparison.inside = (!lo.is_nan()).then_some(x >= lo && x <= hi);
                     let (ours, paper, point) = match (table.statistic, reference.relative) {
-                        (Statistic::Score, _) => (Sample::Percent { value: v, n: Some(n) }, Sample::Percent { value: x, n: paper_n }, 50.0),
-                        (_, true) => (Sample::Mean { value: v, sd: None, n: Some(n) }, Sample::Mean { value: x, sd: paper_sd, n: paper_n }, 0.0),
-                        _ => (Sample::Mean { value: v, sd: row.sd, n: Some(n) }, Sample::Mean { value: x, sd: paper_sd, n: paper_n }, f64::NAN),
+                        (Statistic::Score, _) => (
+                            Sample::Percent {
+                                value: v,
+                                n: Some(n),
+                            },
+                            Sample::Percent {
+                                value: x,
+                                n: paper_n,
+                            },
+                            50.0,
+                        ),
+                        (_, true) => (
+                            Sample::Mean {
+                                value: v,
+                                sd: None,
+                                n: Some(n),
+                            },
+                            Sample::Mean {
+                                value: x,
+                                sd: paper_sd,
+                                n: paper_n,
+                            },
+                            0.0,
+                        ),
+                        _ => (
+                            Sample::Mean {
+                                value: v,
+                                sd: row.sd,
+                                n: Some(n),
+                            },
+                            Sample::Mean {
+                                value: x,
+                                sd: paper_sd,
+                                n: paper_n,
+                            },
+                            f64::NAN,
+                        ),
                     };
                     let tested = match (table.statistic, reference.relative) {
-                        (Statistic::Rating, _) => Err("ratings have no two-sample test here".to_string()),
-                        (_, true) if paper_sd.is_none() => Err("the paper gives a change without its spread".to_string()),
+                        (Statistic::Rating, _) => {
+                            Err("ratings have no two-sample test here".to_string())
+                        }
+                        (_, true) if paper_sd.is_none() => {
+                            Err("the paper gives a change without its spread".to_string())
+                        }
                         (_, true) => Err("a change has no two-sample test here".to_string()),
                         _ => test(ours, paper, 1.0 - ALPHA),
                     };
@@ -95,7 +169,10 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
             (comparison, tested, sign)
         })
         .collect();
-    let raw: Vec<f64> = rows.iter().map(|(_, t, _)| t.as_ref().map_or(f64::NAN, |t| t.1)).collect();
+    let raw: Vec<f64> = rows
+        .iter()
+        .map(|(_, t, _)| t.as_ref().map_or(f64::NAN, |t| t.1))
+        .collect();
     let adjusted = holm(&raw);
     for (i, (c, tested, sign)) in rows.iter_mut().enumerate() {
         if let Ok((d, p, name)) = tested {
@@ -108,7 +185,11 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
 }
 
 fn p_text(p: f64) -> String {
-    if p < 0.001 { format!("{p:.1e}") } else { format!("{p:.3}") }
+    if p < 0.001 {
+        format!("{p:.1e}")
+    } else {
+        format!("{p:.3}")
+    }
 }
 
 /// The comparison as Markdown, with a line saying how the verdict was reached.
@@ -116,25 +197,75 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
     let mut s = String::new();
     let mut header = reference.keys.clone();
     let (value_name, interval_name) = if reference.relative {
-        (format!("measured change of {} in % of the baseline's", table.value_name), "its interval".to_string())
+        (
+            format!(
+                "measured change of {} in % of the baseline's",
+                table.value_name
+            ),
+            "its interval".to_string(),
+        )
     } else {
-        (format!("measured {}", table.value_name), table.interval_name.clone())
+        (
+            format!("measured {}", table.value_name),
+            table.interval_name.clone(),
+        )
     };
-    let paper_n = if reference.n_assumed { "paper n (assumed)" } else { "paper n" };
-    header.extend(["published".to_string(), paper_n.into(), value_name, interval_name, table.n_name.clone(), "ours − paper (95% CI)".into(), "p (Holm)".into(), "verdict".into(), "paper in our CI".into()]);
-    s += &format!("| {} |\n|{}\n", header.join(" | "), header.iter().enumerate().map(|(i, _)| if i < reference.keys.len() { "---|" } else { "---:|" }).collect::<String>());
+    let paper_n = if reference.n_assumed {
+        "paper n (assumed)"
+    } else {
+        "paper n"
+    };
+    header.extend([
+        "published".to_string(),
+        paper_n.into(),
+        value_name,
+        interval_name,
+        table.n_name.clone(),
+        "ours − paper (95% CI)".into(),
+        "p (Holm)".into(),
+        "verdict".into(),
+        "paper in our CI".into(),
+    ]);
+    s += &format!(
+        "| {} |\n|{}\n",
+        header.join(" | "),
+        header
+            .iter()
+            .enumerate()
+            .map(|(i, _)| if i < reference.keys.len() {
+                "---|"
+            } else {
+                "---:|"
+            })
+            .collect::<String>()
+    );
     for c in rows {
         let mut cells = c.keys.clone();
         cells.push(c.published.clone());
         cells.push(c.paper_n.map_or("–".into(), |n| n.to_string()));
         match c.measured {
-            Some((v, lo, hi, n)) => cells.extend([format!("{v:.1}"), if lo.is_nan() { "–".into() } else { format!("{lo:.1} to {hi:.1}") }, n.to_string()]),
+            Some((v, lo, hi, n)) => cells.extend([
+                format!("{v:.1}"),
+                if lo.is_nan() {
+                    "–".into()
+                } else {
+                    format!("{lo:.1} to {hi:.1}")
+                },
+                n.to_string(),
+            ]),
             None => cells.extend(["–".into(), "–".into(), "–".into()]),
         }
-        cells.push(c.difference.map_or("–".into(), |d| format!("{:+.1} ({:+.1} to {:+.1})", d.value, d.lo, d.hi)));
-        cells.push(c.test.map_or("–".into(), |(_, p, adj)| format!("{} ({})", p_text(adj), p_text(p))));
+        cells.push(c.difference.map_or("–".into(), |d| {
+            format!("{:+.1} ({:+.1} to {:+.1})", d.value, d.lo, d.hi)
+        }));
+        cells.push(c.test.map_or("–".into(), |(_, p, adj)| {
+            format!("{} ({})", p_text(adj), p_text(p))
+        }));
         cells.push(c.verdict.text());
-        cells.push(c.inside.map_or("–".into(), |i| if i { "yes".into() } else { "no".into() }));
+        cells.push(
+            c.inside
+                .map_or("–".into(), |i| if i { "yes".into() } else { "no".into() }),
+        );
         s += &format!("| {} |\n", cells.join(" | "));
     }
     let count = |w: &str| rows.iter().filter(|c| c.verdict.word() == w).count();
@@ -147,14 +278,22 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
         count("not comparable")
     );
     let test = match (table.statistic, reference.relative) {
-        (Statistic::Score, _) => "Fisher's exact test on score points (W + D/2 of n games, rounded to whole points for the exact test; ours against the paper's), with Newcombe's interval for the difference in percentage points",
-        (_, true) => "no test: the paper gives changes without their spread, so only the direction is checked",
+        (Statistic::Score, _) => {
+            "Fisher's exact test on score points (W + D/2 of n games, rounded to whole points for the exact test; ours against the paper's), with Newcombe's interval for the difference in percentage points"
+        }
+        (_, true) => {
+            "no test: the paper gives changes without their spread, so only the direction is checked"
+        }
         (Statistic::Mean, false) => "Welch's t test, where the paper gives its n and SD",
         (Statistic::Rating, false) => "no test for ratings",
     };
     s += &format!(
         "Verdict: {test}; p-values Holm-adjusted over this table's rows (first number; raw in brackets), \"different\" below {ALPHA}. \"Sign differs\": the paper and we lie on opposite sides of {} and the paper's own interval excludes it. Both samples count, so the verdict does not ask whether the paper's value lies inside our interval (last column, for the reader).\n",
-        if table.statistic == Statistic::Score { "50%" } else { "0" }
+        if table.statistic == Statistic::Score {
+            "50%"
+        } else {
+            "0"
+        }
     );
     s
 }
@@ -163,12 +302,31 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
 /// `k=v; ...`), published, paper n, n assumed, measured, lo, hi, n, difference, its interval,
 /// test, p, p (Holm), verdict.
 pub fn csv_rows(reference: &ReferenceSpec, rows: &[Comparison]) -> Vec<Vec<String>> {
-    let f = |x: f64| if x.is_nan() { String::new() } else { format!("{x}") };
+    let f = |x: f64| {
+        if x.is_nan() {
+            String::new()
+        } else {
+            format!("{x}")
+        }
+    };
     rows.iter()
         .map(|c| {
-            let keys = reference.keys.iter().zip(&c.keys).map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join("; ");
-            let (v, lo, hi, n) = c.measured.map_or((f64::NAN, f64::NAN, f64::NAN, String::new()), |(v, lo, hi, n)| (v, lo, hi, n.to_string()));
-            let d = c.difference.unwrap_or(Estimate { value: f64::NAN, lo: f64::NAN, hi: f64::NAN });
+            let keys = reference
+                .keys
+                .iter()
+                .zip(&c.keys)
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join("; ");
+            let (v, lo, hi, n) = c.measured.map_or(
+                (f64::NAN, f64::NAN, f64::NAN, String::new()),
+                |(v, lo, hi, n)| (v, lo, hi, n.to_string()),
+            );
+            let d = c.difference.unwrap_or(Estimate {
+                value: f64::NAN,
+                lo: f64::NAN,
+                hi: f64::NAN,
+            });
             let (name, p, adj) = c.test.map_or(("", f64::NAN, f64::NAN), |t| t);
             let why = match &c.verdict {
                 Verdict::NotComparable(w) => w.clone(),
@@ -203,5 +361,23 @@ pub fn csv_rows(reference: &ReferenceSpec, rows: &[Comparison]) -> Vec<Vec<Strin
 pub const CSV_FILE: &str = "comparisons.csv";
 
 /// The header of `csv_rows`.
-pub const CSV_HEADER: [&str; 18] =
-    ["table", "source", "keys", "published", "paper_n", "paper_n_assumed", "measured", "measured_lo", "measured_hi", "n", "difference", "difference_lo", "difference_hi", "test", "p", "p_holm", "verdict", "why"];
+pub const CSV_HEADER: [&str; 18] = [
+    "table",
+    "source",
+    "keys",
+    "published",
+    "paper_n",
+    "paper_n_assumed",
+    "measured",
+    "measured_lo",
+    "measured_hi",
+    "n",
+    "difference",
+    "difference_lo",
+    "difference_hi",
+    "test",
+    "p",
+    "p_holm",
+    "verdict",
+    "why",
+];

@@ -10,9 +10,9 @@ use super::figure::profile::Profile;
 use super::figure::ranked::{Bar, RankedBars};
 use super::figure::{Figure, write_figure_sized};
 use super::records::Records;
-use super::table::{summed, values_by_group};
 use super::spec::{FigureKind, FigureSpec};
 use super::table::{Table, natural_cmp};
+use super::table::{summed, values_by_group};
 use crate::agent::{AgentSpec, TableRef};
 use crate::experiment::grid::Job;
 use crate::game::othello::StageDef;
@@ -44,18 +44,29 @@ pub fn readable(key: &str) -> String {
 
 /// The reference lines of a figure: the file's `hline`, else 50 for a score in %.
 fn reference_lines(spec: &FigureSpec, value_name: &str) -> Vec<f64> {
-    spec.hline.clone().unwrap_or_else(|| if value_name == "score %" { vec![50.0] } else { vec![] })
+    spec.hline.clone().unwrap_or_else(|| {
+        if value_name == "score %" {
+            vec![50.0]
+        } else {
+            vec![]
+        }
+    })
 }
 
 /// Writes `fig` at the file's `width` and `height` (each defaulting to the figure's own).
 fn write(dir: &Path, spec: &FigureSpec, fig: &impl Figure) -> Result<Vec<PathBuf>> {
     let (w, h) = fig.size();
-    let size = (spec.width.is_some() || spec.height.is_some()).then(|| (spec.width.unwrap_or(w), spec.height.unwrap_or(h)));
+    let size = (spec.width.is_some() || spec.height.is_some())
+        .then(|| (spec.width.unwrap_or(w), spec.height.unwrap_or(h)));
     write_figure_sized(dir, &spec.name, fig, size)
 }
 
 fn key_index(table: &Table, key: &str) -> Result<usize> {
-    table.key_names.iter().position(|k| k == key).with_context(|| format!("table '{}' has no key '{key}'", table.name))
+    table
+        .key_names
+        .iter()
+        .position(|k| k == key)
+        .with_context(|| format!("table '{}' has no key '{key}'", table.name))
 }
 
 /// The default x and series keys of a table: the first grid-like key along x and the agent as
@@ -66,7 +77,11 @@ fn default_axes(table: &Table) -> (String, Option<String>) {
         0 => (String::new(), None),
         1 => (keys[0].clone(), None),
         _ => {
-            let x = keys.iter().find(|k| *k != "agent").unwrap_or(&keys[0]).clone();
+            let x = keys
+                .iter()
+                .find(|k| *k != "agent")
+                .unwrap_or(&keys[0])
+                .clone();
             let series = keys.iter().find(|k| **k != x).cloned();
             (x, series)
         }
@@ -74,17 +89,39 @@ fn default_axes(table: &Table) -> (String, Option<String>) {
 }
 
 fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<Vec<PathBuf>> {
-    let y_label = spec.y_label.clone().unwrap_or_else(|| format!("{}, {}", table.value_name, table.interval_name));
+    let y_label = spec
+        .y_label
+        .clone()
+        .unwrap_or_else(|| format!("{}, {}", table.value_name, table.interval_name));
     let range = (table.value_name == "score %").then_some((0.0, 100.0));
     if table.key_names.len() == 1 && spec.series.is_none() {
         let fig = RankedBars {
             title,
             value_axis: spec.x_label.clone().unwrap_or(y_label),
             lines: reference_lines(spec, &table.value_name),
-            bars: table.rows.iter().map(|r| Bar { label: r.keys[0].clone(), value: r.value.value, lo: r.value.lo, hi: r.value.hi }).collect(),
+            bars: table
+                .rows
+                .iter()
+                .map(|r| Bar {
+                    label: r.keys[0].clone(),
+                    value: r.value.value,
+                    lo: r.value.lo,
+                    hi: r.value.hi,
+                })
+                .collect(),
             range: range.unwrap_or_else(|| {
-                let lo = table.rows.iter().map(|r| r.value.lo.min(r.value.value)).filter(|x| x.is_finite()).fold(0.0, f64::min);
-                let hi = table.rows.iter().map(|r| r.value.hi.max(r.value.value)).filter(|x| x.is_finite()).fold(0.0, f64::max);
+                let lo = table
+                    .rows
+                    .iter()
+                    .map(|r| r.value.lo.min(r.value.value))
+                    .filter(|x| x.is_finite())
+                    .fold(0.0, f64::min);
+                let hi = table
+                    .rows
+                    .iter()
+                    .map(|r| r.value.hi.max(r.value.value))
+                    .filter(|x| x.is_finite())
+                    .fold(0.0, f64::max);
                 super::figure::padded(lo, hi)
             }),
         };
@@ -102,37 +139,92 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
     };
     let mut values = vec![vec![None; categories.len()]; names.len()];
     for r in &table.rows {
-        let c = categories.iter().position(|k| *k == r.keys[xi]).expect("listed");
-        let s = si.map_or(0, |si| names.iter().position(|k| *k == r.keys[si]).expect("listed"));
+        let c = categories
+            .iter()
+            .position(|k| *k == r.keys[xi])
+            .expect("listed");
+        let s = si.map_or(0, |si| {
+            names.iter().position(|k| *k == r.keys[si]).expect("listed")
+        });
         if values[s][c].is_some() {
-            bail!("several rows of table '{}' share {x} = {} (filter the table, or make its other keys x or series)", table.name, r.keys[xi]);
+            bail!(
+                "several rows of table '{}' share {x} = {} (filter the table, or make its other keys x or series)",
+                table.name,
+                r.keys[xi]
+            );
         }
         values[s][c] = Some((r.value.value, r.value.lo, r.value.hi));
     }
     let series_label = series.as_deref().map(readable).unwrap_or_default();
     let hlines = reference_lines(spec, &table.value_name);
-    let fig = GroupedBars { title, x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)), y_label, categories, series: names, values, y_range: range, series_label, hlines };
+    let fig = GroupedBars {
+        title,
+        x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)),
+        y_label,
+        categories,
+        series: names,
+        values,
+        y_range: range,
+        series_label,
+        hlines,
+    };
     write(dir, spec, &fig)
 }
 
 /// A row-major table's values on a stage's board, blocked cells as None.
 pub fn on_board(stage: &StageDef, values: &[f64]) -> Vec<Option<f64>> {
     let n = stage.size as usize;
-    (0..n * n).map(|i| (!stage.blocked.contains(&[(i / n) as u8, (i % n) as u8])).then(|| values[i])).collect()
+    (0..n * n)
+        .map(|i| (!stage.blocked.contains(&[(i / n) as u8, (i % n) as u8])).then(|| values[i]))
+        .collect()
 }
 
 /// Draws the best table of GA job `job` (its file under `results/tables/`) as `<stem>` in `dir`.
-pub fn evolved_heatmap(job: &Job, results: &Path, dir: &Path, stem: &str, title: Option<String>) -> Result<Vec<PathBuf>> {
+pub fn evolved_heatmap(
+    job: &Job,
+    results: &Path,
+    dir: &Path,
+    stem: &str,
+    title: Option<String>,
+) -> Result<Vec<PathBuf>> {
     let path = results.join("tables").join(format!("{}.txt", job.hash));
     if !path.exists() {
         anyhow::bail!("{} is missing: run the experiment first", path.display());
     }
     let text = crate::durable::read_sealed(&path, "the GA's best table")?;
-    let rows = crate::agent::table::parse_table_text(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-    let stage = job.config.stage.othello().context("weight tables are Othello's")?;
-    let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v))).collect();
-    let title = title.unwrap_or_else(|| format!("Evolved table on {}{}", stage.id, if swept.is_empty() { String::new() } else { format!(" ({})", swept.join(", ")) }));
-    super::figure::write_figure(dir, stem, &Heatmap { title, size: stage.size as usize, values: on_board(stage, &rows.concat()), unit: "weight".into() })
+    let rows = crate::agent::table::parse_table_text(&text)
+        .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+    let stage = job
+        .config
+        .stage
+        .othello()
+        .context("weight tables are Othello's")?;
+    let swept: Vec<String> = job
+        .swept
+        .iter()
+        .map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v)))
+        .collect();
+    let title = title.unwrap_or_else(|| {
+        format!(
+            "Evolved table on {}{}",
+            stage.id,
+            if swept.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", swept.join(", "))
+            }
+        )
+    });
+    super::figure::write_figure(
+        dir,
+        stem,
+        &Heatmap {
+            title,
+            size: stage.size as usize,
+            values: on_board(stage, &rows.concat()),
+            unit: "weight".into(),
+        },
+    )
 }
 
 /// `records` are the experiment's own; `games` are its game records (its own, or a GA's arena);
@@ -146,27 +238,63 @@ pub struct Sources<'a> {
 }
 
 /// Builds and writes one figure into `dir`; returns the files written.
-pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &str) -> Result<Vec<PathBuf>> {
-    let Sources { tables, records, games, jobs, results } = *src;
+pub fn figure(
+    spec: &FigureSpec,
+    src: &Sources,
+    dir: &Path,
+    experiment_title: &str,
+) -> Result<Vec<PathBuf>> {
+    let Sources {
+        tables,
+        records,
+        games,
+        jobs,
+        results,
+    } = *src;
     let table = |name: &Option<String>| -> Result<&Table> {
-        let name = name.as_deref().with_context(|| format!("figure '{}' needs `table`", spec.name))?;
-        tables.get(name).with_context(|| format!("figure '{}': no table '{name}'", spec.name))
+        let name = name
+            .as_deref()
+            .with_context(|| format!("figure '{}' needs `table`", spec.name))?;
+        tables
+            .get(name)
+            .with_context(|| format!("figure '{}': no table '{name}'", spec.name))
     };
     let title = |default: String| spec.title.clone().unwrap_or(default);
     match spec.kind {
         FigureKind::Bars => {
             let t = table(&spec.table)?;
-            let by = if t.key_names.len() == 1 { readable(&t.key_names[0]) } else { readable(&spec.x.clone().unwrap_or_else(|| default_axes(t).0)) };
-            bars(spec, t, title(format!("{experiment_title}: {} by {by}", t.value_name)), dir)
+            let by = if t.key_names.len() == 1 {
+                readable(&t.key_names[0])
+            } else {
+                readable(&spec.x.clone().unwrap_or_else(|| default_axes(t).0))
+            };
+            bars(
+                spec,
+                t,
+                title(format!("{experiment_title}: {} by {by}", t.value_name)),
+                dir,
+            )
         }
         FigureKind::Box => {
-            let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let x = spec
+                .x
+                .clone()
+                .with_context(|| format!("figure '{}' needs `x`", spec.name))?;
             let (groups, y_label): (Vec<(String, Vec<f64>)>, String) = match &spec.metric {
                 Some(metric) => {
-                    anyhow::ensure!(records.is_numeric(metric), "figure '{}': no numeric column '{metric}'", spec.name);
+                    anyhow::ensure!(
+                        records.is_numeric(metric),
+                        "figure '{}': no numeric column '{metric}'",
+                        spec.name
+                    );
                     // Each group's values (a box needs them all).
-                    let value = polars::prelude::col(metric.as_str()).cast(polars::prelude::DataType::Float64);
-                    let g: BTreeMap<String, Vec<f64>> = values_by_group(records, std::slice::from_ref(&x), &[], value)?.into_iter().map(|(k, v)| (k.concat(), v)).collect();
+                    let value = polars::prelude::col(metric.as_str())
+                        .cast(polars::prelude::DataType::Float64);
+                    let g: BTreeMap<String, Vec<f64>> =
+                        values_by_group(records, std::slice::from_ref(&x), &[], value)?
+                            .into_iter()
+                            .map(|(k, v)| (k.concat(), v))
+                            .collect();
                     (g.into_iter().collect(), metric.clone())
                 }
                 None => {
@@ -181,35 +309,79 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
             };
             let mut groups = groups;
             groups.sort_by(|a, b| natural_cmp(&a.0, &b.0));
-            let fig = BoxPlot { title: title(format!("{experiment_title}: {y_label} by {}", readable(&x))), x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)), y_label: spec.y_label.clone().unwrap_or(y_label), groups };
+            let fig = BoxPlot {
+                title: title(format!("{experiment_title}: {y_label} by {}", readable(&x))),
+                x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)),
+                y_label: spec.y_label.clone().unwrap_or(y_label),
+                groups,
+            };
             write(dir, spec, &fig)
         }
         FigureKind::Curve => {
             let t = table(&spec.table)?;
-            let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let x = spec
+                .x
+                .clone()
+                .with_context(|| format!("figure '{}' needs `x`", spec.name))?;
             let xi = key_index(t, &x)?;
-            let si = spec.series.as_deref().map(|s| key_index(t, s)).transpose()?;
+            let si = spec
+                .series
+                .as_deref()
+                .map(|s| key_index(t, s))
+                .transpose()?;
             // Keys other than x and series that vary split the lines too (one line per agent
             // and opponent, say), so that no line has two points at one x.
-            let varying: Vec<usize> = (0..t.key_names.len()).filter(|&k| k != xi && Some(k) != si && t.rows.iter().any(|r| r.keys[k] != t.rows[0].keys[k])).collect();
+            let varying: Vec<usize> = (0..t.key_names.len())
+                .filter(|&k| {
+                    k != xi
+                        && Some(k) != si
+                        && t.rows.iter().any(|r| r.keys[k] != t.rows[0].keys[k])
+                })
+                .collect();
             let line_keys: Vec<usize> = si.into_iter().chain(varying.iter().copied()).collect();
             let mut series: BTreeMap<String, Vec<(f64, f64, f64, f64)>> = BTreeMap::new();
             for r in &t.rows {
-                let xv: f64 = r.keys[xi].parse().with_context(|| format!("figure '{}': x = {x} is not numeric ('{}')", spec.name, r.keys[xi]))?;
-                let name = line_keys.iter().map(|&k| r.keys[k].as_str()).collect::<Vec<_>>().join(", ");
-                series.entry(name).or_default().push((xv, r.value.value, r.value.lo, r.value.hi));
+                let xv: f64 = r.keys[xi].parse().with_context(|| {
+                    format!(
+                        "figure '{}': x = {x} is not numeric ('{}')",
+                        spec.name, r.keys[xi]
+                    )
+                })?;
+                let name = line_keys
+                    .iter()
+                    .map(|&k| r.keys[k].as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                series
+                    .entry(name)
+                    .or_default()
+                    .push((xv, r.value.value, r.value.lo, r.value.hi));
             }
-            let legend = line_keys.iter().map(|&k| readable(&t.key_names[k])).collect::<Vec<_>>().join(", ");
+            let legend = line_keys
+                .iter()
+                .map(|&k| readable(&t.key_names[k]))
+                .collect::<Vec<_>>()
+                .join(", ");
             for points in series.values_mut() {
                 points.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
             let positive: Vec<f64> = series.values().flatten().map(|p| p.0).collect();
-            let (lo, hi) = positive.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| (a.min(*x), b.max(*x)));
+            let (lo, hi) = positive
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+                    (a.min(*x), b.max(*x))
+                });
             let log_x = spec.log_x.unwrap_or(lo > 0.0 && hi / lo >= 20.0);
             let mut fig = Curves::new(
-                title(format!("{experiment_title}: {} against {}", t.value_name, readable(&x))),
+                title(format!(
+                    "{experiment_title}: {} against {}",
+                    t.value_name,
+                    readable(&x)
+                )),
                 spec.x_label.clone().unwrap_or_else(|| readable(&x)),
-                spec.y_label.clone().unwrap_or_else(|| format!("{}, {}", t.value_name, t.interval_name)),
+                spec.y_label
+                    .clone()
+                    .unwrap_or_else(|| format!("{}, {}", t.value_name, t.interval_name)),
                 series.into_iter().collect(),
                 legend,
             );
@@ -220,8 +392,18 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
         }
         FigureKind::Matrix => {
             use polars::prelude::*;
-            let records = games.filter(|g| g.has("agent")).context("a win-rate matrix needs games (a GA's, from its [arena])")?;
-            let (_, sums) = summed(records, &["agent".to_string(), "opponent".to_string()], &[], vec![col("result").sum().alias("points"), len().cast(DataType::Float64).alias("n")])?;
+            let records = games
+                .filter(|g| g.has("agent"))
+                .context("a win-rate matrix needs games (a GA's, from its [arena])")?;
+            let (_, sums) = summed(
+                records,
+                &["agent".to_string(), "opponent".to_string()],
+                &[],
+                vec![
+                    col("result").sum().alias("points"),
+                    len().cast(DataType::Float64).alias("n"),
+                ],
+            )?;
             let mut cells: BTreeMap<(String, String), (f64, f64)> = BTreeMap::new();
             let mut totals: BTreeMap<String, (f64, f64)> = BTreeMap::new();
             for (k, v) in sums {
@@ -231,52 +413,113 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
                 cells.insert((k[0].clone(), k[1].clone()), (v[0], v[1]));
             }
             let mut labels: Vec<String> = totals.keys().cloned().collect();
-            labels.sort_by(|a, b| (totals[b].0 / totals[b].1).total_cmp(&(totals[a].0 / totals[a].1)).then(a.cmp(b)));
-            let values = labels.iter().map(|a| labels.iter().map(|o| cells.get(&(a.clone(), o.clone())).map(|(p, n)| 100.0 * p / n)).collect()).collect();
-            let pooled = if jobs.iter().any(|j| !j.swept.is_empty()) { " (all grid points pooled)" } else { "" };
-            let fig = Matrix { title: title(format!("{experiment_title}: score % of row against column{pooled}")), labels, values };
+            labels.sort_by(|a, b| {
+                (totals[b].0 / totals[b].1)
+                    .total_cmp(&(totals[a].0 / totals[a].1))
+                    .then(a.cmp(b))
+            });
+            let values = labels
+                .iter()
+                .map(|a| {
+                    labels
+                        .iter()
+                        .map(|o| {
+                            cells
+                                .get(&(a.clone(), o.clone()))
+                                .map(|(p, n)| 100.0 * p / n)
+                        })
+                        .collect()
+                })
+                .collect();
+            let pooled = if jobs.iter().any(|j| !j.swept.is_empty()) {
+                " (all grid points pooled)"
+            } else {
+                ""
+            };
+            let fig = Matrix {
+                title: title(format!(
+                    "{experiment_title}: score % of row against column{pooled}"
+                )),
+                labels,
+                values,
+            };
             write(dir, spec, &fig)
         }
         FigureKind::Heatmap if spec.weights.as_deref() == Some("evolved") => {
             // A GA's best table of each grid point (its first repeat), one file per job.
             let mut written = Vec::new();
             for job in jobs.iter().filter(|j| j.config.repeat == 0) {
-                written.extend(evolved_heatmap(job, results, dir, &format!("{}-{}", spec.name, &job.hash[..8]), spec.title.clone())?);
+                written.extend(evolved_heatmap(
+                    job,
+                    results,
+                    dir,
+                    &format!("{}-{}", spec.name, &job.hash[..8]),
+                    spec.title.clone(),
+                )?);
             }
             Ok(written)
         }
         FigureKind::Heatmap => {
             let job = jobs.first().context("no jobs")?;
             let stage = match &spec.stage {
-                Some(id) => crate::game::othello::StageRef::Id(id.clone()).resolve().map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?,
-                None => job.config.stage.othello().cloned().with_context(|| format!("figure '{}': heatmaps draw Othello weight tables", spec.name))?,
+                Some(id) => crate::game::othello::StageRef::Id(id.clone())
+                    .resolve()
+                    .map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?,
+                None => job.config.stage.othello().cloned().with_context(|| {
+                    format!(
+                        "figure '{}': heatmaps draw Othello weight tables",
+                        spec.name
+                    )
+                })?,
             };
             let size = stage.size as usize;
             let (rows, what) = match (&spec.agent, &spec.weights) {
                 (Some(label), _) => {
-                    let agent = job.config.agents.get(label).with_context(|| format!("figure '{}': no agent '{label}' in the jobs", spec.name))?;
+                    let agent = job.config.agents.get(label).with_context(|| {
+                        format!("figure '{}': no agent '{label}' in the jobs", spec.name)
+                    })?;
                     let t = match agent {
-                        AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => table.clone(),
-                        AgentSpec::SimpleMcts { table: Some(t), .. } | AgentSpec::Uct { table: Some(t), .. } => t.clone(),
+                        AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => {
+                            table.clone()
+                        }
+                        AgentSpec::SimpleMcts { table: Some(t), .. }
+                        | AgentSpec::Uct { table: Some(t), .. } => t.clone(),
                         AgentSpec::Positional {} => TableRef::Name("classic".into()),
-                        other => bail!("figure '{}': agent '{label}' ({}) has no weight table", spec.name, other.kind_name()),
+                        other => bail!(
+                            "figure '{}': agent '{label}' ({}) has no weight table",
+                            spec.name,
+                            other.kind_name()
+                        ),
                     };
                     (t, format!("weights of agent {label}"))
                 }
                 (None, Some(w)) => (TableRef::Name(w.clone()), format!("table {w}")),
                 (None, None) => bail!("figure '{}' needs `agent` or `weights`", spec.name),
             };
-            let wt = rows.table_for(size).map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?;
+            let wt = rows
+                .table_for(size)
+                .map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?;
             let values = on_board(&stage, &wt.values);
-            let fig = Heatmap { title: title(format!("{what} on {}", stage.id)), size, values, unit: "weight".into() };
+            let fig = Heatmap {
+                title: title(format!("{what} on {}", stage.id)),
+                size,
+                values,
+                unit: "weight".into(),
+            };
             write(dir, spec, &fig)
         }
         FigureKind::Profile => {
             let t = table(&spec.table)?;
-            let x = spec.x.clone().with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let x = spec
+                .x
+                .clone()
+                .with_context(|| format!("figure '{}' needs `x`", spec.name))?;
             let (new, base) = match (&spec.new, &spec.baseline) {
                 (Some(n), Some(b)) => (n.clone(), b.clone()),
-                _ => bail!("figure '{}' needs `new` and `baseline` (two values of {x})", spec.name),
+                _ => bail!(
+                    "figure '{}' needs `new` and `baseline` (two values of {x})",
+                    spec.name
+                ),
             };
             let xi = key_index(t, &x)?;
             let mut pairs: BTreeMap<Vec<String>, (Option<f64>, Option<f64>)> = BTreeMap::new();
@@ -294,7 +537,18 @@ pub fn figure(spec: &FigureSpec, src: &Sources, dir: &Path, experiment_title: &s
                 (Some(n), Some(b)) if *b != 0.0 => Some(100.0 * n / b),
                 _ => None,
             });
-            let fig = Profile { title: title(format!("{experiment_title}: {} {new} / {base}", t.value_name)), x_label: spec.x_label.clone().unwrap_or_else(|| format!("{new} / {base} (%)")), ratios: ratios.collect(), bins: 30 };
+            let fig = Profile {
+                title: title(format!(
+                    "{experiment_title}: {} {new} / {base}",
+                    t.value_name
+                )),
+                x_label: spec
+                    .x_label
+                    .clone()
+                    .unwrap_or_else(|| format!("{new} / {base} (%)")),
+                ratios: ratios.collect(),
+                bins: 30,
+            };
             write(dir, spec, &fig)
         }
     }

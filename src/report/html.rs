@@ -20,7 +20,10 @@ pub const VIEWER_BUDGET: usize = 4_000_000;
 
 /// Escapes text for HTML.
 pub fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }
 
 /// Inline Markdown: `code`, **bold**, escaped text.
@@ -55,9 +58,17 @@ fn figure(alt: &str, target: &str, report_dir: &Path) -> String {
     match std::fs::read_to_string(&svg_path) {
         Ok(svg) => {
             let body = svg.find("<svg").map_or(svg.as_str(), |i| &svg[i..]);
-            format!("<figure class=\"figure\" data-name=\"{}\">{body}<figcaption>{}</figcaption></figure>\n", escape(alt), escape(alt))
+            format!(
+                "<figure class=\"figure\" data-name=\"{}\">{body}<figcaption>{}</figcaption></figure>\n",
+                escape(alt),
+                escape(alt)
+            )
         }
-        Err(_) => format!("<figure class=\"figure\"><img alt=\"{0}\" src=\"{1}\"><figcaption>{0}</figcaption></figure>\n", escape(alt), escape(target)),
+        Err(_) => format!(
+            "<figure class=\"figure\"><img alt=\"{0}\" src=\"{1}\"><figcaption>{0}</figcaption></figure>\n",
+            escape(alt),
+            escape(target)
+        ),
     }
 }
 
@@ -79,11 +90,21 @@ pub fn markdown_to_html(md: &str, report_dir: &Path) -> String {
         if t.is_empty() {
             flush(&mut paragraph, &mut html);
             i += 1;
-        } else if let Some(level) = (1..=4).find(|n| t.starts_with(&format!("{} ", "#".repeat(*n)))) {
+        } else if let Some(level) = (1..=4).find(|n| t.starts_with(&format!("{} ", "#".repeat(*n))))
+        {
             flush(&mut paragraph, &mut html);
             let text = &t[level + 1..];
-            let id: String = text.to_lowercase().chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '-' }).collect();
-            let _ = writeln!(html, "<h{level} id=\"{}\">{}</h{level}>", id.trim_matches('-'), inline(text));
+            let id: String = text
+                .to_lowercase()
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+                .collect();
+            let _ = writeln!(
+                html,
+                "<h{level} id=\"{}\">{}</h{level}>",
+                id.trim_matches('-'),
+                inline(text)
+            );
             i += 1;
         } else if t.starts_with("```") {
             flush(&mut paragraph, &mut html);
@@ -96,13 +117,26 @@ pub fn markdown_to_html(md: &str, report_dir: &Path) -> String {
             }
             let _ = writeln!(html, "<pre>{}</pre>", escape(&code));
             i = j + 1;
-        } else if t.starts_with('|') && lines.get(i + 1).is_some_and(|n| n.trim().starts_with("|---") || n.trim().starts_with("|:--") || n.trim().starts_with("| ---")) {
+        } else if t.starts_with('|')
+            && lines.get(i + 1).is_some_and(|n| {
+                n.trim().starts_with("|---")
+                    || n.trim().starts_with("|:--")
+                    || n.trim().starts_with("| ---")
+            })
+        {
             flush(&mut paragraph, &mut html);
             let header = cells(t);
-            let aligns: Vec<bool> = cells(lines[i + 1]).iter().map(|c| c.ends_with(':')).collect();
+            let aligns: Vec<bool> = cells(lines[i + 1])
+                .iter()
+                .map(|c| c.ends_with(':'))
+                .collect();
             html += "<div class=\"table\"><table class=\"sortable\">\n<thead><tr>";
             for (k, h) in header.iter().enumerate() {
-                let class = if aligns.get(k).copied().unwrap_or(false) { " class=\"num\"" } else { "" };
+                let class = if aligns.get(k).copied().unwrap_or(false) {
+                    " class=\"num\""
+                } else {
+                    ""
+                };
                 let _ = write!(html, "<th{class} title=\"sort\">{}</th>", inline(h));
             }
             html += "</tr></thead>\n<tbody>\n";
@@ -110,7 +144,11 @@ pub fn markdown_to_html(md: &str, report_dir: &Path) -> String {
             while j < lines.len() && lines[j].trim().starts_with('|') {
                 html += "<tr>";
                 for (k, c) in cells(lines[j]).iter().enumerate() {
-                    let class = if aligns.get(k).copied().unwrap_or(false) { " class=\"num\"" } else { "" };
+                    let class = if aligns.get(k).copied().unwrap_or(false) {
+                        " class=\"num\""
+                    } else {
+                        ""
+                    };
                     let _ = write!(html, "<td{class}>{}</td>", inline(c));
                 }
                 html += "</tr>\n";
@@ -150,15 +188,29 @@ fn games_json(games: &[ViewerGame]) -> Result<String> {
 
 /// The whole page: `title`, report.md's content, and the viewer over `games` (of `total` games
 /// in the rows) when there are any.
-pub fn page(title: &str, md: &str, report_dir: &Path, games: &[ViewerGame], total: usize) -> Result<String> {
+pub fn page(
+    title: &str,
+    md: &str,
+    report_dir: &Path,
+    games: &[ViewerGame],
+    total: usize,
+) -> Result<String> {
     let mut html = String::new();
-    let _ = write!(html, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n", escape(title), STYLE);
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n<main>\n",
+        escape(title),
+        STYLE
+    );
     html += &markdown_to_html(md, report_dir);
     if !games.is_empty() {
         let problems = games[0].kind == "tsumego";
         let held = match (problems, games.len() == total) {
             (false, true) => format!("All {total} games of the rows are here."),
-            (false, false) => format!("{} of the {total} games are here (the first games of every job, in turn); `gamelab replay FILE --job JOB --game N` prints any game.", games.len()),
+            (false, false) => format!(
+                "{} of the {total} games are here (the first games of every job, in turn); `gamelab replay FILE --job JOB --game N` prints any game.",
+                games.len()
+            ),
             (true, _) => format!(
                 "{} of the {total} solved problems of the first job are here, each with the solver's main line with its weights (the first problems of each weight vector); `gamelab games FILE` writes every main line as SGF.",
                 games.len()
@@ -172,7 +224,11 @@ pub fn page(title: &str, md: &str, report_dir: &Path, games: &[ViewerGame], tota
             games_json(games)?
         );
     }
-    let _ = write!(html, "</main>\n<script>{}</script>\n</body>\n</html>\n", SCRIPT);
+    let _ = write!(
+        html,
+        "</main>\n<script>{}</script>\n</body>\n</html>\n",
+        SCRIPT
+    );
     Ok(html)
 }
 

@@ -18,8 +18,8 @@ pub mod figure;
 pub mod html;
 pub mod plan;
 pub mod records;
-pub mod summary;
 pub mod spec;
+pub mod summary;
 pub use crate::stats;
 pub mod table;
 
@@ -44,24 +44,36 @@ pub struct ReportOutput {
     pub jobs_total: usize,
 }
 
-
 /// The part of job `hash` in `rows_dir` with its row count, if there is one; a part that fails
 /// its check (cut, changed, another job's) is refused with an error naming the file.
-fn checked_part(out: &Path, experiment: &str, rows_dir: &Path, hash: &str) -> Result<Option<(PathBuf, usize)>> {
-    crate::experiment::runner::sound_part(&results_dir(out, experiment), rows_dir, experiment, hash).map_err(|(part, why)| {
-        crate::experiment::InputError {
-            file: Some(part),
-            line_col: None,
-            key: None,
-            message: format!("{why}; run `gamelab run` on the experiment file again to redo the job"),
-        }
-        .into()
-    })
+fn checked_part(
+    out: &Path,
+    experiment: &str,
+    rows_dir: &Path,
+    hash: &str,
+) -> Result<Option<(PathBuf, usize)>> {
+    crate::experiment::runner::sound_part(&results_dir(out, experiment), rows_dir, experiment, hash)
+        .map_err(|(part, why)| {
+            crate::experiment::InputError {
+                file: Some(part),
+                line_col: None,
+                key: None,
+                message: format!(
+                    "{why}; run `gamelab run` on the experiment file again to redo the job"
+                ),
+            }
+            .into()
+        })
 }
 
 /// Lazy scans of the checked parts of `jobs` in `rows_dir`, with the number of rows and of
 /// jobs that have a part.
-fn scans(exp: &Experiment, jobs: &[Job], out: &Path, rows_dir: &Path) -> Result<(Vec<records::Scan>, usize, usize)> {
+fn scans(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    rows_dir: &Path,
+) -> Result<(Vec<records::Scan>, usize, usize)> {
     let (mut parts, mut rows) = (Vec::new(), 0);
     for job in jobs {
         if let Some((part, n)) = checked_part(out, &exp.name, rows_dir, &job.hash)? {
@@ -89,36 +101,69 @@ pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Recor
 /// The games of a GA experiment's arena as records, joined with each evolved agent's GA grid
 /// values and `origin` (evolved, or reference for the other participants); `None` when no
 /// table or figure reads them.
-fn arena_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) -> Result<Option<Records>> {
-    let matrix = exp.file.kind == JobKind::Ga && plan.figures.iter().any(|f| f.kind == spec::FigureKind::Matrix);
+fn arena_records(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    plan: &ReportPlan,
+) -> Result<Option<Records>> {
+    let matrix = exp.file.kind == JobKind::Ga
+        && plan
+            .figures
+            .iter()
+            .any(|f| f.kind == spec::FigureKind::Matrix);
     if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Arena) && !matrix {
         return Ok(None);
     }
     let (arena, arena_jobs) = arena_experiment(exp, out)?;
     let (records, _, with_rows) = load_records(&arena, &arena_jobs, out)?;
-    anyhow::ensure!(with_rows > 0, "the arena of {} has no rows yet: run `gamelab run {}`", exp.name, exp.path.display());
+    anyhow::ensure!(
+        with_rows > 0,
+        "the arena of {} has no rows yet: run `gamelab run {}`",
+        exp.name,
+        exp.path.display()
+    );
     let mut meta: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
     for job in jobs {
-        let mut m: BTreeMap<String, String> = job.swept.iter().map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))).collect();
+        let mut m: BTreeMap<String, String> = job
+            .swept
+            .iter()
+            .map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v)))
+            .collect();
         m.insert("origin".into(), "evolved".into());
         meta.insert(crate::workflow::evolved_label(job), m);
     }
     let mut keys: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     keys.push("origin".into());
-    Ok(Some(records.with_agent_columns(&meta, &keys, &[("origin", "reference")])?))
+    Ok(Some(records.with_agent_columns(
+        &meta,
+        &keys,
+        &[("origin", "reference")],
+    )?))
 }
 
 /// A GA experiment's arena (the experiment file its run wrote, `arena.toml`) and its jobs.
 fn arena_experiment(exp: &Experiment, out: &Path) -> Result<(Experiment, Vec<Job>)> {
     let path = results_dir(out, &exp.name).join("arena.toml");
-    let arena = Experiment::load(&path).map_err(|e| anyhow::anyhow!("{e} (run the experiment to the end: its arena follows the GA)"))?;
+    let arena = Experiment::load(&path).map_err(|e| {
+        anyhow::anyhow!("{e} (run the experiment to the end: its arena follows the GA)")
+    })?;
     let jobs = crate::experiment::expand(&arena)?;
     Ok((arena, jobs))
 }
 
 /// The test problems a `tsumego_ga` experiment solved (`solves/`), when a table reads them.
-fn solve_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) -> Result<Option<Records>> {
-    if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Solves) {
+fn solve_records(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    plan: &ReportPlan,
+) -> Result<Option<Records>> {
+    if !plan
+        .tables
+        .iter()
+        .any(|t| t.rows == spec::RowSource::Solves)
+    {
         return Ok(None);
     }
     let (parts, _, _) = scans(exp, jobs, out, &results_dir(out, &exp.name).join("solves"))?;
@@ -127,20 +172,37 @@ fn solve_records(exp: &Experiment, jobs: &[Job], out: &Path, plan: &ReportPlan) 
 
 /// Computes the tables of a plan from records, and from `second` for the tables that read other
 /// rows (an arena's games, or a GA's test solves).
-pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Option<&Records>) -> Result<Vec<table::Table>> {
+pub fn tables(
+    exp: &Experiment,
+    plan: &ReportPlan,
+    records: &Records,
+    second: Option<&Records>,
+) -> Result<Vec<table::Table>> {
     plan.tables
         .iter()
         .map(|t| {
-            let records = if t.rows == spec::RowSource::Own { records } else { second.expect("loaded for arena and solves tables") };
+            let records = if t.rows == spec::RowSource::Own {
+                records
+            } else {
+                second.expect("loaded for arena and solves tables")
+            };
             // A pattern metric (`w_*`) is computed over the long form of its columns.
-            let melted = t.metric.as_deref().filter(|m| m.ends_with('*')).map(|m| records.melt(m)).transpose()?;
+            let melted = t
+                .metric
+                .as_deref()
+                .filter(|m| m.ends_with('*'))
+                .map(|m| records.melt(m))
+                .transpose()?;
             let records = melted.as_ref().unwrap_or(records);
             // A list keeps the records with any of its values: one (column, value) pair each.
             let filter: Vec<(String, String)> = t
                 .filter
                 .iter()
                 .flat_map(|(k, v)| match v {
-                    toml::Value::Array(values) => values.iter().map(|x| (k.clone(), crate::experiment::record::swept_text(x))).collect(),
+                    toml::Value::Array(values) => values
+                        .iter()
+                        .map(|x| (k.clone(), crate::experiment::record::swept_text(x)))
+                        .collect(),
                     v => vec![(k.clone(), crate::experiment::record::swept_text(v))],
                 })
                 .collect();
@@ -156,7 +218,11 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Op
                     unit: t.unit.as_deref(),
                     weighted_by: t.weighted_by.as_deref(),
                     method: t.method,
-                    baseline: t.baseline.as_ref().and_then(|b| b.iter().next()).map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))),
+                    baseline: t
+                        .baseline
+                        .as_ref()
+                        .and_then(|b| b.iter().next())
+                        .map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))),
                     paired: t.paired,
                     elo: t.elo,
                     level: plan.level,
@@ -175,14 +241,37 @@ pub fn tables(exp: &Experiment, plan: &ReportPlan, records: &Records, second: Op
 fn sprt_section(jobs: &[Job], records: &Records) -> Result<String> {
     use polars::prelude::*;
     use stats::elo::{Pentanomial, SprtDecision};
-    let tested: Vec<(&Job, stats::elo::Sprt, String)> = jobs.iter().filter_map(|j| j.config.match_.as_ref().and_then(|m| m.sprt.map(|t| (j, t, m.players[0].clone())))).collect();
+    let tested: Vec<(&Job, stats::elo::Sprt, String)> = jobs
+        .iter()
+        .filter_map(|j| {
+            j.config
+                .match_
+                .as_ref()
+                .and_then(|m| m.sprt.map(|t| (j, t, m.players[0].clone())))
+        })
+        .collect();
     if tested.is_empty() || !records.has("pair") {
         return Ok(String::new());
     }
     // The tested agent's games of each tested job, by pair: one query for all of them.
-    let mine = tested.iter().fold(lit(false), |any, (job, _, me)| any.or(col("job").eq(lit(job.hash.as_str())).and(col("agent").eq(lit(me.as_str())))));
-    let (mut job_of, mut pair, mut sum, mut results) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let queries = table::per_part(records, &[]).into_iter().map(|part| part.filter(mine.clone()).group_by([col("job"), col("pair")]).agg([col("result").sum().alias("sum"), len().cast(DataType::Float64).alias("results")])).collect();
+    let mine = tested.iter().fold(lit(false), |any, (job, _, me)| {
+        any.or(col("job")
+            .eq(lit(job.hash.as_str()))
+            .and(col("agent").eq(lit(me.as_str()))))
+    });
+    let (mut job_of, mut pair, mut sum, mut results) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let queries = table::per_part(records, &[])
+        .into_iter()
+        .map(|part| {
+            part.filter(mine.clone())
+                .group_by([col("job"), col("pair")])
+                .agg([
+                    col("result").sum().alias("sum"),
+                    len().cast(DataType::Float64).alias("results"),
+                ])
+        })
+        .collect();
     for df in table::collect_parts(queries)? {
         job_of.extend(records::key_texts(&df, "job")?);
         pair.extend(records::numbers(&df, "pair")?);
@@ -210,10 +299,21 @@ fn sprt_section(jobs: &[Job], records: &Records) -> Result<String> {
             SprtDecision::Continue => "no decision: game cap reached".to_string(),
         };
         if md.is_empty() {
-            md += &format!("## Sequential tests\n\nSPRT of `{me}` against its opponent on colour-swapped pairs; the match stopped at the first decisive pair.\n\n| job | swept | repeat | games | LLR | bounds | decision |\n|---|---|---:|---:|---:|---:|---|\n");
+            md += &format!(
+                "## Sequential tests\n\nSPRT of `{me}` against its opponent on colour-swapped pairs; the match stopped at the first decisive pair.\n\n| job | swept | repeat | games | LLR | bounds | decision |\n|---|---|---:|---:|---:|---:|---|\n"
+            );
         }
-        let swept: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k} = {v}")).collect();
-        md += &format!("| {} | {} | {} | {games} | {llr:.3} | {lo:.3} to {hi:.3} | {decision} |\n", job.hash, swept.join(", "), job.config.repeat);
+        let swept: Vec<String> = job
+            .swept
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        md += &format!(
+            "| {} | {} | {} | {games} | {llr:.3} | {lo:.3} to {hi:.3} | {decision} |\n",
+            job.hash,
+            swept.join(", "),
+            job.config.repeat
+        );
     }
     if !md.is_empty() {
         md += "\n";
@@ -230,7 +330,11 @@ const DISTINCT_SHARE_FLAGGED: f64 = 0.99;
 /// intervals treat every game as independent, while a deterministic pairing from one start
 /// plays the same game again and again.
 fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
-    let flagged: Vec<&(Vec<String>, u64, u64)> = t.repeated.iter().filter(|(_, g, d)| (*d as f64) < DISTINCT_SHARE_FLAGGED * *g as f64).collect();
+    let flagged: Vec<&(Vec<String>, u64, u64)> = t
+        .repeated
+        .iter()
+        .filter(|(_, g, d)| (*d as f64) < DISTINCT_SHARE_FLAGGED * *g as f64)
+        .collect();
     if flagged.is_empty() {
         return String::new();
     }
@@ -239,13 +343,34 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
     } else {
         "the intervals count every game as independent; vary the games before reading them: give the experiment an [openings] section (a suite file, e.g. openings/othello-standard8.txt, or random_plies = N) or use stochastic agents"
     };
-    let (keys, games, distinct) = flagged.iter().copied().min_by(|a, b| (a.2 as f64 / a.1 as f64).total_cmp(&(b.2 as f64 / b.1 as f64))).expect("not empty");
-    let others = if flagged.len() > 1 { format!(" and {} more groups", flagged.len() - 1) } else { String::new() };
+    let (keys, games, distinct) = flagged
+        .iter()
+        .copied()
+        .min_by(|a, b| (a.2 as f64 / a.1 as f64).total_cmp(&(b.2 as f64 / b.1 as f64)))
+        .expect("not empty");
+    let others = if flagged.len() > 1 {
+        format!(" and {} more groups", flagged.len() - 1)
+    } else {
+        String::new()
+    };
     let share = 100.0 * *distinct as f64 / *games as f64;
-    eprintln!("warning: {}: table '{}': group {} has {distinct} distinct games of {games} ({share:.1}%){others}; {fix}", exp.name, t.name, keys.join(", "));
-    let mut md = format!("\n**Repeated games:** in {} of this table's groups fewer than {:.0}% of the games are distinct (by start position and moves); {fix}. (A few repeats among thousands of games happen by chance; a small share of distinct games means the same game was played again and again.)\n\n| group | games | distinct | distinct % |\n|---|---:|---:|---:|\n", flagged.len(), 100.0 * DISTINCT_SHARE_FLAGGED);
+    eprintln!(
+        "warning: {}: table '{}': group {} has {distinct} distinct games of {games} ({share:.1}%){others}; {fix}",
+        exp.name,
+        t.name,
+        keys.join(", ")
+    );
+    let mut md = format!(
+        "\n**Repeated games:** in {} of this table's groups fewer than {:.0}% of the games are distinct (by start position and moves); {fix}. (A few repeats among thousands of games happen by chance; a small share of distinct games means the same game was played again and again.)\n\n| group | games | distinct | distinct % |\n|---|---:|---:|---:|\n",
+        flagged.len(),
+        100.0 * DISTINCT_SHARE_FLAGGED
+    );
     for (keys, g, d) in flagged {
-        md += &format!("| {} | {g} | {d} | {:.1} |\n", keys.join(", "), 100.0 * *d as f64 / *g as f64);
+        md += &format!(
+            "| {} | {g} | {d} | {:.1} |\n",
+            keys.join(", "),
+            100.0 * *d as f64 / *g as f64
+        );
     }
     md
 }
@@ -254,21 +379,44 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
 /// games, those that ended normally, and the faults the agent itself committed, by kind.
 fn terminations_section(records: &Records) -> Result<String> {
     use polars::prelude::*;
-    const FAULTS: [&str; 5] = ["illegal_move", "timeout", "crash", "protocol_error", "memory"];
+    const FAULTS: [&str; 5] = [
+        "illegal_move",
+        "timeout",
+        "crash",
+        "protocol_error",
+        "memory",
+    ];
     if !records.has("termination") {
         return Ok(String::new());
     }
     // Most runs have no faults at all: a look at the games' own column settles that.
     if !records.games.is_empty() {
         let mut faults = 0;
-        let queries = records.games.iter().map(|games| games.clone().filter(col("termination").neq(lit("normal"))).select([col("termination")])).collect();
-        faults += table::collect_parts(queries)?.iter().map(DataFrame::height).sum::<usize>();
+        let queries = records
+            .games
+            .iter()
+            .map(|games| {
+                games
+                    .clone()
+                    .filter(col("termination").neq(lit("normal")))
+                    .select([col("termination")])
+            })
+            .collect();
+        faults += table::collect_parts(queries)?
+            .iter()
+            .map(DataFrame::height)
+            .sum::<usize>();
         if faults == 0 {
             return Ok(String::new());
         }
     }
     let keys = ["agent", "termination", "fault"].map(String::from);
-    let (_, counts) = table::summed(records, &keys, &[], vec![len().cast(DataType::Float64).alias("n")])?;
+    let (_, counts) = table::summed(
+        records,
+        &keys,
+        &[],
+        vec![len().cast(DataType::Float64).alias("n")],
+    )?;
     if counts.keys().all(|k| k[1] == "normal") {
         return Ok(String::new());
     }
@@ -284,43 +432,85 @@ fn terminations_section(records: &Records) -> Result<String> {
             counts[2 + f] += n;
         }
     }
-    let mut md = String::from("## Terminations\n\nGames that ended by an agent's fault count as its loss. The fault columns count each agent's own faults (the offending lines are in the rows, column `fault_detail`; its standard error in `logs/`).\n\n| agent | games | normal | illegal_move | timeout | crash | protocol_error | memory |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    let mut md = String::from(
+        "## Terminations\n\nGames that ended by an agent's fault count as its loss. The fault columns count each agent's own faults (the offending lines are in the rows, column `fault_detail`; its standard error in `logs/`).\n\n| agent | games | normal | illegal_move | timeout | crash | protocol_error | memory |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
     for (agent, c) in by_agent {
-        md += &format!("| {agent} | {} |\n", c.iter().map(u64::to_string).collect::<Vec<_>>().join(" | "));
+        md += &format!(
+            "| {agent} | {} |\n",
+            c.iter().map(u64::to_string).collect::<Vec<_>>().join(" | ")
+        );
     }
     Ok(md + "\n")
 }
 
 /// Reads the rows of `jobs` under `out` and writes the report, its figures, and (with
 /// `csv_tables`) one CSV file per table.
-pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> Result<ReportOutput> {
+pub fn report(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    csv_tables: bool,
+) -> Result<ReportOutput> {
     let plan = plan(exp)?;
     let dir = results_dir(out, &exp.name);
     let (records, rows, jobs_with_rows) = load_records(exp, jobs, out)?;
     let f_kind = exp.file.kind;
     if jobs_with_rows == 0 {
-        anyhow::bail!("no rows for {} under {}: run `gamelab run {}` first", exp.name, dir.join(rows_folder(f_kind)).display(), exp.path.display());
+        anyhow::bail!(
+            "no rows for {} under {}: run `gamelab run {}` first",
+            exp.name,
+            dir.join(rows_folder(f_kind)).display(),
+            exp.path.display()
+        );
     }
     let arena = arena_records(exp, jobs, out, &plan)?;
     let solves = solve_records(exp, jobs, out, &plan)?;
     let computed = tables(exp, &plan, &records, arena.as_ref().or(solves.as_ref()))?;
-    let by_name: BTreeMap<String, table::Table> = computed.iter().map(|t| (t.name.clone(), t.clone())).collect();
+    let by_name: BTreeMap<String, table::Table> = computed
+        .iter()
+        .map(|t| (t.name.clone(), t.clone()))
+        .collect();
 
     // The report, its tables and its figures are built in a fresh folder and swapped in at once
     // (`durable::replace_folder`): a kill or a full disk leaves the old report or the new one.
     // `figures/<experiment>` is a link to the report's figures.
     let link = dir.join("report");
-    let _lock = crate::durable::FolderLock::try_lock(&dir.join("report.lock"), crate::durable::LockMode::Exclusive, &format!("gamelab report {}", exp.path.display()))
-        .map_err(|e| anyhow::anyhow!("{e:#}; wait for that report to finish and run again"))?;
+    let _lock = crate::durable::FolderLock::try_lock(
+        &dir.join("report.lock"),
+        crate::durable::LockMode::Exclusive,
+        &format!("gamelab report {}", exp.path.display()),
+    )
+    .map_err(|e| anyhow::anyhow!("{e:#}; wait for that report to finish and run again"))?;
     link_figures(out, &exp.name)?;
     crate::durable::replace_folder(&link, |fresh| {
-        let written = write_report(exp, jobs, &plan, &computed, &by_name, &records, arena.as_ref(), out, fresh, csv_tables, rows, jobs_with_rows)?;
+        let written = write_report(
+            exp,
+            jobs,
+            &plan,
+            &computed,
+            &by_name,
+            &records,
+            arena.as_ref(),
+            out,
+            fresh,
+            csv_tables,
+            rows,
+            jobs_with_rows,
+        )?;
         Ok(written)
     })
     .map(|(tables, figures)| ReportOutput {
         report: link.join("report.md"),
         tables: tables.iter().map(|t| link.join(t)).collect(),
-        figures: figures.iter().map(|f| out.join("figures").join(crate::durable::safe_component(&exp.name)).join(f)).collect(),
+        figures: figures
+            .iter()
+            .map(|f| {
+                out.join("figures")
+                    .join(crate::durable::safe_component(&exp.name))
+                    .join(f)
+            })
+            .collect(),
         rows,
         jobs_with_rows,
         jobs_total: jobs.len(),
@@ -331,24 +521,44 @@ pub fn report(exp: &Experiment, jobs: &[Job], out: &Path, csv_tables: bool) -> R
 /// figures`). Anything else already there (a folder, a file, a link elsewhere) is the user's:
 /// refused with exit 2 naming it, never removed.
 fn link_figures(out: &Path, experiment: &str) -> Result<()> {
-    let link = out.join("figures").join(crate::durable::safe_component(experiment));
-    let target = PathBuf::from("..").join("results").join(crate::durable::safe_component(experiment)).join("report").join("figures");
+    let link = out
+        .join("figures")
+        .join(crate::durable::safe_component(experiment));
+    let target = PathBuf::from("..")
+        .join("results")
+        .join(crate::durable::safe_component(experiment))
+        .join("report")
+        .join("figures");
     match std::fs::symlink_metadata(&link) {
         Ok(_) if std::fs::read_link(&link).is_ok_and(|t| t == target) => return Ok(()),
         Ok(meta) => {
             let what = match std::fs::read_link(&link) {
                 Ok(t) => format!("is a link to {}", t.display()),
-                Err(_) if meta.is_dir() => "is a folder gamelab did not make (an older gamelab's, or yours)".to_string(),
+                Err(_) if meta.is_dir() => {
+                    "is a folder gamelab did not make (an older gamelab's, or yours)".to_string()
+                }
                 Err(_) => "is a file gamelab did not make".to_string(),
             };
-            return Err(crate::experiment::InputError { file: Some(link), line_col: None, key: None, message: format!("{what}, where gamelab keeps a link to {}; move it away and run again", target.display()) }.into());
+            return Err(crate::experiment::InputError {
+                file: Some(link),
+                line_col: None,
+                key: None,
+                message: format!(
+                    "{what}, where gamelab keeps a link to {}; move it away and run again",
+                    target.display()
+                ),
+            }
+            .into());
         }
         Err(_) => {}
     }
     std::fs::create_dir_all(out.join("figures"))?;
-    let tmp = out.join("figures").join(format!(".{experiment}.link-{}", std::process::id()));
+    let tmp = out
+        .join("figures")
+        .join(format!(".{experiment}.link-{}", std::process::id()));
     std::fs::remove_file(&tmp).ok();
-    std::os::unix::fs::symlink(&target, &tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    std::os::unix::fs::symlink(&target, &tmp)
+        .with_context(|| format!("creating {}", tmp.display()))?;
     std::fs::rename(&tmp, &link).with_context(|| format!("creating {}", link.display()))
 }
 
@@ -377,14 +587,35 @@ fn write_report(
     let mut figures = Vec::new();
     let mut figure_md = String::new();
     for f in &plan.figures {
-        let games = if exp.file.kind == JobKind::Ga { arena } else { Some(records) };
-        let sources = draw::Sources { tables: by_name, records, games, jobs, results: results_of };
-        let written = draw::figure(f, &sources, &fig_dir, &plan.title).with_context(|| format!("figure '{}'", f.name))?;
-        for png in written.iter().filter(|p| p.extension().is_some_and(|e| e == "png")) {
+        let games = if exp.file.kind == JobKind::Ga {
+            arena
+        } else {
+            Some(records)
+        };
+        let sources = draw::Sources {
+            tables: by_name,
+            records,
+            games,
+            jobs,
+            results: results_of,
+        };
+        let written = draw::figure(f, &sources, &fig_dir, &plan.title)
+            .with_context(|| format!("figure '{}'", f.name))?;
+        for png in written
+            .iter()
+            .filter(|p| p.extension().is_some_and(|e| e == "png"))
+        {
             let file = png.file_name().expect("a file").to_string_lossy();
-            figure_md += &format!("![{}](figures/{file})\n\n", f.title.as_deref().unwrap_or(&f.name));
+            figure_md += &format!(
+                "![{}](figures/{file})\n\n",
+                f.title.as_deref().unwrap_or(&f.name)
+            );
         }
-        figures.extend(written.iter().filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())));
+        figures.extend(
+            written
+                .iter()
+                .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())),
+        );
     }
 
     let f = &exp.file;
@@ -393,16 +624,35 @@ fn write_report(
         md += &format!("{}\n\n", d.trim());
     }
     md += "## Settings\n\n";
-    md += &format!("- experiment file: `{}` (name `{}`)\n", exp.path.display(), exp.name);
+    md += &format!(
+        "- experiment file: `{}` (name `{}`)\n",
+        exp.path.display(),
+        exp.name
+    );
     let name = |v: serde_json::Value| v.as_str().unwrap_or_default().to_string();
-    md += &format!("- kind: {}, game: {}, seed: {}, repeats: {}\n", name(serde_json::to_value(f.kind)?), name(serde_json::to_value(f.game)?), f.seed, f.repeats);
+    md += &format!(
+        "- kind: {}, game: {}, seed: {}, repeats: {}\n",
+        name(serde_json::to_value(f.kind)?),
+        name(serde_json::to_value(f.game)?),
+        f.seed,
+        f.repeats
+    );
     let stages: BTreeSet<&str> = jobs.iter().map(|j| j.config.stage.id()).collect();
-    md += &format!("- stage: {}\n", stages.into_iter().collect::<Vec<_>>().join(", "));
+    md += &format!(
+        "- stage: {}\n",
+        stages.into_iter().collect::<Vec<_>>().join(", ")
+    );
     for (label, spec) in &f.agents {
         md += &format!("- agent `{label}`: `{}`\n", serde_json::to_string(spec)?);
     }
     for (k, v) in exp.swept_axes() {
-        md += &format!("- grid `{k}`: {}\n", v.iter().map(crate::experiment::record::swept_text).collect::<Vec<_>>().join(", "));
+        md += &format!(
+            "- grid `{k}`: {}\n",
+            v.iter()
+                .map(crate::experiment::record::swept_text)
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     md += &format!(
         "- computed from {rows} rows of {jobs_with_rows} of {} jobs (`{}`)\n- intervals at {}%\n- gamelab {} (commit: {}); `{}` on {}, {}\n\n",
@@ -416,7 +666,10 @@ fn write_report(
         crate::provenance::current().date,
     );
     if jobs_with_rows < jobs.len() {
-        md += &format!("**Incomplete:** {} jobs have no rows yet; run the experiment again to finish them.\n\n", jobs.len() - jobs_with_rows);
+        md += &format!(
+            "**Incomplete:** {} jobs have no rows yet; run the experiment again to finish them.\n\n",
+            jobs.len() - jobs_with_rows
+        );
     }
     let mut table_files = Vec::new();
     // Every published value with its verdict, for the summary page (`gamelab summary`).
@@ -425,7 +678,8 @@ fn write_report(
         if spec.hidden {
             if csv_tables {
                 let csv = folder.join(crate::durable::safe_component(&format!("{}.csv", t.name)));
-                std::fs::write(&csv, t.csv()).with_context(|| format!("writing {}", csv.display()))?;
+                std::fs::write(&csv, t.csv())
+                    .with_context(|| format!("writing {}", csv.display()))?;
                 table_files.push(format!("{}.csv", t.name));
             }
             continue;
@@ -444,7 +698,14 @@ fn write_report(
         }
         md += "\n";
         for reference in f.report.reference.iter().filter(|r| r.table == t.name) {
-            md += &format!("### Published and measured{}\n\n", reference.source.as_deref().map(|s| format!(": {s}")).unwrap_or_default());
+            md += &format!(
+                "### Published and measured{}\n\n",
+                reference
+                    .source
+                    .as_deref()
+                    .map(|s| format!(": {s}"))
+                    .unwrap_or_default()
+            );
             if let Some(note) = &reference.note {
                 md += &format!("{}\n\n", note.trim());
             }
@@ -472,24 +733,40 @@ fn write_report(
         md += &figure_md;
     }
     let report_path = folder.join("report.md");
-    std::fs::write(&report_path, &md).with_context(|| format!("writing {}", report_path.display()))?;
+    std::fs::write(&report_path, &md)
+        .with_context(|| format!("writing {}", report_path.display()))?;
     // The same report as one page, with the game viewer over the experiment's games. A game
     // that does not replay leaves the page without its viewer (said on the page and on stderr)
     // rather than failing the report.
     let viewer = match f_kind {
-        k if k.plays_games() => Some(crate::game_records::viewer_games(exp, jobs, out, html::VIEWER_BUDGET)),
+        k if k.plays_games() => Some(crate::game_records::viewer_games(
+            exp,
+            jobs,
+            out,
+            html::VIEWER_BUDGET,
+        )),
         JobKind::Solve => Some(crate::game_records::viewer_solves(exp, jobs, out)),
         // A GA's games are those of its arena (the evolved tables against each other).
         JobKind::Ga if dir.join("arena.toml").exists() => {
-            Some(arena_experiment(exp, out).and_then(|(arena, arena_jobs)| crate::game_records::viewer_games(&arena, &arena_jobs, out, html::VIEWER_BUDGET)))
+            Some(arena_experiment(exp, out).and_then(|(arena, arena_jobs)| {
+                crate::game_records::viewer_games(&arena, &arena_jobs, out, html::VIEWER_BUDGET)
+            }))
         }
         _ => None,
     };
-    let (games, total) = viewer.map(|v| v.unwrap_or_else(|e| {
-        eprintln!("warning: report.html has no game viewer: {e:#}");
-        (Vec::new(), 0)
-    })).unwrap_or_default();
+    let (games, total) = viewer
+        .map(|v| {
+            v.unwrap_or_else(|e| {
+                eprintln!("warning: report.html has no game viewer: {e:#}");
+                (Vec::new(), 0)
+            })
+        })
+        .unwrap_or_default();
     let html_path = folder.join("report.html");
-    std::fs::write(&html_path, html::page(&plan.title, &md, &folder, &games, total)?).with_context(|| format!("writing {}", html_path.display()))?;
+    std::fs::write(
+        &html_path,
+        html::page(&plan.title, &md, &folder, &games, total)?,
+    )
+    .with_context(|| format!("writing {}", html_path.display()))?;
     Ok((table_files, figures))
 }

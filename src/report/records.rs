@@ -11,11 +11,11 @@
 //! 19: 10,000,000 game rows in 6 s and 350 MB with Elo from pairs, 2 s and 190 MB for a score
 //! table; `cargo bench --bench report`).
 
+use crate::experiment::record::SWEPT_AS_ROW_COLUMN;
 use anyhow::{Context as _, Result};
 use polars::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use crate::experiment::record::SWEPT_AS_ROW_COLUMN;
 
 /// A part file and its lazy scan.
 pub type Scan = (PathBuf, LazyFrame);
@@ -36,7 +36,11 @@ pub struct Records {
 
 impl std::fmt::Debug for Records {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Records({:?})", self.schema.iter_names().collect::<Vec<_>>())
+        write!(
+            f,
+            "Records({:?})",
+            self.schema.iter_names().collect::<Vec<_>>()
+        )
     }
 }
 
@@ -66,20 +70,42 @@ pub const GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "f
 pub const GA_MEASURES: [&str; 4] = ["fitness", "points", "games", "generation"];
 
 /// Group keys of solve rows (life-and-death) besides the grid keys.
-pub const SOLVE_KEYS: [&str; 9] = ["weights", "problem", "set", "level", "band", "status", "expected", "repeat", "job"];
+pub const SOLVE_KEYS: [&str; 9] = [
+    "weights", "problem", "set", "level", "band", "status", "expected", "repeat", "job",
+];
 
 /// Numeric columns of solve rows.
-pub const SOLVE_MEASURES: [&str; 9] = ["leaves", "nodes", "tt_hits", "max_depth", "time_s", "us_per_leaf", "correct", "budget_hit", "level"];
+pub const SOLVE_MEASURES: [&str; 9] = [
+    "leaves",
+    "nodes",
+    "tt_hits",
+    "max_depth",
+    "time_s",
+    "us_per_leaf",
+    "correct",
+    "budget_hit",
+    "level",
+];
 
 /// Group keys of `tsumego_ga` generation rows besides the grid keys.
 pub const TSUMEGO_GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "final"];
 
 /// Numeric columns of `tsumego_ga` generation rows.
-pub const TSUMEGO_GA_MEASURES: [&str; 4] = ["fitness", "scaled_fitness", "train_leaves", "generation"];
+pub const TSUMEGO_GA_MEASURES: [&str; 4] =
+    ["fitness", "scaled_fitness", "train_leaves", "generation"];
 
 /// Group keys of tune-job rows besides the grid keys (`weight` exists in the long form a
 /// pattern metric such as `w_*` makes).
-pub const TUNE_KEYS: [&str; 8] = ["tuner", "phase", "game", "generation", "individual", "repeat", "tuned_first", "weight"];
+pub const TUNE_KEYS: [&str; 8] = [
+    "tuner",
+    "phase",
+    "game",
+    "generation",
+    "individual",
+    "repeat",
+    "tuned_first",
+    "weight",
+];
 
 /// Numeric columns of tune-job rows; `w_*` (the weights) and `a_*` (the advantage shares) are
 /// patterns: a mean table of one is computed over one record per row and weight, with the
@@ -99,7 +125,9 @@ pub fn key_text(x: f64) -> String {
 
 /// Runs a query in polars' streaming engine (bounded memory) and returns its frame.
 pub fn collect(frame: LazyFrame) -> Result<DataFrame> {
-    let df = frame.collect_with_engine(Engine::Streaming)?.unwrap_single();
+    let df = frame
+        .collect_with_engine(Engine::Streaming)?
+        .unwrap_single();
     release_freed_memory();
     Ok(df)
 }
@@ -123,11 +151,22 @@ fn in_context<T>(r: PolarsResult<T>, what: impl FnOnce() -> String) -> Result<T>
 /// A lazy scan of one part file (Parquet or CSV, by extension).
 pub fn scan_part(path: &Path) -> Result<LazyFrame> {
     let ctx = || format!("reading {}", path.display());
-    let name = path.to_str().with_context(|| format!("{}: the path is not UTF-8", path.display()))?;
+    let name = path
+        .to_str()
+        .with_context(|| format!("{}: the path is not UTF-8", path.display()))?;
     let frame = if path.extension().is_some_and(|e| e == "csv") {
-        in_context(LazyCsvReader::new(PlRefPath::new(name)).with_has_header(true).with_infer_schema_length(None).finish(), ctx)?
+        in_context(
+            LazyCsvReader::new(PlRefPath::new(name))
+                .with_has_header(true)
+                .with_infer_schema_length(None)
+                .finish(),
+            ctx,
+        )?
     } else {
-        in_context(LazyFrame::scan_parquet(PlRefPath::new(name), ScanArgsParquet::default()), ctx)?
+        in_context(
+            LazyFrame::scan_parquet(PlRefPath::new(name), ScanArgsParquet::default()),
+            ctx,
+        )?
     };
     Ok(frame)
 }
@@ -137,15 +176,29 @@ pub fn scan_part(path: &Path) -> Result<LazyFrame> {
 pub fn key_texts(df: &DataFrame, name: &str) -> Result<Vec<String>> {
     let c = df.column(name)?;
     if c.dtype().is_primitive_numeric() || c.dtype() == &DataType::Boolean {
-        Ok(c.cast(&DataType::Float64)?.f64()?.iter().map(|v| key_text(v.unwrap_or(f64::NAN))).collect())
+        Ok(c.cast(&DataType::Float64)?
+            .f64()?
+            .iter()
+            .map(|v| key_text(v.unwrap_or(f64::NAN)))
+            .collect())
     } else {
-        Ok(c.cast(&DataType::String)?.str()?.iter().map(|v| v.unwrap_or("").to_string()).collect())
+        Ok(c.cast(&DataType::String)?
+            .str()?
+            .iter()
+            .map(|v| v.unwrap_or("").to_string())
+            .collect())
     }
 }
 
 /// The values of a collected numeric column (missing values as NaN).
 pub fn numbers(df: &DataFrame, name: &str) -> Result<Vec<f64>> {
-    Ok(df.column(name)?.cast(&DataType::Float64)?.f64()?.iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+    Ok(df
+        .column(name)?
+        .cast(&DataType::Float64)?
+        .f64()?
+        .iter()
+        .map(|v| v.unwrap_or(f64::NAN))
+        .collect())
 }
 
 /// The numeric columns of game rows every part has, as Float64.
@@ -168,19 +221,43 @@ const GAME_NUMBERS: [&str; 15] = [
 ];
 
 /// Numeric columns added later than the others: rows written before them read as missing.
-const LATER_NUMBERS: [&str; 6] = ["first_moves", "second_moves", "first_depth", "second_depth", "first_cache_hit_rate", "second_cache_hit_rate"];
+const LATER_NUMBERS: [&str; 6] = [
+    "first_moves",
+    "second_moves",
+    "first_depth",
+    "second_depth",
+    "first_cache_hit_rate",
+    "second_cache_hit_rate",
+];
 
 /// `record::game_key` of every row of a part written before rows carried it.
 fn game_keys(columns: &mut [Column]) -> PolarsResult<Column> {
     let (start, stage, transcript) = (columns[0].str()?, columns[1].str()?, columns[2].str()?);
-    let keys: UInt64Chunked = start.iter().zip(stage.iter()).zip(transcript.iter()).map(|((start, stage), moves)| Some(crate::experiment::record::game_key(start, stage.unwrap_or(""), moves.unwrap_or("")) as u64)).collect();
+    let keys: UInt64Chunked = start
+        .iter()
+        .zip(stage.iter())
+        .zip(transcript.iter())
+        .map(|((start, stage), moves)| {
+            Some(crate::experiment::record::game_key(
+                start,
+                stage.unwrap_or(""),
+                moves.unwrap_or(""),
+            ) as u64)
+        })
+        .collect();
     Ok(keys.with_name("game_key".into()).into_column())
 }
 
 impl Records {
     pub fn new(mut frame: LazyFrame) -> Result<Records> {
         let schema = frame.collect_schema()?;
-        Ok(Records { frame, schema, games: Vec::new(), grid: Vec::new(), parts: Vec::new() })
+        Ok(Records {
+            frame,
+            schema,
+            games: Vec::new(),
+            grid: Vec::new(),
+            parts: Vec::new(),
+        })
     }
 
     /// No records at all.
@@ -194,7 +271,9 @@ impl Records {
 
     /// Numeric columns (booleans count as numbers, 1 and 0).
     pub fn is_numeric(&self, column: &str) -> bool {
-        self.schema.get(column).is_some_and(|t| t.is_primitive_numeric() || t == &DataType::Boolean)
+        self.schema
+            .get(column)
+            .is_some_and(|t| t.is_primitive_numeric() || t == &DataType::Boolean)
     }
 
     /// The rows of GA, tune and solve jobs, one record each: numeric and boolean columns as
@@ -202,11 +281,17 @@ impl Records {
     pub fn rows(parts: Vec<Scan>) -> Result<Records> {
         let mut frames = Vec::new();
         for (path, mut part) in parts {
-            let schema = in_context(part.collect_schema(), || format!("reading {}", path.display()))?;
+            let schema = in_context(part.collect_schema(), || {
+                format!("reading {}", path.display())
+            })?;
             let exprs: Vec<Expr> = schema
                 .iter()
                 .map(|(name, dtype)| {
-                    let to = if dtype.is_primitive_numeric() || dtype == &DataType::Boolean { DataType::Float64 } else { DataType::String };
+                    let to = if dtype.is_primitive_numeric() || dtype == &DataType::Boolean {
+                        DataType::Float64
+                    } else {
+                        DataType::String
+                    };
                     col(name.clone()).cast(to)
                 })
                 .collect();
@@ -218,48 +303,112 @@ impl Records {
     fn concat(frames: Vec<LazyFrame>) -> Result<Records> {
         match frames.len() {
             0 => Ok(Records::empty()),
-            _ => Records::new(concat(frames, UnionArgs { to_supertypes: true, ..Default::default() })?),
+            _ => Records::new(concat(
+                frames,
+                UnionArgs {
+                    to_supertypes: true,
+                    ..Default::default()
+                },
+            )?),
         }
     }
 
     /// The two records of every game row of `parts` (one lazy frame per job's part, in job
     /// order); `swept` names the grid columns.
     pub fn games(parts: Vec<Scan>, swept: &[String]) -> Result<Records> {
-        let grid: Vec<&String> = swept.iter().filter(|k| !SWEPT_AS_ROW_COLUMN.contains(&k.as_str())).collect();
+        let grid: Vec<&String> = swept
+            .iter()
+            .filter(|k| !SWEPT_AS_ROW_COLUMN.contains(&k.as_str()))
+            .collect();
         let mut frames = Vec::new();
         for (index, (path, mut part)) in parts.into_iter().enumerate() {
-            let schema = in_context(part.collect_schema(), || format!("reading {}", path.display()))?;
-            let need = |name: &str| -> Result<()> { if schema.contains(name) { Ok(()) } else { anyhow::bail!("reading {}: the rows have no column '{name}'", path.display()) } };
+            let schema = in_context(part.collect_schema(), || {
+                format!("reading {}", path.display())
+            })?;
+            let need = |name: &str| -> Result<()> {
+                if schema.contains(name) {
+                    Ok(())
+                } else {
+                    anyhow::bail!(
+                        "reading {}: the rows have no column '{name}'",
+                        path.display()
+                    )
+                }
+            };
             let text = |name: &str| col(name).cast(DataType::String);
             let mut exprs = Vec::new();
-            for name in ["job", "stage", "first_agent", "second_agent", "winner", "transcript"] {
+            for name in [
+                "job",
+                "stage",
+                "first_agent",
+                "second_agent",
+                "winner",
+                "transcript",
+            ] {
                 need(name)?;
                 exprs.push(text(name));
             }
             // Rows written before external agents ended every game normally, and before
             // Colosseum rows kept their random start.
-            exprs.push(if schema.contains("termination") { text("termination") } else { lit("normal").alias("termination") });
-            exprs.push(if schema.contains("start_position") { text("start_position") } else { lit(NULL).cast(DataType::String).alias("start_position") });
+            exprs.push(if schema.contains("termination") {
+                text("termination")
+            } else {
+                lit("normal").alias("termination")
+            });
+            exprs.push(if schema.contains("start_position") {
+                text("start_position")
+            } else {
+                lit(NULL).cast(DataType::String).alias("start_position")
+            });
             for name in GAME_NUMBERS {
                 need(name)?;
                 exprs.push(col(name).cast(DataType::Float64));
             }
             for name in LATER_NUMBERS {
-                exprs.push(if schema.contains(name) { col(name).cast(DataType::Float64) } else { lit(NULL).cast(DataType::Float64).alias(name) });
+                exprs.push(if schema.contains(name) {
+                    col(name).cast(DataType::Float64)
+                } else {
+                    lit(NULL).cast(DataType::Float64).alias(name)
+                });
             }
             for key in &grid {
-                let dtype = schema.get(key.as_str()).with_context(|| format!("reading {}: the rows have no column for grid key '{key}'", path.display()))?;
-                exprs.push(col(key.as_str()).cast(if dtype.is_primitive_numeric() { DataType::Float64 } else { DataType::String }));
+                let dtype = schema.get(key.as_str()).with_context(|| {
+                    format!(
+                        "reading {}: the rows have no column for grid key '{key}'",
+                        path.display()
+                    )
+                })?;
+                exprs.push(col(key.as_str()).cast(if dtype.is_primitive_numeric() {
+                    DataType::Float64
+                } else {
+                    DataType::String
+                }));
             }
             // Rows carry their game's key since it was added; older rows have it computed.
             exprs.push(if schema.contains("game_key") {
                 col("game_key").cast(DataType::UInt64)
             } else {
-                let start = if schema.contains("start_position") { col("start_position").cast(DataType::String) } else { lit(NULL).cast(DataType::String) };
-                start.map_many(game_keys, &[col("stage").cast(DataType::String), col("transcript").cast(DataType::String)], |_, _| Ok(Field::new("game_key".into(), DataType::UInt64))).alias("game_key")
+                let start = if schema.contains("start_position") {
+                    col("start_position").cast(DataType::String)
+                } else {
+                    lit(NULL).cast(DataType::String)
+                };
+                start
+                    .map_many(
+                        game_keys,
+                        &[
+                            col("stage").cast(DataType::String),
+                            col("transcript").cast(DataType::String),
+                        ],
+                        |_, _| Ok(Field::new("game_key".into(), DataType::UInt64)),
+                    )
+                    .alias("game_key")
             });
             // A game is counted once per group by its (part, index).
-            exprs.push((lit(index as u64) * lit(1u64 << 32) + col("game").cast(DataType::UInt64)).alias("game_id"));
+            exprs.push(
+                (lit(index as u64) * lit(1u64 << 32) + col("game").cast(DataType::UInt64))
+                    .alias("game_id"),
+            );
             frames.push(part.select(exprs));
         }
         if frames.is_empty() {
@@ -267,7 +416,11 @@ impl Records {
         }
         let seat = |me: &str, them: &str| -> Vec<Expr> {
             let own = |name: &str| col(format!("{me}_{name}"));
-            let result = when(col("winner").eq(lit("draw"))).then(lit(0.5)).when(col("winner").eq(lit(me))).then(lit(1.0)).otherwise(lit(0.0));
+            let result = when(col("winner").eq(lit("draw")))
+                .then(lit(0.5))
+                .when(col("winner").eq(lit(me)))
+                .then(lit(1.0))
+                .otherwise(lit(0.0));
             let mut exprs = vec![
                 own("agent").alias("agent"),
                 col(format!("{them}_agent")).alias("opponent"),
@@ -276,7 +429,14 @@ impl Records {
                 col("job"),
                 col("termination"),
                 // The seat at fault lost the game by it.
-                when(col("termination").neq(lit("normal")).and(result.clone().eq(lit(0.0)))).then(col("termination")).otherwise(lit("-")).alias("fault"),
+                when(
+                    col("termination")
+                        .neq(lit("normal"))
+                        .and(result.clone().eq(lit(0.0))),
+                )
+                .then(col("termination"))
+                .otherwise(lit("-"))
+                .alias("fault"),
                 result.alias("result"),
                 own("score").alias("score"),
                 col(format!("{them}_score")).alias("opponent_score"),
@@ -303,18 +463,40 @@ impl Records {
         let (mut games, mut parts) = (Vec::new(), Vec::new());
         for frame in frames {
             let game = frame;
-            parts.push(concat([game.clone().select(seat("first", "second")), game.clone().select(seat("second", "first"))], UnionArgs::default())?);
+            parts.push(concat(
+                [
+                    game.clone().select(seat("first", "second")),
+                    game.clone().select(seat("second", "first")),
+                ],
+                UnionArgs::default(),
+            )?);
             games.push(game);
         }
-        let union = |frames: Vec<LazyFrame>| concat(frames, UnionArgs { to_supertypes: true, ..Default::default() });
+        let union = |frames: Vec<LazyFrame>| {
+            concat(
+                frames,
+                UnionArgs {
+                    to_supertypes: true,
+                    ..Default::default()
+                },
+            )
+        };
         let grid = grid.iter().map(|k| k.to_string()).collect();
-        Ok(Records { games, grid, ..Records::new(union(parts.clone())?)?.with_parts(parts) })
+        Ok(Records {
+            games,
+            grid,
+            ..Records::new(union(parts.clone())?)?.with_parts(parts)
+        })
     }
 
     /// The same records with columns added (to the whole and to each part).
     pub fn with_columns(&self, exprs: &[Expr]) -> Result<Records> {
         let add = |frame: &LazyFrame| frame.clone().with_columns(exprs);
-        Ok(Records { games: self.games.clone(), grid: self.grid.clone(), ..Records::new(add(&self.frame))?.with_parts(self.parts.iter().map(add).collect()) })
+        Ok(Records {
+            games: self.games.clone(),
+            grid: self.grid.clone(),
+            ..Records::new(add(&self.frame))?.with_parts(self.parts.iter().map(add).collect())
+        })
     }
 
     /// The same records, with the frames of each part (whose union they are) kept for the
@@ -326,16 +508,50 @@ impl Records {
     /// Adds a text column per key of `meta` (agent label -> key -> value) giving each record's
     /// agent's value, `missing` for agents without one: a join of the records with the jobs'
     /// settings.
-    pub fn with_agent_columns(self, meta: &BTreeMap<String, BTreeMap<String, String>>, keys: &[String], missing: &[(&str, &str)]) -> Result<Records> {
-        let mut columns = vec![Column::new("agent".into(), meta.keys().cloned().collect::<Vec<String>>())];
+    pub fn with_agent_columns(
+        self,
+        meta: &BTreeMap<String, BTreeMap<String, String>>,
+        keys: &[String],
+        missing: &[(&str, &str)],
+    ) -> Result<Records> {
+        let mut columns = vec![Column::new(
+            "agent".into(),
+            meta.keys().cloned().collect::<Vec<String>>(),
+        )];
         for key in keys {
-            columns.push(Column::new(key.as_str().into(), meta.values().map(|m| m.get(key).cloned()).collect::<Vec<Option<String>>>()));
+            columns.push(Column::new(
+                key.as_str().into(),
+                meta.values()
+                    .map(|m| m.get(key).cloned())
+                    .collect::<Vec<Option<String>>>(),
+            ));
         }
         let settings = DataFrame::new_infer_height(columns)?;
-        let filled: Vec<Expr> = keys.iter().map(|k| col(k.as_str()).fill_null(lit(missing.iter().find(|(m, _)| m == k).map_or("-", |(_, v)| *v)))).collect();
-        let join = |frame: LazyFrame| frame.join(settings.clone().lazy(), [col("agent")], [col("agent")], JoinArgs::new(JoinType::Left)).with_columns(filled.clone());
+        let filled: Vec<Expr> = keys
+            .iter()
+            .map(|k| {
+                col(k.as_str()).fill_null(lit(missing
+                    .iter()
+                    .find(|(m, _)| m == k)
+                    .map_or("-", |(_, v)| *v)))
+            })
+            .collect();
+        let join = |frame: LazyFrame| {
+            frame
+                .join(
+                    settings.clone().lazy(),
+                    [col("agent")],
+                    [col("agent")],
+                    JoinArgs::new(JoinType::Left),
+                )
+                .with_columns(filled.clone())
+        };
         let parts = self.parts.iter().cloned().map(join).collect();
-        Ok(Records { games: self.games.clone(), grid: self.grid.clone(), ..Records::new(join(self.frame))?.with_parts(parts) })
+        Ok(Records {
+            games: self.games.clone(),
+            grid: self.grid.clone(),
+            ..Records::new(join(self.frame))?.with_parts(parts)
+        })
     }
 
     /// The long form of the numeric columns whose names start with `pattern` less its final
@@ -347,7 +563,12 @@ impl Records {
             .schema
             .iter_names()
             .filter(|name| name.starts_with(prefix) && self.is_numeric(name))
-            .map(|name| self.frame.clone().with_columns([lit(&name[prefix.len()..]).alias("weight"), col(name.clone()).cast(DataType::Float64).alias(pattern)]))
+            .map(|name| {
+                self.frame.clone().with_columns([
+                    lit(&name[prefix.len()..]).alias("weight"),
+                    col(name.clone()).cast(DataType::Float64).alias(pattern),
+                ])
+            })
             .collect();
         Records::concat(frames)
     }
@@ -359,7 +580,12 @@ impl Records {
         columns.sort();
         columns.dedup();
         columns.into_iter().fold(lit(true), |all, column| {
-            let any = filter.iter().filter(|(c, _)| c == column).fold(lit(false), |any, (_, value)| any.or(self.matches_one(column, value)));
+            let any = filter
+                .iter()
+                .filter(|(c, _)| c == column)
+                .fold(lit(false), |any, (_, value)| {
+                    any.or(self.matches_one(column, value))
+                });
             all.and(any)
         })
     }
@@ -370,41 +596,79 @@ impl Records {
             lit(value.is_empty())
         } else if self.is_numeric(column) {
             match value.parse::<f64>() {
-                Ok(x) => col(column).cast(DataType::Float64).eq(lit(x)).fill_null(lit(false)),
-                Err(_) if value.is_empty() => col(column).is_null().or(col(column).cast(DataType::Float64).is_nan().fill_null(lit(true))),
+                Ok(x) => col(column)
+                    .cast(DataType::Float64)
+                    .eq(lit(x))
+                    .fill_null(lit(false)),
+                Err(_) if value.is_empty() => col(column).is_null().or(col(column)
+                    .cast(DataType::Float64)
+                    .is_nan()
+                    .fill_null(lit(true))),
                 Err(_) => lit(false),
             }
         } else {
-            col(column).cast(DataType::String).fill_null(lit("")).eq(lit(value))
+            col(column)
+                .cast(DataType::String)
+                .fill_null(lit(""))
+                .eq(lit(value))
         }
     }
 
     /// The records for which `keep` holds.
     pub fn filtered(&self, keep: Expr) -> Result<Records> {
         let only = |frame: &LazyFrame| frame.clone().filter(keep.clone());
-        Ok(Records { games: self.games.clone(), grid: self.grid.clone(), ..Records::new(only(&self.frame))?.with_parts(self.parts.iter().map(only).collect()) })
+        Ok(Records {
+            games: self.games.clone(),
+            grid: self.grid.clone(),
+            ..Records::new(only(&self.frame))?.with_parts(self.parts.iter().map(only).collect())
+        })
     }
 
     /// The records `filter` keeps, one per game and group: for a game-level metric (`plies`,
     /// `wall_ms`), whose two seat records carry the same value, so that a game whose seats fall
     /// in one group counts once there (games never span two parts). Filter first: the record a
     /// filter keeps may be either seat's.
-    pub fn one_per_game(&self, filter: &[(String, String)], group_by: &[String]) -> Result<Records> {
+    pub fn one_per_game(
+        &self,
+        filter: &[(String, String)],
+        group_by: &[String],
+    ) -> Result<Records> {
         let mut subset: Vec<Expr> = group_by.iter().map(|k| self.key(k)).collect();
         subset.push(col("game_id"));
-        let dedupe = |part: &LazyFrame| part.clone().filter(self.matches(filter)).unique_stable_generic(Some(subset.clone()), UniqueKeepStrategy::First);
-        let parts: Vec<LazyFrame> = if self.parts.is_empty() { vec![dedupe(&self.frame)] } else { self.parts.iter().map(dedupe).collect() };
-        Ok(Records { games: self.games.clone(), grid: self.grid.clone(), ..Records::concat(parts.clone())?.with_parts(parts) })
+        let dedupe = |part: &LazyFrame| {
+            part.clone()
+                .filter(self.matches(filter))
+                .unique_stable_generic(Some(subset.clone()), UniqueKeepStrategy::First)
+        };
+        let parts: Vec<LazyFrame> = if self.parts.is_empty() {
+            vec![dedupe(&self.frame)]
+        } else {
+            self.parts.iter().map(dedupe).collect()
+        };
+        Ok(Records {
+            games: self.games.clone(),
+            grid: self.grid.clone(),
+            ..Records::concat(parts.clone())?.with_parts(parts)
+        })
     }
 
     /// A group column: the column itself, or "" for a column these records do not have.
     pub fn key(&self, column: &str) -> Expr {
-        if self.has(column) { col(column) } else { lit("").alias(column) }
+        if self.has(column) {
+            col(column)
+        } else {
+            lit("").alias(column)
+        }
     }
 
     /// How many records (a query).
     pub fn count(&self) -> Result<usize> {
-        let df = collect(self.frame.clone().group_by([lit(0).alias("__all")]).agg([len().cast(DataType::Float64).alias("n")]))?;
+        let df = collect(
+            self.frame
+                .clone()
+                .group_by([lit(0).alias("__all")])
+                .agg([len().cast(DataType::Float64).alias("n")]),
+        )?;
         Ok(numbers(&df, "n")?.first().copied().unwrap_or(0.0) as usize)
     }
 }

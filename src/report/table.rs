@@ -58,7 +58,10 @@ const SCALES: &[&[&str]] = &[&["easy", "medium", "hard"]];
 /// digits compare as numbers ("size-6" before "size-10").
 pub fn natural_cmp(a: &str, b: &str) -> Ordering {
     let step = |scale: &[&str], w: &str| scale.iter().position(|s| *s == w);
-    if let Some((x, y)) = SCALES.iter().find_map(|scale| step(scale, a).zip(step(scale, b))) {
+    if let Some((x, y)) = SCALES
+        .iter()
+        .find_map(|scale| step(scale, a).zip(step(scale, b)))
+    {
         return x.cmp(&y);
     }
     match (a.parse::<f64>(), b.parse::<f64>()) {
@@ -73,24 +76,46 @@ fn chunks(s: &str) -> impl Iterator<Item = (String, u128)> + '_ {
     std::iter::from_fn(move || {
         let first = rest.chars().next()?;
         let digit = first.is_ascii_digit();
-        let end = rest.find(|c: char| c.is_ascii_digit() != digit).unwrap_or(rest.len());
+        let end = rest
+            .find(|c: char| c.is_ascii_digit() != digit)
+            .unwrap_or(rest.len());
         let (run, tail) = rest.split_at(end);
         rest = tail;
         // Digit runs compare by value first (an empty text sorts before any word).
-        Some(if digit { (String::new(), run.parse().unwrap_or(u128::MAX)) } else { (run.to_string(), 0) })
+        Some(if digit {
+            (String::new(), run.parse().unwrap_or(u128::MAX))
+        } else {
+            (run.to_string(), 0)
+        })
     })
 }
 
 fn keys_cmp(a: &[String], b: &[String]) -> Ordering {
-    a.iter().zip(b).map(|(x, y)| natural_cmp(x, y)).find(|o| *o != Ordering::Equal).unwrap_or(Ordering::Equal)
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| natural_cmp(x, y))
+        .find(|o| *o != Ordering::Equal)
+        .unwrap_or(Ordering::Equal)
 }
 
 /// Sorts rows by their keys other than `rank_key`, then (when ranking) by value, best first.
 fn sort_rows(rows: &mut [TableRow], rank_key: Option<usize>) {
-    let context = |r: &TableRow| -> Vec<String> { r.keys.iter().enumerate().filter(|(i, _)| Some(*i) != rank_key).map(|(_, k)| k.clone()).collect() };
+    let context = |r: &TableRow| -> Vec<String> {
+        r.keys
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != rank_key)
+            .map(|(_, k)| k.clone())
+            .collect()
+    };
     rows.sort_by(|a, b| {
         keys_cmp(&context(a), &context(b)).then_with(|| match rank_key {
-            Some(_) => b.value.value.partial_cmp(&a.value.value).unwrap_or(Ordering::Equal).then_with(|| keys_cmp(&a.keys, &b.keys)),
+            Some(_) => b
+                .value
+                .value
+                .partial_cmp(&a.value.value)
+                .unwrap_or(Ordering::Equal)
+                .then_with(|| keys_cmp(&a.keys, &b.keys)),
             None => keys_cmp(&a.keys, &b.keys),
         })
     });
@@ -99,15 +124,26 @@ fn sort_rows(rows: &mut [TableRow], rank_key: Option<usize>) {
 /// Group columns, or one constant column when there are none (every record in one group; a
 /// plain select of aggregates trips polars 0.55's streaming engine over a union of scans).
 pub fn group_keys(keys: Vec<Expr>) -> Vec<Expr> {
-    if keys.is_empty() { vec![lit(0).alias("__all")] } else { keys }
+    if keys.is_empty() {
+        vec![lit(0).alias("__all")]
+    } else {
+        keys
+    }
 }
 
 /// The records of each part (job) passing `filter`, in part order: queries run part by part.
 /// Pairs, games and their seats never span two parts, and a union of many scans at once holds
 /// several times the memory of one scan after another (polars 0.55 reads them concurrently).
 pub fn per_part(records: &Records, filter: &[(String, String)]) -> Vec<LazyFrame> {
-    let parts = if records.parts.is_empty() { std::slice::from_ref(&records.frame) } else { &records.parts[..] };
-    parts.iter().map(|part| part.clone().filter(records.matches(filter))).collect()
+    let parts = if records.parts.is_empty() {
+        std::slice::from_ref(&records.frame)
+    } else {
+        &records.parts[..]
+    };
+    parts
+        .iter()
+        .map(|part| part.clone().filter(records.matches(filter)))
+        .collect()
 }
 
 /// Runs one query per part, one after the other (two at once double the memory and gain
@@ -122,15 +158,31 @@ pub type Groups = BTreeMap<Vec<String>, Vec<f64>>;
 
 /// Each row's group: the texts of its `keys` columns.
 fn row_keys(df: &DataFrame, keys: &[String]) -> Result<Vec<Vec<String>>> {
-    let columns: Vec<Vec<String>> = keys.iter().map(|k| key_texts(df, k)).collect::<Result<_>>()?;
-    Ok((0..df.height()).map(|i| columns.iter().map(|c| c[i].clone()).collect()).collect())
+    let columns: Vec<Vec<String>> = keys
+        .iter()
+        .map(|k| key_texts(df, k))
+        .collect::<Result<_>>()?;
+    Ok((0..df.height())
+        .map(|i| columns.iter().map(|c| c[i].clone()).collect())
+        .collect())
 }
 
 /// The groups (by `keys`) of the records passing `filter`, each with its aggregates, one query
 /// per part and groups merged by adding: every aggregate must be a count or a sum, or a count
 /// of things no two parts share. Returns the aggregates' names and each group's values.
-pub fn summed(records: &Records, keys: &[String], filter: &[(String, String)], aggs: Vec<Expr>) -> Result<(Vec<String>, Groups)> {
-    let queries = per_part(records, filter).into_iter().map(|part| part.group_by(group_keys(keys.iter().map(|k| records.key(k)).collect())).agg(aggs.clone())).collect();
+pub fn summed(
+    records: &Records,
+    keys: &[String],
+    filter: &[(String, String)],
+    aggs: Vec<Expr>,
+) -> Result<(Vec<String>, Groups)> {
+    let queries = per_part(records, filter)
+        .into_iter()
+        .map(|part| {
+            part.group_by(group_keys(keys.iter().map(|k| records.key(k)).collect()))
+                .agg(aggs.clone())
+        })
+        .collect();
     added_up(queries, keys)
 }
 
@@ -140,11 +192,23 @@ fn added_up(queries: Vec<LazyFrame>, keys: &[String]) -> Result<(Vec<String>, Gr
     let mut names = Vec::new();
     let mut groups: Groups = BTreeMap::new();
     for df in collect_parts(queries)? {
-        names = df.get_column_names().iter().skip(keys.len().max(1)).map(|n| n.to_string()).collect();
-        let values: Vec<Vec<f64>> = names.iter().map(|n| numbers(&df, n)).collect::<Result<_>>()?;
+        names = df
+            .get_column_names()
+            .iter()
+            .skip(keys.len().max(1))
+            .map(|n| n.to_string())
+            .collect();
+        let values: Vec<Vec<f64>> = names
+            .iter()
+            .map(|n| numbers(&df, n))
+            .collect::<Result<_>>()?;
         for (i, group) in row_keys(&df, keys)?.into_iter().enumerate() {
-            let sums = groups.entry(group).or_insert_with(|| vec![0.0; names.len()]);
-            sums.iter_mut().zip(&values).for_each(|(sum, v)| *sum += v[i]);
+            let sums = groups
+                .entry(group)
+                .or_insert_with(|| vec![0.0; names.len()]);
+            sums.iter_mut()
+                .zip(&values)
+                .for_each(|(sum, v)| *sum += v[i]);
         }
     }
     Ok((names, groups))
@@ -152,22 +216,48 @@ fn added_up(queries: Vec<LazyFrame>, keys: &[String]) -> Result<(Vec<String>, Gr
 
 /// The value named `name` of a group's sums.
 fn value(names: &[String], values: &[f64], name: &str) -> f64 {
-    names.iter().position(|n| n == name).map_or(f64::NAN, |i| values[i])
+    names
+        .iter()
+        .position(|n| n == name)
+        .map_or(f64::NAN, |i| values[i])
 }
 
 /// Each group's values of `value` (finite, sorted), one query per part.
-pub fn values_by_group(records: &Records, keys: &[String], filter: &[(String, String)], value: Expr) -> Result<BTreeMap<Vec<String>, Vec<f64>>> {
+pub fn values_by_group(
+    records: &Records,
+    keys: &[String],
+    filter: &[(String, String)],
+    value: Expr,
+) -> Result<BTreeMap<Vec<String>, Vec<f64>>> {
     let mut groups: BTreeMap<Vec<String>, Vec<f64>> = BTreeMap::new();
-    let queries = per_part(records, filter).into_iter().map(|part| part.group_by(group_keys(keys.iter().map(|k| records.key(k)).collect())).agg([value.clone().filter(value.clone().is_finite()).alias("__values")])).collect();
+    let queries = per_part(records, filter)
+        .into_iter()
+        .map(|part| {
+            part.group_by(group_keys(keys.iter().map(|k| records.key(k)).collect()))
+                .agg([value
+                    .clone()
+                    .filter(value.clone().is_finite())
+                    .alias("__values")])
+        })
+        .collect();
     for df in collect_parts(queries)? {
         let lists = df.column("__values")?.list()?.clone();
         for (i, group) in row_keys(&df, keys)?.into_iter().enumerate() {
-            let xs = lists.get_as_series(i).map(|s| s.f64().map(|c| c.into_no_null_iter().collect::<Vec<f64>>()).unwrap_or_default()).unwrap_or_default();
+            let xs = lists
+                .get_as_series(i)
+                .map(|s| {
+                    s.f64()
+                        .map(|c| c.into_no_null_iter().collect::<Vec<f64>>())
+                        .unwrap_or_default()
+                })
+                .unwrap_or_default();
             groups.entry(group).or_default().extend(xs);
         }
     }
     // Sorted, so nothing depends on the order the scan met the records.
-    groups.values_mut().for_each(|xs| xs.sort_by(f64::total_cmp));
+    groups
+        .values_mut()
+        .for_each(|xs| xs.sort_by(f64::total_cmp));
     groups.retain(|_, xs| !xs.is_empty());
     Ok(groups)
 }
@@ -182,18 +272,29 @@ fn num(x: f64) -> String {
     } else if x.abs() >= 100.0 {
         format!("{x:.0}")
     } else {
-        format!("{x:.3}").trim_end_matches('0').trim_end_matches('.').to_string()
+        format!("{x:.3}")
+            .trim_end_matches('0')
+            .trim_end_matches('.')
+            .to_string()
     }
 }
 
 /// A number with `decimals` decimals; infinities and NaN as symbols.
 fn fixed(x: f64, decimals: usize) -> String {
-    if x.is_finite() { format!("{x:.decimals$}") } else { num(x) }
+    if x.is_finite() {
+        format!("{x:.decimals$}")
+    } else {
+        num(x)
+    }
 }
 
 /// A p-value: three decimals, or scientific notation below 0.001.
 fn p_text(p: f64) -> String {
-    if p >= 0.001 { format!("{p:.3}") } else { format!("{p:.1e}") }
+    if p >= 0.001 {
+        format!("{p:.3}")
+    } else {
+        format!("{p:.1e}")
+    }
 }
 
 /// An Elo value to one decimal.
@@ -260,14 +361,38 @@ fn base(p: &TableParams, n_name: &str, value_name: String, interval_name: String
 /// W/D/L, score % with a proportion interval; optionally Elo (from colour-swapped pairs when
 /// every game of the group has its partner in the group, else from games) and LOS.
 fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
-    let mut t = base(p, "games", "score %".into(), format!("{} CI ({})", level_text(p.level), p.interval.name()));
+    let mut t = base(
+        p,
+        "games",
+        "score %".into(),
+        format!("{} CI ({})", level_text(p.level), p.interval.name()),
+    );
     t.decimals = 1;
     t.before_names = vec!["W".into(), "D".into(), "L".into()];
     if p.elo {
-        t.after_names = vec!["Elo".into(), format!("Elo {} CI", level_text(p.level)), "LOS".into(), "Elo unit".into(), "pairs 0/¼/½/¾/1".into()];
+        t.after_names = vec![
+            "Elo".into(),
+            format!("Elo {} CI", level_text(p.level)),
+            "LOS".into(),
+            "Elo unit".into(),
+            "pairs 0/¼/½/¾/1".into(),
+        ];
     }
     let result = || col("result");
-    let mut aggs = vec![len().cast(DataType::Float64).alias("n"), result().gt_eq(lit(1.0)).cast(DataType::Float64).sum().alias("wins"), result().gt(lit(0.0)).and(result().lt(lit(1.0))).cast(DataType::Float64).sum().alias("draws")];
+    let mut aggs = vec![
+        len().cast(DataType::Float64).alias("n"),
+        result()
+            .gt_eq(lit(1.0))
+            .cast(DataType::Float64)
+            .sum()
+            .alias("wins"),
+        result()
+            .gt(lit(0.0))
+            .and(result().lt(lit(1.0)))
+            .cast(DataType::Float64)
+            .sum()
+            .alias("draws"),
+    ];
     // Repeated games: only the games whose start and moves occur more than once among all the
     // games can repeat within a group, so each group counts its games (without a set of them,
     // `GameCount`) and the distinct keys of those few.
@@ -279,7 +404,12 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
         let is_repeated = col("game_key").map(
             move |c| {
                 let keys = c.u64()?;
-                Ok(keys.iter().map(|k| Some(k.is_some_and(|k| repeated.contains(&k)))).collect::<BooleanChunked>().with_name("repeated".into()).into_column())
+                Ok(keys
+                    .iter()
+                    .map(|k| Some(k.is_some_and(|k| repeated.contains(&k))))
+                    .collect::<BooleanChunked>()
+                    .with_name("repeated".into())
+                    .into_column())
             },
             |_, f| Ok(Field::new(f.name().clone(), DataType::Boolean)),
         );
@@ -290,11 +420,19 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
     let source = marked.as_ref().unwrap_or(records);
     let (names, groups) = summed(source, p.group_by, p.filter, aggs)?;
     // The distinct repeated games of each group: (group, game key) once per part, merged.
-    let mut distinct_repeated: BTreeMap<Vec<String>, std::collections::HashSet<u64>> = BTreeMap::new();
+    let mut distinct_repeated: BTreeMap<Vec<String>, std::collections::HashSet<u64>> =
+        BTreeMap::new();
     if marked.is_some() {
         let mut keys: Vec<Expr> = p.group_by.iter().map(|k| source.key(k)).collect();
         keys.push(col("game_key"));
-        let queries = per_part(source, p.filter).into_iter().map(|part| part.filter(col("__repeated")).group_by(keys.clone()).agg([len().alias("__n")])).collect();
+        let queries = per_part(source, p.filter)
+            .into_iter()
+            .map(|part| {
+                part.filter(col("__repeated"))
+                    .group_by(keys.clone())
+                    .agg([len().alias("__n")])
+            })
+            .collect();
         for df in collect_parts(queries)? {
             let game_keys = df.column("game_key")?.u64()?.into_no_null_iter();
             for (group, key) in row_keys(&df, p.group_by)?.into_iter().zip(game_keys) {
@@ -302,18 +440,27 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
             }
         }
     }
-    let pentanomials = if p.elo { pentanomials(records, p)? } else { BTreeMap::new() };
+    let pentanomials = if p.elo {
+        pentanomials(records, p)?
+    } else {
+        BTreeMap::new()
+    };
     for (keys, values) in groups {
         let get = |name: &str| value(&names, &values, name);
         if get("n") == 0.0 {
             continue;
         }
-        let wdl = Wdl { wins: get("wins") as u64, draws: get("draws") as u64, losses: (get("n") - get("wins") - get("draws")) as u64 };
+        let wdl = Wdl {
+            wins: get("wins") as u64,
+            draws: get("draws") as u64,
+            losses: (get("n") - get("wins") - get("draws")) as u64,
+        };
         let n = get("n") as u64;
         let points = wdl.wins as f64 + 0.5 * wdl.draws as f64;
         if marked.is_some() {
             let games = count.games(&get, "");
-            let unique = games - count.games(&get, "_repeated") + distinct_repeated.get(&keys).map_or(0, |k| k.len() as u64);
+            let unique = games - count.games(&get, "_repeated")
+                + distinct_repeated.get(&keys).map_or(0, |k| k.len() as u64);
             if unique < games {
                 t.repeated.push((keys.clone(), games, unique));
             }
@@ -323,21 +470,42 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
         if p.elo {
             let (estimate, unit, counts) = match pentanomials.get(&keys) {
                 Some(penta) => {
-                    let counts = penta.0.iter().map(u64::to_string).collect::<Vec<_>>().join("/");
+                    let counts = penta
+                        .0
+                        .iter()
+                        .map(u64::to_string)
+                        .collect::<Vec<_>>()
+                        .join("/");
                     (elo_pentanomial(*penta, p.level), "pairs", counts)
                 }
                 None => (elo_trinomial(wdl, p.level), "games", "–".to_string()),
             };
             match estimate {
-                Some(e) => after.extend([elo_text(e.elo.value), format!("{} to {}", elo_text(e.elo.lo), elo_text(e.elo.hi)), format!("{:.3}", los(wdl)), unit.to_string(), counts]),
-                None => after.extend(["–".into(), "–".into(), "–".into(), unit.to_string(), counts]),
+                Some(e) => after.extend([
+                    elo_text(e.elo.value),
+                    format!("{} to {}", elo_text(e.elo.lo), elo_text(e.elo.hi)),
+                    format!("{:.3}", los(wdl)),
+                    unit.to_string(),
+                    counts,
+                ]),
+                None => {
+                    after.extend(["–".into(), "–".into(), "–".into(), unit.to_string(), counts])
+                }
             }
         }
         t.rows.push(TableRow {
             keys,
             n,
-            value: Estimate { value: 100.0 * points / n as f64, lo: 100.0 * lo, hi: 100.0 * hi },
-            before: vec![wdl.wins.to_string(), wdl.draws.to_string(), wdl.losses.to_string()],
+            value: Estimate {
+                value: 100.0 * points / n as f64,
+                lo: 100.0 * lo,
+                hi: 100.0 * hi,
+            },
+            before: vec![
+                wdl.wins.to_string(),
+                wdl.draws.to_string(),
+                wdl.losses.to_string(),
+            ],
             after,
             change: None,
             sd: None,
@@ -353,22 +521,42 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
 /// The keys (start and moves) that more than one game of `games` (one row per game) has: none
 /// when every game is distinct; `None` for rows without game keys. One column of 8 bytes a
 /// game, sorted in place.
-fn repeated_keys(games: &[LazyFrame]) -> Result<Option<std::sync::Arc<std::collections::HashSet<u64>>>> {
+fn repeated_keys(
+    games: &[LazyFrame],
+) -> Result<Option<std::sync::Arc<std::collections::HashSet<u64>>>> {
     if games.is_empty() {
         return Ok(None);
     }
     let mut keys: Vec<u64> = Vec::new();
-    for df in collect_parts(games.iter().map(|part| part.clone().select([col("game_key")])).collect())? {
+    for df in collect_parts(
+        games
+            .iter()
+            .map(|part| part.clone().select([col("game_key")]))
+            .collect(),
+    )? {
         keys.extend(df.column("game_key")?.u64()?.into_no_null_iter());
     }
     keys.sort_unstable();
-    let repeated: std::collections::HashSet<u64> = keys.windows(2).filter(|w| w[0] == w[1]).map(|w| w[0]).collect();
+    let repeated: std::collections::HashSet<u64> = keys
+        .windows(2)
+        .filter(|w| w[0] == w[1])
+        .map(|w| w[0])
+        .collect();
     Ok(Some(std::sync::Arc::new(repeated)))
 }
 
 /// Columns of a game record that are the game's, not a seat's: both seat records of a game
 /// carry the same value.
-const GAME_LEVEL: [&str; 8] = ["stage", "repeat", "job", "game", "pair", "termination", "plies", "wall_ms"];
+const GAME_LEVEL: [&str; 8] = [
+    "stage",
+    "repeat",
+    "job",
+    "game",
+    "pair",
+    "termination",
+    "plies",
+    "wall_ms",
+];
 
 /// How a group's games are counted from its records (two per game, one per seat) without
 /// holding a set of game ids: a game has both its records in a group unless the group keys or
@@ -386,13 +574,21 @@ enum GameCount {
 
 impl GameCount {
     fn of(p: &TableParams, records: &Records) -> GameCount {
-        let columns: Vec<&str> = p.group_by.iter().map(String::as_str).chain(p.filter.iter().map(|(c, _)| c.as_str())).collect();
+        let columns: Vec<&str> = p
+            .group_by
+            .iter()
+            .map(String::as_str)
+            .chain(p.filter.iter().map(|(c, _)| c.as_str()))
+            .collect();
         let game_level = |c: &str| GAME_LEVEL.contains(&c) || records.grid.iter().any(|g| g == c);
         if columns.contains(&"seat") {
             GameCount::OnePerGame
         } else if columns.iter().all(|c| game_level(c)) {
             GameCount::TwicePerGame
-        } else if columns.iter().all(|c| game_level(c) || *c == "agent" || *c == "opponent") {
+        } else if columns
+            .iter()
+            .all(|c| game_level(c) || *c == "agent" || *c == "opponent")
+        {
             GameCount::SelfPlayTwice
         } else {
             GameCount::Distinct
@@ -409,8 +605,20 @@ impl GameCount {
         let within = within.unwrap_or(col("game_id").is_not_null().or(col("game_id").is_null()));
         let mut aggs = vec![records.alias(format!("records{suffix}"))];
         match self {
-            GameCount::SelfPlayTwice => aggs.push(within.and(col("agent").eq(col("opponent"))).cast(DataType::Float64).sum().alias(format!("self_play{suffix}"))),
-            GameCount::Distinct => aggs.push(col("game_id").filter(within).n_unique().cast(DataType::Float64).alias(format!("game_ids{suffix}"))),
+            GameCount::SelfPlayTwice => aggs.push(
+                within
+                    .and(col("agent").eq(col("opponent")))
+                    .cast(DataType::Float64)
+                    .sum()
+                    .alias(format!("self_play{suffix}")),
+            ),
+            GameCount::Distinct => aggs.push(
+                col("game_id")
+                    .filter(within)
+                    .n_unique()
+                    .cast(DataType::Float64)
+                    .alias(format!("game_ids{suffix}")),
+            ),
             _ => {}
         }
         aggs
@@ -435,8 +643,22 @@ fn pentanomials(records: &Records, p: &TableParams) -> Result<BTreeMap<Vec<Strin
     let mut pair_keys: Vec<Expr> = p.group_by.iter().map(|k| records.key(k)).collect();
     pair_keys.push(col("pair"));
     let complete = || col("results").eq(lit(2)).and(col("pair").is_not_null());
-    let mut aggs: Vec<Expr> = (0..5).map(|c| complete().and((col("sum") * lit(2.0)).eq(lit(c as f64))).cast(DataType::Float64).sum().alias(format!("p{c}"))).collect();
-    aggs.push(complete().not().cast(DataType::Float64).sum().alias("incomplete"));
+    let mut aggs: Vec<Expr> = (0..5)
+        .map(|c| {
+            complete()
+                .and((col("sum") * lit(2.0)).eq(lit(c as f64)))
+                .cast(DataType::Float64)
+                .sum()
+                .alias(format!("p{c}"))
+        })
+        .collect();
+    aggs.push(
+        complete()
+            .not()
+            .cast(DataType::Float64)
+            .sum()
+            .alias("incomplete"),
+    );
     // Pairs never span two jobs: one query per part keeps the pairs in memory at once to those
     // of one job (at most a million games), whatever the number of jobs.
     let parts = if records.parts.is_empty() {
@@ -448,8 +670,15 @@ fn pentanomials(records: &Records, p: &TableParams) -> Result<BTreeMap<Vec<Strin
     let queries: Vec<LazyFrame> = parts
         .into_iter()
         .map(|part| {
-            let pairs = part.filter(records.matches(p.filter)).group_by(pair_keys.clone()).agg([col("result").sum().alias("sum"), len().alias("results")]);
-            pairs.group_by(group_keys(p.group_by.iter().map(|k| col(k.as_str())).collect())).agg(aggs.clone())
+            let pairs = part
+                .filter(records.matches(p.filter))
+                .group_by(pair_keys.clone())
+                .agg([col("result").sum().alias("sum"), len().alias("results")]);
+            pairs
+                .group_by(group_keys(
+                    p.group_by.iter().map(|k| col(k.as_str())).collect(),
+                ))
+                .agg(aggs.clone())
         })
         .collect();
     let (names, totals) = added_up(queries, p.group_by)?;
@@ -457,7 +686,12 @@ fn pentanomials(records: &Records, p: &TableParams) -> Result<BTreeMap<Vec<Strin
     Ok(totals
         .into_iter()
         .filter(|(_, v)| get(v, "incomplete") == 0.0)
-        .map(|(keys, v)| (keys, Pentanomial(std::array::from_fn(|c| get(&v, &format!("p{c}")) as u64))))
+        .map(|(keys, v)| {
+            (
+                keys,
+                Pentanomial(std::array::from_fn(|c| get(&v, &format!("p{c}")) as u64)),
+            )
+        })
         .collect())
 }
 
@@ -498,7 +732,12 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
         MeanInterval::Bootstrap => "bootstrap",
     };
     let n_name = p.unit.map_or("n".to_string(), |u| format!("n ({u})"));
-    let mut t = base(p, &n_name, format!("mean {metric}"), format!("{} CI ({method})", level_text(p.level)));
+    let mut t = base(
+        p,
+        &n_name,
+        format!("mean {metric}"),
+        format!("{} CI ({method})", level_text(p.level)),
+    );
     t.after_names = vec!["SD".into()];
     let value = || col(metric).cast(DataType::Float64);
     let finite = || value().filter(value().is_finite());
@@ -510,12 +749,36 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
     match (p.unit, p.method) {
         (None, MeanInterval::T) => {
             // Each part's moments, merged in part order (Chan et al.'s pairwise update).
-            let aggs = vec![finite().count().cast(DataType::Float64).alias("n"), finite().mean().alias("mean"), finite().var(1).alias("var")];
-            let queries = per_part(records, filter).into_iter().map(|part| part.group_by(group_keys(p.group_by.iter().map(|k| records.key(k)).collect())).agg(aggs.clone())).collect();
+            let aggs = vec![
+                finite().count().cast(DataType::Float64).alias("n"),
+                finite().mean().alias("mean"),
+                finite().var(1).alias("var"),
+            ];
+            let queries = per_part(records, filter)
+                .into_iter()
+                .map(|part| {
+                    part.group_by(group_keys(
+                        p.group_by.iter().map(|k| records.key(k)).collect(),
+                    ))
+                    .agg(aggs.clone())
+                })
+                .collect();
             for df in collect_parts(queries)? {
-                let (n, mean, var) = (numbers(&df, "n")?, numbers(&df, "mean")?, numbers(&df, "var")?);
-                for (i, keys) in row_keys(&df, p.group_by)?.into_iter().enumerate().filter(|(i, _)| n[*i] > 0.0) {
-                    let part = Moments { n: n[i] as u64, mean: settled(mean[i]), variance: if n[i] > 1.0 { settled(var[i]) } else { 0.0 } };
+                let (n, mean, var) = (
+                    numbers(&df, "n")?,
+                    numbers(&df, "mean")?,
+                    numbers(&df, "var")?,
+                );
+                for (i, keys) in row_keys(&df, p.group_by)?
+                    .into_iter()
+                    .enumerate()
+                    .filter(|(i, _)| n[*i] > 0.0)
+                {
+                    let part = Moments {
+                        n: n[i] as u64,
+                        mean: settled(mean[i]),
+                        variance: if n[i] > 1.0 { settled(var[i]) } else { 0.0 },
+                    };
                     let merged = moments.get(&keys).map_or(part, |m| merge_moments(*m, part));
                     moments.insert(keys, merged);
                 }
@@ -533,26 +796,50 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
             let within_job = unit == "pair" || unit == "game";
             let mut unit_keys: Vec<String> = p.group_by.to_vec();
             unit_keys.extend(["__unit_job".to_string(), "__unit".to_string()]);
-            let units = records.with_columns(&[records.key(unit).alias("__unit"), if within_job { records.key("job") } else { lit("") }.alias("__unit_job")])?;
+            let units = records.with_columns(&[
+                records.key(unit).alias("__unit"),
+                if within_job {
+                    records.key("job")
+                } else {
+                    lit("")
+                }
+                .alias("__unit_job"),
+            ])?;
             // Each unit's mean: its sum over its count, or, weighted, the sum of value x weight
             // over the sum of the weights.
             let aggs = match p.weighted_by {
-                None => vec![finite().sum().alias("sum"), finite().count().cast(DataType::Float64).alias("count")],
+                None => vec![
+                    finite().sum().alias("sum"),
+                    finite().count().cast(DataType::Float64).alias("count"),
+                ],
                 Some(w) => {
                     let weight = || col(w).cast(DataType::Float64);
                     let both = || value().is_finite().and(weight().is_finite());
-                    vec![(value() * weight()).filter(both()).sum().alias("sum"), weight().filter(both()).sum().alias("count")]
+                    vec![
+                        (value() * weight()).filter(both()).sum().alias("sum"),
+                        weight().filter(both()).sum().alias("count"),
+                    ]
                 }
             };
             let (names, sums) = summed(&units, &unit_keys, filter, aggs)?;
             let g = p.group_by.len();
             for (k, v) in sums {
-                let (sum, count) = (self::value(&names, &v, "sum"), self::value(&names, &v, "count"));
+                let (sum, count) = (
+                    self::value(&names, &v, "sum"),
+                    self::value(&names, &v, "count"),
+                );
                 if count == 0.0 {
                     continue;
                 }
-                let unit_id = if within_job { format!("{}/{}", k[g], k[g + 1]) } else { k[g + 1].clone() };
-                by_unit.entry(k[..g].to_vec()).or_default().insert(unit_id, settled(sum / count));
+                let unit_id = if within_job {
+                    format!("{}/{}", k[g], k[g + 1])
+                } else {
+                    k[g + 1].clone()
+                };
+                by_unit
+                    .entry(k[..g].to_vec())
+                    .or_default()
+                    .insert(unit_id, settled(sum / count));
             }
             for (keys, means) in &by_unit {
                 values.insert(keys.clone(), means.values().copied().collect());
@@ -565,16 +852,39 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
     for (keys, m) in &moments {
         let interval = match (values.get(keys), p.method) {
             (_, MeanInterval::T) => mean_interval_of(*m, p.level),
-            (Some(xs), MeanInterval::Bootstrap) if xs.len() > 1 => bootstrap(xs, mean, p.bootstrap, p.level, p.seed),
+            (Some(xs), MeanInterval::Bootstrap) if xs.len() > 1 => {
+                bootstrap(xs, mean, p.bootstrap, p.level, p.seed)
+            }
             _ => None,
         };
-        let value = interval.unwrap_or(Estimate { value: m.mean, lo: f64::NAN, hi: f64::NAN });
-        t.rows.push(TableRow { keys: keys.clone(), n: m.n, value, before: vec![], after: vec![fixed(m.variance.sqrt(), 2)], change: None, sd: Some(m.variance.sqrt()).filter(|s| s.is_finite()) });
+        let value = interval.unwrap_or(Estimate {
+            value: m.mean,
+            lo: f64::NAN,
+            hi: f64::NAN,
+        });
+        t.rows.push(TableRow {
+            keys: keys.clone(),
+            n: m.n,
+            value,
+            before: vec![],
+            after: vec![fixed(m.variance.sqrt(), 2)],
+            change: None,
+            sd: Some(m.variance.sqrt()).filter(|s| s.is_finite()),
+        });
     }
     if let Some((column, base_value)) = &p.baseline {
-        let c = p.group_by.iter().position(|k| k == column).expect("checked: the baseline column is a group key");
+        let c = p
+            .group_by
+            .iter()
+            .position(|k| k == column)
+            .expect("checked: the baseline column is a group key");
         let test = if p.paired { "paired t" } else { "Welch" };
-        t.after_names.extend([format!("Δ vs {column} = {base_value}"), "Δ %".into(), format!("{test} {} CI", level_text(p.level)), format!("p ({test})")]);
+        t.after_names.extend([
+            format!("Δ vs {column} = {base_value}"),
+            "Δ %".into(),
+            format!("{test} {} CI", level_text(p.level)),
+            format!("p ({test})"),
+        ]);
         for r in &mut t.rows {
             let mut base_keys = r.keys.clone();
             base_keys[c] = base_value.clone();
@@ -582,20 +892,43 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
                 None
             } else if p.paired {
                 // Over the units both groups have, in unit order.
-                by_unit.get(&r.keys).zip(by_unit.get(&base_keys)).and_then(|(a, b)| {
-                    let (xs, ys): (Vec<f64>, Vec<f64>) = a.iter().filter_map(|(u, x)| b.get(u).map(|y| (*x, *y))).unzip();
-                    paired(&xs, &ys, p.level).map(|test| (test, mean(&ys)))
-                })
+                by_unit
+                    .get(&r.keys)
+                    .zip(by_unit.get(&base_keys))
+                    .and_then(|(a, b)| {
+                        let (xs, ys): (Vec<f64>, Vec<f64>) = a
+                            .iter()
+                            .filter_map(|(u, x)| b.get(u).map(|y| (*x, *y)))
+                            .unzip();
+                        paired(&xs, &ys, p.level).map(|test| (test, mean(&ys)))
+                    })
             } else {
-                moments.get(&base_keys).and_then(|b| welch_of(moments[&r.keys], *b, p.level).map(|test| (test, b.mean)))
+                moments.get(&base_keys).and_then(|b| {
+                    welch_of(moments[&r.keys], *b, p.level).map(|test| (test, b.mean))
+                })
             };
             match comparison {
                 Some((w, base_mean)) => {
                     let percent = |x: f64| 100.0 * x / base_mean;
-                    r.change = Some(Estimate { value: percent(w.difference.value), lo: percent(w.difference.lo), hi: percent(w.difference.hi) });
-                    r.after.extend([fixed(w.difference.value, 2), fixed(percent(w.difference.value), 1), format!("{} to {}", fixed(w.difference.lo, 2), fixed(w.difference.hi, 2)), p_text(w.p)]);
+                    r.change = Some(Estimate {
+                        value: percent(w.difference.value),
+                        lo: percent(w.difference.lo),
+                        hi: percent(w.difference.hi),
+                    });
+                    r.after.extend([
+                        fixed(w.difference.value, 2),
+                        fixed(percent(w.difference.value), 1),
+                        format!(
+                            "{} to {}",
+                            fixed(w.difference.lo, 2),
+                            fixed(w.difference.hi, 2)
+                        ),
+                        p_text(w.p),
+                    ]);
                 }
-                None => r.after.extend(["–".into(), "–".into(), "–".into(), "–".into()]),
+                None => r
+                    .after
+                    .extend(["–".into(), "–".into(), "–".into(), "–".into()]),
             }
         }
     }
@@ -609,8 +942,14 @@ fn merge_moments(a: Moments, b: Moments) -> Moments {
     let n = a.n + b.n;
     let delta = b.mean - a.mean;
     let mean = a.mean + delta * b.n as f64 / n as f64;
-    let m2 = a.variance * (a.n as f64 - 1.0).max(0.0) + b.variance * (b.n as f64 - 1.0).max(0.0) + delta * delta * a.n as f64 * b.n as f64 / n as f64;
-    Moments { n, mean, variance: if n > 1 { m2 / (n as f64 - 1.0) } else { 0.0 } }
+    let m2 = a.variance * (a.n as f64 - 1.0).max(0.0)
+        + b.variance * (b.n as f64 - 1.0).max(0.0)
+        + delta * delta * a.n as f64 * b.n as f64 / n as f64;
+    Moments {
+        n,
+        mean,
+        variance: if n > 1 { m2 / (n as f64 - 1.0) } else { 0.0 },
+    }
 }
 
 /// A sum polars computed over many records, to 12 significant digits. Its threads add the
@@ -619,44 +958,113 @@ fn merge_moments(a: Moments, b: Moments) -> Moments {
 /// two runs' sums is possible, about once in 10^4 values, and moves the 12th digit only).
 /// Counts and sums of results (multiples of one half) are exact and need no rounding.
 fn settled(x: f64) -> f64 {
-    if x.is_finite() && x != 0.0 { format!("{x:.11e}").parse().unwrap_or(x) } else { x }
+    if x.is_finite() && x != 0.0 {
+        format!("{x:.11e}").parse().unwrap_or(x)
+    } else {
+        x
+    }
 }
 
 /// Bradley-Terry ratings of the agents, fitted separately for each combination of the other
 /// group keys; each game counted once (from its first seat), bootstrap over games (counted per
 /// agent, opponent and result, so ten million games cost what a thousand do).
 fn rating_table(records: &Records, p: &TableParams) -> Result<Table> {
-    let mut t = base(p, "games", "rating (Elo)".into(), format!("{} CI (bootstrap)", level_text(p.level)));
+    let mut t = base(
+        p,
+        "games",
+        "rating (Elo)".into(),
+        format!("{} CI (bootstrap)", level_text(p.level)),
+    );
     t.decimals = 0;
-    let agent_key = p.group_by.iter().position(|k| k == "agent").expect("checked: rating tables group by agent");
-    let others: Vec<String> = p.group_by.iter().filter(|k| *k != "agent").cloned().collect();
+    let agent_key = p
+        .group_by
+        .iter()
+        .position(|k| k == "agent")
+        .expect("checked: rating tables group by agent");
+    let others: Vec<String> = p
+        .group_by
+        .iter()
+        .filter(|k| *k != "agent")
+        .cloned()
+        .collect();
     let mut cell_keys = others.clone();
-    cell_keys.extend(["agent".to_string(), "opponent".to_string(), "result".to_string()]);
+    cell_keys.extend([
+        "agent".to_string(),
+        "opponent".to_string(),
+        "result".to_string(),
+    ]);
     let mut filter = p.filter.to_vec();
     filter.push(("seat".into(), "first".into()));
-    let (_, counts) = summed(records, &cell_keys, &filter, vec![len().cast(DataType::Float64).alias("n")])?;
+    let (_, counts) = summed(
+        records,
+        &cell_keys,
+        &filter,
+        vec![len().cast(DataType::Float64).alias("n")],
+    )?;
     // Per context: (agent, opponent, result, games).
     type Cells = Vec<(String, String, f64, u64)>;
     let mut contexts: BTreeMap<Vec<String>, Cells> = BTreeMap::new();
     let o = others.len();
     for (k, n) in counts {
-        contexts.entry(k[..o].to_vec()).or_default().push((k[o].clone(), k[o + 1].clone(), k[o + 2].parse().unwrap_or(f64::NAN), n[0] as u64));
+        contexts.entry(k[..o].to_vec()).or_default().push((
+            k[o].clone(),
+            k[o + 1].clone(),
+            k[o + 2].parse().unwrap_or(f64::NAN),
+            n[0] as u64,
+        ));
     }
     for (context, mut cells) in contexts {
         // In one order whatever order the query returned them in: the bootstrap draws by cell.
         cells.sort_by(|a, b| (&a.0, &a.1).cmp(&(&b.0, &b.1)).then(a.2.total_cmp(&b.2)));
-        let mut names: Vec<String> = cells.iter().flat_map(|c| [c.0.clone(), c.1.clone()]).collect();
+        let mut names: Vec<String> = cells
+            .iter()
+            .flat_map(|c| [c.0.clone(), c.1.clone()])
+            .collect();
         names.sort();
         names.dedup();
-        let index = |s: &str| names.binary_search_by(|n| n.as_str().cmp(s)).expect("named above");
-        let games: Vec<(Game, u64)> = cells.iter().map(|(a, b, r, k)| (Game { a: index(a), b: index(b), result: *r }, *k)).collect();
-        let seed = crate::rng::derive_seed(p.seed, &[context.len() as u64, xxhash_rust::xxh3::xxh3_64(context.join("\u{1f}").as_bytes())]);
+        let index = |s: &str| {
+            names
+                .binary_search_by(|n| n.as_str().cmp(s))
+                .expect("named above")
+        };
+        let games: Vec<(Game, u64)> = cells
+            .iter()
+            .map(|(a, b, r, k)| {
+                (
+                    Game {
+                        a: index(a),
+                        b: index(b),
+                        result: *r,
+                    },
+                    *k,
+                )
+            })
+            .collect();
+        let seed = crate::rng::derive_seed(
+            p.seed,
+            &[
+                context.len() as u64,
+                xxhash_rust::xxh3::xxh3_64(context.join("\u{1f}").as_bytes()),
+            ],
+        );
         let ratings = bradley_terry_bootstrap(names.len(), &games, p.bootstrap, p.level, seed);
         for (a, name) in names.iter().enumerate() {
-            let played: u64 = games.iter().filter(|(g, _)| g.a == a || g.b == a).map(|(_, k)| k).sum();
+            let played: u64 = games
+                .iter()
+                .filter(|(g, _)| g.a == a || g.b == a)
+                .map(|(_, k)| k)
+                .sum();
             let mut keys = context.clone();
             keys.insert(agent_key, name.clone());
-            t.rows.push(TableRow { keys, n: played, value: ratings[a], before: vec![], after: vec![], change: None, sd: None });
+            t.rows.push(TableRow {
+                keys,
+                n: played,
+                value: ratings[a],
+                before: vec![],
+                after: vec![],
+                change: None,
+                sd: None,
+            });
         }
     }
     sort_rows(&mut t.rows, Some(agent_key));
@@ -679,7 +1087,11 @@ impl Table {
         let header = self.header();
         let mut s = format!("| {} |\n|", header.join(" | "));
         for i in 0..header.len() {
-            s += if i < self.key_names.len() { "---|" } else { "---:|" };
+            s += if i < self.key_names.len() {
+                "---|"
+            } else {
+                "---:|"
+            };
         }
         s += "\n";
         let value = |x: f64| fixed(x, self.decimals);
@@ -688,7 +1100,11 @@ impl Table {
             cells.push(r.n.to_string());
             cells.extend(r.before.iter().cloned());
             cells.push(value(r.value.value));
-            cells.push(if r.value.lo.is_nan() { "–".into() } else { format!("{} to {}", value(r.value.lo), value(r.value.hi)) });
+            cells.push(if r.value.lo.is_nan() {
+                "–".into()
+            } else {
+                format!("{} to {}", value(r.value.lo), value(r.value.hi))
+            });
             cells.extend(r.after.iter().cloned());
             s += &format!("| {} |\n", cells.join(" | "));
         }
@@ -701,9 +1117,16 @@ impl Table {
     /// `delta_pct`, `delta_lo`, `delta_hi`, `p`, `n`, `n_unit`...), intervals split in two, and
     /// empty cells where a value does not apply, so that pandas and polars load it as it is.
     pub fn csv(&self) -> String {
-        let column = |i: usize| -> Vec<String> { self.rows.iter().map(|r| r.keys[i].clone()).collect() };
-        let mut cols: Vec<(String, Vec<String>)> = (0..self.key_names.len()).map(|i| (self.key_names[i].clone(), column(i))).collect();
-        let (n_name, n_unit) = match self.n_name.strip_prefix("n (").and_then(|u| u.strip_suffix(')')) {
+        let column =
+            |i: usize| -> Vec<String> { self.rows.iter().map(|r| r.keys[i].clone()).collect() };
+        let mut cols: Vec<(String, Vec<String>)> = (0..self.key_names.len())
+            .map(|i| (self.key_names[i].clone(), column(i)))
+            .collect();
+        let (n_name, n_unit) = match self
+            .n_name
+            .strip_prefix("n (")
+            .and_then(|u| u.strip_suffix(')'))
+        {
             Some(unit) => ("n".to_string(), Some(unit.to_string())),
             None => (tidy_name(&self.n_name), None),
         };
@@ -712,15 +1135,36 @@ impl Table {
             cols.push(("n_unit".into(), vec![unit; self.rows.len()]));
         }
         for (i, name) in self.before_names.iter().enumerate() {
-            cols.extend(tidy_columns(name, self.rows.iter().map(|r| r.before[i].clone()).collect()));
+            cols.extend(tidy_columns(
+                name,
+                self.rows.iter().map(|r| r.before[i].clone()).collect(),
+            ));
         }
         let value = tidy_name(&self.value_name);
-        let number = |x: f64| if x.is_finite() { format!("{x}") } else { String::new() };
-        cols.push((value.clone(), self.rows.iter().map(|r| number(r.value.value)).collect()));
-        cols.push((format!("{value}_lo"), self.rows.iter().map(|r| number(r.value.lo)).collect()));
-        cols.push((format!("{value}_hi"), self.rows.iter().map(|r| number(r.value.hi)).collect()));
+        let number = |x: f64| {
+            if x.is_finite() {
+                format!("{x}")
+            } else {
+                String::new()
+            }
+        };
+        cols.push((
+            value.clone(),
+            self.rows.iter().map(|r| number(r.value.value)).collect(),
+        ));
+        cols.push((
+            format!("{value}_lo"),
+            self.rows.iter().map(|r| number(r.value.lo)).collect(),
+        ));
+        cols.push((
+            format!("{value}_hi"),
+            self.rows.iter().map(|r| number(r.value.hi)).collect(),
+        ));
         for (i, name) in self.after_names.iter().enumerate() {
-            cols.extend(tidy_columns(name, self.rows.iter().map(|r| r.after[i].clone()).collect()));
+            cols.extend(tidy_columns(
+                name,
+                self.rows.iter().map(|r| r.after[i].clone()).collect(),
+            ));
         }
         let mut s = csv_line(&cols.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>());
         for r in 0..self.rows.len() {
@@ -758,17 +1202,56 @@ fn tidy_name(name: &str) -> String {
 /// pentanomial counts (`a/b/c/d/e`) in five, a comparison's baseline in its own column; a dash
 /// (no value) as an empty cell.
 fn tidy_columns(name: &str, cells: Vec<String>) -> Vec<(String, Vec<String>)> {
-    let cells: Vec<String> = cells.into_iter().map(|c| if c == "–" { String::new() } else { c }).collect();
+    let cells: Vec<String> = cells
+        .into_iter()
+        .map(|c| if c == "–" { String::new() } else { c })
+        .collect();
     if let Some(baseline) = name.strip_prefix("Δ vs ") {
-        return vec![("delta".into(), cells.clone()), ("baseline".into(), vec![baseline.to_string(); cells.len()])];
+        return vec![
+            ("delta".into(), cells.clone()),
+            ("baseline".into(), vec![baseline.to_string(); cells.len()]),
+        ];
     }
     if name.starts_with("pairs ") {
-        let parts: Vec<Vec<String>> = cells.iter().map(|c| if c.is_empty() { vec![String::new(); 5] } else { c.split('/').map(str::to_string).collect() }).collect();
-        return ["pairs_0", "pairs_1_4", "pairs_1_2", "pairs_3_4", "pairs_1"].iter().enumerate().map(|(k, n)| (n.to_string(), parts.iter().map(|p| p.get(k).cloned().unwrap_or_default()).collect())).collect();
+        let parts: Vec<Vec<String>> = cells
+            .iter()
+            .map(|c| {
+                if c.is_empty() {
+                    vec![String::new(); 5]
+                } else {
+                    c.split('/').map(str::to_string).collect()
+                }
+            })
+            .collect();
+        return ["pairs_0", "pairs_1_4", "pairs_1_2", "pairs_3_4", "pairs_1"]
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                (
+                    n.to_string(),
+                    parts
+                        .iter()
+                        .map(|p| p.get(k).cloned().unwrap_or_default())
+                        .collect(),
+                )
+            })
+            .collect();
     }
     if name.ends_with(" CI") {
-        let base = if name.starts_with("Elo") { "elo" } else { "delta" };
-        let (lo, hi): (Vec<String>, Vec<String>) = cells.iter().map(|c| c.split_once(" to ").map_or((String::new(), String::new()), |(a, b)| (a.to_string(), b.to_string()))).unzip();
+        let base = if name.starts_with("Elo") {
+            "elo"
+        } else {
+            "delta"
+        };
+        let (lo, hi): (Vec<String>, Vec<String>) = cells
+            .iter()
+            .map(|c| {
+                c.split_once(" to ")
+                    .map_or((String::new(), String::new()), |(a, b)| {
+                        (a.to_string(), b.to_string())
+                    })
+            })
+            .unzip();
         return vec![(format!("{base}_lo"), lo), (format!("{base}_hi"), hi)];
     }
     vec![(tidy_name(name), cells)]
@@ -776,8 +1259,19 @@ fn tidy_columns(name: &str, cells: Vec<String>) -> Vec<(String, Vec<String>)> {
 
 /// One CSV line (with its newline): cells with a comma, quote or newline quoted.
 pub fn csv_line<S: AsRef<str>>(cells: &[S]) -> String {
-    let quote = |x: &str| if x.contains([',', '"', '\n']) { format!("\"{}\"", x.replace('"', "\"\"")) } else { x.to_string() };
-    cells.iter().map(|c| quote(c.as_ref())).collect::<Vec<_>>().join(",") + "\n"
+    let quote = |x: &str| {
+        if x.contains([',', '"', '\n']) {
+            format!("\"{}\"", x.replace('"', "\"\""))
+        } else {
+            x.to_string()
+        }
+    };
+    cells
+        .iter()
+        .map(|c| quote(c.as_ref()))
+        .collect::<Vec<_>>()
+        .join(",")
+        + "\n"
 }
 
 #[cfg(test)]

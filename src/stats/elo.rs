@@ -45,7 +45,11 @@ impl Pentanomial {
         self.0[((a + b) * 2.0).round() as usize] += 1;
     }
     fn units(&self) -> Vec<(f64, u64)> {
-        self.0.iter().enumerate().map(|(i, &c)| (i as f64 / 4.0, c)).collect()
+        self.0
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| (i as f64 / 4.0, c))
+            .collect()
     }
 }
 
@@ -57,7 +61,11 @@ fn moments(units: &[(f64, u64)]) -> Option<(f64, f64, f64)> {
     }
     let n = n as f64;
     let s = units.iter().map(|&(x, c)| x * c as f64).sum::<f64>() / n;
-    let var = units.iter().map(|&(x, c)| c as f64 * (x - s).powi(2)).sum::<f64>() / n;
+    let var = units
+        .iter()
+        .map(|&(x, c)| c as f64 * (x - s).powi(2))
+        .sum::<f64>()
+        / n;
     Some((n, s, var))
 }
 
@@ -71,8 +79,16 @@ pub struct EloEstimate {
 fn elo_estimate(units: &[(f64, u64)], level: f64) -> Option<EloEstimate> {
     let (n, s, var) = moments(units)?;
     let half = z_for(level) * (var / n).sqrt();
-    let score = Estimate { value: s, lo: (s - half).max(0.0), hi: (s + half).min(1.0) };
-    let elo = Estimate { value: elo_from_score(s), lo: elo_from_score(score.lo), hi: elo_from_score(score.hi) };
+    let score = Estimate {
+        value: s,
+        lo: (s - half).max(0.0),
+        hi: (s + half).min(1.0),
+    };
+    let elo = Estimate {
+        value: elo_from_score(s),
+        lo: elo_from_score(score.lo),
+        hi: elo_from_score(score.hi),
+    };
     Some(EloEstimate { score, elo })
 }
 
@@ -115,11 +131,16 @@ pub enum SprtDecision {
 impl Sprt {
     /// (lower, upper) LLR bounds: ln(beta / (1 - alpha)) and ln((1 - beta) / alpha).
     pub fn bounds(&self) -> (f64, f64) {
-        ((self.beta / (1.0 - self.alpha)).ln(), ((1.0 - self.beta) / self.alpha).ln())
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
     }
 
     fn llr(&self, units: &[(f64, u64)]) -> f64 {
-        let Some((n, s, var)) = moments(units) else { return 0.0 };
+        let Some((n, s, var)) = moments(units) else {
+            return 0.0;
+        };
         if var == 0.0 {
             return 0.0;
         }
@@ -170,12 +191,26 @@ mod tests {
     fn trinomial_elo_interval_and_los() {
         // W 60, D 20, L 20: s = 0.7, Elo 147.19071411783776, 95% (86.22501520030423, 218.2517776410748);
         // LOS = norm.cdf(40 / sqrt(80)) = 0.9999961278917845
-        let r = Wdl { wins: 60, draws: 20, losses: 20 };
+        let r = Wdl {
+            wins: 60,
+            draws: 20,
+            losses: 20,
+        };
         let e = elo_trinomial(r, 0.95).unwrap();
         assert!(close(e.elo.value, 147.19071411783776, 1e-9), "{e:?}");
-        assert!(close(e.elo.lo, 86.22501520030423, 1e-7) && close(e.elo.hi, 218.2517776410748, 1e-7), "{e:?}");
+        assert!(
+            close(e.elo.lo, 86.22501520030423, 1e-7) && close(e.elo.hi, 218.2517776410748, 1e-7),
+            "{e:?}"
+        );
         assert!(close(los(r), 0.9999961278917845, 1e-12));
-        assert_eq!(los(Wdl { wins: 0, draws: 5, losses: 0 }), 0.5);
+        assert_eq!(
+            los(Wdl {
+                wins: 0,
+                draws: 5,
+                losses: 0
+            }),
+            0.5
+        );
         assert!(elo_trinomial(Wdl::default(), 0.95).is_none());
     }
 
@@ -184,7 +219,10 @@ mod tests {
         // Pairs [5, 10, 30, 35, 20]: Elo 98.06887127959205, 95% (59.651311967015985, 138.98564716239602)
         let e = elo_pentanomial(Pentanomial([5, 10, 30, 35, 20]), 0.95).unwrap();
         assert!(close(e.elo.value, 98.06887127959205, 1e-9), "{e:?}");
-        assert!(close(e.elo.lo, 59.651311967015985, 1e-7) && close(e.elo.hi, 138.98564716239602, 1e-7), "{e:?}");
+        assert!(
+            close(e.elo.lo, 59.651311967015985, 1e-7) && close(e.elo.hi, 138.98564716239602, 1e-7),
+            "{e:?}"
+        );
         let mut p = Pentanomial::default();
         p.add_pair(1.0, 0.5);
         p.add_pair(0.0, 0.0);
@@ -194,14 +232,27 @@ mod tests {
 
     #[test]
     fn sprt_llr_and_bounds() {
-        let t = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+        let t = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
         let (lo, hi) = t.bounds();
         // ln(0.05 / 0.95) = -2.9444389791664403
         assert!(close(lo, -2.9444389791664403, 1e-12) && close(hi, 2.9444389791664403, 1e-12));
         // W 1200 D 1500 L 1100: LLR 2.1574066529175613; pairs [100, 500, 900, 560, 120]: 2.416016709843856
-        let llr = t.llr_trinomial(Wdl { wins: 1200, draws: 1500, losses: 1100 });
+        let llr = t.llr_trinomial(Wdl {
+            wins: 1200,
+            draws: 1500,
+            losses: 1100,
+        });
         assert!(close(llr, 2.1574066529175613, 1e-9), "{llr}");
-        assert!(close(t.llr_pentanomial(Pentanomial([100, 500, 900, 560, 120])), 2.416016709843856, 1e-9));
+        assert!(close(
+            t.llr_pentanomial(Pentanomial([100, 500, 900, 560, 120])),
+            2.416016709843856,
+            1e-9
+        ));
         assert_eq!(t.decide(llr), SprtDecision::Continue);
         assert_eq!(t.decide(3.0), SprtDecision::AcceptH1);
         assert_eq!(t.decide(-3.0), SprtDecision::AcceptH0);

@@ -17,7 +17,9 @@ pub fn variance(xs: &[f64]) -> f64 {
 
 /// The two-sided quantile of Student's t with `df` degrees of freedom (2.306004 for 0.95, 8).
 pub fn t_quantile(level: f64, df: f64) -> f64 {
-    StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(0.5 + level / 2.0)
+    StudentsT::new(0.0, 1.0, df)
+        .expect("df > 0")
+        .inverse_cdf(0.5 + level / 2.0)
 }
 
 fn two_sided_p(t: f64, df: f64) -> f64 {
@@ -37,7 +39,11 @@ pub struct Moments {
 
 impl Moments {
     pub fn of(xs: &[f64]) -> Moments {
-        Moments { n: xs.len() as u64, mean: mean(xs), variance: if xs.len() > 1 { variance(xs) } else { f64::NAN } }
+        Moments {
+            n: xs.len() as u64,
+            mean: mean(xs),
+            variance: if xs.len() > 1 { variance(xs) } else { f64::NAN },
+        }
     }
 }
 
@@ -52,7 +58,11 @@ pub fn mean_interval_of(m: Moments, level: f64) -> Option<Estimate> {
         return None;
     }
     let half = t_quantile(level, m.n as f64 - 1.0) * (m.variance / m.n as f64).sqrt();
-    Some(Estimate { value: m.mean, lo: m.mean - half, hi: m.mean + half })
+    Some(Estimate {
+        value: m.mean,
+        lo: m.mean - half,
+        hi: m.mean + half,
+    })
 }
 
 /// A test of the difference of two means, mean(a) - mean(b).
@@ -84,7 +94,11 @@ pub fn welch_of(a: Moments, b: Moments, level: f64) -> Option<TTest> {
 /// The paired t-test: `a[i]` and `b[i]` measured on the same unit; Student's t on the
 /// differences a[i] - b[i] (needs two pairs at least).
 pub fn paired(a: &[f64], b: &[f64], level: f64) -> Option<TTest> {
-    assert_eq!(a.len(), b.len(), "paired samples have one value per unit each");
+    assert_eq!(
+        a.len(),
+        b.len(),
+        "paired samples have one value per unit each"
+    );
     if a.len() < 2 {
         return None;
     }
@@ -108,12 +122,27 @@ pub fn student(a: &[f64], b: &[f64], level: f64) -> Option<TTest> {
 fn t_test(diff: f64, se: f64, df: f64, level: f64) -> TTest {
     let t = diff / se;
     let half = t_quantile(level, df) * se;
-    TTest { difference: Estimate { value: diff, lo: diff - half, hi: diff + half }, t, df, p: two_sided_p(t, df) }
+    TTest {
+        difference: Estimate {
+            value: diff,
+            lo: diff - half,
+            hi: diff + half,
+        },
+        t,
+        df,
+        p: two_sided_p(t, df),
+    }
 }
 
 /// Percentile bootstrap: `resamples` resamples of `units` with replacement (seeded, so the
 /// interval is reproducible), the statistic of each, and the central `level` of them.
-pub fn bootstrap<T: Clone>(units: &[T], statistic: impl Fn(&[T]) -> f64, resamples: usize, level: f64, seed: u64) -> Option<Estimate> {
+pub fn bootstrap<T: Clone>(
+    units: &[T],
+    statistic: impl Fn(&[T]) -> f64,
+    resamples: usize,
+    level: f64,
+    seed: u64,
+) -> Option<Estimate> {
     if units.is_empty() || resamples == 0 {
         return None;
     }
@@ -129,7 +158,11 @@ pub fn bootstrap<T: Clone>(units: &[T], statistic: impl Fn(&[T]) -> f64, resampl
     stats.sort_by(f64::total_cmp);
     let q = |p: f64| stats[((p * resamples as f64).floor() as usize).min(resamples - 1)];
     let alpha = 1.0 - level;
-    Some(Estimate { value: statistic(units), lo: q(alpha / 2.0), hi: q(1.0 - alpha / 2.0) })
+    Some(Estimate {
+        value: statistic(units),
+        lo: q(alpha / 2.0),
+        hi: q(1.0 - alpha / 2.0),
+    })
 }
 
 #[cfg(test)]
@@ -158,7 +191,11 @@ mod tests {
         assert!(close(r.t, 2.3128852548812695, 1e-9), "{r:?}");
         assert!(close(r.df, 10.569308757566647, 1e-9), "{r:?}");
         assert!(close(r.p, 0.041985081408166085, 1e-7), "{r:?}");
-        assert!(close(r.difference.lo, 0.028670215711846248, 1e-7) && close(r.difference.hi, 1.2856154985738688, 1e-7), "{r:?}");
+        assert!(
+            close(r.difference.lo, 0.028670215711846248, 1e-7)
+                && close(r.difference.hi, 1.2856154985738688, 1e-7),
+            "{r:?}"
+        );
     }
 
     #[test]
@@ -169,9 +206,18 @@ mod tests {
         let drug1 = [0.7, -1.6, -0.2, -1.2, -0.1, 3.4, 3.7, 0.8, 0.0, 2.0];
         let drug2 = [1.9, 0.8, 1.1, 0.1, -0.1, 4.4, 5.5, 1.6, 4.6, 3.4];
         let r = paired(&drug1, &drug2, 0.95).unwrap();
-        assert!(close(r.difference.value, -1.58, 1e-12) && r.df == 9.0, "{r:?}");
-        assert!(close(r.t, -4.0621, 1e-4) && close(r.p, 0.002833, 1e-6), "{r:?}");
-        assert!(close(r.difference.lo, -2.4598858, 1e-7) && close(r.difference.hi, -0.7001142, 1e-7), "{r:?}");
+        assert!(
+            close(r.difference.value, -1.58, 1e-12) && r.df == 9.0,
+            "{r:?}"
+        );
+        assert!(
+            close(r.t, -4.0621, 1e-4) && close(r.p, 0.002833, 1e-6),
+            "{r:?}"
+        );
+        assert!(
+            close(r.difference.lo, -2.4598858, 1e-7) && close(r.difference.hi, -0.7001142, 1e-7),
+            "{r:?}"
+        );
         // The same data unpaired: Welch's test misses the effect (R: p-value = 0.07939).
         assert!(close(welch(&drug1, &drug2, 0.95).unwrap().p, 0.07939, 1e-5));
     }
@@ -181,16 +227,26 @@ mod tests {
         // scipy.stats.ttest_ind(A, B, equal_var=True): statistic 2.0885815221985267,
         // pvalue 0.05549219490483373, df 14; CI (-0.01768416640403614, 1.331969880689751)
         let r = student(&A, &B, 0.95).unwrap();
-        assert!(close(r.t, 2.0885815221985267, 1e-9) && r.df == 14.0, "{r:?}");
+        assert!(
+            close(r.t, 2.0885815221985267, 1e-9) && r.df == 14.0,
+            "{r:?}"
+        );
         assert!(close(r.p, 0.05549219490483373, 1e-7), "{r:?}");
-        assert!(close(r.difference.lo, -0.01768416640403614, 1e-7) && close(r.difference.hi, 1.331969880689751, 1e-7), "{r:?}");
+        assert!(
+            close(r.difference.lo, -0.01768416640403614, 1e-7)
+                && close(r.difference.hi, 1.331969880689751, 1e-7),
+            "{r:?}"
+        );
     }
 
     #[test]
     fn mean_interval_matches_scipy() {
         // scipy.stats.ttest_1samp(A, 0).confidence_interval(0.95) = (2.8909267790232915, 3.4233589352624234)
         let e = mean_interval(&A, 0.95).unwrap();
-        assert!(close(e.lo, 2.8909267790232915, 1e-9) && close(e.hi, 3.4233589352624234, 1e-9), "{e:?}");
+        assert!(
+            close(e.lo, 2.8909267790232915, 1e-9) && close(e.hi, 3.4233589352624234, 1e-9),
+            "{e:?}"
+        );
         assert!(mean_interval(&[1.0], 0.95).is_none());
     }
 
@@ -202,7 +258,10 @@ mod tests {
         assert!(e1.lo < mean(&B) && mean(&B) < e1.hi);
         // The percentile interval of the mean is close to the t interval for this sample.
         let t = mean_interval(&B, 0.95).unwrap();
-        assert!((e1.lo - t.lo).abs() < 0.25 && (e1.hi - t.hi).abs() < 0.25, "{e1:?} {t:?}");
+        assert!(
+            (e1.lo - t.lo).abs() < 0.25 && (e1.hi - t.hi).abs() < 0.25,
+            "{e1:?} {t:?}"
+        );
         // A constant sample has a zero-width interval.
         let c = bootstrap(&[2.0; 10], mean, 100, 0.9, 1).unwrap();
         assert_eq!((c.lo, c.hi), (2.0, 2.0));

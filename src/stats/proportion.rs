@@ -32,8 +32,20 @@ pub fn clopper_pearson(k: u64, n: u64, level: f64) -> (f64, f64) {
     }
     let alpha = 1.0 - level;
     let (k, n) = (k.min(n) as f64, n as f64);
-    let lo = if k == 0.0 { 0.0 } else { Beta::new(k, n - k + 1.0).expect("positive shapes").inverse_cdf(alpha / 2.0) };
-    let hi = if k == n { 1.0 } else { Beta::new(k + 1.0, n - k).expect("positive shapes").inverse_cdf(1.0 - alpha / 2.0) };
+    let lo = if k == 0.0 {
+        0.0
+    } else {
+        Beta::new(k, n - k + 1.0)
+            .expect("positive shapes")
+            .inverse_cdf(alpha / 2.0)
+    };
+    let hi = if k == n {
+        1.0
+    } else {
+        Beta::new(k + 1.0, n - k)
+            .expect("positive shapes")
+            .inverse_cdf(1.0 - alpha / 2.0)
+    };
     (lo, hi)
 }
 
@@ -65,11 +77,17 @@ mod tests {
         assert!(close(hi, 0.1611251580528194, 1e-9), "{hi}");
         // proportion_confint(50, 100, alpha=0.10, method="wilson") = (0.4188477961125295, 0.5811522038874706)
         let (lo, hi) = wilson(50.0, 100.0, 0.90);
-        assert!(close(lo, 0.4188477961125295, 1e-9) && close(hi, 0.5811522038874706, 1e-9), "{lo} {hi}");
+        assert!(
+            close(lo, 0.4188477961125295, 1e-9) && close(hi, 0.5811522038874706, 1e-9),
+            "{lo} {hi}"
+        );
         // A fractional score, 17.5 of 46 (draws count one half):
         // proportion_confint(17.5, 46, alpha=0.05, method="wilson") = (0.25455205618274046, 0.5247481436855507)
         let (lo, hi) = wilson(17.5, 46.0, 0.95);
-        assert!(close(lo, 0.25455205618274046, 1e-9) && close(hi, 0.5247481436855507, 1e-9), "{lo} {hi}");
+        assert!(
+            close(lo, 0.25455205618274046, 1e-9) && close(hi, 0.5247481436855507, 1e-9),
+            "{lo} {hi}"
+        );
     }
 
     #[test]
@@ -84,7 +102,10 @@ mod tests {
         ];
         for (k, n, level, lo, hi) in cases {
             let (a, b) = clopper_pearson(k, n, level);
-            assert!(close(a, lo, 1e-7) && close(b, hi, 1e-7), "{k}/{n}: ({a}, {b}) vs ({lo}, {hi})");
+            assert!(
+                close(a, lo, 1e-7) && close(b, hi, 1e-7),
+                "{k}/{n}: ({a}, {b}) vs ({lo}, {hi})"
+            );
         }
     }
 

@@ -37,8 +37,13 @@ pub fn bradley_terry_counted(n: usize, games: &[(Game, u64)]) -> Vec<f64> {
     let (mut points, mut meetings) = (vec![0.0; n], vec![vec![0.0; n]; n]);
     loop {
         points.iter_mut().for_each(|x| *x = 0.0);
-        meetings.iter_mut().for_each(|r| r.iter_mut().for_each(|x| *x = 0.0));
-        for (g, k) in games.iter().filter(|(g, k)| *k > 0 && active[g.a] && active[g.b]) {
+        meetings
+            .iter_mut()
+            .for_each(|r| r.iter_mut().for_each(|x| *x = 0.0));
+        for (g, k) in games
+            .iter()
+            .filter(|(g, k)| *k > 0 && active[g.a] && active[g.b])
+        {
             let k = *k as f64;
             points[g.a] += k * g.result;
             points[g.b] += k * (1.0 - g.result);
@@ -49,7 +54,11 @@ pub fn bradley_terry_counted(n: usize, games: &[(Game, u64)]) -> Vec<f64> {
         for i in 0..n {
             let played: f64 = meetings[i].iter().sum();
             if active[i] && played > 0.0 && (points[i] == 0.0 || points[i] == played) {
-                ratings[i] = if points[i] == 0.0 { f64::NEG_INFINITY } else { f64::INFINITY };
+                ratings[i] = if points[i] == 0.0 {
+                    f64::NEG_INFINITY
+                } else {
+                    f64::INFINITY
+                };
                 active[i] = false;
                 changed = true;
             } else if active[i] && played == 0.0 {
@@ -65,7 +74,11 @@ pub fn bradley_terry_counted(n: usize, games: &[(Game, u64)]) -> Vec<f64> {
     for _ in 0..10_000 {
         let mut next = p.clone();
         for &i in &finite {
-            let denom: f64 = finite.iter().filter(|&&j| j != i && meetings[i][j] > 0.0).map(|&j| meetings[i][j] / (p[i] + p[j])).sum();
+            let denom: f64 = finite
+                .iter()
+                .filter(|&&j| j != i && meetings[i][j] > 0.0)
+                .map(|&j| meetings[i][j] / (p[i] + p[j]))
+                .sum();
             next[i] = points[i] / denom;
         }
         // Anchor: geometric mean 1.
@@ -75,7 +88,10 @@ pub fn bradley_terry_counted(n: usize, games: &[(Game, u64)]) -> Vec<f64> {
                 next[i] /= g;
             }
         }
-        let change = finite.iter().map(|&i| (next[i] / p[i]).ln().abs()).fold(0.0, f64::max);
+        let change = finite
+            .iter()
+            .map(|&i| (next[i] / p[i]).ln().abs())
+            .fold(0.0, f64::max);
         p = next;
         if change < 1e-12 {
             break;
@@ -90,7 +106,13 @@ pub fn bradley_terry_counted(n: usize, games: &[(Game, u64)]) -> Vec<f64> {
 /// Ratings with percentile intervals from `resamples` bootstrap resamples of the counted
 /// games: each resample draws as many games as were played, with replacement, as a multinomial
 /// over the cells (sequential binomial draws).
-pub fn bradley_terry_bootstrap(n: usize, games: &[(Game, u64)], resamples: usize, level: f64, seed: u64) -> Vec<Estimate> {
+pub fn bradley_terry_bootstrap(
+    n: usize,
+    games: &[(Game, u64)],
+    resamples: usize,
+    level: f64,
+    seed: u64,
+) -> Vec<Estimate> {
     let point = bradley_terry_counted(n, games);
     let mut rng = rng_from_seed(seed);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); n];
@@ -104,7 +126,9 @@ pub fn bradley_terry_bootstrap(n: usize, games: &[(Game, u64)], resamples: usize
             } else if *k == rest {
                 left
             } else {
-                rand_distr::Binomial::new(left, *k as f64 / rest as f64).expect("a probability in [0, 1]").sample(&mut rng)
+                rand_distr::Binomial::new(left, *k as f64 / rest as f64)
+                    .expect("a probability in [0, 1]")
+                    .sample(&mut rng)
             };
             cell.1 = drawn;
             left -= drawn;
@@ -119,8 +143,18 @@ pub fn bradley_terry_bootstrap(n: usize, games: &[(Game, u64)], resamples: usize
         .map(|i| {
             let s = &mut samples[i];
             s.sort_by(f64::total_cmp);
-            let q = |p: f64| if s.is_empty() { f64::NAN } else { s[((p * s.len() as f64).floor() as usize).min(s.len() - 1)] };
-            Estimate { value: point[i], lo: q(alpha / 2.0), hi: q(1.0 - alpha / 2.0) }
+            let q = |p: f64| {
+                if s.is_empty() {
+                    f64::NAN
+                } else {
+                    s[((p * s.len() as f64).floor() as usize).min(s.len() - 1)]
+                }
+            };
+            Estimate {
+                value: point[i],
+                lo: q(alpha / 2.0),
+                hi: q(1.0 - alpha / 2.0),
+            }
         })
         .collect()
 }
@@ -130,7 +164,9 @@ mod tests {
     use super::*;
 
     fn games(list: &[(usize, usize, f64, usize)]) -> Vec<Game> {
-        list.iter().flat_map(|&(a, b, r, k)| std::iter::repeat_n(Game { a, b, result: r }, k)).collect()
+        list.iter()
+            .flat_map(|&(a, b, r, k)| std::iter::repeat_n(Game { a, b, result: r }, k))
+            .collect()
     }
 
     #[test]
@@ -145,7 +181,14 @@ mod tests {
     #[test]
     fn a_balanced_cycle_rates_everyone_equal() {
         // A beats B, B beats C, C beats A, each 2-1: by symmetry all ratings are equal.
-        let g = games(&[(0, 1, 1.0, 2), (0, 1, 0.0, 1), (1, 2, 1.0, 2), (1, 2, 0.0, 1), (2, 0, 1.0, 2), (2, 0, 0.0, 1)]);
+        let g = games(&[
+            (0, 1, 1.0, 2),
+            (0, 1, 0.0, 1),
+            (1, 2, 1.0, 2),
+            (1, 2, 0.0, 1),
+            (2, 0, 1.0, 2),
+            (2, 0, 0.0, 1),
+        ]);
         let r = bradley_terry(3, &g);
         assert!(r.iter().all(|x| x.abs() < 1e-9), "{r:?}");
     }
@@ -153,7 +196,16 @@ mod tests {
     #[test]
     fn the_fit_satisfies_the_likelihood_equations() {
         // At the maximum, each agent's points equal its expected points: sum_j n_ij p_i / (p_i + p_j).
-        let g = games(&[(0, 1, 1.0, 5), (0, 1, 0.5, 2), (0, 1, 0.0, 3), (1, 2, 1.0, 6), (1, 2, 0.0, 2), (0, 2, 1.0, 4), (0, 2, 0.5, 4), (2, 0, 1.0, 1)]);
+        let g = games(&[
+            (0, 1, 1.0, 5),
+            (0, 1, 0.5, 2),
+            (0, 1, 0.0, 3),
+            (1, 2, 1.0, 6),
+            (1, 2, 0.0, 2),
+            (0, 2, 1.0, 4),
+            (0, 2, 0.5, 4),
+            (2, 0, 1.0, 1),
+        ]);
         let r = bradley_terry(3, &g);
         let p: Vec<f64> = r.iter().map(|x| 10f64.powf(x / 400.0)).collect();
         for i in 0..3 {
@@ -167,13 +219,23 @@ mod tests {
                     expected += p[i] / (p[i] + p[game.a]);
                 }
             }
-            assert!((points - expected).abs() < 1e-8, "agent {i}: {points} vs {expected}");
+            assert!(
+                (points - expected).abs() < 1e-8,
+                "agent {i}: {points} vs {expected}"
+            );
         }
     }
 
     #[test]
     fn agents_without_points_are_at_minus_infinity_and_bootstrap_brackets() {
-        let g = games(&[(0, 1, 1.0, 4), (1, 2, 1.0, 3), (1, 2, 0.0, 1), (0, 2, 1.0, 2), (0, 2, 0.0, 1), (0, 1, 0.0, 1)]);
+        let g = games(&[
+            (0, 1, 1.0, 4),
+            (1, 2, 1.0, 3),
+            (1, 2, 0.0, 1),
+            (0, 2, 1.0, 2),
+            (0, 2, 0.0, 1),
+            (0, 1, 0.0, 1),
+        ]);
         let r = bradley_terry(3, &g);
         assert!(r.iter().all(|x| x.is_finite()));
         let counted: Vec<(Game, u64)> = g.iter().map(|g| (*g, 1)).collect();
@@ -186,18 +248,85 @@ mod tests {
         assert_eq!(shut_out, vec![f64::INFINITY, f64::NEG_INFINITY]);
         // An agent that beat everyone is set aside; the others are fitted among themselves:
         // B beat C 3-1 exactly as in the two-agent case.
-        let r = bradley_terry(3, &games(&[(0, 1, 1.0, 2), (0, 2, 1.0, 2), (1, 2, 1.0, 3), (1, 2, 0.0, 1)]));
+        let r = bradley_terry(
+            3,
+            &games(&[
+                (0, 1, 1.0, 2),
+                (0, 2, 1.0, 2),
+                (1, 2, 1.0, 3),
+                (1, 2, 0.0, 1),
+            ]),
+        );
         assert_eq!(r[0], f64::INFINITY);
         assert!((r[1] - r[2] - 190.84850188786498).abs() < 1e-6, "{r:?}");
     }
 
     #[test]
     fn counted_games_fit_as_the_games_one_by_one() {
-        let g = games(&[(0, 1, 1.0, 5), (0, 1, 0.5, 2), (0, 1, 0.0, 3), (1, 2, 1.0, 6), (1, 2, 0.0, 2), (0, 2, 1.0, 4)]);
-        let counted = [(Game { a: 0, b: 1, result: 1.0 }, 5), (Game { a: 0, b: 1, result: 0.5 }, 2), (Game { a: 0, b: 1, result: 0.0 }, 3), (Game { a: 1, b: 2, result: 1.0 }, 6), (Game { a: 1, b: 2, result: 0.0 }, 2), (Game { a: 0, b: 2, result: 1.0 }, 4)];
+        let g = games(&[
+            (0, 1, 1.0, 5),
+            (0, 1, 0.5, 2),
+            (0, 1, 0.0, 3),
+            (1, 2, 1.0, 6),
+            (1, 2, 0.0, 2),
+            (0, 2, 1.0, 4),
+        ]);
+        let counted = [
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 1.0,
+                },
+                5,
+            ),
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 0.5,
+                },
+                2,
+            ),
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 0.0,
+                },
+                3,
+            ),
+            (
+                Game {
+                    a: 1,
+                    b: 2,
+                    result: 1.0,
+                },
+                6,
+            ),
+            (
+                Game {
+                    a: 1,
+                    b: 2,
+                    result: 0.0,
+                },
+                2,
+            ),
+            (
+                Game {
+                    a: 0,
+                    b: 2,
+                    result: 1.0,
+                },
+                4,
+            ),
+        ];
         let (one_by_one, by_count) = (bradley_terry(3, &g), bradley_terry_counted(3, &counted));
         for i in 0..3 {
-            assert!((one_by_one[i] - by_count[i]).abs() < 1e-9, "{one_by_one:?} {by_count:?}");
+            assert!(
+                (one_by_one[i] - by_count[i]).abs() < 1e-9,
+                "{one_by_one:?} {by_count:?}"
+            );
         }
     }
 
@@ -207,11 +336,35 @@ mod tests {
         // 400 / ln 10 / sqrt(4000 x 0.75 x 0.25) = 6.343 Elo (delta method on the logit); each
         // agent's rating is half the difference, so its 95% interval is about +-1.96 x 6.343 / 2
         // = +-6.22 around its value.
-        let counted = [(Game { a: 0, b: 1, result: 1.0 }, 3000), (Game { a: 0, b: 1, result: 0.0 }, 1000)];
+        let counted = [
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 1.0,
+                },
+                3000,
+            ),
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 0.0,
+                },
+                1000,
+            ),
+        ];
         let e = bradley_terry_bootstrap(2, &counted, 2000, 0.95, 11);
         let (below, above) = (e[0].value - e[0].lo, e[0].hi - e[0].value);
         assert!((e[0].value - 95.424).abs() < 0.01, "{e:?}");
-        assert!((below - 6.22).abs() < 0.6 && (above - 6.22).abs() < 0.6, "{e:?}");
-        assert_eq!(e, bradley_terry_bootstrap(2, &counted, 2000, 0.95, 11), "seeded");
+        assert!(
+            (below - 6.22).abs() < 0.6 && (above - 6.22).abs() < 0.6,
+            "{e:?}"
+        );
+        assert_eq!(
+            e,
+            bradley_terry_bootstrap(2, &counted, 2000, 0.95, 11),
+            "seeded"
+        );
     }
 }

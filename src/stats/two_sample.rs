@@ -31,7 +31,11 @@ pub fn fisher_exact(x1: u64, n1: u64, x2: u64, n2: u64) -> f64 {
     let ln_p = |x: u64| ln_binomial(n1, x) + ln_binomial(n2, k - x) - ln_binomial(n, k);
     let observed = ln_p(x1);
     // Ties up to rounding count as "at most as likely" (R's fisher.test uses a relative 1e-7).
-    let p: f64 = (lo..=hi).map(ln_p).filter(|&l| l <= observed + 1e-7).map(f64::exp).sum();
+    let p: f64 = (lo..=hi)
+        .map(ln_p)
+        .filter(|&l| l <= observed + 1e-7)
+        .map(f64::exp)
+        .sum();
     p.min(1.0)
 }
 
@@ -41,7 +45,11 @@ pub fn newcombe(x1: f64, n1: f64, x2: f64, n2: f64, level: f64) -> Estimate {
     let (p1, p2) = (x1 / n1, x2 / n2);
     let ((l1, u1), (l2, u2)) = (wilson(x1, n1, level), wilson(x2, n2, level));
     let d = p1 - p2;
-    Estimate { value: d, lo: d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt(), hi: d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt() }
+    Estimate {
+        value: d,
+        lo: d - ((p1 - l1).powi(2) + (u2 - p2).powi(2)).sqrt(),
+        hi: d + ((u1 - p1).powi(2) + (p2 - l2).powi(2)).sqrt(),
+    }
 }
 
 /// Holm's step-down adjustment of p-values (in their order; NaN stays NaN and is not counted).
@@ -98,7 +106,11 @@ pub enum Sample {
     /// A proportion in %: its value and, when known, its n (score points are value x n / 100).
     Percent { value: f64, n: Option<u64> },
     /// A mean with, when known, its SD and n.
-    Mean { value: f64, sd: Option<f64>, n: Option<u64> },
+    Mean {
+        value: f64,
+        sd: Option<f64>,
+        n: Option<u64>,
+    },
 }
 
 impl Sample {
@@ -112,9 +124,22 @@ impl Sample {
 /// The two-sample test of ours against the paper's: the difference (ours - paper, in the
 /// samples' unit) with its interval, the raw p-value, and the test's name; None with the reason
 /// when the samples do not allow one.
-pub fn test(ours: Sample, paper: Sample, level: f64) -> Result<(Estimate, f64, &'static str), String> {
+pub fn test(
+    ours: Sample,
+    paper: Sample,
+    level: f64,
+) -> Result<(Estimate, f64, &'static str), String> {
     match (ours, paper) {
-        (Sample::Percent { value: a, n: Some(n1) }, Sample::Percent { value: b, n: Some(n2) }) => {
+        (
+            Sample::Percent {
+                value: a,
+                n: Some(n1),
+            },
+            Sample::Percent {
+                value: b,
+                n: Some(n2),
+            },
+        ) => {
             if n1 == 0 || n2 == 0 {
                 return Err("a sample of no games".into());
             }
@@ -123,15 +148,44 @@ pub fn test(ours: Sample, paper: Sample, level: f64) -> Result<(Estimate, f64, &
             let points = |v: f64, n: u64| (v / 100.0 * n as f64).clamp(0.0, n as f64);
             let whole = |v: f64, n: u64| (points(v, n).round() as u64).min(n);
             let d = newcombe(points(a, n1), n1 as f64, points(b, n2), n2 as f64, level);
-            Ok((Estimate { value: 100.0 * d.value, lo: 100.0 * d.lo, hi: 100.0 * d.hi }, fisher_exact(whole(a, n1), n1, whole(b, n2), n2), "Fisher exact"))
+            Ok((
+                Estimate {
+                    value: 100.0 * d.value,
+                    lo: 100.0 * d.lo,
+                    hi: 100.0 * d.hi,
+                },
+                fisher_exact(whole(a, n1), n1, whole(b, n2), n2),
+                "Fisher exact",
+            ))
         }
-        (Sample::Percent { .. }, Sample::Percent { n: None, .. }) => Err("the paper gives no n".into()),
-        (Sample::Mean { value: a, sd: Some(s1), n: Some(n1) }, Sample::Mean { value: b, sd: Some(s2), n: Some(n2) }) => {
-            let m = |mean: f64, sd: f64, n: u64| super::means::Moments { n, mean, variance: sd * sd };
-            let w = super::means::welch_of(m(a, s1, n1), m(b, s2, n2), level).ok_or("a sample too small for Welch's test")?;
+        (Sample::Percent { .. }, Sample::Percent { n: None, .. }) => {
+            Err("the paper gives no n".into())
+        }
+        (
+            Sample::Mean {
+                value: a,
+                sd: Some(s1),
+                n: Some(n1),
+            },
+            Sample::Mean {
+                value: b,
+                sd: Some(s2),
+                n: Some(n2),
+            },
+        ) => {
+            let m = |mean: f64, sd: f64, n: u64| super::means::Moments {
+                n,
+                mean,
+                variance: sd * sd,
+            };
+            let w = super::means::welch_of(m(a, s1, n1), m(b, s2, n2), level)
+                .ok_or("a sample too small for Welch's test")?;
             Ok((w.difference, w.p, "Welch t"))
         }
-        (Sample::Mean { .. }, Sample::Mean { sd: None, .. }) | (Sample::Mean { .. }, Sample::Mean { n: None, .. }) => Err("the paper gives no spread and n".into()),
+        (Sample::Mean { .. }, Sample::Mean { sd: None, .. })
+        | (Sample::Mean { .. }, Sample::Mean { n: None, .. }) => {
+            Err("the paper gives no spread and n".into())
+        }
         _ => Err("the samples are of different kinds".into()),
     }
 }
@@ -148,7 +202,11 @@ pub fn sign_differs(ours: Sample, paper: Sample, point: f64, level: f64) -> bool
             let (lo, hi) = wilson((value / 100.0 * n as f64).round(), n as f64, level);
             !(100.0 * lo..=100.0 * hi).contains(&point)
         }
-        Sample::Mean { value, sd: Some(sd), n: Some(n) } if n > 1 => {
+        Sample::Mean {
+            value,
+            sd: Some(sd),
+            n: Some(n),
+        } if n > 1 => {
             let half = super::means::t_quantile(level, (n - 1) as f64) * sd / (n as f64).sqrt();
             !(value - half..=value + half).contains(&point)
         }
@@ -157,7 +215,12 @@ pub fn sign_differs(ours: Sample, paper: Sample, point: f64, level: f64) -> bool
 }
 
 /// The verdict from the adjusted p-value and the sign check (`alpha` = 1 - level).
-pub fn verdict(tested: &Result<(Estimate, f64, &'static str), String>, p_adjusted: f64, sign: bool, alpha: f64) -> Verdict {
+pub fn verdict(
+    tested: &Result<(Estimate, f64, &'static str), String>,
+    p_adjusted: f64,
+    sign: bool,
+    alpha: f64,
+) -> Verdict {
     if sign {
         return Verdict::SignDiffers;
     }
@@ -177,7 +240,11 @@ mod tests {
         // Fisher's tea-tasting table [[3, 1], [1, 3]]: p = 34/70.
         assert!((fisher_exact(3, 4, 1, 4) - 34.0 / 70.0).abs() < 1e-12);
         // The textbook table [[1, 9], [11, 3]] (Wikipedia, "Fisher's exact test"): p = 0.002759.
-        assert!((fisher_exact(1, 10, 11, 14) - 0.002_759).abs() < 5e-7, "{}", fisher_exact(1, 10, 11, 14));
+        assert!(
+            (fisher_exact(1, 10, 11, 14) - 0.002_759).abs() < 5e-7,
+            "{}",
+            fisher_exact(1, 10, 11, 14)
+        );
         // Identical samples: p = 1.
         assert!((fisher_exact(23, 46, 23, 46) - 1.0).abs() < 1e-9);
     }
@@ -187,7 +254,10 @@ mod tests {
         // Newcombe (1998), Table II: 56/70 - 48/80, method 10: 0.0524 to 0.3339.
         let d = newcombe(56.0, 70.0, 48.0, 80.0, 0.95);
         assert!((d.value - 0.2).abs() < 1e-12);
-        assert!((d.lo - 0.0524).abs() < 1e-4 && (d.hi - 0.3339).abs() < 1e-4, "{d:?}");
+        assert!(
+            (d.lo - 0.0524).abs() < 1e-4 && (d.hi - 0.3339).abs() < 1e-4,
+            "{d:?}"
+        );
     }
 
     #[test]
@@ -213,31 +283,75 @@ mod tests {
     fn equal_proportions_at_small_n_are_consistent_and_a_real_difference_at_large_n_is_not() {
         let pct = |value: f64, n: u64| Sample::Percent { value, n: Some(n) };
         // 60% of 46 against 52% of 46: well within chance.
-        assert_eq!(judged(pct(52.2, 46), pct(60.9, 46), 50.0), Verdict::Consistent);
+        assert_eq!(
+            judged(pct(52.2, 46), pct(60.9, 46), 50.0),
+            Verdict::Consistent
+        );
         // 60% against 52% over 5000 games each: a real difference.
-        assert_eq!(judged(pct(52.0, 5000), pct(60.0, 5000), 50.0), Verdict::Different);
+        assert_eq!(
+            judged(pct(52.0, 5000), pct(60.0, 5000), 50.0),
+            Verdict::Different
+        );
         // Without the paper's n there is no two-sample verdict.
-        assert!(matches!(judged(pct(52.0, 460), Sample::Percent { value: 60.0, n: None }, 50.0), Verdict::NotComparable(_)));
+        assert!(matches!(
+            judged(
+                pct(52.0, 460),
+                Sample::Percent {
+                    value: 60.0,
+                    n: None
+                },
+                50.0
+            ),
+            Verdict::NotComparable(_)
+        ));
     }
 
     #[test]
     fn opposite_directions_are_flagged_whatever_the_p_value() {
         // A change of -8% in the paper (no spread given) against +10.5% measured.
-        let ours = Sample::Mean { value: 10.5, sd: Some(40.0), n: Some(30) };
-        assert_eq!(judged(ours, Sample::Mean { value: -8.0, sd: None, n: None }, 0.0), Verdict::SignDiffers);
+        let ours = Sample::Mean {
+            value: 10.5,
+            sd: Some(40.0),
+            n: Some(30),
+        };
+        assert_eq!(
+            judged(
+                ours,
+                Sample::Mean {
+                    value: -8.0,
+                    sd: None,
+                    n: None
+                },
+                0.0
+            ),
+            Verdict::SignDiffers
+        );
         // A paper at 52% of 46 games is not clearly above 50%: 48% measured is no reversal.
         let pct = |value: f64, n: u64| Sample::Percent { value, n: Some(n) };
-        assert_eq!(judged(pct(48.0, 460), pct(52.2, 46), 50.0), Verdict::Consistent);
+        assert_eq!(
+            judged(pct(48.0, 460), pct(52.2, 46), 50.0),
+            Verdict::Consistent
+        );
         // 70% of 100 in the paper, 31% of 200 measured: reversed.
-        assert_eq!(judged(pct(31.0, 200), pct(70.0, 100), 50.0), Verdict::SignDiffers);
+        assert_eq!(
+            judged(pct(31.0, 200), pct(70.0, 100), 50.0),
+            Verdict::SignDiffers
+        );
     }
 
     #[test]
     fn welch_is_used_for_means_with_a_spread() {
-        let m = |value: f64, sd: f64, n: u64| Sample::Mean { value, sd: Some(sd), n: Some(n) };
+        let m = |value: f64, sd: f64, n: u64| Sample::Mean {
+            value,
+            sd: Some(sd),
+            n: Some(n),
+        };
         let (d, p, name) = test(m(10.0, 2.0, 50), m(10.2, 2.0, 50), 0.95).unwrap();
         assert_eq!(name, "Welch t");
         assert!((d.value + 0.2).abs() < 1e-12 && p > 0.5);
-        assert_eq!(judged(m(10.0, 2.0, 50), m(12.0, 2.0, 50), f64::NAN), Verdict::Different);
+        assert_eq!(
+            judged(m(10.0, 2.0, 50), m(12.0, 2.0, 50), f64::NAN),
+            Verdict::Different
+        );
     }
 }

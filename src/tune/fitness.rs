@@ -12,8 +12,8 @@
 //! seeded from (evaluation seed, meeting, game), so fitness does not depend on scheduling.
 
 use crate::agent::{AgentSpec, Arena, TableRef};
-use crate::play::play_game;
 use crate::game::CellGame;
+use crate::play::play_game;
 use crate::rng::{below, derive_seed, rng_from_seed};
 use anyhow::Result;
 use rayon::prelude::*;
@@ -94,7 +94,9 @@ impl Score {
 /// others, at least one, without repeats), or every pair once for a round robin.
 pub fn meetings(n: usize, subset: Subset, seed: u64) -> Vec<(usize, usize)> {
     match subset {
-        Subset::Full(_) => (0..n).flat_map(|i| (i + 1..n).map(move |j| (i, j))).collect(),
+        Subset::Full(_) => (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect(),
         Subset::Fraction(f) => {
             let k = ((f * (n - 1) as f64).round() as usize).clamp(1, n.saturating_sub(1));
             let mut rng = rng_from_seed(seed);
@@ -118,12 +120,21 @@ fn spec_for(strategy: Strategy, game_in_meeting: usize, table: &[Vec<f64>]) -> A
     match (strategy, game_in_meeting) {
         (Strategy::Det, _) | (Strategy::Mix, 0) => AgentSpec::TablePlayer { table: t },
         (Strategy::Rnd, _) | (Strategy::Mix, _) => AgentSpec::WeightedRandom { table: t },
-        (Strategy::Mcts { rollouts }, _) => AgentSpec::SimpleMcts { rollouts: Some(rollouts), time_ms: None, table: Some(t) },
+        (Strategy::Mcts { rollouts }, _) => AgentSpec::SimpleMcts {
+            rollouts: Some(rollouts),
+            time_ms: None,
+            table: Some(t),
+        },
     }
 }
 
 /// Plays the evaluation of `tables` (each as rows) from `start`; returns each one's score.
-pub fn evaluate<G: Arena + CellGame>(start: &G, tables: &[Vec<Vec<f64>>], eval: &Evaluation, seed: u64) -> Result<Vec<Score>> {
+pub fn evaluate<G: Arena + CellGame>(
+    start: &G,
+    tables: &[Vec<Vec<f64>>],
+    eval: &Evaluation,
+    seed: u64,
+) -> Result<Vec<Score>> {
     let games = evaluation_games(tables.len(), eval, seed);
     let winners = play_evaluation(start, tables, eval, seed, &games)?;
     Ok(tally(tables.len(), &games, &winners, eval.draw))
@@ -136,18 +147,35 @@ pub type EvalGame = (usize, usize, usize, usize);
 /// first, then j first.
 pub fn evaluation_games(n: usize, eval: &Evaluation, seed: u64) -> Vec<EvalGame> {
     let pairs = meetings(n, eval.subset, derive_seed(seed, &[0]));
-    pairs.iter().enumerate().flat_map(|(m, &(i, j))| [(m, 0, i, j), (m, 1, j, i)]).collect()
+    pairs
+        .iter()
+        .enumerate()
+        .flat_map(|(m, &(i, j))| [(m, 0, i, j), (m, 1, j, i)])
+        .collect()
 }
 
 /// Plays `games` (any stretch of `evaluation_games`, in parallel), each seeded by its meeting
 /// and game; returns each game's winner ("first", "second" or "draw").
-pub fn play_evaluation<G: Arena + CellGame>(start: &G, tables: &[Vec<Vec<f64>>], eval: &Evaluation, seed: u64, games: &[EvalGame]) -> Result<Vec<&'static str>> {
+pub fn play_evaluation<G: Arena + CellGame>(
+    start: &G,
+    tables: &[Vec<Vec<f64>>],
+    eval: &Evaluation,
+    seed: u64,
+    games: &[EvalGame],
+) -> Result<Vec<&'static str>> {
     games
         .par_iter()
         .map(|&(m, g, first, second)| -> Result<&'static str> {
             let a = spec_for(eval.strategy, g, &tables[first]);
             let b = spec_for(eval.strategy, g, &tables[second]);
-            let row = play_game(start, ("first", &a), ("second", &b), derive_seed(seed, &[1, m as u64, g as u64]), 0, "")?;
+            let row = play_game(
+                start,
+                ("first", &a),
+                ("second", &b),
+                derive_seed(seed, &[1, m as u64, g as u64]),
+                0,
+                "",
+            )?;
             Ok(row.winner)
         })
         .collect()
@@ -178,16 +206,24 @@ mod tests {
 
     #[test]
     fn round_robin_meets_every_pair_once_and_subsets_draw_distinct_opponents() {
-        assert_eq!(meetings(4, Subset::Full(FullTag::Full), 1), vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]);
+        assert_eq!(
+            meetings(4, Subset::Full(FullTag::Full), 1),
+            vec![(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
         let m = meetings(60, Subset::Fraction(0.1), 7);
         // round(0.1 x 59) = 6 opponents each, never itself, never twice.
         assert_eq!(m.len(), 60 * 6);
         for i in 0..60 {
-            let mine: std::collections::BTreeSet<usize> = m.iter().filter(|p| p.0 == i).map(|p| p.1).collect();
+            let mine: std::collections::BTreeSet<usize> =
+                m.iter().filter(|p| p.0 == i).map(|p| p.1).collect();
             assert_eq!(mine.len(), 6);
             assert!(!mine.contains(&i));
         }
-        assert_eq!(meetings(10, Subset::Fraction(0.01), 1).len(), 10, "at least one opponent");
+        assert_eq!(
+            meetings(10, Subset::Fraction(0.01), 1).len(),
+            10,
+            "at least one opponent"
+        );
     }
 
     #[test]
@@ -196,9 +232,28 @@ mod tests {
         // colours swapped, so the pair's points split by who won as first player. Compute the
         // expected scores by playing the two games directly.
         let start = Othello::from_stage_id("small6");
-        let corner = |w: f64| (0..6).map(|r| (0..6).map(|c| if (r == 0 || r == 5) && (c == 0 || c == 5) { w } else { 1.0 + (r * 6 + c) as f64 }).collect()).collect::<Vec<Vec<f64>>>();
+        let corner = |w: f64| {
+            (0..6)
+                .map(|r| {
+                    (0..6)
+                        .map(|c| {
+                            if (r == 0 || r == 5) && (c == 0 || c == 5) {
+                                w
+                            } else {
+                                1.0 + (r * 6 + c) as f64
+                            }
+                        })
+                        .collect()
+                })
+                .collect::<Vec<Vec<f64>>>()
+        };
         let tables = vec![corner(100.0), corner(1.0), corner(50.0)];
-        let eval = Evaluation { strategy: Strategy::Det, subset: Subset::Full(FullTag::Full), draw: DrawRule::Half, measure: FitnessMeasure::Points };
+        let eval = Evaluation {
+            strategy: Strategy::Det,
+            subset: Subset::Full(FullTag::Full),
+            draw: DrawRule::Half,
+            measure: FitnessMeasure::Points,
+        };
         let scores = evaluate(&start, &tables, &eval, 3).unwrap();
         // Every individual plays 2 games against each of the 2 others.
         assert!(scores.iter().all(|s| s.games == 4));
@@ -208,7 +263,15 @@ mod tests {
         let mut expected = [0.0f64; 3];
         for (i, j) in meetings(3, Subset::Full(FullTag::Full), 0) {
             for (a, b) in [(i, j), (j, i)] {
-                let row = play_game(&start, ("a", &spec_for(Strategy::Det, 0, &tables[a])), ("b", &spec_for(Strategy::Det, 0, &tables[b])), 0, 0, "").unwrap();
+                let row = play_game(
+                    &start,
+                    ("a", &spec_for(Strategy::Det, 0, &tables[a])),
+                    ("b", &spec_for(Strategy::Det, 0, &tables[b])),
+                    0,
+                    0,
+                    "",
+                )
+                .unwrap();
                 match row.winner {
                     "first" => expected[a] += 1.0,
                     "second" => expected[b] += 1.0,
@@ -223,7 +286,11 @@ mod tests {
             assert_eq!(scores[k].points, expected[k], "individual {k}");
         }
         // The same evaluation is the same on any thread count.
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(|| evaluate(&start, &tables, &eval, 3).unwrap());
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| evaluate(&start, &tables, &eval, 3).unwrap());
         assert_eq!(one, scores);
     }
 
@@ -233,10 +300,18 @@ mod tests {
         // to the second player; totals are the games played either way.
         let start = Othello::from_stage_id("small6");
         let tables: Vec<Vec<Vec<f64>>> = (0..8).map(|k| vec![vec![1.0 + k as f64; 6]; 6]).collect();
-        let eval = |draw| Evaluation { strategy: Strategy::Rnd, subset: Subset::Full(FullTag::Full), draw, measure: FitnessMeasure::Points };
+        let eval = |draw| Evaluation {
+            strategy: Strategy::Rnd,
+            subset: Subset::Full(FullTag::Full),
+            draw,
+            measure: FitnessMeasure::Points,
+        };
         let half = evaluate(&start, &tables, &eval(DrawRule::Half), 11).unwrap();
         let second = evaluate(&start, &tables, &eval(DrawRule::Second), 11).unwrap();
-        assert!(half.iter().any(|s| s.points.fract() != 0.0), "the seed must give a draw for this test to bite");
+        assert!(
+            half.iter().any(|s| s.points.fract() != 0.0),
+            "the seed must give a draw for this test to bite"
+        );
         assert!(second.iter().all(|s| s.points.fract() == 0.0));
         let total = |v: &[Score]| v.iter().map(|s| s.points).sum::<f64>();
         assert!((total(&half) - 56.0).abs() < 1e-9 && (total(&second) - 56.0).abs() < 1e-9);

@@ -49,7 +49,9 @@ fn check_probability(name: &str, p: f64) -> Result<(), String> {
 
 fn check_bounds(bounds: (f64, f64)) -> Result<(), String> {
     if !(bounds.0 < bounds.1) || !bounds.0.is_finite() || !bounds.1.is_finite() {
-        return Err(format!("bounds must be (lo, hi) with lo < hi, got {bounds:?}"));
+        return Err(format!(
+            "bounds must be (lo, hi) with lo < hi, got {bounds:?}"
+        ));
     }
     Ok(())
 }
@@ -59,7 +61,10 @@ impl GaConfig {
     pub fn check(&self) -> Result<(), String> {
         check_population(self.population)?;
         if !(self.elite > 0.0 && self.elite <= 1.0) {
-            return Err(format!("elite must be a fraction in (0, 1], got {}", self.elite));
+            return Err(format!(
+                "elite must be a fraction in (0, 1], got {}",
+                self.elite
+            ));
         }
         if self.tournament == 0 {
             return Err("tournament must be at least 1".into());
@@ -80,8 +85,15 @@ pub fn random_gene(bounds: (f64, f64), rng: &mut GameRng) -> f64 {
 }
 
 /// A population of `size` random vectors of `len` genes.
-pub fn random_population(size: usize, len: usize, bounds: (f64, f64), rng: &mut GameRng) -> Vec<Vec<f64>> {
-    (0..size).map(|_| (0..len).map(|_| random_gene(bounds, rng)).collect()).collect()
+pub fn random_population(
+    size: usize,
+    len: usize,
+    bounds: (f64, f64),
+    rng: &mut GameRng,
+) -> Vec<Vec<f64>> {
+    (0..size)
+        .map(|_| (0..len).map(|_| random_gene(bounds, rng)).collect())
+        .collect()
 }
 
 /// Indices of the elite: the `k` fittest, best first (ties keep the earlier index).
@@ -107,7 +119,10 @@ pub fn tournament(pool: &[usize], fitness: &[f64], k: usize, rng: &mut GameRng) 
 
 /// Uniform crossover: each gene from one parent or the other with probability 1/2.
 pub fn crossover(a: &[f64], b: &[f64], rng: &mut GameRng) -> Vec<f64> {
-    a.iter().zip(b).map(|(&x, &y)| if rng_bit(rng) { x } else { y }).collect()
+    a.iter()
+        .zip(b)
+        .map(|(&x, &y)| if rng_bit(rng) { x } else { y })
+        .collect()
 }
 
 fn rng_bit(rng: &mut GameRng) -> bool {
@@ -128,7 +143,12 @@ pub fn mutate(genes: &mut [f64], rate: f64, bounds: (f64, f64), rng: &mut GameRn
 }
 
 /// The next generation: the elite (best first) and then children until the population is full.
-pub fn next_generation(population: &[Vec<f64>], fitness: &[f64], cfg: &GaConfig, rng: &mut GameRng) -> Vec<Vec<f64>> {
+pub fn next_generation(
+    population: &[Vec<f64>],
+    fitness: &[f64],
+    cfg: &GaConfig,
+    rng: &mut GameRng,
+) -> Vec<Vec<f64>> {
     let keep = elite(fitness, cfg.elite_size());
     let mut next: Vec<Vec<f64>> = keep.iter().map(|&i| population[i].clone()).collect();
     while next.len() < cfg.population {
@@ -172,12 +192,18 @@ impl PlusConfig {
     /// A gene drawn from the bounds (rounded when genes are integers).
     pub fn gene(&self, rng: &mut GameRng) -> f64 {
         let g = random_gene(self.bounds, rng);
-        if self.integer { g.round().clamp(self.bounds.0.ceil(), self.bounds.1.floor()) } else { g }
+        if self.integer {
+            g.round().clamp(self.bounds.0.ceil(), self.bounds.1.floor())
+        } else {
+            g
+        }
     }
 
     /// A random population of vectors of `len` genes.
     pub fn random_population(&self, len: usize, rng: &mut GameRng) -> Vec<Vec<f64>> {
-        (0..self.population).map(|_| (0..len).map(|_| self.gene(rng)).collect()).collect()
+        (0..self.population)
+            .map(|_| (0..len).map(|_| self.gene(rng)).collect())
+            .collect()
     }
 }
 
@@ -213,7 +239,12 @@ pub fn roulette(scaled: &[f64], rng: &mut GameRng) -> usize {
 /// One generation's children: parents by roulette over the scaled fitness; with probability
 /// `crossover` a child is the uniform crossover of two parents, else a copy of the first; with
 /// probability `mutation` one of its genes is redrawn.
-pub fn breed(population: &[Vec<f64>], raw_fitness: &[f64], cfg: &PlusConfig, rng: &mut GameRng) -> Vec<Vec<f64>> {
+pub fn breed(
+    population: &[Vec<f64>],
+    raw_fitness: &[f64],
+    cfg: &PlusConfig,
+    rng: &mut GameRng,
+) -> Vec<Vec<f64>> {
     let scaled = scale_fitness(raw_fitness);
     (0..cfg.children)
         .map(|_| {
@@ -239,7 +270,13 @@ mod tests {
     use crate::rng::rng_from_seed;
 
     fn cfg(population: usize) -> GaConfig {
-        GaConfig { population, elite: 0.3, tournament: 5, mutation: 0.01, bounds: (5.0, 100.0) }
+        GaConfig {
+            population,
+            elite: 0.3,
+            tournament: 5,
+            mutation: 0.01,
+            bounds: (5.0, 100.0),
+        }
     }
 
     #[test]
@@ -257,7 +294,9 @@ mod tests {
         let pool = [0, 1, 2, 3];
         // With one candidate per tournament every member wins sometimes.
         let mut rng = rng_from_seed(1);
-        let winners: std::collections::BTreeSet<usize> = (0..200).map(|_| tournament(&pool, &fitness, 1, &mut rng)).collect();
+        let winners: std::collections::BTreeSet<usize> = (0..200)
+            .map(|_| tournament(&pool, &fitness, 1, &mut rng))
+            .collect();
         assert_eq!(winners.len(), 4);
         // The winner is never worse than any candidate it was drawn with: replay the draws.
         for seed in 0..200 {
@@ -265,7 +304,10 @@ mod tests {
             let mut b = rng_from_seed(seed);
             let w = tournament(&pool, &fitness, 5, &mut a);
             let drawn: Vec<usize> = (0..5).map(|_| pool[below(&mut b, pool.len())]).collect();
-            let best = drawn.iter().map(|&i| fitness[i]).fold(f64::NEG_INFINITY, f64::max);
+            let best = drawn
+                .iter()
+                .map(|&i| fitness[i])
+                .fold(f64::NEG_INFINITY, f64::max);
             assert!(drawn.contains(&w) && fitness[w] == best);
         }
     }
@@ -276,8 +318,17 @@ mod tests {
         let b: Vec<f64> = (0..64).map(|i| 100.0 + i as f64).collect();
         let mut rng = rng_from_seed(3);
         let child = crossover(&a, &b, &mut rng);
-        assert!(child.iter().enumerate().all(|(i, &g)| g == a[i] || g == b[i]));
-        let from_a = child.iter().enumerate().filter(|(i, g)| **g == a[*i]).count();
+        assert!(
+            child
+                .iter()
+                .enumerate()
+                .all(|(i, &g)| g == a[i] || g == b[i])
+        );
+        let from_a = child
+            .iter()
+            .enumerate()
+            .filter(|(i, g)| **g == a[*i])
+            .count();
         // Binomial(64, 1/2): mean 32, sd 4; 12..=52 is 5 standard deviations each side.
         assert!((12..=52).contains(&from_a), "{from_a}");
     }
@@ -310,18 +361,49 @@ mod tests {
     #[test]
     fn configurations_are_checked() {
         assert!(cfg(10).check().is_ok());
-        assert!(GaConfig { population: 1, ..cfg(10) }.check().is_err());
-        assert!(GaConfig { elite: 0.0, ..cfg(10) }.check().is_err());
-        assert!(GaConfig { bounds: (5.0, 5.0), ..cfg(10) }.check().is_err());
+        assert!(
+            GaConfig {
+                population: 1,
+                ..cfg(10)
+            }
+            .check()
+            .is_err()
+        );
+        assert!(
+            GaConfig {
+                elite: 0.0,
+                ..cfg(10)
+            }
+            .check()
+            .is_err()
+        );
+        assert!(
+            GaConfig {
+                bounds: (5.0, 5.0),
+                ..cfg(10)
+            }
+            .check()
+            .is_err()
+        );
     }
 
     fn plus() -> PlusConfig {
-        PlusConfig { population: 6, children: 4, crossover: 0.065, mutation: 0.5, bounds: (0.0, 1000.0), integer: true }
+        PlusConfig {
+            population: 6,
+            children: 4,
+            crossover: 0.065,
+            mutation: 0.5,
+            bounds: (0.0, 1000.0),
+            integer: true,
+        }
     }
 
     #[test]
     fn fitness_is_shifted_and_scaled_to_the_unit_interval() {
-        assert_eq!(scale_fitness(&[-300.0, -100.0, -200.0]), vec![0.0, 1.0, 0.5]);
+        assert_eq!(
+            scale_fitness(&[-300.0, -100.0, -200.0]),
+            vec![0.0, 1.0, 0.5]
+        );
         assert_eq!(scale_fitness(&[7.0, 7.0]), vec![1.0, 1.0]);
     }
 
@@ -341,7 +423,10 @@ mod tests {
 
     #[test]
     fn operator_rates_apply_per_chromosome() {
-        let cfg = PlusConfig { children: 20_000, ..plus() };
+        let cfg = PlusConfig {
+            children: 20_000,
+            ..plus()
+        };
         let mut rng = rng_from_seed(8);
         let a = vec![1.0; 10];
         let b = vec![2.0; 10];
@@ -349,23 +434,55 @@ mod tests {
         let kids = breed(&pop, &[1.0, 1.0], &cfg, &mut rng);
         assert_eq!(kids.len(), 20_000);
         // A child that is neither all-a nor all-b (ignoring one mutated gene) came from crossover.
-        let mixed = kids.iter().filter(|k| k.iter().any(|&g| g == 1.0) && k.iter().any(|&g| g == 2.0) && k.iter().filter(|&&g| g == 1.0 || g == 2.0).count() >= 9).count();
+        let mixed = kids
+            .iter()
+            .filter(|k| {
+                k.iter().any(|&g| g == 1.0)
+                    && k.iter().any(|&g| g == 2.0)
+                    && k.iter().filter(|&&g| g == 1.0 || g == 2.0).count() >= 9
+            })
+            .count();
         // A crossover child is mixed when its two parents differ (roulette over two equally fit
         // parents: 1/2) and not all 10 genes come from one (1 - 2/1024): p = 0.065 x 0.5 x
         // 0.998 = 0.0324, mean 649 of 20000, sd 25; +- 5 sd.
         assert!((524..=774).contains(&mixed), "{mixed}");
-        let mutated = kids.iter().filter(|k| k.iter().any(|&g| g != 1.0 && g != 2.0)).count();
+        let mutated = kids
+            .iter()
+            .filter(|k| k.iter().any(|&g| g != 1.0 && g != 2.0))
+            .count();
         // Half are mutated; a redrawn integer gene equals 1 or 2 with probability 2/1001.
         assert!((9600..=10400).contains(&mutated), "{mutated}");
-        assert!(kids.iter().flatten().all(|g| g.fract() == 0.0 && (0.0..=1000.0).contains(g)));
-        assert!(kids.iter().all(|k| k.iter().filter(|&&g| g != 1.0 && g != 2.0).count() <= 1), "mutation redraws one gene");
+        assert!(
+            kids.iter()
+                .flatten()
+                .all(|g| g.fract() == 0.0 && (0.0..=1000.0).contains(g))
+        );
+        assert!(
+            kids.iter()
+                .all(|k| k.iter().filter(|&&g| g != 1.0 && g != 2.0).count() <= 1),
+            "mutation redraws one gene"
+        );
     }
 
     #[test]
     fn survivors_are_the_fittest_of_parents_and_children() {
         assert_eq!(elite(&[1.0, 5.0, 3.0, 5.0, 9.0], 3), vec![4, 1, 3]);
         assert!(plus().check().is_ok());
-        assert!(PlusConfig { children: 0, ..plus() }.check().is_err());
-        assert!(PlusConfig { crossover: 1.5, ..plus() }.check().is_err());
+        assert!(
+            PlusConfig {
+                children: 0,
+                ..plus()
+            }
+            .check()
+            .is_err()
+        );
+        assert!(
+            PlusConfig {
+                crossover: 1.5,
+                ..plus()
+            }
+            .check()
+            .is_err()
+        );
     }
 }

@@ -21,7 +21,9 @@ pub struct Advantage {
 
 impl Advantage {
     pub fn new(len: usize) -> Advantage {
-        Advantage { sums: vec![0.0; len] }
+        Advantage {
+            sums: vec![0.0; len],
+        }
     }
 
     /// Adds one move: the heuristics' values before and after it, from the mover's side.
@@ -34,15 +36,29 @@ impl Advantage {
     /// Each heuristic's share of the total change (zeros when nothing changed).
     pub fn shares(&self) -> Vec<f64> {
         let total: f64 = self.sums.iter().sum();
-        if total > 0.0 { self.sums.iter().map(|s| s / total).collect() } else { vec![0.0; self.sums.len()] }
+        if total > 0.0 {
+            self.sums.iter().map(|s| s / total).collect()
+        } else {
+            vec![0.0; self.sums.len()]
+        }
     }
 }
 
 /// The hill-climber's step after a game with `result` for the tuned side (1 win, 0.5 draw,
 /// 0 loss): the new weights.
-pub fn climb(weights: &[f64], shares: &[f64], result: f64, step: f64, bounds: (f64, f64)) -> Vec<f64> {
+pub fn climb(
+    weights: &[f64],
+    shares: &[f64],
+    result: f64,
+    step: f64,
+    bounds: (f64, f64),
+) -> Vec<f64> {
     let r = 2.0 * result - 1.0;
-    weights.iter().zip(shares).map(|(w, a)| (w + step * r * a).clamp(bounds.0, bounds.1)).collect()
+    weights
+        .iter()
+        .zip(shares)
+        .map(|(w, a)| (w + step * r * a).clamp(bounds.0, bounds.1))
+        .collect()
 }
 
 #[cfg(test)]
@@ -68,8 +84,14 @@ mod tests {
     fn wins_raise_losses_lower_draws_keep_and_bounds_clamp() {
         let w = [0.5, 0.5, 0.95];
         let s = [0.5, 0.0, 0.5];
-        assert!(close(&climb(&w, &s, 1.0, 0.2, (0.0, 1.0)), &[0.6, 0.5, 1.0]));
-        assert!(close(&climb(&w, &s, 0.0, 0.2, (0.0, 1.0)), &[0.4, 0.5, 0.85]));
+        assert!(close(
+            &climb(&w, &s, 1.0, 0.2, (0.0, 1.0)),
+            &[0.6, 0.5, 1.0]
+        ));
+        assert!(close(
+            &climb(&w, &s, 0.0, 0.2, (0.0, 1.0)),
+            &[0.4, 0.5, 0.85]
+        ));
         assert!(close(&climb(&w, &s, 0.5, 0.2, (0.0, 1.0)), &w));
     }
 }

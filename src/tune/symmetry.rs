@@ -32,7 +32,11 @@ impl TableLayout {
     pub fn new(size: usize, symmetry: Symmetry) -> TableLayout {
         let cells = size * size;
         match symmetry {
-            Symmetry::None => TableLayout { size, cell_param: (0..cells).collect(), params: cells },
+            Symmetry::None => TableLayout {
+                size,
+                cell_param: (0..cells).collect(),
+                params: cells,
+            },
             Symmetry::Rotation => {
                 let mut cell_param = vec![usize::MAX; cells];
                 let mut params = 0;
@@ -49,7 +53,11 @@ impl TableLayout {
                         params += 1;
                     }
                 }
-                TableLayout { size, cell_param, params }
+                TableLayout {
+                    size,
+                    cell_param,
+                    params,
+                }
             }
         }
     }
@@ -61,7 +69,10 @@ impl TableLayout {
 
     /// The table as rows, as experiment files and table files write it.
     pub fn rows(&self, params: &[f64]) -> Vec<Vec<f64>> {
-        self.table(params).chunks(self.size).map(<[f64]>::to_vec).collect()
+        self.table(params)
+            .chunks(self.size)
+            .map(<[f64]>::to_vec)
+            .collect()
     }
 }
 

@@ -31,7 +31,10 @@ rollouts = 20
 "#;
 
 pub fn gamelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gamelab")).args(args).output().expect("the gamelab binary runs")
+    Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(args)
+        .output()
+        .expect("the gamelab binary runs")
 }
 
 /// Writes `text` as `name` in `dir` and returns its path.
@@ -98,18 +101,36 @@ nodes = 200
 "#;
 
 /// Columns that measure time, and so differ between runs.
-pub const TIMING: [&str; 7] = ["wall_ms", "first_max_move_ms", "second_max_move_ms", "first_think_ms", "second_think_ms", "time_s", "us_per_leaf"];
+pub const TIMING: [&str; 7] = [
+    "wall_ms",
+    "first_max_move_ms",
+    "second_max_move_ms",
+    "first_think_ms",
+    "second_think_ms",
+    "time_s",
+    "us_per_leaf",
+];
 
 /// Every part under `results/<name>/<folder>`, by file name, without timing columns.
-pub fn parts(out: &Path, name: &str, folder: &str) -> std::collections::BTreeMap<String, polars::prelude::DataFrame> {
+pub fn parts(
+    out: &Path,
+    name: &str,
+    folder: &str,
+) -> std::collections::BTreeMap<String, polars::prelude::DataFrame> {
     let mut parts = std::collections::BTreeMap::new();
-    let Ok(dir) = std::fs::read_dir(out.join("results").join(name).join(folder)) else { return parts };
+    let Ok(dir) = std::fs::read_dir(out.join("results").join(name).join(folder)) else {
+        return parts;
+    };
     for entry in dir {
         let path = entry.unwrap().path();
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         if file.starts_with("part-") {
             let df = gamelab::experiment::record::read_part(&path).unwrap();
-            let drop: Vec<&str> = TIMING.iter().copied().filter(|c| df.column(c).is_ok()).collect();
+            let drop: Vec<&str> = TIMING
+                .iter()
+                .copied()
+                .filter(|c| df.column(c).is_ok())
+                .collect();
             parts.insert(file, df.drop_many(drop));
         }
     }
@@ -117,10 +138,26 @@ pub fn parts(out: &Path, name: &str, folder: &str) -> std::collections::BTreeMap
 }
 
 /// The same jobs with the same rows (nothing lost, duplicated or changed).
-pub fn assert_same(a: &std::collections::BTreeMap<String, polars::prelude::DataFrame>, b: &std::collections::BTreeMap<String, polars::prelude::DataFrame>, what: &str) {
-    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>(), "{what}: the same jobs");
+pub fn assert_same(
+    a: &std::collections::BTreeMap<String, polars::prelude::DataFrame>,
+    b: &std::collections::BTreeMap<String, polars::prelude::DataFrame>,
+    what: &str,
+) {
+    assert_eq!(
+        a.keys().collect::<Vec<_>>(),
+        b.keys().collect::<Vec<_>>(),
+        "{what}: the same jobs"
+    );
     for (k, df) in a {
-        assert_eq!(df.height(), b[k].height(), "{what}: rows of {k} (lost or duplicated)");
-        assert!(df.equals_missing(&b[k]), "{what}: rows of {k} changed:\n{df}\n{}", b[k]);
+        assert_eq!(
+            df.height(),
+            b[k].height(),
+            "{what}: rows of {k} (lost or duplicated)"
+        );
+        assert!(
+            df.equals_missing(&b[k]),
+            "{what}: rows of {k} changed:\n{df}\n{}",
+            b[k]
+        );
     }
 }

@@ -65,7 +65,9 @@ impl CourseRandom {
 impl RolloutPolicy<Colosseum> for CourseRandom {
     #[inline]
     fn pick(&self, game: &Colosseum, rng: &mut GameRng, _: &mut Vec<Move>) -> Option<Move> {
-        game.outcome().is_none().then(|| CourseRandom::pick_move(game, rng))
+        game.outcome()
+            .is_none()
+            .then(|| CourseRandom::pick_move(game, rng))
     }
 }
 
@@ -81,7 +83,11 @@ pub fn features(after: &Colosseum, me: Player) -> (f64, f64, f64) {
     let adv = after.position_of(me.other());
     let centre = (m - 1.0) / 2.0;
     let to_centre = (mine.0 as f64 - centre).abs() + (mine.1 as f64 - centre).abs();
-    (after.move_count(me.other()) as f64, manhattan(mine, adv), to_centre)
+    (
+        after.move_count(me.other()) as f64,
+        manhattan(mine, adv),
+        to_centre,
+    )
 }
 
 /// The most moves a player can have with max_step K.
@@ -126,7 +132,13 @@ pub struct HeuristicAgent {
 
 impl HeuristicAgent {
     pub fn new(adv_moves: f64, adv_distance: f64, center: f64, center_fade: u32) -> HeuristicAgent {
-        HeuristicAgent { adv_moves, adv_distance, center, center_fade, plies: 0 }
+        HeuristicAgent {
+            adv_moves,
+            adv_distance,
+            center,
+            center_fade,
+            plies: 0,
+        }
     }
 
     fn center_weight(&self) -> f64 {
@@ -177,16 +189,31 @@ impl crate::agent::external::Protocol for Colosseum {
 }
 
 impl Arena for Colosseum {
-    fn build_agent(spec: &AgentSpec, _start: &Colosseum) -> Result<Box<dyn Agent<Colosseum>>, String> {
+    fn build_agent(
+        spec: &AgentSpec,
+        _start: &Colosseum,
+    ) -> Result<Box<dyn Agent<Colosseum>>, String> {
         let rollout = spec.rollout_name();
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),
             AgentSpec::CourseRandom {} => Box::new(random::PolicyAgent(CourseRandom)),
-            AgentSpec::External(e) => Box::new(crate::agent::external::ExternalAgent::new(e, _start)),
-            AgentSpec::Heuristic { adv_moves, adv_distance, center, center_fade } => {
-                Box::new(HeuristicAgent::new(*adv_moves, *adv_distance, *center, *center_fade))
+            AgentSpec::External(e) => {
+                Box::new(crate::agent::external::ExternalAgent::new(e, _start))
             }
-            AgentSpec::Uct { table: Some(_), .. } => return Err("weight tables are for Othello; Colosseum UCT takes `rollout`".into()),
+            AgentSpec::Heuristic {
+                adv_moves,
+                adv_distance,
+                center,
+                center_fade,
+            } => Box::new(HeuristicAgent::new(
+                *adv_moves,
+                *adv_distance,
+                *center,
+                *center_fade,
+            )),
+            AgentSpec::Uct { table: Some(_), .. } => {
+                return Err("weight tables are for Othello; Colosseum UCT takes `rollout`".into());
+            }
             AgentSpec::Uct { .. } | AgentSpec::AnnealedUct { .. } => {
                 let cfg = spec.uct_config().expect("tree search");
                 match rollout {
@@ -194,11 +221,27 @@ impl Arena for Colosseum {
                     Some(RolloutName::Uniform) => Box::new(Uct::new(cfg, Uniform)),
                 }
             }
-            AgentSpec::Popcoin { adv_moves, adv_distance, .. } => {
+            AgentSpec::Popcoin {
+                adv_moves,
+                adv_distance,
+                ..
+            } => {
                 let cfg = spec.uct_config().expect("popcoin is a tree search");
-                Box::new(Uct::with_heuristic(cfg, CourseRandom, PopcoinHeuristic { adv_moves: *adv_moves, adv_distance: *adv_distance }))
+                Box::new(Uct::with_heuristic(
+                    cfg,
+                    CourseRandom,
+                    PopcoinHeuristic {
+                        adv_moves: *adv_moves,
+                        adv_distance: *adv_distance,
+                    },
+                ))
             }
-            other => return Err(format!("agent kind '{}' is not available for Colosseum", other.kind_name())),
+            other => {
+                return Err(format!(
+                    "agent kind '{}' is not available for Colosseum",
+                    other.kind_name()
+                ));
+            }
         })
     }
 }

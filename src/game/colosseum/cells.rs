@@ -68,31 +68,56 @@ impl Cells {
 
     #[inline]
     pub fn and(self, o: Cells) -> Cells {
-        Cells([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
+        Cells([
+            self.0[0] & o.0[0],
+            self.0[1] & o.0[1],
+            self.0[2] & o.0[2],
+            self.0[3] & o.0[3],
+        ])
     }
 
     #[inline]
     pub fn or(self, o: Cells) -> Cells {
-        Cells([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
+        Cells([
+            self.0[0] | o.0[0],
+            self.0[1] | o.0[1],
+            self.0[2] | o.0[2],
+            self.0[3] | o.0[3],
+        ])
     }
 
     #[inline]
     pub fn minus(self, o: Cells) -> Cells {
-        Cells([self.0[0] & !o.0[0], self.0[1] & !o.0[1], self.0[2] & !o.0[2], self.0[3] & !o.0[3]])
+        Cells([
+            self.0[0] & !o.0[0],
+            self.0[1] & !o.0[1],
+            self.0[2] & !o.0[2],
+            self.0[3] & !o.0[3],
+        ])
     }
 
     /// Each cell moved one row up (r - 1).
     #[inline]
     pub fn up(self) -> Cells {
         let w = self.0;
-        Cells([w[0] >> 16 | w[1] << 48, w[1] >> 16 | w[2] << 48, w[2] >> 16 | w[3] << 48, w[3] >> 16])
+        Cells([
+            w[0] >> 16 | w[1] << 48,
+            w[1] >> 16 | w[2] << 48,
+            w[2] >> 16 | w[3] << 48,
+            w[3] >> 16,
+        ])
     }
 
     /// Each cell moved one row down (r + 1).
     #[inline]
     pub fn down(self) -> Cells {
         let w = self.0;
-        Cells([w[0] << 16, w[1] << 16 | w[0] >> 48, w[2] << 16 | w[1] >> 48, w[3] << 16 | w[2] >> 48])
+        Cells([
+            w[0] << 16,
+            w[1] << 16 | w[0] >> 48,
+            w[2] << 16 | w[1] >> 48,
+            w[3] << 16 | w[2] >> 48,
+        ])
     }
 
     /// Each cell moved one column left (c - 1); cells in column 0 must not be in the set.
@@ -161,7 +186,13 @@ pub fn fill(open: &[Cells; 4], start: Cells, blocked: Cells, limit: u32, target:
 
 /// `fill` on four 64-bit words (any CPU).
 #[inline]
-pub fn fill_portable(open: &[Cells; 4], start: Cells, blocked: Cells, limit: u32, target: Cells) -> Cells {
+pub fn fill_portable(
+    open: &[Cells; 4],
+    start: Cells,
+    blocked: Cells,
+    limit: u32,
+    target: Cells,
+) -> Cells {
     let [up, right, down, left] = *open;
     let mut seen = start;
     let mut frontier = start;
@@ -169,7 +200,12 @@ pub fn fill_portable(open: &[Cells; 4], start: Cells, blocked: Cells, limit: u32
         if !seen.and(target).is_empty() {
             break;
         }
-        let next = frontier.and(up).up().or(frontier.and(right).right()).or(frontier.and(down).down()).or(frontier.and(left).left());
+        let next = frontier
+            .and(up)
+            .up()
+            .or(frontier.and(right).right())
+            .or(frontier.and(down).down())
+            .or(frontier.and(left).left());
         frontier = next.minus(seen).minus(blocked);
         if frontier.is_empty() {
             break;
@@ -189,7 +225,12 @@ fn fill_avx2(open: &[Cells; 4], start: Cells, blocked: Cells, limit: u32, target
     use std::arch::x86_64::*;
     // SAFETY: Cells is four u64 (32 bytes); unaligned loads and stores read and write exactly it.
     let load = |c: &Cells| unsafe { _mm256_loadu_si256(c.0.as_ptr() as *const __m256i) };
-    let [up, right, down, left] = [load(&open[0]), load(&open[1]), load(&open[2]), load(&open[3])];
+    let [up, right, down, left] = [
+        load(&open[0]),
+        load(&open[1]),
+        load(&open[2]),
+        load(&open[3]),
+    ];
     let (blocked, target) = (load(&blocked), load(&target));
     let mut seen = load(&start);
     let mut frontier = seen;
@@ -253,9 +294,17 @@ mod tests {
             let open = [random(1), random(1 + case % 2), random(1), random(case % 3)];
             let start = random(6 + case % 3);
             let blocked = random(3);
-            let target = if case % 4 == 0 { Cells::EMPTY } else { random(7) };
+            let target = if case % 4 == 0 {
+                Cells::EMPTY
+            } else {
+                random(7)
+            };
             let limit = [0, 1, 3, 8, u32::MAX][case as usize % 5];
-            assert_eq!(fill(&open, start, blocked, limit, target), fill_portable(&open, start, blocked, limit, target), "case {case}");
+            assert_eq!(
+                fill(&open, start, blocked, limit, target),
+                fill_portable(&open, start, blocked, limit, target),
+                "case {case}"
+            );
         }
     }
 
@@ -266,7 +315,16 @@ mod tests {
             s.insert(cell(r, c));
         }
         let v: Vec<u8> = s.iter().collect();
-        assert_eq!(v, [cell(0, 0), cell(3, 15), cell(4, 0), cell(9, 9), cell(15, 15)]);
+        assert_eq!(
+            v,
+            [
+                cell(0, 0),
+                cell(3, 15),
+                cell(4, 0),
+                cell(9, 9),
+                cell(15, 15)
+            ]
+        );
         assert_eq!(s.len(), 5);
         for (i, &x) in v.iter().enumerate() {
             assert_eq!(s.nth(i as u32), x);

@@ -16,9 +16,9 @@
 pub mod agents;
 pub mod cells;
 pub mod reference;
-pub mod text;
 #[cfg(test)]
 mod tests;
+pub mod text;
 
 use super::{Game, Outcome, Player};
 use crate::rng::{GameRng, below};
@@ -62,8 +62,16 @@ pub struct ColosseumStage {
 
 impl ColosseumStage {
     pub fn parse(id: &str) -> Result<ColosseumStage, String> {
-        let bad = || format!("unknown Colosseum stage '{id}' (expected size-M, e.g. size-8, or sizes-A-B, e.g. sizes-6-12, with 3 <= M <= {MAX_SIZE})");
-        let num = |t: &str| t.parse::<u8>().ok().filter(|m| (3..=MAX_SIZE as u8).contains(m));
+        let bad = || {
+            format!(
+                "unknown Colosseum stage '{id}' (expected size-M, e.g. size-8, or sizes-A-B, e.g. sizes-6-12, with 3 <= M <= {MAX_SIZE})"
+            )
+        };
+        let num = |t: &str| {
+            t.parse::<u8>()
+                .ok()
+                .filter(|m| (3..=MAX_SIZE as u8).contains(m))
+        };
         let sizes = if let Some(m) = id.strip_prefix("size-") {
             let m = num(m).ok_or_else(bad)?;
             [m, m]
@@ -77,7 +85,10 @@ impl ColosseumStage {
         } else {
             return Err(bad());
         };
-        Ok(ColosseumStage { id: id.to_string(), sizes })
+        Ok(ColosseumStage {
+            id: id.to_string(),
+            sizes,
+        })
     }
 
     /// The start of the game with setup seed `seed`, and its size.
@@ -137,7 +148,14 @@ impl Colosseum {
             open[LEFT as usize].remove(cell(i, 0));
             open[RIGHT as usize].remove(cell(i, size - 1));
         }
-        let mut g = Colosseum { size: size as u8, max_step: size.div_ceil(2) as u8, open, pos: [0, 0], to_move: Player::First, result: None };
+        let mut g = Colosseum {
+            size: size as u8,
+            max_step: size.div_ceil(2) as u8,
+            open,
+            pos: [0, 0],
+            to_move: Player::First,
+            result: None,
+        };
         g.place_players(a, b)?;
         Ok(g)
     }
@@ -147,7 +165,9 @@ impl Colosseum {
         let m = self.size as usize;
         for (name, (r, c)) in [("A", a), ("B", b)] {
             if r >= m || c >= m {
-                return Err(format!("player {name} at ({r}, {c}) is off the {m}x{m} board"));
+                return Err(format!(
+                    "player {name} at ({r}, {c}) is off the {m}x{m} board"
+                ));
             }
         }
         if a == b {
@@ -245,7 +265,13 @@ impl Colosseum {
     #[inline]
     pub fn reachable(&self, p: Player) -> Cells {
         let blocked = Cells::single(self.pos[p.other().index()]);
-        cells::fill(&self.open, Cells::single(self.pos[p.index()]), blocked, self.max_step as u32, Cells::EMPTY)
+        cells::fill(
+            &self.open,
+            Cells::single(self.pos[p.index()]),
+            blocked,
+            self.max_step as u32,
+            Cells::EMPTY,
+        )
     }
 
     /// Number of legal moves of `p` (free sides of its reachable cells).
@@ -257,7 +283,13 @@ impl Colosseum {
     /// The region (cells joined through open sides) containing `from`.
     #[inline]
     pub fn region(&self, from: u8) -> Cells {
-        cells::fill(&self.open, Cells::single(from), Cells::EMPTY, u32::MAX, Cells::EMPTY)
+        cells::fill(
+            &self.open,
+            Cells::single(from),
+            Cells::EMPTY,
+            u32::MAX,
+            Cells::EMPTY,
+        )
     }
 
     /// Whether the cells on both sides of the wall on `side` of `u` are joined by a path of three
@@ -268,7 +300,8 @@ impl Colosseum {
         [(side + 1) % 4, (side + 3) % 4].into_iter().any(|p| {
             o[p as usize].contains(u) && {
                 let u2 = neighbour(u, p);
-                o[side as usize].contains(u2) && o[((p + 2) % 4) as usize].contains(neighbour(u2, side))
+                o[side as usize].contains(u2)
+                    && o[((p + 2) % 4) as usize].contains(neighbour(u2, side))
             }
         })
     }
@@ -307,7 +340,10 @@ impl Colosseum {
         if parts.len() != 3 {
             return None;
         }
-        let (r, c) = (parts[0].parse::<usize>().ok()?, parts[1].parse::<usize>().ok()?);
+        let (r, c) = (
+            parts[0].parse::<usize>().ok()?,
+            parts[1].parse::<usize>().ok()?,
+        );
         let side = match parts[2] {
             "u" | "up" | "0" => UP,
             "r" | "right" | "1" => RIGHT,
@@ -357,11 +393,24 @@ impl Game for Colosseum {
             return;
         }
         let v = neighbour(u, side);
-        let region_u = cells::fill(&self.open, Cells::single(u), Cells::EMPTY, u32::MAX, Cells::single(v));
+        let region_u = cells::fill(
+            &self.open,
+            Cells::single(u),
+            Cells::EMPTY,
+            u32::MAX,
+            Cells::single(v),
+        );
         if !region_u.contains(v) {
-            let in_u = [region_u.contains(self.pos[0]), region_u.contains(self.pos[1])];
+            let in_u = [
+                region_u.contains(self.pos[0]),
+                region_u.contains(self.pos[1]),
+            ];
             if in_u[0] != in_u[1] {
-                let region_a = if in_u[0] { region_u } else { self.region(self.pos[0]) };
+                let region_a = if in_u[0] {
+                    region_u
+                } else {
+                    self.region(self.pos[0])
+                };
                 self.finish(region_a);
             }
         }

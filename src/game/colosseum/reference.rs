@@ -24,8 +24,16 @@ pub struct PlainBoard {
 impl PlainBoard {
     pub fn new(g: &Colosseum) -> PlainBoard {
         let m = g.size();
-        let walls = (0..m * m).map(|i| [UP, RIGHT, DOWN, LEFT].map(|side| g.has_wall(i / m, i % m, side))).collect();
-        PlainBoard { size: m, max_step: g.max_step(), walls, pos: [g.position_of(Player::First), g.position_of(Player::Second)], to_move: g.to_move().index() }
+        let walls = (0..m * m)
+            .map(|i| [UP, RIGHT, DOWN, LEFT].map(|side| g.has_wall(i / m, i % m, side)))
+            .collect();
+        PlainBoard {
+            size: m,
+            max_step: g.max_step(),
+            walls,
+            pos: [g.position_of(Player::First), g.position_of(Player::Second)],
+            to_move: g.to_move().index(),
+        }
     }
 
     fn wall(&self, (r, c): (usize, usize), side: u8) -> bool {
@@ -83,7 +91,11 @@ impl PlainBoard {
         let a = self.region(self.pos[0]);
         let b = self.region(self.pos[1]);
         let count = |s: &[bool]| s.iter().filter(|&&x| x).count();
-        (count(&a), count(&b), a[self.pos[1].0 * self.size + self.pos[1].1])
+        (
+            count(&a),
+            count(&b),
+            a[self.pos[1].0 * self.size + self.pos[1].1],
+        )
     }
 
     /// Walks to `to` and puts a wall on its `side` (and on the neighbour's matching side).
@@ -108,7 +120,15 @@ pub fn playout_reference(start: &Colosseum, rng: &mut GameRng) -> [usize; 2] {
         }
         let reach = b.reach();
         let board = &b;
-        let moves: Vec<((usize, usize), u8)> = [UP, RIGHT, DOWN, LEFT].into_iter().flat_map(|side| reach.iter().filter(move |&&at| !board.wall(at, side)).map(move |&at| (at, side))).collect();
+        let moves: Vec<((usize, usize), u8)> = [UP, RIGHT, DOWN, LEFT]
+            .into_iter()
+            .flat_map(|side| {
+                reach
+                    .iter()
+                    .filter(move |&&at| !board.wall(at, side))
+                    .map(move |&at| (at, side))
+            })
+            .collect();
         let (to, side) = moves[below(rng, moves.len())];
         b.play(to, side);
     }

@@ -127,7 +127,11 @@ fn the_setup_is_point_symmetric_and_never_starts_separated() {
             for r in 0..m {
                 for c in 0..m {
                     for s in 0..4u8 {
-                        assert_eq!(g.has_wall(r, c, s), g.has_wall(m - 1 - r, m - 1 - c, (s + 2) % 4), "size {m} seed {seed}");
+                        assert_eq!(
+                            g.has_wall(r, c, s),
+                            g.has_wall(m - 1 - r, m - 1 - c, (s + 2) % 4),
+                            "size {m} seed {seed}"
+                        );
                     }
                 }
             }
@@ -135,10 +139,22 @@ fn the_setup_is_point_symmetric_and_never_starts_separated() {
             assert_eq!(b, (m - 1 - a.0, m - 1 - a.1));
             assert_ne!(a, b);
             assert_eq!(g.to_move(), Player::First);
-            assert!(g.outcome().is_none() && reference_regions(&g).2, "players start joined");
+            assert!(
+                g.outcome().is_none() && reference_regions(&g).2,
+                "players start joined"
+            );
             // K walls and their twins: at most 2K interior walls beyond the border.
-            let interior: usize = (0..m).flat_map(|r| (0..m).map(move |c| (r, c))).map(|(r, c)| usize::from(r + 1 < m && g.has_wall(r, c, DOWN)) + usize::from(c + 1 < m && g.has_wall(r, c, RIGHT))).sum();
-            assert!(interior <= 2 * g.max_step() && interior >= 1, "size {m}: {interior} walls");
+            let interior: usize = (0..m)
+                .flat_map(|r| (0..m).map(move |c| (r, c)))
+                .map(|(r, c)| {
+                    usize::from(r + 1 < m && g.has_wall(r, c, DOWN))
+                        + usize::from(c + 1 < m && g.has_wall(r, c, RIGHT))
+                })
+                .sum();
+            assert!(
+                interior <= 2 * g.max_step() && interior >= 1,
+                "size {m}: {interior} walls"
+            );
         }
     }
 }
@@ -146,7 +162,8 @@ fn the_setup_is_point_symmetric_and_never_starts_separated() {
 #[test]
 fn text_round_trips() {
     for seed in 0..50 {
-        let mut g = Colosseum::random_setup(3 + (seed as usize % 14), &mut rng_from_seed(seed)).unwrap();
+        let mut g =
+            Colosseum::random_setup(3 + (seed as usize % 14), &mut rng_from_seed(seed)).unwrap();
         let mut rng = rng_from_seed(seed + 1000);
         for _ in 0..(seed % 7) {
             if g.outcome().is_some() {
@@ -174,12 +191,34 @@ fn bad_positions_name_their_line() {
         assert!(e.message.contains(needle), "{e}");
     };
     // A gap in the border is a one-sided wall.
-    bad(&OPEN5.replacen("| .   .   .   .   . |\n+   +   +   +---+", "  .   .   .   .   . |\n+   +   +   +---+", 1), 5, "one-sided");
-    bad(&OPEN5.replace("+---+---+---+---+---+\n| .   .   . |", "+---+---+   +---+---+\n| .   .   . |"), 2, "one-sided");
+    bad(
+        &OPEN5.replacen(
+            "| .   .   .   .   . |\n+   +   +   +---+",
+            "  .   .   .   .   . |\n+   +   +   +---+",
+            1,
+        ),
+        5,
+        "one-sided",
+    );
+    bad(
+        &OPEN5.replace(
+            "+---+---+---+---+---+\n| .   .   . |",
+            "+---+---+   +---+---+\n| .   .   . |",
+        ),
+        2,
+        "one-sided",
+    );
     // Both players on one cell cannot be drawn, but two A's can.
     bad(&OPEN5.replace("| .   B |", "| .   A |"), 7, "twice");
     bad(&OPEN5.replace("size 5", "size 6"), 12, "size mismatch");
-    bad(&OPEN5.replace("| .   .   .   .   . |\n+---", "| .   .   .   .   .   . |\n+---"), 11, "size mismatch");
+    bad(
+        &OPEN5.replace(
+            "| .   .   .   .   . |\n+---",
+            "| .   .   .   .   .   . |\n+---",
+        ),
+        11,
+        "size mismatch",
+    );
     bad(&OPEN5.replace(". | . |", "x | . |"), 9, "unknown symbol");
     bad("size 5\nturn C\n", 2, "A or B");
     // A player on a cell walled on all four sides is a legal layout (the game is over).
@@ -194,7 +233,10 @@ fn immediate_wins_are_taken_by_heuristic_uct_and_popcoin() {
     let g = pos(GAP5);
     let win = mv(&g, "(2,4,d)");
     let mut h = HeuristicAgent::new(1.0, 0.5, 0.5, 20);
-    assert_eq!(h.choose(&g, &mut rng_from_seed(1), crate::agent::Budget::None), win);
+    assert_eq!(
+        h.choose(&g, &mut rng_from_seed(1), crate::agent::Budget::None),
+        win
+    );
     let specs = [
         "kind = \"uct\"\niterations = 50\nroot_checks = true",
         "kind = \"popcoin\"\niterations = 50",
@@ -203,7 +245,11 @@ fn immediate_wins_are_taken_by_heuristic_uct_and_popcoin() {
         let spec: AgentSpec = toml::from_str(text).unwrap();
         for seed in 0..5 {
             let mut a = Colosseum::build_agent(&spec, &g).unwrap();
-            assert_eq!(a.choose(&g, &mut rng_from_seed(seed), spec.budget().unwrap()), win, "{text}");
+            assert_eq!(
+                a.choose(&g, &mut rng_from_seed(seed), spec.budget().unwrap()),
+                win,
+                "{text}"
+            );
         }
     }
 }
@@ -227,7 +273,12 @@ fn the_heuristic_agent_never_walks_into_an_immediate_loss() {
     let chosen = h.choose(&g, &mut rng_from_seed(3), crate::agent::Budget::None);
     let mut after = g.clone();
     after.play(chosen);
-    assert_ne!(after.outcome(), Some(Outcome::Win(Player::Second)), "chose {}", g.move_name(chosen));
+    assert_ne!(
+        after.outcome(),
+        Some(Outcome::Win(Player::Second)),
+        "chose {}",
+        g.move_name(chosen)
+    );
 }
 
 fn random_game(size: usize, seed: u64) -> Vec<Colosseum> {
@@ -235,11 +286,18 @@ fn random_game(size: usize, seed: u64) -> Vec<Colosseum> {
     let mut g = Colosseum::random_setup(size, &mut rng).unwrap();
     let mut seen = vec![g.clone()];
     while g.outcome().is_none() {
-        let m = if seed % 2 == 0 { CourseRandom::pick_move(&g, &mut rng) } else { g.random_move(&mut rng, &mut Vec::new()).unwrap() };
+        let m = if seed % 2 == 0 {
+            CourseRandom::pick_move(&g, &mut rng)
+        } else {
+            g.random_move(&mut rng, &mut Vec::new()).unwrap()
+        };
         assert!(g.is_legal(m), "illegal {m:?}");
         g.play(m);
         seen.push(g.clone());
-        assert!(seen.len() < 4 * size * size, "a game places a wall every move, so it ends");
+        assert!(
+            seen.len() < 4 * size * size,
+            "a game places a wall every move, so it ends"
+        );
     }
     seen
 }
@@ -276,10 +334,16 @@ fn heuristic_features_on_a_hand_made_position() {
     let g = pos(OPEN5);
     // Seen from B (as if B had just moved): A at (2,3) is 2 steps away, B is 1 from the centre,
     // and A's moves are the free sides of the cells it reaches.
-    let a_moves: usize = reference_reach(&g).iter().map(|&(r, c)| (0..4u8).filter(|&s| !g.has_wall(r, c, s)).count()).sum();
+    let a_moves: usize = reference_reach(&g)
+        .iter()
+        .map(|&(r, c)| (0..4u8).filter(|&s| !g.has_wall(r, c, s)).count())
+        .sum();
     assert_eq!(features(&g, Player::Second), (a_moves as f64, 2.0, 1.0));
     assert_eq!(max_moves(3), 4.0 * 25.0);
-    let h = PopcoinHeuristic { adv_moves: 1.0, adv_distance: 1.0 };
+    let h = PopcoinHeuristic {
+        adv_moves: 1.0,
+        adv_distance: 1.0,
+    };
     let expected = ((1.0 - a_moves as f64 / 100.0) + (1.0 - 2.0 / 8.0)) / 2.0;
     assert!((h.value(&g, Move::new(0, 0), &g, Player::Second) - expected).abs() < 1e-12);
 }
@@ -293,15 +357,26 @@ fn uniform_playouts_replay_the_plain_reference() {
     for size in 3..=16 {
         for seed in 0..40 {
             let start = Colosseum::random_setup(size, &mut rng_from_seed(seed)).unwrap();
-            let (mut fast_rng, mut plain_rng) = (rng_from_seed(seed + 1000), rng_from_seed(seed + 1000));
+            let (mut fast_rng, mut plain_rng) =
+                (rng_from_seed(seed + 1000), rng_from_seed(seed + 1000));
             let mut game = start.clone();
             playout(&mut game, &Uniform, &mut fast_rng, &mut Vec::new());
             let plain = playout_reference(&start, &mut plain_rng);
-            assert_eq!(game.scores(), plain.map(|n| n as i32), "size {size} seed {seed}");
-            assert_eq!(fast_rng, plain_rng, "size {size} seed {seed}: the same draws");
+            assert_eq!(
+                game.scores(),
+                plain.map(|n| n as i32),
+                "size {size} seed {seed}"
+            );
+            assert_eq!(
+                fast_rng, plain_rng,
+                "size {size} seed {seed}: the same draws"
+            );
             let (mut baseline, mut rng) = (start.clone(), rng_from_seed(seed + 1000));
             playout_portable(&mut baseline, &Uniform, &mut rng, &mut Vec::new());
-            assert_eq!(baseline, game, "size {size} seed {seed}: the baseline copy of the loop");
+            assert_eq!(
+                baseline, game,
+                "size {size} seed {seed}: the baseline copy of the loop"
+            );
         }
     }
 }

@@ -39,7 +39,10 @@ impl std::fmt::Display for TextError {
 }
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TextError> {
-    Err(TextError { line, message: message.into() })
+    Err(TextError {
+        line,
+        message: message.into(),
+    })
 }
 
 /// Draws a position in the text format.
@@ -49,7 +52,14 @@ pub fn to_text(g: &Colosseum) -> String {
     if g.max_step() != m.div_ceil(2) {
         s.push_str(&format!("max_step {}\n", g.max_step()));
     }
-    s.push_str(&format!("turn {}\n", if g.to_move() == Player::First { 'A' } else { 'B' }));
+    s.push_str(&format!(
+        "turn {}\n",
+        if g.to_move() == Player::First {
+            'A'
+        } else {
+            'B'
+        }
+    ));
     s.push_str(&drawing(g));
     s
 }
@@ -70,12 +80,22 @@ pub fn drawing(g: &Colosseum) -> String {
         wall_row(&mut s, r, UP);
         for c in 0..m {
             s.push(if g.has_wall(r, c, LEFT) { '|' } else { ' ' });
-            let who = if (r, c) == a { 'A' } else if (r, c) == b { 'B' } else { '.' };
+            let who = if (r, c) == a {
+                'A'
+            } else if (r, c) == b {
+                'B'
+            } else {
+                '.'
+            };
             s.push(' ');
             s.push(who);
             s.push(' ');
         }
-        s.push_str(if g.has_wall(r, m - 1, RIGHT) { "|\n" } else { " \n" });
+        s.push_str(if g.has_wall(r, m - 1, RIGHT) {
+            "|\n"
+        } else {
+            " \n"
+        });
     }
     wall_row(&mut s, m - 1, DOWN);
     s
@@ -107,7 +127,8 @@ pub fn parse(text: &str) -> Result<Colosseum, TextError> {
             return err(n, format!("expected `KEY VALUE`, got '{bare}'"));
         }
         let number = |v: Option<&str>| -> Result<usize, TextError> {
-            v.and_then(|v| v.parse().ok()).map_or_else(|| err(n, format!("`{key}` needs a whole number")), Ok)
+            v.and_then(|v| v.parse().ok())
+                .map_or_else(|| err(n, format!("`{key}` needs a whole number")), Ok)
         };
         match key {
             "size" => size = Some((number(value)?, n)),
@@ -119,26 +140,52 @@ pub fn parse(text: &str) -> Result<Colosseum, TextError> {
                     _ => return err(n, "`turn` is A or B"),
                 }
             }
-            _ => return err(n, format!("unknown line '{bare}' (expected size, max_step, turn, or the board drawing starting with '+')")),
+            _ => {
+                return err(
+                    n,
+                    format!(
+                        "unknown line '{bare}' (expected size, max_step, turn, or the board drawing starting with '+')"
+                    ),
+                );
+            }
         }
     }
     let Some((m, size_line)) = size else {
         return err(1, "no `size N` line before the drawing");
     };
     if !(2..=super::MAX_SIZE).contains(&m) {
-        return err(size_line, format!("size must be 2..={}, got {m}", super::MAX_SIZE));
+        return err(
+            size_line,
+            format!("size must be 2..={}, got {m}", super::MAX_SIZE),
+        );
     }
     let last = drawing.last().map_or(size_line, |d| d.0);
     if drawing.len() != 2 * m + 1 {
-        return err(last, format!("size mismatch: size {m} needs {} drawing lines, found {}", 2 * m + 1, drawing.len()));
+        return err(
+            last,
+            format!(
+                "size mismatch: size {m} needs {} drawing lines, found {}",
+                2 * m + 1,
+                drawing.len()
+            ),
+        );
     }
     let width = 4 * m + 1;
-    let mut g = Colosseum::empty(m, (0, 0), (m - 1, m - 1)).map_err(|e| TextError { line: size_line, message: e })?;
+    let mut g = Colosseum::empty(m, (0, 0), (m - 1, m - 1)).map_err(|e| TextError {
+        line: size_line,
+        message: e,
+    })?;
     let mut players: [Option<(usize, usize)>; 2] = [None, None];
     for (k, &(n, line)) in drawing.iter().enumerate() {
         let chars: Vec<char> = line.chars().collect();
         if chars.len() > width {
-            return err(n, format!("size mismatch: a row of a size-{m} board is {width} characters wide, this one is {}", chars.len()));
+            return err(
+                n,
+                format!(
+                    "size mismatch: a row of a size-{m} board is {width} characters wide, this one is {}",
+                    chars.len()
+                ),
+            );
         }
         let at = |j: usize| chars.get(j).copied().unwrap_or(' ');
         if k % 2 == 0 {
@@ -152,11 +199,24 @@ pub fn parse(text: &str) -> Result<Colosseum, TextError> {
                 let wall = match seg.as_str() {
                     "---" => true,
                     "   " => false,
-                    _ => return err(n, format!("expected '---' or three spaces over cell column {c}, got '{seg}'")),
+                    _ => {
+                        return err(
+                            n,
+                            format!(
+                                "expected '---' or three spaces over cell column {c}, got '{seg}'"
+                            ),
+                        );
+                    }
                 };
                 let border = r == 0 || r == m;
                 if border && !wall {
-                    return err(n, format!("the border above/below cell ({}, {c}) is open: a one-sided wall (the border is always walled)", r.min(m - 1)));
+                    return err(
+                        n,
+                        format!(
+                            "the border above/below cell ({}, {c}) is open: a one-sided wall (the border is always walled)",
+                            r.min(m - 1)
+                        ),
+                    );
                 }
                 if wall && !border {
                     g.set_wall(r, c, UP);
@@ -172,10 +232,21 @@ pub fn parse(text: &str) -> Result<Colosseum, TextError> {
                 let wall = match ch {
                     '|' => true,
                     ' ' => false,
-                    _ => return err(n, format!("expected '|' or ' ' at column {}, got '{ch}'", 4 * c + 1)),
+                    _ => {
+                        return err(
+                            n,
+                            format!("expected '|' or ' ' at column {}, got '{ch}'", 4 * c + 1),
+                        );
+                    }
                 };
                 if (c == 0 || c == m) && !wall {
-                    return err(n, format!("the border beside cell ({r}, {}) is open: a one-sided wall (the border is always walled)", c.min(m - 1)));
+                    return err(
+                        n,
+                        format!(
+                            "the border beside cell ({r}, {}) is open: a one-sided wall (the border is always walled)",
+                            c.min(m - 1)
+                        ),
+                    );
                 }
                 if wall && c > 0 && c < m {
                     g.set_wall(r, c, LEFT);
@@ -184,7 +255,10 @@ pub fn parse(text: &str) -> Result<Colosseum, TextError> {
                     break;
                 }
                 if at(4 * c + 1) != ' ' || at(4 * c + 3) != ' ' {
-                    return err(n, format!("cell ({r}, {c}) must be drawn as ' x ' with x one of . A B"));
+                    return err(
+                        n,
+                        format!("cell ({r}, {c}) must be drawn as ' x ' with x one of . A B"),
+                    );
                 }
                 match at(4 * c + 2) {
                     '.' => {}
@@ -195,7 +269,12 @@ pub fn parse(text: &str) -> Result<Colosseum, TextError> {
                         }
                         players[i] = Some((r, c));
                     }
-                    x => return err(n, format!("unknown symbol '{x}' in cell ({r}, {c}) (expected . A or B)")),
+                    x => {
+                        return err(
+                            n,
+                            format!("unknown symbol '{x}' in cell ({r}, {c}) (expected . A or B)"),
+                        );
+                    }
                 }
             }
         }
@@ -203,7 +282,10 @@ pub fn parse(text: &str) -> Result<Colosseum, TextError> {
     let (Some(a), Some(b)) = (players[0], players[1]) else {
         return err(last, "the drawing needs one A and one B");
     };
-    g.place_players(a, b).map_err(|e| TextError { line: last, message: e })?;
+    g.place_players(a, b).map_err(|e| TextError {
+        line: last,
+        message: e,
+    })?;
     if let Some((k, n)) = max_step {
         if k == 0 {
             return err(n, "max_step must be at least 1");

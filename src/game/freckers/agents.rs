@@ -4,11 +4,11 @@
 //! (`freckers_mcts`) is a configuration of the one UCT in `agent/uct.rs`.
 
 use super::{Action, Freckers};
-use crate::agent::rollout::{RolloutPolicy, Uniform};
 use crate::agent::alphabeta::{AlphaBeta, Evaluator};
 use crate::agent::hybrid::Hybrid;
-use crate::agent::uct::{NodeHeuristic, Uct};
 use crate::agent::move_cache::MoveSource;
+use crate::agent::rollout::{RolloutPolicy, Uniform};
+use crate::agent::uct::{NodeHeuristic, Uct};
 use crate::agent::{Agent, AgentSpec, Arena, Budget, Generator, RolloutName, random};
 use crate::game::{Game, Player};
 use crate::rng::{GameRng, below, unit_f64};
@@ -19,7 +19,11 @@ pub fn vertical_gain(a: Action, mover: Player) -> i32 {
         None => 0,
         Some((from, to)) => {
             let (rf, rt) = ((from / 8) as i32, (to / 8) as i32);
-            if mover == Player::First { rt - rf } else { rf - rt }
+            if mover == Player::First {
+                rt - rf
+            } else {
+                rf - rt
+            }
         }
     }
 }
@@ -63,8 +67,13 @@ impl NodeHeuristic<Freckers> for FreckersPrior {
             return 0.0;
         }
         let gain = (vertical_gain(mv, mover).max(0) as f64 / 7.0).min(1.0);
-        let mobility = if self.mobility != 0.0 { mobility_growth(before, after, mover) } else { 0.0 };
-        (self.gain * gain + self.cohesion * cohesion(after, mover) + self.mobility * mobility) / total
+        let mobility = if self.mobility != 0.0 {
+            mobility_growth(before, after, mover)
+        } else {
+            0.0
+        };
+        (self.gain * gain + self.cohesion * cohesion(after, mover) + self.mobility * mobility)
+            / total
     }
 }
 
@@ -115,7 +124,15 @@ pub fn eval_features(g: &Freckers, p: Player, need: [bool; 5]) -> [f64; 5] {
         g.actions_of(p, &mut a);
         g.actions_of(q, &mut b);
         f[2] = (a.len() as f64 - b.len() as f64) / 10.0;
-        let jumps = |v: &[Action]| v.iter().filter(|a| a.cells().is_some_and(|(x, y)| (x / 8).abs_diff(y / 8) > 1 || (x % 8).abs_diff(y % 8) > 1)).count() as f64;
+        let jumps = |v: &[Action]| {
+            v.iter()
+                .filter(|a| {
+                    a.cells().is_some_and(|(x, y)| {
+                        (x / 8).abs_diff(y / 8) > 1 || (x % 8).abs_diff(y % 8) > 1
+                    })
+                })
+                .count() as f64
+        };
         f[3] = jumps(&a) - jumps(&b);
     }
     if need[4] {
@@ -134,7 +151,9 @@ pub struct WeightedEval {
 impl WeightedEval {
     /// Distance alone (weight `distance`) plus mobility (weight `mobility`).
     pub fn distance(distance: f64, mobility: f64) -> WeightedEval {
-        WeightedEval { weights: [distance, 0.0, mobility, 0.0, 0.0] }
+        WeightedEval {
+            weights: [distance, 0.0, mobility, 0.0, 0.0],
+        }
     }
 }
 
@@ -223,33 +242,86 @@ impl crate::agent::external::Protocol for Freckers {
 }
 
 impl Arena for Freckers {
-    fn build_agent(spec: &AgentSpec, _start: &Freckers) -> Result<Box<dyn Agent<Freckers>>, String> {
+    fn build_agent(
+        spec: &AgentSpec,
+        _start: &Freckers,
+    ) -> Result<Box<dyn Agent<Freckers>>, String> {
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),
             AgentSpec::Greedy {} => Box::new(Greedy),
             AgentSpec::RandomGreedy {} => Box::new(random::PolicyAgent(RandomGreedy)),
-            AgentSpec::External(e) => Box::new(crate::agent::external::ExternalAgent::new(e, _start)),
-            AgentSpec::Uct { table: None, .. } | AgentSpec::AnnealedUct { .. } => match spec.rollout_name() {
-                None | Some(RolloutName::Uniform) => Box::new(Uct::new(spec.uct_config().expect("tree search"), Uniform)),
-                Some(RolloutName::CourseRandom) => return Err("rollout = \"course_random\" is a Colosseum policy".into()),
-            },
-            AgentSpec::FreckersMcts { epsilon, gain, cohesion, mobility, generator, move_cache, .. } => {
+            AgentSpec::External(e) => {
+                Box::new(crate::agent::external::ExternalAgent::new(e, _start))
+            }
+            AgentSpec::Uct { table: None, .. } | AgentSpec::AnnealedUct { .. } => {
+                match spec.rollout_name() {
+                    None | Some(RolloutName::Uniform) => {
+                        Box::new(Uct::new(spec.uct_config().expect("tree search"), Uniform))
+                    }
+                    Some(RolloutName::CourseRandom) => {
+                        return Err("rollout = \"course_random\" is a Colosseum policy".into());
+                    }
+                }
+            }
+            AgentSpec::FreckersMcts {
+                epsilon,
+                gain,
+                cohesion,
+                mobility,
+                generator,
+                move_cache,
+                ..
+            } => {
                 if !(0.0..=1.0).contains(epsilon) {
                     return Err(format!("epsilon must be in [0, 1], got {epsilon}"));
                 }
-                let prior = FreckersPrior { gain: *gain, cohesion: *cohesion, mobility: *mobility };
-                let rollout = EpsilonGreedy { epsilon: *epsilon, lazy: *generator == Generator::Lazy };
-                Box::new(Uct::with_heuristic(spec.uct_config().expect("tree search"), rollout, prior).with_moves(MoveSource::lru(*move_cache)))
+                let prior = FreckersPrior {
+                    gain: *gain,
+                    cohesion: *cohesion,
+                    mobility: *mobility,
+                };
+                let rollout = EpsilonGreedy {
+                    epsilon: *epsilon,
+                    lazy: *generator == Generator::Lazy,
+                };
+                Box::new(
+                    Uct::with_heuristic(spec.uct_config().expect("tree search"), rollout, prior)
+                        .with_moves(MoveSource::lru(*move_cache)),
+                )
             }
-            AgentSpec::Alphabeta { depth, shuffle, move_cache, .. } => {
-                let eval = WeightedEval { weights: spec.weights().expect("alpha-beta has weights") };
-                Box::new(AlphaBeta::new(eval, *depth, *shuffle).with_moves(MoveSource::lru(*move_cache)))
+            AgentSpec::Alphabeta {
+                depth,
+                shuffle,
+                move_cache,
+                ..
+            } => {
+                let eval = WeightedEval {
+                    weights: spec.weights().expect("alpha-beta has weights"),
+                };
+                Box::new(
+                    AlphaBeta::new(eval, *depth, *shuffle).with_moves(MoveSource::lru(*move_cache)),
+                )
             }
-            AgentSpec::Hybrid { switch_ply, early, late } => {
-                let part = |s: &AgentSpec| -> Result<(Box<dyn Agent<Freckers>>, Budget), String> { Ok((Freckers::build_agent(s, _start)?, s.budget()?)) };
-                Box::new(Hybrid::new(part(early).map_err(|e| format!("early: {e}"))?, part(late).map_err(|e| format!("late: {e}"))?, *switch_ply))
+            AgentSpec::Hybrid {
+                switch_ply,
+                early,
+                late,
+            } => {
+                let part = |s: &AgentSpec| -> Result<(Box<dyn Agent<Freckers>>, Budget), String> {
+                    Ok((Freckers::build_agent(s, _start)?, s.budget()?))
+                };
+                Box::new(Hybrid::new(
+                    part(early).map_err(|e| format!("early: {e}"))?,
+                    part(late).map_err(|e| format!("late: {e}"))?,
+                    *switch_ply,
+                ))
             }
-            other => return Err(format!("agent kind '{}' is not available for Freckers", other.kind_name())),
+            other => {
+                return Err(format!(
+                    "agent kind '{}' is not available for Freckers",
+                    other.kind_name()
+                ));
+            }
         })
     }
 }

@@ -13,9 +13,9 @@
 //! are distinct by construction once landings are deduplicated.
 
 pub mod agents;
-pub mod text;
 #[cfg(test)]
 mod tests;
+pub mod text;
 
 use super::{Game, Outcome, Player};
 use crate::rng::{GameRng, below};
@@ -95,7 +95,10 @@ const fn cells_with_a_cell_at(steps: i8) -> [u64; 8] {
     while d < 8 {
         let mut cell = 0;
         while cell < 64 {
-            let (r, c) = ((cell / 8) as i8 + steps * DIRECTIONS[d].0, (cell % 8) as i8 + steps * DIRECTIONS[d].1);
+            let (r, c) = (
+                (cell / 8) as i8 + steps * DIRECTIONS[d].0,
+                (cell % 8) as i8 + steps * DIRECTIONS[d].1,
+            );
             if r >= 0 && r < 8 && c >= 0 && c < 8 {
                 m[d] |= 1u64 << cell;
             }
@@ -119,7 +122,13 @@ const ORDERS_OF_FIVE: [[u8; 5]; 120] = {
     let mut k = 0;
     let mut code = 0;
     while code < 3125 {
-        let digits = [(code / 625 % 5) as u8, (code / 125 % 5) as u8, (code / 25 % 5) as u8, (code / 5 % 5) as u8, (code % 5) as u8];
+        let digits = [
+            (code / 625 % 5) as u8,
+            (code / 125 % 5) as u8,
+            (code / 25 % 5) as u8,
+            (code / 5 % 5) as u8,
+            (code % 5) as u8,
+        ];
         let mut seen = 0u8;
         let mut i = 0;
         while i < 5 {
@@ -157,22 +166,48 @@ impl Freckers {
     pub fn new(strict: bool) -> Freckers {
         let red = 0b0111_1110u64;
         let blue = red << 56;
-        let pads = (1u64 | 1 << 7 | 1 << 56 | 1 << 63) | (0b0111_1110u64 << 8) | (0b0111_1110u64 << 48);
-        Freckers { pads, frogs: [red, blue], to_move: Player::First, actions: 0, strict }
+        let pads =
+            (1u64 | 1 << 7 | 1 << 56 | 1 << 63) | (0b0111_1110u64 << 8) | (0b0111_1110u64 << 48);
+        Freckers {
+            pads,
+            frogs: [red, blue],
+            to_move: Player::First,
+            actions: 0,
+            strict,
+        }
     }
 
     /// A position from its parts (for the text format); checks only that the sets are disjoint.
-    pub fn from_parts(pads: u64, red: u64, blue: u64, to_move: Player, actions: u16, strict: bool) -> Result<Freckers, String> {
+    pub fn from_parts(
+        pads: u64,
+        red: u64,
+        blue: u64,
+        to_move: Player,
+        actions: u16,
+        strict: bool,
+    ) -> Result<Freckers, String> {
         if pads & (red | blue) != 0 || red & blue != 0 {
             return Err("a cell holds two things".into());
         }
         if red.count_ones() != 6 || blue.count_ones() != 6 {
-            return Err(format!("each side has 6 frogs (red {}, blue {})", red.count_ones(), blue.count_ones()));
+            return Err(format!(
+                "each side has 6 frogs (red {}, blue {})",
+                red.count_ones(),
+                blue.count_ones()
+            ));
         }
         if actions > MAX_ACTIONS {
-            return Err(format!("at most {MAX_ACTIONS} actions are played, got {actions}"));
+            return Err(format!(
+                "at most {MAX_ACTIONS} actions are played, got {actions}"
+            ));
         }
-        Ok(Freckers { pads, frogs: [red, blue], to_move, actions, strict })
+        Ok(Freckers {
+            pads,
+            frogs: [red, blue],
+            to_move,
+            actions,
+            strict,
+        })
     }
 
     pub fn pads(&self) -> u64 {
@@ -318,7 +353,11 @@ impl Freckers {
                     out.push(Action::mv(from, to));
                 }
             }
-            let mut jumps = if jumpers >> from & 1 == 1 { self.jump_set(from, &dirs, &over) & self.pads } else { 0 };
+            let mut jumps = if jumpers >> from & 1 == 1 {
+                self.jump_set(from, &dirs, &over) & self.pads
+            } else {
+                0
+            };
             while jumps != 0 {
                 let to = jumps.trailing_zeros() as u8;
                 jumps &= jumps - 1;
@@ -417,7 +456,10 @@ impl Freckers {
             }
             let landings = self.jump_set(from, dirs, &over) & self.pads;
             if landings != 0 {
-                return Action::mv(from, nth_bit(landings, below(rng, landings.count_ones() as usize) as u32));
+                return Action::mv(
+                    from,
+                    nth_bit(landings, below(rng, landings.count_ones() as usize) as u32),
+                );
             }
         }
         GROW
@@ -458,7 +500,11 @@ impl Freckers {
         for name in names {
             let d = DIRECTIONS.iter().position(|x| x.2 == name)?;
             let next = step(at, d)?;
-            at = if single_step && occ >> next & 1 == 0 { next } else { step(next, d)? };
+            at = if single_step && occ >> next & 1 == 0 {
+                next
+            } else {
+                step(next, d)?
+            };
         }
         let a = Action::mv(from, at);
         let mut legal = Vec::new();
@@ -522,7 +568,10 @@ impl Game for Freckers {
     /// Frogs in the goal row: Red's in row 7, Blue's in row 0.
     #[inline]
     fn scores(&self) -> [i32; 2] {
-        [(self.frogs[0] & ROW7).count_ones() as i32, (self.frogs[1] & ROW0).count_ones() as i32]
+        [
+            (self.frogs[0] & ROW7).count_ones() as i32,
+            (self.frogs[1] & ROW0).count_ones() as i32,
+        ]
     }
 
     /// Uniform over the legal actions without building their list: steps are counted per
@@ -543,7 +592,13 @@ impl Game for Freckers {
 
     /// Each move starts with `MOVE` or `GROW`: "MOVE (0, 1) [Down]GROW".
     fn split_moves(line: &str) -> Vec<String> {
-        let starts: Vec<usize> = line.match_indices("MOVE").chain(line.match_indices("GROW")).map(|(i, _)| i).collect::<std::collections::BTreeSet<_>>().into_iter().collect();
+        let starts: Vec<usize> = line
+            .match_indices("MOVE")
+            .chain(line.match_indices("GROW"))
+            .map(|(i, _)| i)
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
         let mut out: Vec<String> = Vec::new();
         if let Some(&first) = starts.first()
             && !line[..first].trim().is_empty()
@@ -564,7 +619,12 @@ impl Game for Freckers {
         match a.cells() {
             None => "GROW".into(),
             Some((from, to)) => {
-                let names: Vec<&str> = self.path(from, to).unwrap_or_default().iter().map(|&d| DIRECTIONS[d].2).collect();
+                let names: Vec<&str> = self
+                    .path(from, to)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|&d| DIRECTIONS[d].2)
+                    .collect();
                 format!("MOVE ({}, {}) [{}]", from / 8, from % 8, names.join(", "))
             }
         }
@@ -585,7 +645,11 @@ pub fn perft(pos: &Freckers, depth: u32) -> u64 {
     let mut moves = Vec::new();
     pos.legal_moves(&mut moves);
     if depth <= 1 || moves.is_empty() {
-        return if depth == 0 || moves.is_empty() { 1 } else { moves.len() as u64 };
+        return if depth == 0 || moves.is_empty() {
+            1
+        } else {
+            moves.len() as u64
+        };
     }
     moves
         .iter()
@@ -622,7 +686,11 @@ pub fn playout_reference(start: &Freckers, rng: &mut GameRng) -> Freckers {
         }
         for from in (0..64u8).filter(|&c| frogs >> c & 1 == 1) {
             let landings = g.jump_parents(from, &dirs, &mut [(0, 0); 64]) & g.pads;
-            actions.extend((0..64u8).filter(|&to| landings >> to & 1 == 1).map(|to| Action::mv(from, to)));
+            actions.extend(
+                (0..64u8)
+                    .filter(|&to| landings >> to & 1 == 1)
+                    .map(|to| Action::mv(from, to)),
+            );
         }
         actions.push(GROW);
         g.play(actions[below(rng, actions.len())]);
@@ -642,10 +710,17 @@ pub struct FreckersStage {
 impl FreckersStage {
     pub fn parse(id: &str) -> Result<FreckersStage, String> {
         match id {
-            "standard" => Ok(FreckersStage { id: id.into(), strict: false }),
-            "strict" => Ok(FreckersStage { id: id.into(), strict: true }),
-            _ => Err(format!("unknown Freckers stage '{id}' (expected standard or strict)")),
+            "standard" => Ok(FreckersStage {
+                id: id.into(),
+                strict: false,
+            }),
+            "strict" => Ok(FreckersStage {
+                id: id.into(),
+                strict: true,
+            }),
+            _ => Err(format!(
+                "unknown Freckers stage '{id}' (expected standard or strict)"
+            )),
         }
     }
 }
-

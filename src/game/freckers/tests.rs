@@ -22,7 +22,10 @@ fn the_start_has_21_actions_and_perft_2_is_441() {
     let n = names(&g);
     assert_eq!(n.len(), 21);
     assert!(n.contains(&"GROW".to_string()));
-    assert!(n.contains(&"MOVE (0, 2) [LEFT]".to_string()), "the jump over (0,1) to (0,0): {n:?}");
+    assert!(
+        n.contains(&"MOVE (0, 2) [LEFT]".to_string()),
+        "the jump over (0,1) to (0,0): {n:?}"
+    );
     assert!(n.contains(&"MOVE (0, 5) [RIGHT]".to_string()));
     assert_eq!(perft(&g, 1), 21);
     assert_eq!(perft(&g, 2), 441);
@@ -87,8 +90,14 @@ B B B B B B . .
 . R R R R R * *
 ";
     let n = names(&pos(text));
-    assert!(n.contains(&"MOVE (7, 5) [RIGHT]".to_string()), "a sideways step in the goal row: {n:?}");
-    assert!(n.contains(&"MOVE (7, 4) [RIGHT]".to_string()), "a jump over its own frog to (7,6): {n:?}");
+    assert!(
+        n.contains(&"MOVE (7, 5) [RIGHT]".to_string()),
+        "a sideways step in the goal row: {n:?}"
+    );
+    assert!(
+        n.contains(&"MOVE (7, 4) [RIGHT]".to_string()),
+        "a jump over its own frog to (7,6): {n:?}"
+    );
     // (5,0) can only jump over (6,0) or (6,1) onto water or frogs: nothing.
     assert!(!n.iter().any(|m| m.starts_with("MOVE (5, 0)")), "{n:?}");
     // Steps: (7,5)->(7,6); jumps: (7,4)->(7,6); and GROW.
@@ -151,7 +160,12 @@ R R R R R . * .
     assert_eq!(g.scores(), [5, 0]);
     g.play(g.parse_action("MOVE (6, 6) [DOWN]").unwrap());
     assert_eq!(g.scores(), [6, 0]);
-    assert_eq!(g.outcome(), Some(Outcome::Win(Player::First)), "after {} actions", g.actions_played());
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::Win(Player::First)),
+        "after {} actions",
+        g.actions_played()
+    );
 }
 
 #[test]
@@ -188,7 +202,12 @@ fn notation_parses_back_to_the_same_action() {
             break;
         }
         for &m in &moves {
-            assert_eq!(g.parse_action(&g.move_name(m)), Some(m), "{}", g.move_name(m));
+            assert_eq!(
+                g.parse_action(&g.move_name(m)),
+                Some(m),
+                "{}",
+                g.move_name(m)
+            );
         }
         g.play(moves[below(&mut rng, moves.len())]);
     }
@@ -244,7 +263,11 @@ mod agent_tests {
         let mut rng = rng_from_seed(1);
         for _ in 0..20 {
             let a = greedy_pick(&g, &mut rng, &mut Vec::new()).unwrap();
-            assert_eq!(g.move_name(a), "MOVE (2, 2) [DOWN-RIGHT, DOWN-RIGHT]", "the 4-row chain");
+            assert_eq!(
+                g.move_name(a),
+                "MOVE (2, 2) [DOWN-RIGHT, DOWN-RIGHT]",
+                "the 4-row chain"
+            );
             assert_eq!(vertical_gain(a, Player::First), 4);
         }
     }
@@ -256,7 +279,10 @@ mod agent_tests {
             let g = pos(&text);
             let mut moves = Vec::new();
             g.legal_moves(&mut moves);
-            let weights: Vec<f64> = moves.iter().map(|&a| vertical_gain(a, Player::First).max(0) as f64).collect();
+            let weights: Vec<f64> = moves
+                .iter()
+                .map(|&a| vertical_gain(a, Player::First).max(0) as f64)
+                .collect();
             let total: f64 = weights.iter().sum();
             let mut counts = vec![0u32; moves.len()];
             let mut rng = rng_from_seed(11);
@@ -276,8 +302,13 @@ mod agent_tests {
                 chi2 += (*c as f64 - expected).powi(2) / expected;
                 cells += 1;
             }
-            let critical = ChiSquared::new((cells - 1) as f64).unwrap().inverse_cdf(0.999);
-            assert!(chi2 < critical, "chi2 {chi2:.1} >= {critical:.1} with {cells} cells");
+            let critical = ChiSquared::new((cells - 1) as f64)
+                .unwrap()
+                .inverse_cdf(0.999);
+            assert!(
+                chi2 < critical,
+                "chi2 {chi2:.1} >= {critical:.1} with {cells} cells"
+            );
         }
     }
 
@@ -287,17 +318,35 @@ mod agent_tests {
         let spec = |t: &str| -> AgentSpec { toml::from_str(t).unwrap() };
         let random = spec("kind = \"random\"");
         for (label, agent, games, must_win) in [
-            ("random_greedy", spec("kind = \"random_greedy\""), 10u32, 9usize),
-            ("freckers_mcts", spec("kind = \"freckers_mcts\"\niterations = 100"), 2, 2),
+            (
+                "random_greedy",
+                spec("kind = \"random_greedy\""),
+                10u32,
+                9usize,
+            ),
+            (
+                "freckers_mcts",
+                spec("kind = \"freckers_mcts\"\niterations = 100"),
+                2,
+                2,
+            ),
         ] {
             let wins = (0..games)
                 .filter(|&i| {
-                    let (first, second) = if i % 2 == 0 { ((label, &agent), ("random", &random)) } else { (("random", &random), (label, &agent)) };
-                    let row = play_game(&start, first, second, 100 + i as u64, i, "standard").unwrap();
+                    let (first, second) = if i % 2 == 0 {
+                        ((label, &agent), ("random", &random))
+                    } else {
+                        (("random", &random), (label, &agent))
+                    };
+                    let row =
+                        play_game(&start, first, second, 100 + i as u64, i, "standard").unwrap();
                     (row.winner == "first") == (i % 2 == 0) && row.winner != "draw"
                 })
                 .count();
-            assert!(wins >= must_win, "{label} won {wins} of {games} against random");
+            assert!(
+                wins >= must_win,
+                "{label} won {wins} of {games} against random"
+            );
         }
     }
 }
@@ -339,11 +388,14 @@ R R R R R . * .
         }
         let mut moves = Vec::new();
         g.legal_moves(&mut moves);
-        moves.iter().map(|&m| {
-            let mut n = *g;
-            n.play(m);
-            -minimax(&n, depth - 1, ply + 1, eval)
-        }).fold(f64::NEG_INFINITY, f64::max)
+        moves
+            .iter()
+            .map(|&m| {
+                let mut n = *g;
+                n.play(m);
+                -minimax(&n, depth - 1, ply + 1, eval)
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
     }
 
     #[test]
@@ -361,7 +413,12 @@ R R R R R . * .
                 assert_eq!(ab.last_depth, 3);
                 let mut after = g;
                 after.play(a);
-                assert_eq!(-minimax(&after, 2, 1, &eval), best, "move {} at step {step}", g.move_name(a));
+                assert_eq!(
+                    -minimax(&after, 2, 1, &eval),
+                    best,
+                    "move {} at step {step}",
+                    g.move_name(a)
+                );
             }
             g.play(moves[below(&mut rng, moves.len())]);
         }
@@ -372,7 +429,11 @@ R R R R R . * .
         let g = Freckers::new(false);
         let mut ab = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 8, true);
         ab.choose(&g, &mut rng_from_seed(1), Budget::Iterations(3000));
-        assert!(ab.last_depth >= 2 && ab.last_depth < 8, "depth {}", ab.last_depth);
+        assert!(
+            ab.last_depth >= 2 && ab.last_depth < 8,
+            "depth {}",
+            ab.last_depth
+        );
         let mut tiny = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 8, true);
         tiny.choose(&g, &mut rng_from_seed(1), Budget::Iterations(1));
         assert_eq!(tiny.last_depth, 1, "depth 1 always completes");
@@ -385,7 +446,8 @@ R R R R R . * .
         let mut rng = rng_from_seed(12);
         for step in 0..12u64 {
             let mut plain = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 3, true);
-            let mut cached = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 3, true).with_moves(MoveSource::lru(10_000));
+            let mut cached = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 3, true)
+                .with_moves(MoveSource::lru(10_000));
             let a = plain.choose(&g, &mut rng_from_seed(step), Budget::None);
             let b = cached.choose(&g, &mut rng_from_seed(step), Budget::None);
             assert_eq!(a, b, "step {step}");
@@ -397,10 +459,21 @@ R R R R R . * .
             g.legal_moves(&mut moves);
             g.play(moves[below(&mut rng, moves.len())]);
         }
-        let spec = |cache: usize| -> AgentSpec { toml::from_str(&format!("kind = \"freckers_mcts\"\niterations = 300\nmove_cache = {cache}")).unwrap() };
-        let (mut plain, mut cached) = (Freckers::build_agent(&spec(0), &g).unwrap(), Freckers::build_agent(&spec(5000), &g).unwrap());
+        let spec = |cache: usize| -> AgentSpec {
+            toml::from_str(&format!(
+                "kind = \"freckers_mcts\"\niterations = 300\nmove_cache = {cache}"
+            ))
+            .unwrap()
+        };
+        let (mut plain, mut cached) = (
+            Freckers::build_agent(&spec(0), &g).unwrap(),
+            Freckers::build_agent(&spec(5000), &g).unwrap(),
+        );
         for seed in 0..3 {
-            assert_eq!(plain.choose(&g, &mut rng_from_seed(seed), Budget::Iterations(300)), cached.choose(&g, &mut rng_from_seed(seed), Budget::Iterations(300)));
+            assert_eq!(
+                plain.choose(&g, &mut rng_from_seed(seed), Budget::Iterations(300)),
+                cached.choose(&g, &mut rng_from_seed(seed), Budget::Iterations(300))
+            );
         }
         assert!(cached.effort().cache_hits > 0);
     }
@@ -415,8 +488,13 @@ R R R R R . * .
         assert_eq!(f[0], 1.0, "one row gained");
         assert_eq!(f[1], 0.0);
         assert_eq!(eval_features(&g, Player::Second, [true; 5])[0], -1.0);
-        assert_eq!(eval_features(&g, Player::First, [true, false, false, false, false])[2..], [0.0; 3]);
-        let w = WeightedEval { weights: [2.0, 0.0, 0.0, 0.0, 0.0] };
+        assert_eq!(
+            eval_features(&g, Player::First, [true, false, false, false, false])[2..],
+            [0.0; 3]
+        );
+        let w = WeightedEval {
+            weights: [2.0, 0.0, 0.0, 0.0, 0.0],
+        };
         assert_eq!(w.evaluate(&g, Player::First), 2.0);
     }
 
@@ -432,7 +510,11 @@ R R R R R . * .
     fn the_hybrid_hands_over_at_its_ply() {
         let mut g = Freckers::new(false);
         let late = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 2, false);
-        let mut h = Hybrid::new((Box::new(Grower), Budget::None), (Box::new(late), Budget::None), 4);
+        let mut h = Hybrid::new(
+            (Box::new(Grower), Budget::None),
+            (Box::new(late), Budget::None),
+            4,
+        );
         let mut rng = rng_from_seed(4);
         let mut chosen = Vec::new();
         for _ in 0..6 {
@@ -447,7 +529,8 @@ R R R R R . * .
 
     #[test]
     fn a_game_clock_is_spread_geometrically_over_the_moves() {
-        let spec: crate::agent::AgentSpec = toml::from_str("kind = \"alphabeta\"\ngame_time_s = 180\ndecay = 0.9").unwrap();
+        let spec: crate::agent::AgentSpec =
+            toml::from_str("kind = \"alphabeta\"\ngame_time_s = 180\ndecay = 0.9").unwrap();
         let plan = spec.budget_plan().unwrap();
         let secs = |k: u32| match plan.for_move(k) {
             Budget::Time(d) => d.as_secs_f64(),
@@ -455,12 +538,17 @@ R R R R R . * .
         };
         assert!((secs(0) - 18.0).abs() < 1e-9, "180 x (1 - 0.9)");
         assert!((secs(1) - 16.2).abs() < 1e-9);
-        assert!((0..75).all(|k| secs(k + 1) < secs(k)), "early moves get more");
+        assert!(
+            (0..75).all(|k| secs(k + 1) < secs(k)),
+            "early moves get more"
+        );
         let total: f64 = (0..150).map(secs).sum();
         assert!(total < 180.0, "the shares never exceed the clock: {total}");
-        let both: crate::agent::AgentSpec = toml::from_str("kind = \"alphabeta\"\ngame_time_s = 180\nnodes = 5").unwrap();
+        let both: crate::agent::AgentSpec =
+            toml::from_str("kind = \"alphabeta\"\ngame_time_s = 180\nnodes = 5").unwrap();
         assert!(both.budget().unwrap_err().contains("not both"));
-        let bad: crate::agent::AgentSpec = toml::from_str("kind = \"freckers_mcts\"\ngame_time_s = 180\ndecay = 1.0").unwrap();
+        let bad: crate::agent::AgentSpec =
+            toml::from_str("kind = \"freckers_mcts\"\ngame_time_s = 180\ndecay = 1.0").unwrap();
         assert!(bad.budget().unwrap_err().contains("decay in (0, 1)"));
     }
 }
@@ -470,15 +558,31 @@ R R R R R . * .
 /// chain of jumps over frogs onto frog-free cells (every landing a pad under the strict rule),
 /// the moving frog's own cell counting as occupied throughout, ending on a free pad.
 fn legal_by_rules(g: &Freckers, from: (i32, i32), to: (i32, i32)) -> bool {
-    let board: Vec<Vec<char>> = super::text::board(g).lines().map(|l| l.split(' ').map(|s| s.chars().next().unwrap()).collect()).collect();
-    let at = |(r, c): (i32, i32)| -> Option<char> { ((0..8).contains(&r) && (0..8).contains(&c)).then(|| board[r as usize][c as usize]) };
-    let me = if g.to_move() == Player::First { 'R' } else { 'B' };
+    let board: Vec<Vec<char>> = super::text::board(g)
+        .lines()
+        .map(|l| l.split(' ').map(|s| s.chars().next().unwrap()).collect())
+        .collect();
+    let at = |(r, c): (i32, i32)| -> Option<char> {
+        ((0..8).contains(&r) && (0..8).contains(&c)).then(|| board[r as usize][c as usize])
+    };
+    let me = if g.to_move() == Player::First {
+        'R'
+    } else {
+        'B'
+    };
     if at(from) != Some(me) || at(to) != Some('*') {
         return false;
     }
-    let dirs: Vec<(i32, i32)> = if me == 'R' { vec![(1, 0), (1, -1), (1, 1), (0, -1), (0, 1)] } else { vec![(-1, 0), (-1, -1), (-1, 1), (0, -1), (0, 1)] };
+    let dirs: Vec<(i32, i32)> = if me == 'R' {
+        vec![(1, 0), (1, -1), (1, 1), (0, -1), (0, 1)]
+    } else {
+        vec![(-1, 0), (-1, -1), (-1, 1), (0, -1), (0, 1)]
+    };
     let frog = |p: (i32, i32)| matches!(at(p), Some('R') | Some('B'));
-    if dirs.iter().any(|&(dr, dc)| (from.0 + dr, from.1 + dc) == to) {
+    if dirs
+        .iter()
+        .any(|&(dr, dc)| (from.0 + dr, from.1 + dc) == to)
+    {
         return true; // `to` is a free pad next to `from` in an allowed direction: a step
     }
     let mut seen = vec![from];
@@ -537,7 +641,11 @@ proptest! {
 /// The start, the water-landing position (lenient and strict), and positions of a few random
 /// games: the positions random-action tests draw on.
 fn sample_positions() -> Vec<Freckers> {
-    let mut positions = vec![Freckers::new(false), pos(WATER_LANDING), pos(&format!("rule strict\n{WATER_LANDING}"))];
+    let mut positions = vec![
+        Freckers::new(false),
+        pos(WATER_LANDING),
+        pos(&format!("rule strict\n{WATER_LANDING}")),
+    ];
     let mut rng = rng_from_seed(21);
     for plies in [10, 30, 50] {
         let mut g = Freckers::new(false);
@@ -556,13 +664,21 @@ fn sample_positions() -> Vec<Freckers> {
 
 /// Draws `per_action` x (number of legal actions) actions from `draw` in `g`; the count of each
 /// legal action, in `legal_moves` order (an illegal draw panics).
-fn draw_counts(g: &Freckers, per_action: usize, rng: &mut crate::rng::GameRng, draw: &mut dyn FnMut(&Freckers, &mut crate::rng::GameRng) -> Action) -> Vec<u32> {
+fn draw_counts(
+    g: &Freckers,
+    per_action: usize,
+    rng: &mut crate::rng::GameRng,
+    draw: &mut dyn FnMut(&Freckers, &mut crate::rng::GameRng) -> Action,
+) -> Vec<u32> {
     let mut moves = Vec::new();
     g.legal_moves(&mut moves);
     let mut counts = vec![0u32; moves.len()];
     for _ in 0..per_action * moves.len() {
         let a = draw(g, rng);
-        let i = moves.iter().position(|&m| m == a).unwrap_or_else(|| panic!("{a:?} is not legal in\n{}", to_text(g)));
+        let i = moves
+            .iter()
+            .position(|&m| m == a)
+            .unwrap_or_else(|| panic!("{a:?} is not legal in\n{}", to_text(g)));
         counts[i] += 1;
     }
     counts
@@ -574,11 +690,23 @@ fn the_fast_random_move_is_uniform_over_the_legal_actions() {
     let mut rng = rng_from_seed(22);
     let mut buf = Vec::new();
     for g in sample_positions() {
-        let counts = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| g.random_move(rng, &mut buf).unwrap());
+        let counts = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| {
+            g.random_move(rng, &mut buf).unwrap()
+        });
         let expected = 2_000.0;
-        let chi2: f64 = counts.iter().map(|&c| (c as f64 - expected).powi(2) / expected).sum();
-        let critical = ChiSquared::new((counts.len() - 1) as f64).unwrap().inverse_cdf(0.999);
-        assert!(chi2 < critical, "chi2 {chi2:.1} >= {critical:.1} over {} actions in\n{}", counts.len(), to_text(&g));
+        let chi2: f64 = counts
+            .iter()
+            .map(|&c| (c as f64 - expected).powi(2) / expected)
+            .sum();
+        let critical = ChiSquared::new((counts.len() - 1) as f64)
+            .unwrap()
+            .inverse_cdf(0.999);
+        assert!(
+            chi2 < critical,
+            "chi2 {chi2:.1} >= {critical:.1} over {} actions in\n{}",
+            counts.len(),
+            to_text(&g)
+        );
     }
 }
 
@@ -591,14 +719,31 @@ fn the_lazy_random_move_is_legal_covers_every_action_and_is_biased() {
     let mut buf = Vec::new();
     let tv = |counts: &[u32]| {
         let n: u32 = counts.iter().sum();
-        counts.iter().map(|&c| (c as f64 / n as f64 - 1.0 / counts.len() as f64).abs()).sum::<f64>() / 2.0
+        counts
+            .iter()
+            .map(|&c| (c as f64 / n as f64 - 1.0 / counts.len() as f64).abs())
+            .sum::<f64>()
+            / 2.0
     };
     let mut lazy_tv = Vec::new();
     for g in sample_positions() {
-        let lazy = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| g.lazy_random_move(rng).unwrap());
-        assert!(lazy.iter().all(|&c| c > 0), "the lazy generator missed an action in\n{}", to_text(&g));
-        let exact = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| g.random_move(rng, &mut buf).unwrap());
-        println!("{} actions: total variation from uniform, lazy {:.3}, exact {:.3}", lazy.len(), tv(&lazy), tv(&exact));
+        let lazy = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| {
+            g.lazy_random_move(rng).unwrap()
+        });
+        assert!(
+            lazy.iter().all(|&c| c > 0),
+            "the lazy generator missed an action in\n{}",
+            to_text(&g)
+        );
+        let exact = draw_counts(&g, 2_000, &mut rng, &mut |g, rng| {
+            g.random_move(rng, &mut buf).unwrap()
+        });
+        println!(
+            "{} actions: total variation from uniform, lazy {:.3}, exact {:.3}",
+            lazy.len(),
+            tv(&lazy),
+            tv(&exact)
+        );
         // With 2,000 draws per action the exact sampler's distance is noise, about 0.01.
         assert!(tv(&exact) < 0.03);
         lazy_tv.push(tv(&lazy));
@@ -613,7 +758,10 @@ fn the_board_shift_moves_every_cell_one_step_and_the_orders_are_all_distinct() {
         let bb = crate::rng::Rng::next_u64(&mut rng);
         for d in 0..8 {
             // Cell by cell: each set cell's neighbour in direction d, if it is on the board.
-            let expected = (0..64u8).filter(|&c| bb >> c & 1 == 1).filter_map(|c| super::step(c, d)).fold(0u64, |acc, c| acc | 1u64 << c);
+            let expected = (0..64u8)
+                .filter(|&c| bb >> c & 1 == 1)
+                .filter_map(|c| super::step(c, d))
+                .fold(0u64, |acc, c| acc | 1u64 << c);
             assert_eq!(super::shift(bb, d), expected, "direction {d}");
         }
     }
@@ -630,14 +778,27 @@ fn uniform_playouts_replay_the_plain_reference() {
     for strict in [false, true] {
         let start = Freckers::new(strict);
         for seed in 0..300 {
-            let (mut fast_rng, mut plain_rng) = (crate::rng::rng_from_seed(seed), crate::rng::rng_from_seed(seed));
+            let (mut fast_rng, mut plain_rng) = (
+                crate::rng::rng_from_seed(seed),
+                crate::rng::rng_from_seed(seed),
+            );
             let mut game = start;
             playout(&mut game, &Uniform, &mut fast_rng, &mut Vec::new());
-            assert_eq!(game, playout_reference(&start, &mut plain_rng), "strict {strict} seed {seed}");
-            assert_eq!(fast_rng, plain_rng, "strict {strict} seed {seed}: the same draws");
+            assert_eq!(
+                game,
+                playout_reference(&start, &mut plain_rng),
+                "strict {strict} seed {seed}"
+            );
+            assert_eq!(
+                fast_rng, plain_rng,
+                "strict {strict} seed {seed}: the same draws"
+            );
             let (mut baseline, mut rng) = (start, crate::rng::rng_from_seed(seed));
             playout_portable(&mut baseline, &Uniform, &mut rng, &mut Vec::new());
-            assert_eq!(baseline, game, "strict {strict} seed {seed}: the baseline copy of the loop");
+            assert_eq!(
+                baseline, game,
+                "strict {strict} seed {seed}: the baseline copy of the loop"
+            );
         }
     }
 }

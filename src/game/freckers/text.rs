@@ -22,7 +22,10 @@ use crate::game::Player;
 use crate::game::colosseum::text::TextError;
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TextError> {
-    Err(TextError { line, message: message.into() })
+    Err(TextError {
+        line,
+        message: message.into(),
+    })
 }
 
 /// The board alone: eight rows of eight symbols.
@@ -53,7 +56,11 @@ pub fn to_text(g: &Freckers) -> String {
     use crate::game::Game;
     format!(
         "turn {}\nactions {}\nrule {}\n{}",
-        if g.to_move() == Player::First { "red" } else { "blue" },
+        if g.to_move() == Player::First {
+            "red"
+        } else {
+            "blue"
+        },
         g.actions_played(),
         if g.strict() { "strict" } else { "lenient" },
         board(g)
@@ -81,7 +88,11 @@ pub fn parse(text: &str) -> Result<Freckers, TextError> {
                     _ => return err(n, "`turn` is red or blue"),
                 }
             }
-            ["actions", v] if rows == 0 => actions = v.parse().map_or_else(|_| err(n, "`actions` needs a whole number"), Ok)?,
+            ["actions", v] if rows == 0 => {
+                actions = v
+                    .parse()
+                    .map_or_else(|_| err(n, "`actions` needs a whole number"), Ok)?
+            }
             ["rule", v] if rows == 0 => {
                 strict = match *v {
                     "strict" => true,
@@ -95,7 +106,10 @@ pub fn parse(text: &str) -> Result<Freckers, TextError> {
                     return err(n, "a board has 8 rows; this is a ninth");
                 }
                 if cells.len() != 8 {
-                    return err(n, format!("a row has 8 cells, this one has {}", cells.len()));
+                    return err(
+                        n,
+                        format!("a row has 8 cells, this one has {}", cells.len()),
+                    );
                 }
                 for (c, ch) in cells.iter().enumerate() {
                     let bit = 1u64 << (rows * 8 + c);
@@ -104,7 +118,14 @@ pub fn parse(text: &str) -> Result<Freckers, TextError> {
                         'B' => blue |= bit,
                         '*' => pads |= bit,
                         '.' => {}
-                        x => return err(n, format!("unknown symbol '{x}' in column {c} (expected R, B, * or .)")),
+                        x => {
+                            return err(
+                                n,
+                                format!(
+                                    "unknown symbol '{x}' in column {c} (expected R, B, * or .)"
+                                ),
+                            );
+                        }
                     }
                 }
                 rows += 1;
@@ -114,5 +135,8 @@ pub fn parse(text: &str) -> Result<Freckers, TextError> {
     if rows != 8 {
         return err(last.max(1), format!("a board has 8 rows, found {rows}"));
     }
-    Freckers::from_parts(pads, red, blue, turn, actions, strict).map_err(|e| TextError { line: last, message: e })
+    Freckers::from_parts(pads, red, blue, turn, actions, strict).map_err(|e| TextError {
+        line: last,
+        message: e,
+    })
 }

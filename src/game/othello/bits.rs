@@ -21,7 +21,11 @@ pub const DIRS: [(i32, u64); 8] = [
 #[inline(always)]
 pub fn shift(x: u64, dir: (i32, u64)) -> u64 {
     let (s, mask) = dir;
-    if s > 0 { (x << s) & mask } else { (x >> (-s)) & mask }
+    if s > 0 {
+        (x << s) & mask
+    } else {
+        (x >> (-s)) & mask
+    }
 }
 
 /// Opponent discs that can lie inside a run along lanes east-west, north-south and the two

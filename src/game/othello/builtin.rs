@@ -29,13 +29,24 @@ impl Agent<Othello> for Corners {
         let mut moves = Vec::new();
         game.legal_moves(&mut moves);
         let last = game.board_size() - 1;
-        let cells: Vec<(Move, (usize, usize))> = moves.iter().filter_map(|&m| game.move_cell(m).map(|rc| (m, rc))).collect();
+        let cells: Vec<(Move, (usize, usize))> = moves
+            .iter()
+            .filter_map(|&m| game.move_cell(m).map(|rc| (m, rc)))
+            .collect();
         let is_corner = |(r, c): (usize, usize)| (r == 0 || r == last) && (c == 0 || c == last);
         let is_edge = |(r, c): (usize, usize)| r == 0 || r == last || c == 0 || c == last;
-        if let Some(&(m, _)) = cells.iter().filter(|(_, rc)| is_corner(*rc)).min_by_key(|(_, rc)| *rc) {
+        if let Some(&(m, _)) = cells
+            .iter()
+            .filter(|(_, rc)| is_corner(*rc))
+            .min_by_key(|(_, rc)| *rc)
+        {
             return m;
         }
-        let edges: Vec<Move> = cells.iter().filter(|(_, rc)| is_edge(*rc)).map(|&(m, _)| m).collect();
+        let edges: Vec<Move> = cells
+            .iter()
+            .filter(|(_, rc)| is_edge(*rc))
+            .map(|&(m, _)| m)
+            .collect();
         if !edges.is_empty() {
             return edges[below(rng, edges.len())];
         }
@@ -52,7 +63,11 @@ impl Positional {
     pub fn new() -> Positional {
         let mut rows: Vec<Vec<f64>> = CLASSIC_HALF.iter().map(|r| r.to_vec()).collect();
         rows.extend(CLASSIC_HALF.iter().rev().map(|r| r.to_vec()));
-        Positional { table: TableRef::Rows(rows).table_for(8).expect("the classic table is 8x8") }
+        Positional {
+            table: TableRef::Rows(rows)
+                .table_for(8)
+                .expect("the classic table is 8x8"),
+        }
     }
 }
 
@@ -67,7 +82,9 @@ impl Agent<Othello> for Positional {
         if game.board_size() != 8 {
             return greedy_move(game);
         }
-        best_by(game, |m| game.move_cell(m).map_or(0.0, |(r, c)| self.table.get(r, c)))
+        best_by(game, |m| {
+            game.move_cell(m).map_or(0.0, |(r, c)| self.table.get(r, c))
+        })
     }
 }
 
@@ -87,8 +104,15 @@ impl Arena for Othello {
             AgentSpec::Greedy {} => Box::new(Greedy),
             AgentSpec::Corners {} => Box::new(Corners),
             AgentSpec::Positional {} => Box::new(Positional::new()),
-            AgentSpec::External(e) => Box::new(crate::agent::external::ExternalAgent::new(e, start)),
-            other => return Err(format!("agent kind '{}' is not available for Othello", other.kind_name())),
+            AgentSpec::External(e) => {
+                Box::new(crate::agent::external::ExternalAgent::new(e, start))
+            }
+            other => {
+                return Err(format!(
+                    "agent kind '{}' is not available for Othello",
+                    other.kind_name()
+                ));
+            }
         })
     }
 }
@@ -106,7 +130,8 @@ mod tests {
         pos.move_name(agent.choose(pos, &mut rng_from_seed(seed), budget))
     }
 
-    const START8: &str = "........\n........\n........\n...OX...\n...XO...\n........\n........\n........";
+    const START8: &str =
+        "........\n........\n........\n...OX...\n...XO...\n........\n........\n........";
 
     #[test]
     fn ties_go_to_the_first_move_in_row_major_order() {
@@ -128,7 +153,10 @@ mod tests {
         let mut legal = Vec::new();
         pos.legal_moves(&mut legal);
         let names: Vec<String> = legal.iter().map(|&m| pos.move_name(m)).collect();
-        assert!(names.contains(&"a1".to_string()) && names.contains(&"d8".to_string()), "{names:?}");
+        assert!(
+            names.contains(&"a1".to_string()) && names.contains(&"d8".to_string()),
+            "{names:?}"
+        );
         assert_eq!(choose(&AgentSpec::Greedy {}, &pos, 1), "d8");
         assert_eq!(choose(&AgentSpec::Positional {}, &pos, 1), "a1");
         // Corners takes the corner too.
@@ -155,7 +183,9 @@ mod tests {
         edges.legal_moves(&mut legal);
         let names: Vec<String> = legal.iter().map(|&m| edges.move_name(m)).collect();
         assert_eq!(names, ["a4", "d4", "h4", "e6"]);
-        let seen: std::collections::BTreeSet<String> = (0..40).map(|seed| choose(&AgentSpec::Corners {}, &edges, seed)).collect();
+        let seen: std::collections::BTreeSet<String> = (0..40)
+            .map(|seed| choose(&AgentSpec::Corners {}, &edges, seed))
+            .collect();
         assert_eq!(seen.into_iter().collect::<Vec<_>>(), ["a4", "h4"]);
         // Neither corner nor edge: greedy's choice.
         let start = Othello::from_text(START8, Player::First).unwrap();
@@ -176,7 +206,10 @@ mod tests {
             if pos.is_over() {
                 continue;
             }
-            assert_eq!(choose(&AgentSpec::Positional {}, &pos, 0), choose(&AgentSpec::Greedy {}, &pos, 0));
+            assert_eq!(
+                choose(&AgentSpec::Positional {}, &pos, 0),
+                choose(&AgentSpec::Greedy {}, &pos, 0)
+            );
         }
     }
 
@@ -184,8 +217,12 @@ mod tests {
     fn table_player_follows_its_table() {
         let start = Othello::from_text(START8, Player::First).unwrap();
         // A table that prefers the lower-right: f5 (4,5) weighs most among the openings.
-        let rows: Vec<Vec<f64>> = (0..8).map(|r| (0..8).map(|c| (r * 8 + c) as f64).collect()).collect();
-        let spec = AgentSpec::TablePlayer { table: crate::agent::TableRef::Rows(rows) };
+        let rows: Vec<Vec<f64>> = (0..8)
+            .map(|r| (0..8).map(|c| (r * 8 + c) as f64).collect())
+            .collect();
+        let spec = AgentSpec::TablePlayer {
+            table: crate::agent::TableRef::Rows(rows),
+        };
         // e6 is (5,4) = 44, f5 is (4,5) = 37: e6 wins.
         assert_eq!(choose(&spec, &start, 0), "e6");
     }
@@ -193,19 +230,36 @@ mod tests {
     #[test]
     fn a_single_legal_move_or_pass_is_played_without_search() {
         // White to move has no legal move but black has: white must pass.
-        let pos = Othello::from_text("X O . .\n. . . .\n. . . .\n. . . .".replace(' ', "").as_str(), Player::Second).unwrap();
+        let pos = Othello::from_text(
+            "X O . .\n. . . .\n. . . .\n. . . ."
+                .replace(' ', "")
+                .as_str(),
+            Player::Second,
+        )
+        .unwrap();
         assert_eq!(pos.move_mask(), 0);
         assert!(!pos.is_over());
-        let spec = AgentSpec::SimpleMcts { rollouts: Some(100), time_ms: None, table: None };
+        let spec = AgentSpec::SimpleMcts {
+            rollouts: Some(100),
+            time_ms: None,
+            table: None,
+        };
         let mut agent = Othello::build_agent(&spec, &pos).unwrap();
-        assert_eq!(agent.choose(&pos, &mut rng_from_seed(1), spec.budget().unwrap()), super::super::PASS);
+        assert_eq!(
+            agent.choose(&pos, &mut rng_from_seed(1), spec.budget().unwrap()),
+            super::super::PASS
+        );
         assert_eq!(agent.effort().simulations, 0);
     }
 
     #[test]
     fn simple_mcts_splits_its_budget_evenly_over_the_moves() {
         let start = Othello::from_stage_id("standard8");
-        let spec = AgentSpec::SimpleMcts { rollouts: Some(103), time_ms: None, table: None };
+        let spec = AgentSpec::SimpleMcts {
+            rollouts: Some(103),
+            time_ms: None,
+            table: None,
+        };
         let mut agent = Othello::build_agent(&spec, &start).unwrap();
         agent.choose(&start, &mut rng_from_seed(1), spec.budget().unwrap());
         // 4 legal moves x floor(103 / 4) = 100 rollouts.
@@ -245,7 +299,11 @@ mod tests {
             .map(|m| {
                 let mut next = *pos;
                 next.play(m);
-                if next.to_move() == pos.to_move() { negamax(&next) } else { -negamax(&next) }
+                if next.to_move() == pos.to_move() {
+                    negamax(&next)
+                } else {
+                    -negamax(&next)
+                }
             })
             .max()
             .expect("unfinished games have moves")
@@ -275,7 +333,11 @@ mod tests {
     fn simple_mcts_takes_the_move_whose_every_line_wins() {
         // Positions where exactly one move wins in every continuation and every other move wins
         // in none: flat Monte Carlo must find the win, whatever its rollouts draw.
-        let spec = AgentSpec::SimpleMcts { rollouts: Some(200), time_ms: None, table: None };
+        let spec = AgentSpec::SimpleMcts {
+            rollouts: Some(200),
+            time_ms: None,
+            table: None,
+        };
         let mut found = 0;
         for pos in endgames(21, 30000, 5) {
             let me = pos.to_move();
@@ -289,10 +351,20 @@ mod tests {
                     every_line(&next, me)
                 })
                 .collect();
-            let winners: Vec<usize> = (0..moves.len()).filter(|&i| lines[i] == Some(true)).collect();
-            if winners.len() == 1 && lines.iter().filter(|l| **l == Some(false)).count() == moves.len() - 1 && moves.len() > 1 {
+            let winners: Vec<usize> = (0..moves.len())
+                .filter(|&i| lines[i] == Some(true))
+                .collect();
+            if winners.len() == 1
+                && lines.iter().filter(|l| **l == Some(false)).count() == moves.len() - 1
+                && moves.len() > 1
+            {
                 found += 1;
-                assert_eq!(choose(&spec, &pos, found as u64), pos.move_name(moves[winners[0]]), "\n{}", pos.board_text());
+                assert_eq!(
+                    choose(&spec, &pos, found as u64),
+                    pos.move_name(moves[winners[0]]),
+                    "\n{}",
+                    pos.board_text()
+                );
             }
         }
         assert!(found >= 10, "only {found} test positions found");
@@ -310,13 +382,25 @@ mod tests {
                 .map(|&m| {
                     let mut next = pos;
                     next.play(m);
-                    if next.to_move() == pos.to_move() { negamax(&next) } else { -negamax(&next) }
+                    if next.to_move() == pos.to_move() {
+                        negamax(&next)
+                    } else {
+                        -negamax(&next)
+                    }
                 })
                 .collect();
             let wins: Vec<usize> = (0..moves.len()).filter(|&i| values[i] == 1).collect();
-            if wins.len() == 1 && values.iter().filter(|&&v| v == -1).count() == moves.len() - 1 && moves.len() > 1 {
+            if wins.len() == 1
+                && values.iter().filter(|&&v| v == -1).count() == moves.len() - 1
+                && moves.len() > 1
+            {
                 found += 1;
-                assert_eq!(choose(&spec, &pos, found as u64), pos.move_name(moves[wins[0]]), "\n{}", pos.board_text());
+                assert_eq!(
+                    choose(&spec, &pos, found as u64),
+                    pos.move_name(moves[wins[0]]),
+                    "\n{}",
+                    pos.board_text()
+                );
             }
         }
         assert!(found >= 10, "only {found} test positions found");

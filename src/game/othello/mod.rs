@@ -41,14 +41,21 @@ impl Othello {
     /// game may be over).
     pub fn position(stage: &StageDef, to_move: Player) -> Result<Othello, String> {
         let (rules, black, white) = stage.compile()?;
-        let mut pos = Othello { discs: [black, white], side: to_move, moves: 0, over: false, rules };
+        let mut pos = Othello {
+            discs: [black, white],
+            side: to_move,
+            moves: 0,
+            over: false,
+            rules,
+        };
         pos.enter(to_move);
         Ok(pos)
     }
 
     /// The start position of a built-in stage; panics on an unknown id (for tests and benches).
     pub fn from_stage_id(id: &str) -> Othello {
-        Othello::new(&builtin_stage(id).unwrap_or_else(|| panic!("no stage {id}"))).expect("built-in stages are valid")
+        Othello::new(&builtin_stage(id).unwrap_or_else(|| panic!("no stage {id}")))
+            .expect("built-in stages are valid")
     }
 
     pub fn rules(&self) -> &Rules {
@@ -97,7 +104,10 @@ impl Othello {
         if mv == PASS {
             return 0;
         }
-        let (own, opp) = (self.discs[self.side.index()], self.discs[self.side.other().index()]);
+        let (own, opp) = (
+            self.discs[self.side.index()],
+            self.discs[self.side.other().index()],
+        );
         if self.rules.ignore_occlusion {
             bits::flips_transparent(1u64 << mv, own, opp, self.rules.blocked)
         } else {
@@ -142,23 +152,37 @@ impl Othello {
         } else {
             let b = t.as_bytes();
             if b.len() != 2 || !(b'a'..=b'h').contains(&b[0]) || !(b'1'..=b'8').contains(&b[1]) {
-                return Err(format!("'{text}' is not a move (expected a column a-h and a row 1-8, e.g. d3, or 'pass')"));
+                return Err(format!(
+                    "'{text}' is not a move (expected a column a-h and a row 1-8, e.g. d3, or 'pass')"
+                ));
             }
             (b[1] - b'1') * 8 + (b[0] - b'a')
         };
         let mut legal = Vec::new();
         self.legal_moves(&mut legal);
-        if legal.contains(&mv) { Ok(mv) } else { Err(format!("'{text}' is not legal here (legal: {})", self.moves_text(&legal))) }
+        if legal.contains(&mv) {
+            Ok(mv)
+        } else {
+            Err(format!(
+                "'{text}' is not legal here (legal: {})",
+                self.moves_text(&legal)
+            ))
+        }
     }
 
     fn moves_text(&self, moves: &[Move]) -> String {
-        moves.iter().map(|&m| self.move_name(m)).collect::<Vec<_>>().join(" ")
+        moves
+            .iter()
+            .map(|&m| self.move_name(m))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// Plays a transcript of concatenated moves ("f5d6c3"); passes may be written as "pass" or
     /// left out (a side that must pass passes automatically, as in the arena).
     pub fn play_transcript(&mut self, transcript: &str) -> Result<(), String> {
-        let played = crate::game::play_line(self, &Othello::split_moves(transcript)).map_err(|e| format!("move {}: {}", e.index, e.what()))?;
+        let played = crate::game::play_line(self, &Othello::split_moves(transcript))
+            .map_err(|e| format!("move {}: {}", e.index, e.what()))?;
         *self = played.position;
         Ok(())
     }
@@ -167,7 +191,11 @@ impl Othello {
     /// blocked, `.` empty; one row per line, as many rows as columns) with `to_move` to play.
     /// If that side cannot move it must pass; the position may also be over.
     pub fn from_text(board: &str, to_move: Player) -> Result<Othello, String> {
-        let turn = if to_move == Player::First { "black" } else { "white" };
+        let turn = if to_move == Player::First {
+            "black"
+        } else {
+            "white"
+        };
         text::parse(&format!("turn {turn}\n{board}")).map_err(|e| e.message)
     }
 
@@ -258,7 +286,16 @@ impl Game for Othello {
         let mut out = Vec::new();
         let mut i = 0;
         while i < t.len() {
-            let take = if t[i..].iter().take(4).collect::<String>().eq_ignore_ascii_case("pass") { 4 } else { 2.min(t.len() - i) };
+            let take = if t[i..]
+                .iter()
+                .take(4)
+                .collect::<String>()
+                .eq_ignore_ascii_case("pass")
+            {
+                4
+            } else {
+                2.min(t.len() - i)
+            };
             out.push(t[i..i + take].iter().collect());
             i += take;
         }
@@ -280,7 +317,11 @@ impl CellGame for Othello {
     }
     #[inline]
     fn move_cell(&self, mv: Move) -> Option<(usize, usize)> {
-        if mv == PASS { None } else { Some(((mv / 8) as usize, (mv % 8) as usize)) }
+        if mv == PASS {
+            None
+        } else {
+            Some(((mv / 8) as usize, (mv % 8) as usize))
+        }
     }
 }
 
@@ -315,14 +356,23 @@ pub fn perft(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
 /// bulk tricks beyond the last-ply count: the reference the engine bench compares `perft` with
 /// (`cargo bench --bench engine` prints the ratio). Panics on the rule flags.
 pub fn perft_reference(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
-    assert!(!pos.rules.ignore_occlusion && !pos.rules.fewer_pieces_continue, "the reference counts ordinary rules");
+    assert!(
+        !pos.rules.ignore_occlusion && !pos.rules.fewer_pieces_continue,
+        "the reference counts ordinary rules"
+    );
     fn go(own: u64, opp: u64, playable: u64, depth: u32, ply: bool) -> u64 {
         perft_plain(own, opp, playable, depth, ply, PLAIN_GENERATOR, go)
     }
     if pos.over {
         return 1;
     }
-    go(pos.discs[pos.side.index()], pos.discs[pos.side.other().index()], pos.rules.playable, depth, pass_is_ply)
+    go(
+        pos.discs[pos.side.index()],
+        pos.discs[pos.side.other().index()],
+        pos.rules.playable,
+        depth,
+        pass_is_ply,
+    )
 }
 
 /// A uniformly random playout on ordinary rules with the plain one-direction-at-a-time
@@ -332,7 +382,10 @@ pub fn perft_reference(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
 /// is played for k uniform below the move count). Returns the final (black, white) discs.
 /// Panics on the rule flags.
 pub fn playout_reference(pos: &Othello, rng: &mut GameRng) -> [u64; 2] {
-    assert!(!pos.rules.ignore_occlusion && !pos.rules.fewer_pieces_continue, "the reference plays ordinary rules");
+    assert!(
+        !pos.rules.ignore_occlusion && !pos.rules.fewer_pieces_continue,
+        "the reference plays ordinary rules"
+    );
     let mut discs = pos.discs;
     let mut side = pos.side.index();
     loop {
@@ -360,21 +413,45 @@ const FAST_GENERATOR: Generator = (bits::moves, bits::flips);
 const PLAIN_GENERATOR: Generator = (bits::moves_reference, bits::flips_reference);
 
 fn perft_plain_portable(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool) -> u64 {
-    perft_plain(own, opp, playable, depth, pass_is_ply, FAST_GENERATOR, perft_plain_portable)
+    perft_plain(
+        own,
+        opp,
+        playable,
+        depth,
+        pass_is_ply,
+        FAST_GENERATOR,
+        perft_plain_portable,
+    )
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 fn perft_plain_avx2(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool) -> u64 {
     // The closure inherits the target features, so the recursive call is safe.
-    perft_plain(own, opp, playable, depth, pass_is_ply, FAST_GENERATOR, |a, b, c, d, e| perft_plain_avx2(a, b, c, d, e))
+    perft_plain(
+        own,
+        opp,
+        playable,
+        depth,
+        pass_is_ply,
+        FAST_GENERATOR,
+        |a, b, c, d, e| perft_plain_avx2(a, b, c, d, e),
+    )
 }
 
 /// `perft_node` for ordinary rules on bare bitboards (`own` to move, `playable` the board's
 /// unblocked cells): the same counts, without the position struct, its side and its flags. A
 /// node whose side cannot move passes, or ends the game (one leaf) when neither side can.
 #[inline(always)]
-fn perft_plain(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool, (moves_of, flips_of): Generator, recurse: impl Fn(u64, u64, u64, u32, bool) -> u64) -> u64 {
+fn perft_plain(
+    own: u64,
+    opp: u64,
+    playable: u64,
+    depth: u32,
+    pass_is_ply: bool,
+    (moves_of, flips_of): Generator,
+    recurse: impl Fn(u64, u64, u64, u32, bool) -> u64,
+) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -384,7 +461,13 @@ fn perft_plain(own: u64, opp: u64, playable: u64, depth: u32, pass_is_ply: bool,
         if moves_of(opp, own, empty) == 0 {
             return 1;
         }
-        return recurse(opp, own, playable, if pass_is_ply { depth - 1 } else { depth }, pass_is_ply);
+        return recurse(
+            opp,
+            own,
+            playable,
+            if pass_is_ply { depth - 1 } else { depth },
+            pass_is_ply,
+        );
     }
     if depth == 1 {
         return moves.count_ones() as u64;
@@ -412,14 +495,23 @@ fn perft_avx2(pos: &Othello, depth: u32, pass_is_ply: bool) -> u64 {
 }
 
 #[inline(always)]
-fn perft_node(pos: &Othello, depth: u32, pass_is_ply: bool, recurse: impl Fn(&Othello, u32, bool) -> u64) -> u64 {
+fn perft_node(
+    pos: &Othello,
+    depth: u32,
+    pass_is_ply: bool,
+    recurse: impl Fn(&Othello, u32, bool) -> u64,
+) -> u64 {
     if depth == 0 || pos.over {
         return 1;
     }
     if pos.moves == 0 {
         let mut next = *pos;
         next.play_move(PASS);
-        return if pass_is_ply { recurse(&next, depth - 1, true) } else { recurse(&next, depth, false) };
+        return if pass_is_ply {
+            recurse(&next, depth - 1, true)
+        } else {
+            recurse(&next, depth, false)
+        };
     }
     if depth == 1 {
         return pos.moves.count_ones() as u64;

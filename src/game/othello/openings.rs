@@ -31,7 +31,11 @@ fn symmetries(n: u8) -> [Box<dyn Fn(u8, u8) -> (u8, u8)>; 8] {
 /// with the side to move.
 fn class(g: &Othello, maps: &[Box<dyn Fn(u8, u8) -> (u8, u8)>; 8]) -> ([u64; 3], usize) {
     let n = g.rules().size;
-    let sets = [g.discs(crate::game::Player::First), g.discs(crate::game::Player::Second), g.rules().blocked];
+    let sets = [
+        g.discs(crate::game::Player::First),
+        g.discs(crate::game::Player::Second),
+        g.rules().blocked,
+    ];
     let image = |f: &dyn Fn(u8, u8) -> (u8, u8)| -> [u64; 3] {
         sets.map(|bits| {
             let mut out = 0u64;
@@ -46,7 +50,13 @@ fn class(g: &Othello, maps: &[Box<dyn Fn(u8, u8) -> (u8, u8)>; 8]) -> ([u64; 3],
             out
         })
     };
-    (maps.iter().map(|f| image(f.as_ref())).min().expect("eight maps"), g.to_move().index())
+    (
+        maps.iter()
+            .map(|f| image(f.as_ref()))
+            .min()
+            .expect("eight maps"),
+        g.to_move().index(),
+    )
 }
 
 /// The suite of `start` at `plies` plies: one line (moves concatenated, passes left out) per
@@ -55,7 +65,14 @@ pub fn suite(start: &Othello, plies: u32) -> Vec<String> {
     let maps = symmetries(start.rules().size);
     let mut seen = std::collections::HashSet::new();
     let mut lines = Vec::new();
-    fn walk(g: &Othello, left: u32, line: &mut String, maps: &[Box<dyn Fn(u8, u8) -> (u8, u8)>; 8], seen: &mut std::collections::HashSet<([u64; 3], usize)>, lines: &mut Vec<String>) {
+    fn walk(
+        g: &Othello,
+        left: u32,
+        line: &mut String,
+        maps: &[Box<dyn Fn(u8, u8) -> (u8, u8)>; 8],
+        seen: &mut std::collections::HashSet<([u64; 3], usize)>,
+        lines: &mut Vec<String>,
+    ) {
         if g.is_over() {
             return;
         }
@@ -78,7 +95,14 @@ pub fn suite(start: &Othello, plies: u32) -> Vec<String> {
             line.truncate(len);
         }
     }
-    walk(start, plies, &mut String::new(), &maps, &mut seen, &mut lines);
+    walk(
+        start,
+        plies,
+        &mut String::new(),
+        &maps,
+        &mut seen,
+        &mut lines,
+    );
     lines
 }
 
@@ -147,9 +171,15 @@ mod tests {
     #[test]
     fn the_shipped_suites_are_what_gamelab_openings_writes() {
         for id in super::super::stage::BUILTIN_STAGES {
-            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("openings/othello-{id}.txt"));
-            let shipped = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-            assert!(shipped == suite_file(id, &Othello::from_stage_id(id), 6), "{} differs from `gamelab openings --stage {id} --plies 6`", path.display());
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(format!("openings/othello-{id}.txt"));
+            let shipped = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            assert!(
+                shipped == suite_file(id, &Othello::from_stage_id(id), 6),
+                "{} differs from `gamelab openings --stage {id} --plies 6`",
+                path.display()
+            );
         }
     }
 

@@ -41,16 +41,37 @@ fn centre(size: u8, blocked: Vec<[u8; 2]>, id: &str, name: &str) -> StageDef {
 }
 
 /// Ids of the built-in stages, arena stages first.
-pub const BUILTIN_STAGES: [&str; 5] = ["standard8", "small6", "partial-c8", "corners-blocked8", "x-squares8"];
+pub const BUILTIN_STAGES: [&str; 5] = [
+    "standard8",
+    "small6",
+    "partial-c8",
+    "corners-blocked8",
+    "x-squares8",
+];
 
 /// A built-in stage by id.
 pub fn builtin_stage(id: &str) -> Option<StageDef> {
     Some(match id {
         "standard8" => centre(8, vec![], id, "Standard 8x8"),
         "small6" => centre(6, vec![], id, "Small Board 6x6"),
-        "partial-c8" => centre(8, vec![[0, 1], [1, 7], [7, 6], [6, 0]], id, "8x8 Partial C-Squares (clockwise)"),
-        "corners-blocked8" => centre(8, vec![[0, 0], [0, 7], [7, 0], [7, 7]], id, "8x8 corners blocked (ours)"),
-        "x-squares8" => centre(8, vec![[1, 1], [1, 6], [6, 1], [6, 6]], id, "8x8 X-squares blocked (ours)"),
+        "partial-c8" => centre(
+            8,
+            vec![[0, 1], [1, 7], [7, 6], [6, 0]],
+            id,
+            "8x8 Partial C-Squares (clockwise)",
+        ),
+        "corners-blocked8" => centre(
+            8,
+            vec![[0, 0], [0, 7], [7, 0], [7, 7]],
+            id,
+            "8x8 corners blocked (ours)",
+        ),
+        "x-squares8" => centre(
+            8,
+            vec![[1, 1], [1, 6], [6, 1], [6, 6]],
+            id,
+            "8x8 X-squares blocked (ours)",
+        ),
         _ => return None,
     })
 }
@@ -74,7 +95,10 @@ impl StageDef {
     /// Checks the stage and returns its masks and initial discs, or what is wrong with it.
     pub fn compile(&self) -> Result<(Rules, u64, u64), String> {
         if !(3..=8).contains(&self.size) {
-            return Err(format!("stage '{}': size {} is outside 3..=8 (boards up to 8x8 are supported)", self.id, self.size));
+            return Err(format!(
+                "stage '{}': size {} is outside 3..=8 (boards up to 8x8 are supported)",
+                self.id, self.size
+            ));
         }
         let mut board = 0u64;
         for r in 0..self.size {
@@ -87,10 +111,16 @@ impl StageDef {
             let mut m = 0;
             for &[r, c] in cells {
                 if r >= self.size || c >= self.size {
-                    return Err(format!("stage '{}': {what} cell [{r}, {c}] is off the {}x{} board", self.id, self.size, self.size));
+                    return Err(format!(
+                        "stage '{}': {what} cell [{r}, {c}] is off the {}x{} board",
+                        self.id, self.size, self.size
+                    ));
                 }
                 if seen & bit(r, c) != 0 {
-                    return Err(format!("stage '{}': cell [{r}, {c}] is listed twice", self.id));
+                    return Err(format!(
+                        "stage '{}': cell [{r}, {c}] is listed twice",
+                        self.id
+                    ));
                 }
                 seen |= bit(r, c);
                 m |= bit(r, c);
@@ -134,7 +164,8 @@ impl<'de> Deserialize<'de> for StageRef {
                 Ok(StageRef::Id(v.to_string()))
             }
             fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<StageRef, A::Error> {
-                StageDef::deserialize(serde::de::value::MapAccessDeserializer::new(map)).map(StageRef::Inline)
+                StageDef::deserialize(serde::de::value::MapAccessDeserializer::new(map))
+                    .map(StageRef::Inline)
             }
         }
         d.deserialize_any(Visitor)
@@ -144,13 +175,20 @@ impl<'de> Deserialize<'de> for StageRef {
 impl StageRef {
     pub fn resolve(&self) -> Result<StageDef, String> {
         match self {
-            StageRef::Id(id) => builtin_stage(id)
-                .ok_or_else(|| format!("unknown stage '{id}' (expected one of {} or an inline stage table)", BUILTIN_STAGES.join(", "))),
+            StageRef::Id(id) => builtin_stage(id).ok_or_else(|| {
+                format!(
+                    "unknown stage '{id}' (expected one of {} or an inline stage table)",
+                    BUILTIN_STAGES.join(", ")
+                )
+            }),
             StageRef::Inline(def) => {
                 def.compile()?;
                 // A position may have lost a colour; a stage, where games start, may not.
                 if def.black.is_empty() || def.white.is_empty() {
-                    return Err(format!("stage '{}': a stage starts with at least one black and one white disc", def.id));
+                    return Err(format!(
+                        "stage '{}': a stage starts with at least one black and one white disc",
+                        def.id
+                    ));
                 }
                 Ok(def.clone())
             }

@@ -3,13 +3,19 @@
 use super::*;
 use crate::game::{Game, Outcome, Player};
 
-const PERFT_PASS_PLY: [u64; 11] = [4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800];
+const PERFT_PASS_PLY: [u64; 11] = [
+    4, 12, 56, 244, 1396, 8200, 55092, 390216, 3005288, 24571284, 212258800,
+];
 
 #[test]
 fn perft_standard8_to_depth_9_pass_counts_as_ply() {
     let start = Othello::from_stage_id("standard8");
     for d in 1..=9 {
-        assert_eq!(perft(&start, d as u32, true), PERFT_PASS_PLY[d - 1], "depth {d}");
+        assert_eq!(
+            perft(&start, d as u32, true),
+            PERFT_PASS_PLY[d - 1],
+            "depth {d}"
+        );
     }
 }
 
@@ -18,7 +24,11 @@ fn perft_standard8_depth_9_pass_uses_no_ply() {
     let start = Othello::from_stage_id("standard8");
     // Depths 1-8 have no pass within reach, so both conventions agree there.
     for d in 1..=8 {
-        assert_eq!(perft(&start, d as u32, false), PERFT_PASS_PLY[d - 1], "depth {d}");
+        assert_eq!(
+            perft(&start, d as u32, false),
+            PERFT_PASS_PLY[d - 1],
+            "depth {d}"
+        );
     }
     assert_eq!(perft(&start, 9, false), 3005320);
 }
@@ -41,7 +51,10 @@ fn start_positions_and_first_moves() {
     let names: Vec<String> = moves.iter().map(|&m| s8.move_name(m)).collect();
     assert_eq!(names, ["d3", "c4", "f5", "e6"]);
     let s6 = Othello::from_stage_id("small6");
-    assert_eq!(s6.board_text(), "......\n......\n..OX..\n..XO..\n......\n......\n");
+    assert_eq!(
+        s6.board_text(),
+        "......\n......\n..OX..\n..XO..\n......\n......\n"
+    );
     assert_eq!(s6.counts(), (2, 2));
 }
 
@@ -107,7 +120,10 @@ fn a_side_without_moves_passes_and_a_full_stop_ends_the_game() {
     let mut after = pos;
     after.play(PASS);
     assert_eq!(after.to_move(), Player::First);
-    assert_eq!(after.move_name(after.move_mask().trailing_zeros() as Move), "c1");
+    assert_eq!(
+        after.move_name(after.move_mask().trailing_zeros() as Move),
+        "c1"
+    );
     after.play(2);
     // Black took the last white disc: nobody can move, black wins 3-0.
     assert_eq!(after.outcome(), Some(Outcome::Win(Player::First)));
@@ -167,7 +183,16 @@ mod against_a_reference {
     use crate::game::Player;
     use proptest::prelude::*;
 
-    const DIRS: [(i32, i32); 8] = [(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)];
+    const DIRS: [(i32, i32); 8] = [
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
 
     /// 0 empty, 1 own, 2 opponent, 3 blocked.
     fn reference_flips(cells: &[u8], n: i32, r: i32, c: i32, transparent: bool) -> Vec<(i32, i32)> {
@@ -200,7 +225,10 @@ mod against_a_reference {
 
     fn position() -> impl Strategy<Value = (u8, Vec<u8>, bool, bool)> {
         (4u8..=8).prop_flat_map(|n| {
-            let cells = proptest::collection::vec(prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8)], (n * n) as usize);
+            let cells = proptest::collection::vec(
+                prop_oneof![4 => Just(0u8), 3 => Just(1u8), 3 => Just(2u8), 1 => Just(3u8)],
+                (n * n) as usize,
+            );
             (Just(n), cells, any::<bool>(), any::<bool>())
         })
     }
@@ -268,12 +296,20 @@ fn fast_moves_and_flips_agree_with_the_reference_on_random_positions() {
         let opp = b & !a & board;
         let empty = board & !own & !opp;
         let m = moves(own, opp, empty);
-        assert_eq!(m, moves_reference(own, opp, empty), "case {case}: own {own:#x} opp {opp:#x} empty {empty:#x}");
+        assert_eq!(
+            m,
+            moves_reference(own, opp, empty),
+            "case {case}: own {own:#x} opp {opp:#x} empty {empty:#x}"
+        );
         let mut rest = m;
         while rest != 0 {
             let mv = rest & rest.wrapping_neg();
             rest &= rest - 1;
-            assert_eq!(flips(mv, own, opp), flips_reference(mv, own, opp), "case {case}: move {mv:#x} own {own:#x} opp {opp:#x}");
+            assert_eq!(
+                flips(mv, own, opp),
+                flips_reference(mv, own, opp),
+                "case {case}: move {mv:#x} own {own:#x} opp {opp:#x}"
+            );
         }
     }
 }
@@ -285,8 +321,16 @@ fn portable_and_reference_perft_count_the_same_leaves() {
     let start = Othello::from_stage_id("standard8");
     let (own, opp) = (start.discs(Player::First), start.discs(Player::Second));
     for d in 1..=8u32 {
-        assert_eq!(perft_plain_portable(own, opp, start.rules().playable, d, true), PERFT_PASS_PLY[d as usize - 1], "depth {d}");
-        assert_eq!(perft_reference(&start, d, true), PERFT_PASS_PLY[d as usize - 1], "depth {d}");
+        assert_eq!(
+            perft_plain_portable(own, opp, start.rules().playable, d, true),
+            PERFT_PASS_PLY[d as usize - 1],
+            "depth {d}"
+        );
+        assert_eq!(
+            perft_reference(&start, d, true),
+            PERFT_PASS_PLY[d as usize - 1],
+            "depth {d}"
+        );
     }
 }
 
@@ -299,15 +343,25 @@ fn uniform_playouts_replay_the_plain_reference() {
     for stage in ["standard8", "small6"] {
         let start = Othello::from_stage_id(stage);
         for seed in 0..300 {
-            let (mut fast_rng, mut plain_rng) = (crate::rng::rng_from_seed(seed), crate::rng::rng_from_seed(seed));
+            let (mut fast_rng, mut plain_rng) = (
+                crate::rng::rng_from_seed(seed),
+                crate::rng::rng_from_seed(seed),
+            );
             let mut game = start;
             playout(&mut game, &Uniform, &mut fast_rng, &mut Vec::new());
             let discs = playout_reference(&start, &mut plain_rng);
-            assert_eq!([game.discs(Player::First), game.discs(Player::Second)], discs, "{stage} seed {seed}");
+            assert_eq!(
+                [game.discs(Player::First), game.discs(Player::Second)],
+                discs,
+                "{stage} seed {seed}"
+            );
             assert_eq!(fast_rng, plain_rng, "{stage} seed {seed}: the same draws");
             let (mut baseline, mut rng) = (start, crate::rng::rng_from_seed(seed));
             playout_portable(&mut baseline, &Uniform, &mut rng, &mut Vec::new());
-            assert_eq!(baseline, game, "{stage} seed {seed}: the baseline copy of the loop");
+            assert_eq!(
+                baseline, game,
+                "{stage} seed {seed}: the baseline copy of the loop"
+            );
         }
     }
 }

@@ -22,7 +22,10 @@ use crate::game::colosseum::text::TextError;
 use crate::game::{Game, Player};
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TextError> {
-    Err(TextError { line, message: message.into() })
+    Err(TextError {
+        line,
+        message: message.into(),
+    })
 }
 
 fn yes_no(b: bool) -> &'static str {
@@ -34,7 +37,11 @@ pub fn to_text(g: &Othello) -> String {
     let rules = g.rules();
     format!(
         "turn {}\nignore_occlusion {}\nfewer_pieces_continue {}\n{}",
-        if g.to_move() == Player::First { "black" } else { "white" },
+        if g.to_move() == Player::First {
+            "black"
+        } else {
+            "white"
+        },
         yes_no(rules.ignore_occlusion),
         yes_no(rules.fewer_pieces_continue),
         g.board_text()
@@ -44,7 +51,16 @@ pub fn to_text(g: &Othello) -> String {
 /// Reads a position; errors name the 1-based line.
 pub fn parse(text: &str) -> Result<Othello, TextError> {
     let mut turn = Player::First;
-    let mut def = StageDef { id: "position".into(), name: String::new(), size: 0, blocked: vec![], black: vec![], white: vec![], ignore_occlusion: false, fewer_pieces_continue: false };
+    let mut def = StageDef {
+        id: "position".into(),
+        name: String::new(),
+        size: 0,
+        blocked: vec![],
+        black: vec![],
+        white: vec![],
+        ignore_occlusion: false,
+        fewer_pieces_continue: false,
+    };
     let mut rows: Vec<(usize, &str)> = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         // A blocked cell is '#', so a comment is a line that starts with "# " (board rows have
@@ -59,7 +75,10 @@ pub fn parse(text: &str) -> Result<Othello, TextError> {
             "no" => Ok(false),
             other => err(n, format!("expected yes or no, got '{other}'")),
         };
-        match line.split_once(char::is_whitespace).map(|(k, v)| (k, v.trim())) {
+        match line
+            .split_once(char::is_whitespace)
+            .map(|(k, v)| (k, v.trim()))
+        {
             Some(("turn", v)) if rows.is_empty() => {
                 turn = match v {
                     "black" => Player::First,
@@ -68,19 +87,37 @@ pub fn parse(text: &str) -> Result<Othello, TextError> {
                 }
             }
             Some(("ignore_occlusion", v)) if rows.is_empty() => def.ignore_occlusion = flag(v)?,
-            Some(("fewer_pieces_continue", v)) if rows.is_empty() => def.fewer_pieces_continue = flag(v)?,
-            Some((key, _)) => return err(n, format!("unknown line '{key} ...' (expected turn, ignore_occlusion, fewer_pieces_continue, then the board)")),
+            Some(("fewer_pieces_continue", v)) if rows.is_empty() => {
+                def.fewer_pieces_continue = flag(v)?
+            }
+            Some((key, _)) => {
+                return err(
+                    n,
+                    format!(
+                        "unknown line '{key} ...' (expected turn, ignore_occlusion, fewer_pieces_continue, then the board)"
+                    ),
+                );
+            }
             None => rows.push((n, line)),
         }
     }
     let size = rows.len();
     if !(3..=8).contains(&size) {
-        return err(rows.first().map_or(1, |r| r.0), format!("the board has {size} rows; expected 3 to 8"));
+        return err(
+            rows.first().map_or(1, |r| r.0),
+            format!("the board has {size} rows; expected 3 to 8"),
+        );
     }
     def.size = size as u8;
     for (r, (n, row)) in rows.iter().enumerate() {
         if row.chars().count() != size {
-            return err(*n, format!("the row has {} cells; expected {size} (as many as rows)", row.chars().count()));
+            return err(
+                *n,
+                format!(
+                    "the row has {} cells; expected {size} (as many as rows)",
+                    row.chars().count()
+                ),
+            );
         }
         for (c, ch) in row.chars().enumerate() {
             let cell = [r as u8, c as u8];
@@ -129,9 +166,19 @@ mod tests {
     #[test]
     fn bad_positions_name_their_line() {
         assert_eq!(parse("turn red\n...\n.XO\n...\n").unwrap_err().line, 1);
-        assert_eq!(parse("turn black\n....\n.XO.\n.OX\n....\n").unwrap_err().line, 4);
+        assert_eq!(
+            parse("turn black\n....\n.XO.\n.OX\n....\n")
+                .unwrap_err()
+                .line,
+            4
+        );
         assert_eq!(parse("...\n.XQ\n...\n").unwrap_err().line, 2);
         assert!(parse("..\n..\n").unwrap_err().message.contains("3 to 8"));
-        assert_eq!(parse("# a comment\n\nturn white\n...\n.XO\n...\n").unwrap().to_move(), Player::Second);
+        assert_eq!(
+            parse("# a comment\n\nturn white\n...\n.XO\n...\n")
+                .unwrap()
+                .to_move(),
+            Player::Second
+        );
     }
 }

@@ -112,10 +112,13 @@ impl Region {
             }
             points.binary_search(&(c.0 as u8, c.1 as u8)).ok()
         };
-        let on_board = |c: (i32, i32)| c.0 >= 0 && c.1 >= 0 && c.0 < size as i32 && c.1 < size as i32;
-        let is_wall = |c: (i32, i32)| on_board(c) && wall.binary_search(&(c.0 as u8, c.1 as u8)).is_ok();
+        let on_board =
+            |c: (i32, i32)| c.0 >= 0 && c.1 >= 0 && c.0 < size as i32 && c.1 < size as i32;
+        let is_wall =
+            |c: (i32, i32)| on_board(c) && wall.binary_search(&(c.0 as u8, c.1 as u8)).is_ok();
         let (mut nbr, mut diag) = (vec![0u64; n], vec![0u64; n]);
-        let (mut wall_count, mut off_board, mut edge_distance) = (vec![0u8; n], vec![0u8; n], vec![0u8; n]);
+        let (mut wall_count, mut off_board, mut edge_distance) =
+            (vec![0u8; n], vec![0u8; n], vec![0u8; n]);
         let (mut wall_adj, mut corners, mut one_two) = (0u64, 0u64, 0u64);
         let last = size as i32 - 1;
         for (i, &(r, c)) in points.iter().enumerate() {
@@ -149,7 +152,21 @@ impl Region {
         let mut rng = rng_from_seed(0x7u64 << 56 | n as u64);
         let zobrist = (0..n).map(|_| [rng.next_u64(), rng.next_u64()]).collect();
         let all = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        Region { size, coords: points, all, nbr, diag, wall_adj, wall_count, off_board, edge_distance, corners, one_two, wall, zobrist }
+        Region {
+            size,
+            coords: points,
+            all,
+            nbr,
+            diag,
+            wall_adj,
+            wall_count,
+            off_board,
+            edge_distance,
+            corners,
+            one_two,
+            wall,
+            zobrist,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -204,7 +221,11 @@ impl Region {
     /// (chains of stones, the regions Benson reads...).
     #[inline]
     pub fn parts(&self, set: u64) -> Parts<'_> {
-        Parts { region: self, set, rest: set }
+        Parts {
+            region: self,
+            set,
+            rest: set,
+        }
     }
 
     /// The Zobrist key of a stone of `side` on point `i`.
@@ -234,7 +255,9 @@ impl Iterator for Parts<'_> {
         if self.rest == 0 {
             return None;
         }
-        let (part, adj) = self.region.chain(self.rest.trailing_zeros() as usize, self.set);
+        let (part, adj) = self
+            .region
+            .chain(self.rest.trailing_zeros() as usize, self.set);
         self.rest &= !part;
         Some((part, adj))
     }
@@ -300,14 +323,25 @@ pub struct PlayInfo {
 
 impl Position {
     pub fn new(region: &Region, attacker: u64, defender: u64, to_move: Side) -> Position {
-        let mut hash = if to_move == Side::Defender { SIDE_KEY } else { 0 };
+        let mut hash = if to_move == Side::Defender {
+            SIDE_KEY
+        } else {
+            0
+        };
         for i in Bits(attacker) {
             hash ^= region.key(i, Side::Attacker);
         }
         for i in Bits(defender) {
             hash ^= region.key(i, Side::Defender);
         }
-        Position { stones: [attacker, defender], to_move, passes: 0, threats: [0, 0], ko: NO_KO, hash }
+        Position {
+            stones: [attacker, defender],
+            to_move,
+            passes: 0,
+            threats: [0, 0],
+            ko: NO_KO,
+            hash,
+        }
     }
 
     #[inline]
@@ -367,28 +401,63 @@ impl Position {
         let mut stones = [0u64; 2];
         stones[me.index()] = own;
         stones[them.index()] = opp;
-        let ko = if captured.count_ones() == 1 && chain == bit(i) && liberties.count_ones() == 1 { captured.trailing_zeros() as u8 } else { NO_KO };
-        Some((Position { stones, to_move: them, passes: 0, threats: self.threats, ko, hash }, PlayInfo { captured, chain, liberties, safe }))
+        let ko = if captured.count_ones() == 1 && chain == bit(i) && liberties.count_ones() == 1 {
+            captured.trailing_zeros() as u8
+        } else {
+            NO_KO
+        };
+        Some((
+            Position {
+                stones,
+                to_move: them,
+                passes: 0,
+                threats: self.threats,
+                ko,
+                hash,
+            },
+            PlayInfo {
+                captured,
+                chain,
+                liberties,
+                safe,
+            },
+        ))
     }
 
     /// The position after a pass.
     #[inline]
     pub fn pass(&self) -> Position {
-        Position { to_move: self.to_move.other(), passes: self.passes + 1, ko: NO_KO, hash: self.hash ^ SIDE_KEY, ..*self }
+        Position {
+            to_move: self.to_move.other(),
+            passes: self.passes + 1,
+            ko: NO_KO,
+            hash: self.hash ^ SIDE_KEY,
+            ..*self
+        }
     }
 
     /// Every chain of `side`: (stones, liberties).
     #[inline]
-    pub fn chains<'a>(&self, region: &'a Region, side: Side) -> impl Iterator<Item = (u64, u64)> + 'a {
+    pub fn chains<'a>(
+        &self,
+        region: &'a Region,
+        side: Side,
+    ) -> impl Iterator<Item = (u64, u64)> + 'a {
         let empty = self.empty(region);
-        region.parts(self.of(side)).map(move |(chain, adj)| (chain, adj & empty))
+        region
+            .parts(self.of(side))
+            .map(move |(chain, adj)| (chain, adj & empty))
     }
 
     /// A chain with no liberty that could be captured (a position no game reaches), if any:
     /// its side and stones.
     pub fn chain_without_liberty(&self, region: &Region) -> Option<(Side, u64)> {
-        [Side::Attacker, Side::Defender].into_iter().find_map(|side| {
-            self.chains(region, side).find(|&(chain, libs)| libs == 0 && !Position::is_safe(region, side, chain)).map(|(chain, _)| (side, chain))
-        })
+        [Side::Attacker, Side::Defender]
+            .into_iter()
+            .find_map(|side| {
+                self.chains(region, side)
+                    .find(|&(chain, libs)| libs == 0 && !Position::is_safe(region, side, chain))
+                    .map(|(chain, _)| (side, chain))
+            })
     }
 }

@@ -57,7 +57,11 @@ impl Compared {
 
     /// Whether the side that moves first wins without ko threats, in both answers.
     pub fn plain(&self) -> Verdict {
-        let mover = if self.name.ends_with("/attacker") { super::Side::Attacker } else { super::Side::Defender };
+        let mover = if self.name.ends_with("/attacker") {
+            super::Side::Attacker
+        } else {
+            super::Side::Defender
+        };
         match (self.ours.mover_wins(mover), self.gotools.mover_wins(mover)) {
             (Some(a), Some(b)) if a == b => Verdict::Agree,
             (Some(_), Some(_)) => Verdict::Differ,
@@ -107,10 +111,22 @@ impl Compared {
 /// the answer beside GoTools'. `all_moves`: find every winning first move (as `gamelab solve`
 /// does); otherwise only GoTools' best first move is searched (the first-move check needs no
 /// more), and `ours_moves` holds it when it wins for us; its search counts in the nodes.
-pub fn compare(solver: &mut Solver, q: &Question, volume: u8, level: u8, weights: &Weights, limits: Limits, all_moves: bool) -> Compared {
+pub fn compare(
+    solver: &mut Solver,
+    q: &Question,
+    volume: u8,
+    level: u8,
+    weights: &Weights,
+    limits: Limits,
+    all_moves: bool,
+) -> Compared {
     let mover = q.problem.start.to_move;
     let s = solver.solve(&q.problem, weights, limits, all_moves);
-    let gotools_best = if q.status().mover_wins(mover) == Some(true) { q.best_first_move() } else { None };
+    let gotools_best = if q.status().mover_wins(mover) == Some(true) {
+        q.best_first_move()
+    } else {
+        None
+    };
     let (mut ours, mut nodes, mut time_s) = (s.status, s.counters.nodes, s.counters.time_s);
     let mut best_wins_for_us = None;
     if let Some(best) = gotools_best.filter(|_| ours.mover_wins(mover) == Some(true)) {
@@ -126,7 +142,19 @@ pub fn compare(solver: &mut Solver, q: &Question, volume: u8, level: u8, weights
             }
         }
     }
-    Compared { name: q.problem.name.clone(), volume, level, gotools: q.status(), ours, ours_moves: s.winning_moves, gotools_best, best_wins_for_us, nodes, leaves: s.counters.leaves, time_s }
+    Compared {
+        name: q.problem.name.clone(),
+        volume,
+        level,
+        gotools: q.status(),
+        ours,
+        ours_moves: s.winning_moves,
+        gotools_best,
+        best_wins_for_us,
+        nodes,
+        leaves: s.counters.leaves,
+        time_s,
+    }
 }
 
 /// Counts of one level (or of all).
@@ -145,7 +173,10 @@ pub struct LevelCounts {
 
 impl LevelCounts {
     pub fn of(rows: &[&Compared]) -> LevelCounts {
-        let mut c = LevelCounts { questions: rows.len(), ..LevelCounts::default() };
+        let mut c = LevelCounts {
+            questions: rows.len(),
+            ..LevelCounts::default()
+        };
         let mut nodes: Vec<u64> = Vec::with_capacity(rows.len());
         for r in rows {
             c.solved += r.solved() as usize;
@@ -166,14 +197,20 @@ impl LevelCounts {
 }
 
 fn pct(a: usize, b: usize) -> String {
-    if b == 0 { "-".into() } else { format!("{a}/{b} ({:.1}%)", 100.0 * a as f64 / b as f64) }
+    if b == 0 {
+        "-".into()
+    } else {
+        format!("{a}/{b} ({:.1}%)", 100.0 * a as f64 / b as f64)
+    }
 }
 
 /// The table per level: questions, solved, plain and ko agreement (of the solved), first-move
 /// agreement (of those compared), median nodes, nodes per second (the level's nodes over its
 /// solving time, one core each).
 pub fn level_table(rows: &[Compared]) -> String {
-    let mut s = String::from("| level | questions | solved | plain status agrees | ko status agrees | best first move among ours | median nodes | nodes/s |\n|---|---|---|---|---|---|---|---|\n");
+    let mut s = String::from(
+        "| level | questions | solved | plain status agrees | ko status agrees | best first move among ours | median nodes | nodes/s |\n|---|---|---|---|---|---|---|---|\n",
+    );
     let mut levels: Vec<u8> = rows.iter().map(|r| r.level).collect();
     levels.sort_unstable();
     levels.dedup();
@@ -187,11 +224,18 @@ pub fn level_table(rows: &[Compared]) -> String {
             pct(c.exact_agree, c.solved),
             pct(c.first_agree, c.first_compared),
             c.median_nodes,
-            if c.time_s > 0.0 { format!("{:.2} M", c.nodes as f64 / c.time_s / 1e6) } else { "-".into() }
+            if c.time_s > 0.0 {
+                format!("{:.2} M", c.nodes as f64 / c.time_s / 1e6)
+            } else {
+                "-".into()
+            }
         )
     };
     for l in levels {
-        s += &line(l.to_string(), rows.iter().filter(|r| r.level == l).collect());
+        s += &line(
+            l.to_string(),
+            rows.iter().filter(|r| r.level == l).collect(),
+        );
     }
     s += &line("all".into(), rows.iter().collect());
     s
@@ -201,27 +245,117 @@ pub fn level_table(rows: &[Compared]) -> String {
 mod tests {
     use super::*;
 
-    fn row(name: &str, gotools: Status, ours: Status, moves: Vec<Move>, best: Option<Move>) -> Compared {
-        let best_wins_for_us = best.filter(|_| ours.mover_wins(if name.ends_with("/attacker") { super::super::Side::Attacker } else { super::super::Side::Defender }) == Some(true)).map(|b| moves.contains(&b));
-        Compared { name: name.into(), volume: 1, level: 3, gotools, ours, ours_moves: moves, gotools_best: best, best_wins_for_us, nodes: 10, leaves: 1, time_s: 0.001 }
+    fn row(
+        name: &str,
+        gotools: Status,
+        ours: Status,
+        moves: Vec<Move>,
+        best: Option<Move>,
+    ) -> Compared {
+        let best_wins_for_us = best
+            .filter(|_| {
+                ours.mover_wins(if name.ends_with("/attacker") {
+                    super::super::Side::Attacker
+                } else {
+                    super::super::Side::Defender
+                }) == Some(true)
+            })
+            .map(|b| moves.contains(&b));
+        Compared {
+            name: name.into(),
+            volume: 1,
+            level: 3,
+            gotools,
+            ours,
+            ours_moves: moves,
+            gotools_best: best,
+            best_wins_for_us,
+            nodes: 10,
+            leaves: 1,
+            time_s: 0.001,
+        }
     }
 
     #[test]
     fn verdicts_count_only_what_was_solved() {
         let m = Move::Play(3);
         let rows = [
-            row("a/defender", Status::AliveUnlessKo(1), Status::AliveUnlessKo(1), vec![m], Some(m)),
-            row("b/defender", Status::AliveUnlessKo(1), Status::Alive, vec![Move::Play(4)], Some(m)),
-            row("c/attacker", Status::Dead, Status::DeadUnlessKo(2), vec![m], Some(m)),
-            row("d/attacker", Status::Dead, Status::AliveUnlessKo(1), vec![], Some(m)),
+            row(
+                "a/defender",
+                Status::AliveUnlessKo(1),
+                Status::AliveUnlessKo(1),
+                vec![m],
+                Some(m),
+            ),
+            row(
+                "b/defender",
+                Status::AliveUnlessKo(1),
+                Status::Alive,
+                vec![Move::Play(4)],
+                Some(m),
+            ),
+            row(
+                "c/attacker",
+                Status::Dead,
+                Status::DeadUnlessKo(2),
+                vec![m],
+                Some(m),
+            ),
+            row(
+                "d/attacker",
+                Status::Dead,
+                Status::AliveUnlessKo(1),
+                vec![],
+                Some(m),
+            ),
             row("e/defender", Status::Dead, Status::Unknown, vec![], None),
         ];
-        assert_eq!(rows.iter().map(|r| r.plain()).collect::<Vec<_>>(), [Verdict::Agree, Verdict::Agree, Verdict::Agree, Verdict::Differ, Verdict::Unknown]);
-        assert_eq!(rows.iter().map(|r| r.exact()).collect::<Vec<_>>(), [Verdict::Agree, Verdict::Differ, Verdict::Differ, Verdict::Differ, Verdict::Unknown]);
-        assert_eq!(rows.iter().map(|r| r.first_move()).collect::<Vec<_>>(), [Some(Verdict::Agree), Some(Verdict::Differ), Some(Verdict::Agree), None, None]);
+        assert_eq!(
+            rows.iter().map(|r| r.plain()).collect::<Vec<_>>(),
+            [
+                Verdict::Agree,
+                Verdict::Agree,
+                Verdict::Agree,
+                Verdict::Differ,
+                Verdict::Unknown
+            ]
+        );
+        assert_eq!(
+            rows.iter().map(|r| r.exact()).collect::<Vec<_>>(),
+            [
+                Verdict::Agree,
+                Verdict::Differ,
+                Verdict::Differ,
+                Verdict::Differ,
+                Verdict::Unknown
+            ]
+        );
+        assert_eq!(
+            rows.iter().map(|r| r.first_move()).collect::<Vec<_>>(),
+            [
+                Some(Verdict::Agree),
+                Some(Verdict::Differ),
+                Some(Verdict::Agree),
+                None,
+                None
+            ]
+        );
         let c = LevelCounts::of(&rows.iter().collect::<Vec<_>>());
-        assert_eq!((c.questions, c.solved, c.plain_agree, c.exact_agree, c.first_compared, c.first_agree), (5, 4, 3, 1, 3, 2));
+        assert_eq!(
+            (
+                c.questions,
+                c.solved,
+                c.plain_agree,
+                c.exact_agree,
+                c.first_compared,
+                c.first_agree
+            ),
+            (5, 4, 3, 1, 3, 2)
+        );
         let t = level_table(&rows);
-        assert!(t.contains("| 3 | 5 | 4/5 (80.0%) | 3/4 (75.0%) | 1/4 (25.0%) | 2/3 (66.7%) | 10 |"), "{t}");
+        assert!(
+            t.contains("| 3 | 5 | 4/5 (80.0%) | 3/4 (75.0%) | 1/4 (25.0%) | 2/3 (66.7%) | 10 |"),
+            "{t}"
+        );
     }
 }

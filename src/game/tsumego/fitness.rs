@@ -28,12 +28,20 @@ pub fn winning_place(ranking: &[Move], winning: &[Move]) -> Option<usize> {
 }
 
 /// The static fitness of `weights` over `problems`: the sum of the rank bonuses.
-pub fn static_fitness(solver: &mut Solver, problems: &[Problem], weights: &Weights, bonus: &[f64]) -> f64 {
+pub fn static_fitness(
+    solver: &mut Solver,
+    problems: &[Problem],
+    weights: &Weights,
+    bonus: &[f64],
+) -> f64 {
     problems
         .iter()
         .map(|p| {
             let ranking = solver.rank_first_moves(p, weights);
-            winning_place(&ranking, &p.winning).and_then(|k| bonus.get(k)).copied().unwrap_or(0.0)
+            winning_place(&ranking, &p.winning)
+                .and_then(|k| bonus.get(k))
+                .copied()
+                .unwrap_or(0.0)
         })
         .sum()
 }
@@ -94,11 +102,22 @@ impl Formula {
                 Formula::OneOverNew => 1.0 / n,
             }
         };
-        new.iter().enumerate().map(|(i, &n)| f(old.get(i).copied().unwrap_or(1), n)).sum()
+        new.iter()
+            .enumerate()
+            .map(|(i, &n)| f(old.get(i).copied().unwrap_or(1), n))
+            .sum()
     }
 }
 
 /// Solves every problem with `weights` (status sweep only: what the search costs).
-pub fn solve_all(solver: &mut Solver, problems: &[Problem], weights: &Weights, limits: Limits) -> Vec<Solution> {
-    problems.iter().map(|p| solver.solve(p, weights, limits, false)).collect()
+pub fn solve_all(
+    solver: &mut Solver,
+    problems: &[Problem],
+    weights: &Weights,
+    limits: Limits,
+) -> Vec<Solution> {
+    problems
+        .iter()
+        .map(|p| solver.solve(p, weights, limits, false))
+        .collect()
 }

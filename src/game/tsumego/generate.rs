@@ -80,7 +80,10 @@ pub const GENERATOR_VERSION: u32 = 3;
 /// points) thins from 8 stones to 5; neither ever shrinks from one level to the next.
 pub fn level_shape(level: u8) -> (usize, usize) {
     let l = level.clamp(1, 14) as f64 - 1.0;
-    ((6.0 + 5.0 * l / 13.0).round() as usize, (14.0 + 2.0 * l / 13.0).round() as usize)
+    (
+        (6.0 + 5.0 * l / 13.0).round() as usize,
+        (14.0 + 2.0 * l / 13.0).round() as usize,
+    )
 }
 
 /// Why a drawn position was not kept (counted for the calibration table).
@@ -122,7 +125,12 @@ pub(crate) fn draw(level: u8, rng: &mut GameRng) -> Option<Problem> {
     // compact.
     let on_board = |r: i32, c: i32| r >= 0 && c >= 0 && r < BOARD as i32 && c < BOARD as i32;
     let nbrs = |(r, c): Coord| -> Vec<Coord> {
-        [(-1, 0), (1, 0), (0, -1), (0, 1)].iter().map(|(dr, dc)| (r as i32 + dr, c as i32 + dc)).filter(|&(r, c)| on_board(r, c)).map(|(r, c)| (r as u8, c as u8)).collect()
+        [(-1, 0), (1, 0), (0, -1), (0, 1)]
+            .iter()
+            .map(|(dr, dc)| (r as i32 + dr, c as i32 + dc))
+            .filter(|&(r, c)| on_board(r, c))
+            .map(|(r, c)| (r as u8, c as u8))
+            .collect()
     };
     let mut region: Vec<Coord> = vec![anchor];
     while region.len() < n_region {
@@ -159,7 +167,9 @@ pub(crate) fn draw(level: u8, rng: &mut GameRng) -> Option<Problem> {
     let reg = Region::new(BOARD, region, wall);
     // Eye space: grown from the point farthest from the wall.
     let mut dist = vec![u32::MAX; reg.len()];
-    let mut queue: Vec<usize> = (0..reg.len()).filter(|&i| reg.wall_adj & bit(i) != 0).collect();
+    let mut queue: Vec<usize> = (0..reg.len())
+        .filter(|&i| reg.wall_adj & bit(i) != 0)
+        .collect();
     for &i in &queue {
         dist[i] = 0;
     }
@@ -193,11 +203,26 @@ pub(crate) fn draw(level: u8, rng: &mut GameRng) -> Option<Problem> {
             def |= bit(i);
         }
     }
-    let to_move = if unit_f64(rng) < 0.5 { Side::Defender } else { Side::Attacker };
+    let to_move = if unit_f64(rng) < 0.5 {
+        Side::Defender
+    } else {
+        Side::Attacker
+    };
     let start = Position::new(&reg, att, def, to_move);
     let cells = || reg.coords.iter().chain(reg.wall.iter());
     let origin = (cells().map(|c| c.0).min()?, cells().map(|c| c.1).min()?);
-    Some(Problem { name: String::new(), region: reg, start, targets: def, attacker_black: true, status: None, winning: Vec::new(), unique: None, level: Some(level), origin })
+    Some(Problem {
+        name: String::new(),
+        region: reg,
+        start,
+        targets: def,
+        attacker_black: true,
+        status: None,
+        winning: Vec::new(),
+        unique: None,
+        level: Some(level),
+        origin,
+    })
 }
 
 /// A key equal for problems equal up to the board's symmetries and translation: the cells
@@ -224,7 +249,9 @@ pub fn symmetry_key(p: &Problem) -> Vec<(i32, i32, u8)> {
         let (y, x, _) = cells[k];
         for (dy, dx) in [(-1, 0), (1, 0), (0, -1), (0, 1)] {
             let (a, b) = (y + dy, x + dx);
-            if (a < 0 || b < 0 || a >= r.size as i32 || b >= r.size as i32) && !cells.contains(&(a, b, 4)) {
+            if (a < 0 || b < 0 || a >= r.size as i32 || b >= r.size as i32)
+                && !cells.contains(&(a, b, 4))
+            {
                 cells.push((a, b, 4));
             }
         }
@@ -242,7 +269,10 @@ pub fn symmetry_key(p: &Problem) -> Vec<(i32, i32, u8)> {
                 (y, x, k)
             })
             .collect();
-        let (my, mx) = (v.iter().map(|c| c.0).min().unwrap_or(0), v.iter().map(|c| c.1).min().unwrap_or(0));
+        let (my, mx) = (
+            v.iter().map(|c| c.0).min().unwrap_or(0),
+            v.iter().map(|c| c.1).min().unwrap_or(0),
+        );
         v.iter_mut().for_each(|c| {
             c.0 -= my;
             c.1 -= mx;
@@ -258,16 +288,33 @@ pub fn symmetry_key(p: &Problem) -> Vec<(i32, i32, u8)> {
 
 /// Generates the file `lv<set>-<level>`: `count` problems, reproducibly from `seed`.
 /// `on_problem` is called after each kept problem (the progress bar).
-pub fn generate_level(set: u8, level: u8, count: usize, seed: u64, limits: Limits, on_problem: &(dyn Fn() + Sync)) -> LevelFile {
+pub fn generate_level(
+    set: u8,
+    level: u8,
+    count: usize,
+    seed: u64,
+    limits: Limits,
+    on_problem: &(dyn Fn() + Sync),
+) -> LevelFile {
     let mut solver = Solver::new(20);
     let weights = Weights::reference();
-    let mut out = LevelFile { set, level, problems: Vec::new(), leaves: Vec::new(), attempts: 0, rejections: Rejections::default(), unsolved: Vec::new() };
+    let mut out = LevelFile {
+        set,
+        level,
+        problems: Vec::new(),
+        leaves: Vec::new(),
+        attempts: 0,
+        rejections: Rejections::default(),
+        unsolved: Vec::new(),
+    };
     let mut seen: HashSet<Vec<(i32, i32, u8)>> = HashSet::new();
     let max_attempts = 2_000 * count as u64 + 10_000;
     while out.problems.len() < count && out.attempts < max_attempts {
         let mut rng = rng_from_seed(derive_seed(seed, &[set as u64, level as u64, out.attempts]));
         out.attempts += 1;
-        let Some(mut p) = draw(level, &mut rng) else { continue };
+        let Some(mut p) = draw(level, &mut rng) else {
+            continue;
+        };
         if p.start.chain_without_liberty(&p.region).is_some() {
             out.rejections.no_liberty += 1;
             continue;
@@ -295,7 +342,11 @@ pub fn generate_level(set: u8, level: u8, count: usize, seed: u64, limits: Limit
         seen.insert(key);
         p.name = format!("lv{set}-{level}-{:03}", out.problems.len() + 1);
         p.status = Some(s.status);
-        p.unique = if s.winning_moves.len() == 1 { Some(s.winning_moves[0]) } else { None };
+        p.unique = if s.winning_moves.len() == 1 {
+            Some(s.winning_moves[0])
+        } else {
+            None
+        };
         p.winning = s.winning_moves;
         out.leaves.push(s.counters.leaves);
         out.problems.push(p);
@@ -321,14 +372,24 @@ pub fn level_text(f: &LevelFile, seed: u64) -> String {
     let (e, r) = level_shape(f.level);
     let header = format!(
         "gamelab life-and-death problems lv{}-{}: level {} ({e} empty points, region of {r} points), seed {seed}\n{} problems from {} drawn positions; status and winning moves by the reference weights",
-        f.set, f.level, f.level, f.problems.len(), f.attempts
+        f.set,
+        f.level,
+        f.level,
+        f.problems.len(),
+        f.attempts
     );
     problems_text(&header, &f.problems)
 }
 
 /// The draws a level left unsolved, as a problem file (`gen-problems --keep-unsolved`).
 pub fn unsolved_text(f: &LevelFile, seed: u64, node_budget: u64) -> String {
-    problems_text(&format!("draws of lv{}-{} the reference weights left unsolved within {node_budget} nodes (seed {seed})", f.set, f.level), &f.unsolved)
+    problems_text(
+        &format!(
+            "draws of lv{}-{} the reference weights left unsolved within {node_budget} nodes (seed {seed})",
+            f.set, f.level
+        ),
+        &f.unsolved,
+    )
 }
 
 /// The median and 90th percentile of a list of counts.
@@ -345,14 +406,33 @@ pub fn median_p90(v: &[u64]) -> (u64, u64) {
 /// Generates sets x levels files into `out` in parallel (one file per task, so the result does
 /// not depend on the thread count), with a progress bar; returns the files' summaries, in
 /// (set, level) order.
-pub fn generate_library(sets: u8, levels: std::ops::RangeInclusive<u8>, per_level: usize, seed: u64, out: &std::path::Path, limits: Limits, threads: Option<usize>) -> anyhow::Result<Vec<LevelFile>> {
+pub fn generate_library(
+    sets: u8,
+    levels: std::ops::RangeInclusive<u8>,
+    per_level: usize,
+    seed: u64,
+    out: &std::path::Path,
+    limits: Limits,
+    threads: Option<usize>,
+) -> anyhow::Result<Vec<LevelFile>> {
     use anyhow::Context;
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
     use rayon::prelude::*;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
-    let tasks: Vec<(u8, u8)> = (1..=sets).flat_map(|s| levels.clone().map(move |l| (s, l))).collect();
-    let bar = ProgressBar::with_draw_target(Some((tasks.len() * per_level) as u64), ProgressDrawTarget::stderr());
-    bar.set_style(ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} problems, ETA {eta}").expect("a valid template").progress_chars("=> "));
+    let tasks: Vec<(u8, u8)> = (1..=sets)
+        .flat_map(|s| levels.clone().map(move |l| (s, l)))
+        .collect();
+    let bar = ProgressBar::with_draw_target(
+        Some((tasks.len() * per_level) as u64),
+        ProgressDrawTarget::stderr(),
+    );
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} problems, ETA {eta}",
+        )
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
     let work = || -> anyhow::Result<Vec<LevelFile>> {
         tasks
             .par_iter()
@@ -380,7 +460,9 @@ pub fn calibration_table(files: &[LevelFile]) -> String {
     let mut levels: Vec<u8> = files.iter().map(|f| f.level).collect();
     levels.sort_unstable();
     levels.dedup();
-    let mut s = String::from("| level | empty | region | problems | unique move | drawn | median leaves | p90 leaves | max leaves | unsolved | decided | mover loses | duplicates |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    let mut s = String::from(
+        "| level | empty | region | problems | unique move | drawn | median leaves | p90 leaves | max leaves | unsolved | decided | mover loses | duplicates |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n",
+    );
     for l in levels {
         let fs: Vec<&LevelFile> = files.iter().filter(|f| f.level == l).collect();
         let leaves: Vec<u64> = fs.iter().flat_map(|f| f.leaves.iter().copied()).collect();

@@ -68,13 +68,18 @@ pub struct Question {
 impl Question {
     /// GoTools' status for the question: the best of the mover's first moves.
     pub fn status(&self) -> Status {
-        self.problem.status.expect("a GoTools question has a status")
+        self.problem
+            .status
+            .expect("a GoTools question has a status")
     }
 
     /// GoTools' first move of its best line (the first of the best in the file's order).
     pub fn best_first_move(&self) -> Option<Move> {
         let mover = self.problem.start.to_move;
-        let best = self.answers.iter().max_by_key(|a| (for_mover(a.status, mover), std::cmp::Reverse(a.line)))?;
+        let best = self
+            .answers
+            .iter()
+            .max_by_key(|a| (for_mover(a.status, mover), std::cmp::Reverse(a.line)))?;
         first_move(&self.problem, best)
     }
 }
@@ -122,7 +127,10 @@ pub fn is_gotools(text: &str) -> bool {
 }
 
 fn err<T>(line: usize, message: impl Into<String>) -> Result<T, TextError> {
-    Err(TextError { line, message: message.into() })
+    Err(TextError {
+        line,
+        message: message.into(),
+    })
 }
 
 /// Logical lines (a trailing `\` joins the next), each with the 1-based line it starts on.
@@ -151,7 +159,10 @@ fn letter(b: u8, line: usize, what: &str) -> Result<u8, TextError> {
     if b.is_ascii_uppercase() && b - b'A' < SIZE {
         Ok(b - b'A')
     } else {
-        err(line, format!("{what}: '{}' is not a board letter A..S", b as char))
+        err(
+            line,
+            format!("{what}: '{}' is not a board letter A..S", b as char),
+        )
     }
 }
 
@@ -166,12 +177,25 @@ fn point(two: &[u8], line: usize, what: &str) -> Result<Coord, TextError> {
 /// Errors name the 1-based line.
 pub fn parse_gotools(text: &str) -> Result<Vec<Question>, TextError> {
     let lines = logical_lines(text);
-    let mut k = lines.iter().position(|(_, l)| l.starts_with("$")).ok_or(TextError { line: 1, message: "no problem: a GoTools file has '$ NAME' lines".into() })?;
+    let mut k = lines
+        .iter()
+        .position(|(_, l)| l.starts_with("$"))
+        .ok_or(TextError {
+            line: 1,
+            message: "no problem: a GoTools file has '$ NAME' lines".into(),
+        })?;
     let mut out = Vec::new();
     while k < lines.len() {
         let (n, head) = &lines[k];
-        let Some(name) = head.strip_prefix("$ ").map(str::trim).filter(|s| !s.is_empty() && !s.contains(' ')) else {
-            return err(*n, format!("expected '$ NAME' (a problem), found '{}'", short(head)));
+        let Some(name) = head
+            .strip_prefix("$ ")
+            .map(str::trim)
+            .filter(|s| !s.is_empty() && !s.contains(' '))
+        else {
+            return err(
+                *n,
+                format!("expected '$ NAME' (a problem), found '{}'", short(head)),
+            );
         };
         k += 1;
         let Some((bn, board)) = lines.get(k) else {
@@ -182,16 +206,28 @@ pub fn parse_gotools(text: &str) -> Result<Vec<Question>, TextError> {
         while let Some((an, a)) = lines.get(k) {
             if a.trim().is_empty() {
                 k += 1;
-                if lines.get(k).is_some_and(|(_, l)| !l.trim().is_empty() && !l.starts_with('$')) {
+                if lines
+                    .get(k)
+                    .is_some_and(|(_, l)| !l.trim().is_empty() && !l.starts_with('$'))
+                {
                     // A blank line inside a problem: the next must be a new problem.
-                    return err(lines[k].0, format!("problem {name}: expected '$ NAME' after a blank line, found '{}'", short(&lines[k].1)));
+                    return err(
+                        lines[k].0,
+                        format!(
+                            "problem {name}: expected '$ NAME' after a blank line, found '{}'",
+                            short(&lines[k].1)
+                        ),
+                    );
                 }
                 continue;
             }
             if a.starts_with('$') {
                 break;
             }
-            answers.push(parse_answer(a, *an).map_err(|e| TextError { line: e.line, message: format!("problem {name}: {}", e.message) })?);
+            answers.push(parse_answer(a, *an).map_err(|e| TextError {
+                line: e.line,
+                message: format!("problem {name}: {}", e.message),
+            })?);
             k += 1;
         }
         if answers.is_empty() {
@@ -204,7 +240,11 @@ pub fn parse_gotools(text: &str) -> Result<Vec<Question>, TextError> {
 
 fn short(s: &str) -> String {
     let t: String = s.chars().take(40).collect();
-    if t.len() < s.len() { format!("{t}...") } else { t }
+    if t.len() < s.len() {
+        format!("{t}...")
+    } else {
+        t
+    }
 }
 
 fn parse_answer(a: &str, n: usize) -> Result<Answer, TextError> {
@@ -212,56 +252,136 @@ fn parse_answer(a: &str, n: usize) -> Result<Answer, TextError> {
     let mover = match b.first() {
         Some(b'?') => Side::Defender,
         Some(b'A') => Side::Attacker,
-        _ => return err(n, format!("answer '{}': expected '?' or 'A' (the side that moves first)", short(a))),
+        _ => {
+            return err(
+                n,
+                format!(
+                    "answer '{}': expected '?' or 'A' (the side that moves first)",
+                    short(a)
+                ),
+            );
+        }
     };
     let succeeds = match b.get(1) {
         Some(b'+') => true,
         Some(b'-') => false,
-        _ => return err(n, format!("answer '{}': expected '+' or '-' after the side", short(a))),
+        _ => {
+            return err(
+                n,
+                format!("answer '{}': expected '+' or '-' after the side", short(a)),
+            );
+        }
     };
-    let hash = a.find('#').ok_or(TextError { line: n, message: format!("answer '{}': no '#'", short(a)) })?;
-    let status: Status = a[2..hash].parse().map_err(|e: String| TextError { line: n, message: format!("answer '{}': {e}", short(a)) })?;
+    let hash = a.find('#').ok_or(TextError {
+        line: n,
+        message: format!("answer '{}': no '#'", short(a)),
+    })?;
+    let status: Status = a[2..hash].parse().map_err(|e: String| TextError {
+        line: n,
+        message: format!("answer '{}': {e}", short(a)),
+    })?;
     let rest = &a[hash + 1..];
     let (settings, moves) = match (rest.find(':'), rest.rfind(':')) {
         (Some(i), Some(j)) if j > i => (rest[..i].trim(), &rest[i + 1..j]),
-        _ => return err(n, format!("answer '{}': expected the main line between ':' and ':'", short(a))),
+        _ => {
+            return err(
+                n,
+                format!(
+                    "answer '{}': expected the main line between ':' and ':'",
+                    short(a)
+                ),
+            );
+        }
     };
     if moves.len() % 2 != 0 {
-        return err(n, format!("answer '{}': the main line has an odd number of letters", short(a)));
+        return err(
+            n,
+            format!(
+                "answer '{}': the main line has an odd number of letters",
+                short(a)
+            ),
+        );
     }
     let mut main_line = Vec::new();
     for two in moves.as_bytes().chunks(2) {
-        main_line.push(if two == b"@@" { None } else { Some(point(two, n, "main line")?) });
+        main_line.push(if two == b"@@" {
+            None
+        } else {
+            Some(point(two, n, "main line")?)
+        });
     }
-    let aim = matches!(status, Status::Alive | Status::AliveUnlessKo(_)) == (mover == Side::Defender);
+    let aim =
+        matches!(status, Status::Alive | Status::AliveUnlessKo(_)) == (mover == Side::Defender);
     if aim != succeeds {
-        return err(n, format!("answer '{}': '{}' with status {status}, which is {} for the side that moves first", short(a), if succeeds { '+' } else { '-' }, if aim { "a success" } else { "a failure" }));
+        return err(
+            n,
+            format!(
+                "answer '{}': '{}' with status {status}, which is {} for the side that moves first",
+                short(a),
+                if succeeds { '+' } else { '-' },
+                if aim { "a success" } else { "a failure" }
+            ),
+        );
     }
-    Ok(Answer { line: n, mover, succeeds, status, settings: settings.to_string(), main_line })
+    Ok(Answer {
+        line: n,
+        mover,
+        succeeds,
+        status,
+        settings: settings.to_string(),
+        main_line,
+    })
 }
 
 /// The problem's position and region, and one question per side that moves first.
-fn questions(name: &str, line: usize, board_line: usize, board: &str, answers: Vec<Answer>) -> Result<Vec<Question>, TextError> {
+fn questions(
+    name: &str,
+    line: usize,
+    board_line: usize,
+    board: &str,
+    answers: Vec<Answer>,
+) -> Result<Vec<Question>, TextError> {
     let b = board.trim().as_bytes();
     let mut stones: Vec<(Coord, Side)> = Vec::new();
     let mut marks: Vec<Coord> = Vec::new();
     let mut i = 0;
-    let bad = |m: String| TextError { line: board_line, message: format!("problem {name}: {m}") };
+    let bad = |m: String| TextError {
+        line: board_line,
+        message: format!("problem {name}: {m}"),
+    };
     while i < b.len() {
         match b[i] {
             b'?' | b'A' if i + 3 <= b.len() => {
                 let c = point(&b[i + 1..i + 3], board_line, "stone").map_err(|e| bad(e.message))?;
                 if stones.iter().any(|s| s.0 == c) {
-                    return Err(bad(format!("two stones on {}{}", b[i + 1] as char, b[i + 2] as char)));
+                    return Err(bad(format!(
+                        "two stones on {}{}",
+                        b[i + 1] as char,
+                        b[i + 2] as char
+                    )));
                 }
-                stones.push((c, if b[i] == b'?' { Side::Defender } else { Side::Attacker }));
+                stones.push((
+                    c,
+                    if b[i] == b'?' {
+                        Side::Defender
+                    } else {
+                        Side::Attacker
+                    },
+                ));
                 i += 3;
             }
             b'[' if i + 4 <= b.len() && b[i + 3] == b']' => {
-                marks.push(point(&b[i + 1..i + 3], board_line, "mark").map_err(|e| bad(e.message))?);
+                marks
+                    .push(point(&b[i + 1..i + 3], board_line, "mark").map_err(|e| bad(e.message))?);
                 i += 4;
             }
-            _ => return Err(bad(format!("unexpected '{}' at column {} of the stones (expected ?XY, AXY or [XY])", b[i] as char, i + 1))),
+            _ => {
+                return Err(bad(format!(
+                    "unexpected '{}' at column {} of the stones (expected ?XY, AXY or [XY])",
+                    b[i] as char,
+                    i + 1
+                )));
+            }
         }
     }
     let n = SIZE as usize;
@@ -325,7 +445,10 @@ fn questions(name: &str, line: usize, board_line: usize, board: &str, answers: V
         let p = idx(c);
         if nbrs(p).iter().any(|&q| outside[q]) {
             if s == Side::Defender {
-                return Err(bad(format!("the '?' stone on {} touches the open board: not a closed problem", gotools_name(c))));
+                return Err(bad(format!(
+                    "the '?' stone on {} touches the open board: not a closed problem",
+                    gotools_name(c)
+                )));
             }
             if !wall[p] {
                 for q in flood(p, &|q| cell[q] == Some(Side::Attacker)) {
@@ -334,10 +457,19 @@ fn questions(name: &str, line: usize, board_line: usize, board: &str, answers: V
             }
         }
     }
-    let points: Vec<Coord> = (0..n * n).filter(|&p| !outside[p] && !wall[p]).map(|p| ((p / n) as u8, (p % n) as u8)).collect();
-    let wall_stones: Vec<Coord> = (0..n * n).filter(|&p| wall[p]).map(|p| ((p / n) as u8, (p % n) as u8)).collect();
+    let points: Vec<Coord> = (0..n * n)
+        .filter(|&p| !outside[p] && !wall[p])
+        .map(|p| ((p / n) as u8, (p % n) as u8))
+        .collect();
+    let wall_stones: Vec<Coord> = (0..n * n)
+        .filter(|&p| wall[p])
+        .map(|p| ((p / n) as u8, (p % n) as u8))
+        .collect();
     if points.len() > 64 {
-        return Err(bad(format!("the enclosed region has {} points; gamelab solves at most 64", points.len())));
+        return Err(bad(format!(
+            "the enclosed region has {} points; gamelab solves at most 64",
+            points.len()
+        )));
     }
     let region = Region::new(SIZE, points, wall_stones);
     let (mut att, mut def) = (0u64, 0u64);
@@ -353,7 +485,12 @@ fn questions(name: &str, line: usize, board_line: usize, board: &str, answers: V
     for &m in &marks {
         match region.index_of(m) {
             Some(i) if def & bit(i) != 0 => targets |= region.chain(i, def).0,
-            _ => return Err(bad(format!("the mark [{}] is not on a '?' stone", gotools_name(m)))),
+            _ => {
+                return Err(bad(format!(
+                    "the mark [{}] is not on a '?' stone",
+                    gotools_name(m)
+                )));
+            }
         }
     }
     if targets == 0 {
@@ -361,15 +498,27 @@ fn questions(name: &str, line: usize, board_line: usize, board: &str, answers: V
     }
     let mut out = Vec::new();
     for mover in [Side::Defender, Side::Attacker] {
-        let mine: Vec<Answer> = answers.iter().filter(|a| a.mover == mover).cloned().collect();
+        let mine: Vec<Answer> = answers
+            .iter()
+            .filter(|a| a.mover == mover)
+            .cloned()
+            .collect();
         if mine.is_empty() {
             continue;
         }
         let start = Position::new(&region, att, def, mover);
         if let Some((side, chain)) = start.chain_without_liberty(&region) {
-            return Err(bad(format!("the {} chain at {} has no liberties", side.name(), region.point_name(chain.trailing_zeros() as usize))));
+            return Err(bad(format!(
+                "the {} chain at {} has no liberties",
+                side.name(),
+                region.point_name(chain.trailing_zeros() as usize)
+            )));
         }
-        let best = mine.iter().map(|a| a.status).max_by_key(|&s| for_mover(s, mover)).expect("non-empty");
+        let best = mine
+            .iter()
+            .map(|a| a.status)
+            .max_by_key(|&s| for_mover(s, mover))
+            .expect("non-empty");
         let mut problem = Problem {
             name: format!("{name}/{}", mover.name()),
             region: region.clone(),
@@ -383,7 +532,11 @@ fn questions(name: &str, line: usize, board_line: usize, board: &str, answers: V
             level: None,
             origin: (0, 0),
         };
-        let mut winning: Vec<Move> = mine.iter().filter(|a| a.succeeds).filter_map(|a| first_move(&problem, a)).collect();
+        let mut winning: Vec<Move> = mine
+            .iter()
+            .filter(|a| a.succeeds)
+            .filter_map(|a| first_move(&problem, a))
+            .collect();
         winning.sort_by_key(|m| match m {
             Move::Play(i) => *i as u16,
             Move::Pass => 64,
@@ -391,7 +544,11 @@ fn questions(name: &str, line: usize, board_line: usize, board: &str, answers: V
         winning.dedup();
         problem.unique = (winning.len() == 1).then(|| winning[0]);
         problem.winning = winning;
-        out.push(Question { problem, line, answers: mine });
+        out.push(Question {
+            problem,
+            line,
+            answers: mine,
+        });
     }
     Ok(out)
 }
@@ -426,7 +583,9 @@ mod tests {
         let t1 = &qs[0];
         assert_eq!(t1.line, 4);
         assert_eq!(t1.problem.start.to_move, Side::Defender);
-        let at = |q: &Question, row: u8, col: u8| Move::Play(q.problem.region.index_of((row, col)).unwrap() as u8);
+        let at = |q: &Question, row: u8, col: u8| {
+            Move::Play(q.problem.region.index_of((row, col)).unwrap() as u8)
+        };
         // The best of ?'s lines: l (BA) over d (a pass).
         assert_eq!(t1.status(), Status::Alive);
         assert_eq!(t1.problem.winning, vec![at(t1, 0, 1)]);
@@ -459,7 +618,11 @@ mod tests {
             (FILE.replace("$ T2", "% T2"), 11, "'$ NAME'"),
             (FILE.replace(":BAAA:", ":BAA:"), 9, "odd number"),
             (FILE.replacen("[AB]", "[AA]", 1), 5, "not on a '?' stone"),
-            (FILE.replacen("AEA\\", "AEA?FF\\", 1), 5, "touches the open board"),
+            (
+                FILE.replacen("AEA\\", "AEA?FF\\", 1),
+                5,
+                "touches the open board",
+            ),
         ];
         for (text, line, what) in bad {
             let e = parse_gotools(&text).unwrap_err();

@@ -58,16 +58,16 @@ pub const STATIC_FEATURES: [&str; 30] = [
 
 /// Dynamic features, in weight-vector order.
 pub const DYNAMIC_FEATURES: [&str; 10] = [
-    "history",                 // how often the point was a winning move for the mover / (max + 1)
-    "opponent_history",        // the same for the opponent (the other side's vital point)
-    "killer_1",                // the last winning move found at this ply
-    "killer_2",                // the one before it
-    "counter_move",            // the move that last refuted the opponent's last move
-    "hash_move",               // the winning move found for these stones (any threat budgets)
-    "opponent_favourite",      // the opponent's best-ranked move in the previous position
-    "answer_last",             // next to the opponent's last move
-    "follow_up",               // next to the mover's previous move
-    "forbidden_for_opponent",  // -1: the point is suicide for the opponent (useless to take)
+    "history",            // how often the point was a winning move for the mover / (max + 1)
+    "opponent_history",   // the same for the opponent (the other side's vital point)
+    "killer_1",           // the last winning move found at this ply
+    "killer_2",           // the one before it
+    "counter_move",       // the move that last refuted the opponent's last move
+    "hash_move",          // the winning move found for these stones (any threat budgets)
+    "opponent_favourite", // the opponent's best-ranked move in the previous position
+    "answer_last",        // next to the opponent's last move
+    "follow_up",          // next to the mover's previous move
+    "forbidden_for_opponent", // -1: the point is suicide for the opponent (useless to take)
 ];
 
 pub const N_STATIC: usize = STATIC_FEATURES.len();
@@ -76,7 +76,10 @@ pub const N_STATIC: usize = STATIC_FEATURES.len();
 /// its weight is not zero) and `pass` (the pass's only feature).
 pub const WINS_NOW: usize = 25;
 pub const PASS_FEATURE: usize = 29;
-const _: () = assert!(matches!(STATIC_FEATURES[WINS_NOW].as_bytes(), b"wins_now") && matches!(STATIC_FEATURES[PASS_FEATURE].as_bytes(), b"pass"));
+const _: () = assert!(
+    matches!(STATIC_FEATURES[WINS_NOW].as_bytes(), b"wins_now")
+        && matches!(STATIC_FEATURES[PASS_FEATURE].as_bytes(), b"pass")
+);
 pub const N_DYNAMIC: usize = DYNAMIC_FEATURES.len();
 
 /// What a unit of dynamic weight counts in the score, in units of static weight (see the module
@@ -117,7 +120,10 @@ pub struct Weights {
 impl Weights {
     /// All weights zero: the baseline (moves in point order, pass last).
     pub fn zero() -> Weights {
-        Weights { statics: [0.0; N_STATIC], dynamics: [0.0; N_DYNAMIC] }
+        Weights {
+            statics: [0.0; N_STATIC],
+            dynamics: [0.0; N_DYNAMIC],
+        }
     }
 
     /// Our "original heuristic", set by hand from Go knowledge before any tuning: captures,
@@ -125,38 +131,40 @@ impl Weights {
     /// board dominates; among the dynamic weights the hash move and killers lead.
     pub fn reference() -> Weights {
         let statics = [
-            150.0, // capture_stones
-            300.0, // capture_targets
-            120.0, // atari
-            300.0, // self_atari
-            80.0,  // liberties
-            60.0,  // pressure
-            250.0, // rescue
-            60.0,  // connect
-            60.0,  // cut
-            80.0,  // empty_neighbours
-            20.0,  // empty_diagonals
-            0.0,   // first_line
-            20.0,  // second_line
-            0.0,   // corner
-            0.0,   // touches_wall
-            400.0, // fill_own_eye
-            100.0, // opponent_eye_point
-            400.0, // split_eye_space
-            200.0, // complete_eye
-            150.0, // falsify_eye
-            100.0, // throw_in
-            50.0,  // ko_start
-            50.0,  // ko_retake
-            500.0, // nakade_vital
-            80.0,  // one_two_point
+            150.0,  // capture_stones
+            300.0,  // capture_targets
+            120.0,  // atari
+            300.0,  // self_atari
+            80.0,   // liberties
+            60.0,   // pressure
+            250.0,  // rescue
+            60.0,   // connect
+            60.0,   // cut
+            80.0,   // empty_neighbours
+            20.0,   // empty_diagonals
+            0.0,    // first_line
+            20.0,   // second_line
+            0.0,    // corner
+            0.0,    // touches_wall
+            400.0,  // fill_own_eye
+            100.0,  // opponent_eye_point
+            400.0,  // split_eye_space
+            200.0,  // complete_eye
+            150.0,  // falsify_eye
+            100.0,  // throw_in
+            50.0,   // ko_start
+            50.0,   // ko_retake
+            500.0,  // nakade_vital
+            80.0,   // one_two_point
             1000.0, // wins_now
-            30.0,  // adjacent_own
-            40.0,  // adjacent_opponent
-            60.0,  // target_contact
-            0.0,   // pass
+            30.0,   // adjacent_own
+            40.0,   // adjacent_opponent
+            60.0,   // target_contact
+            0.0,    // pass
         ];
-        let dynamics = [2000.0, 1000.0, 1500.0, 800.0, 1000.0, 5000.0, 600.0, 500.0, 200.0, 1000.0];
+        let dynamics = [
+            2000.0, 1000.0, 1500.0, 800.0, 1000.0, 5000.0, 600.0, 500.0, 200.0, 1000.0,
+        ];
         Weights { statics, dynamics }
     }
 
@@ -198,7 +206,9 @@ pub fn load_weights(spec: &str) -> Result<Weights, String> {
     if let Some(w) = Weights::builtin(spec) {
         return Ok(w);
     }
-    let text = crate::durable::read_input(std::path::Path::new(spec)).map_err(|e| format!("'{spec}' is neither reference, zero nor a readable weights file ({e})"))?;
+    let text = crate::durable::read_input(std::path::Path::new(spec)).map_err(|e| {
+        format!("'{spec}' is neither reference, zero nor a readable weights file ({e})")
+    })?;
     parse_weights(&text).map_err(|e| format!("{spec}: {e}"))
 }
 
@@ -214,7 +224,16 @@ pub fn parse_weights(text: &str) -> Result<Weights, String> {
         let [name, value] = words.as_slice() else {
             return Err(format!("line {}: expected 'feature value'", i + 1));
         };
-        let v: f64 = value.parse().ok().filter(|v: &f64| v.is_finite() && *v >= 0.0).ok_or_else(|| format!("line {}: weight '{value}' is not a non-negative number", i + 1))?;
+        let v: f64 = value
+            .parse()
+            .ok()
+            .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+            .ok_or_else(|| {
+                format!(
+                    "line {}: weight '{value}' is not a non-negative number",
+                    i + 1
+                )
+            })?;
         if let Some(k) = STATIC_FEATURES.iter().position(|n| n == name) {
             w.statics[k] = v;
         } else if let Some(k) = DYNAMIC_FEATURES.iter().position(|n| n == name) {

@@ -22,7 +22,10 @@ use std::path::{Path, PathBuf};
 pub fn parse_levels(s: &str) -> Result<RangeInclusive<u8>, String> {
     let bad = || format!("levels '{s}' must be A-B with 1 <= A <= B <= 14, e.g. \"3-6\"");
     let (a, b) = match s.split_once('-') {
-        Some((a, b)) => (a.trim().parse::<u8>().map_err(|_| bad())?, b.trim().parse::<u8>().map_err(|_| bad())?),
+        Some((a, b)) => (
+            a.trim().parse::<u8>().map_err(|_| bad())?,
+            b.trim().parse::<u8>().map_err(|_| bad())?,
+        ),
         None => {
             let a = s.trim().parse::<u8>().map_err(|_| bad())?;
             (a, a)
@@ -61,7 +64,10 @@ fn generator_version() -> u32 {
 fn this_generator<'de, D: serde::Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     let v = u32::deserialize(d)?;
     if v != generator_version() {
-        return Err(serde::de::Error::custom(format!("generator {v}: the library generator is version {}, and the version is not a setting", generator_version())));
+        return Err(serde::de::Error::custom(format!(
+            "generator {v}: the library generator is version {}, and the version is not a setting",
+            generator_version()
+        )));
     }
     Ok(v)
 }
@@ -89,7 +95,10 @@ impl LibrarySpec {
     /// The library's folder under `out` (the results folder).
     pub fn dir(&self, out: &Path, name: &str) -> PathBuf {
         let json = serde_json::to_string(self).expect("serialises");
-        out.join("results").join("libraries").join(format!("{name}-{:08x}", xxhash_rust::xxh3::xxh3_64(json.as_bytes()) as u32))
+        out.join("results").join("libraries").join(format!(
+            "{name}-{:08x}",
+            xxhash_rust::xxh3::xxh3_64(json.as_bytes()) as u32
+        ))
     }
 
     /// The library's folder, generated first if it is not complete yet.
@@ -99,13 +108,32 @@ impl LibrarySpec {
         if marker.exists() {
             return Ok(dir);
         }
-        eprintln!("generating problem library {} ({} sets, levels {}, {} per level, seed {})", dir.display(), self.sets, self.levels, self.per_level, self.seed);
+        eprintln!(
+            "generating problem library {} ({} sets, levels {}, {} per level, seed {})",
+            dir.display(),
+            self.sets,
+            self.levels,
+            self.per_level,
+            self.seed
+        );
         let limits = Limits::with_budget(self.node_budget);
-        let files = super::generate::generate_library(self.sets, self.level_range(), self.per_level, self.seed, &dir, limits, threads)?;
+        let files = super::generate::generate_library(
+            self.sets,
+            self.level_range(),
+            self.per_level,
+            self.seed,
+            &dir,
+            limits,
+            threads,
+        )?;
         let table = super::generate::calibration_table(&files);
         crate::durable::write_atomic(&dir.join("calibration.md"), |w| {
             use std::io::Write;
-            writeln!(w, "# Calibration: seed {}, node budget {}\n\n{table}", self.seed, self.node_budget)?;
+            writeln!(
+                w,
+                "# Calibration: seed {}, node budget {}\n\n{table}",
+                self.seed, self.node_budget
+            )?;
             Ok(())
         })?;
         crate::durable::write_atomic(&marker, |w| Ok(serde_json::to_writer_pretty(w, self)?))?;
@@ -133,10 +161,16 @@ impl Selection {
         let levels = parse_levels(&self.levels)?;
         let have = library.level_range();
         if levels.start() < have.start() || levels.end() > have.end() {
-            return Err(format!("levels {} are outside the library's levels {}", self.levels, library.levels));
+            return Err(format!(
+                "levels {} are outside the library's levels {}",
+                self.levels, library.levels
+            ));
         }
         if self.sets.is_empty() || self.sets.iter().any(|&s| s == 0 || s > library.sets) {
-            return Err(format!("sets {:?} must be among the library's sets 1..={}", self.sets, library.sets));
+            return Err(format!(
+                "sets {:?} must be among the library's sets 1..={}",
+                self.sets, library.sets
+            ));
         }
         if self.count == Some(0) {
             return Err("count must be at least 1".into());
@@ -152,8 +186,15 @@ impl Selection {
             for level in levels.clone() {
                 let path = dir.join(format!("lv{set}-{level}"));
                 let text = crate::durable::read_sealed(&path, "the problem library file")?;
-                let problems = parse_problems(&text).map_err(|e| anyhow::anyhow!("{}:{}:1: {}", path.display(), e.line, e.message))?;
-                files.push(problems.into_iter().filter(|p| !self.unique || p.unique.is_some()).collect());
+                let problems = parse_problems(&text).map_err(|e| {
+                    anyhow::anyhow!("{}:{}:1: {}", path.display(), e.line, e.message)
+                })?;
+                files.push(
+                    problems
+                        .into_iter()
+                        .filter(|p| !self.unique || p.unique.is_some())
+                        .collect(),
+                );
             }
         }
         let limit = self.count.unwrap_or(usize::MAX);
@@ -170,7 +211,19 @@ impl Selection {
             }
         }
         if let Some(n) = self.count {
-            anyhow::ensure!(out.len() == n, "the library {} holds only {} problems for sets {:?}, levels {}{} (asked for {n}): generate it with a larger per_level", dir.display(), out.len(), self.sets, self.levels, if self.unique { " with a unique winning move" } else { "" });
+            anyhow::ensure!(
+                out.len() == n,
+                "the library {} holds only {} problems for sets {:?}, levels {}{} (asked for {n}): generate it with a larger per_level",
+                dir.display(),
+                out.len(),
+                self.sets,
+                self.levels,
+                if self.unique {
+                    " with a unique winning move"
+                } else {
+                    ""
+                }
+            );
         }
         Ok(out)
     }

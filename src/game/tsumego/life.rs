@@ -37,7 +37,9 @@ pub fn benson_alive(region: &Region, pos: &Position) -> u64 {
         let mut dropped = 0u64;
         for c in Bits(alive_chains) {
             let (_, libs) = chains[c];
-            let vital = Bits(live_regions).filter(|&r| regions[r].0 & empty & !libs == 0 && regions[r].1 & chains[c].0 != 0).count();
+            let vital = Bits(live_regions)
+                .filter(|&r| regions[r].0 & empty & !libs == 0 && regions[r].1 & chains[c].0 != 0)
+                .count();
             if vital < 2 {
                 alive_chains &= !bit(c);
                 dropped |= chains[c].0;
@@ -62,9 +64,15 @@ pub fn benson_alive(region: &Region, pos: &Position) -> u64 {
 /// stones) that do not touch the wall, each with the defender stones next to it: the
 /// defender's possible eye spaces.
 #[inline]
-pub fn enclosed_regions<'a>(region: &'a Region, pos: &Position) -> impl Iterator<Item = (u64, u64)> + 'a {
+pub fn enclosed_regions<'a>(
+    region: &'a Region,
+    pos: &Position,
+) -> impl Iterator<Item = (u64, u64)> + 'a {
     let def = pos.of(Side::Defender);
-    region.parts(region.all & !def).filter(|(reg, _)| reg & region.wall_adj == 0).map(move |(reg, adj)| (reg, adj & def))
+    region
+        .parts(region.all & !def)
+        .filter(|(reg, _)| reg & region.wall_adj == 0)
+        .map(move |(reg, adj)| (reg, adj & def))
 }
 
 /// Whether the defender provably cannot make two eyes: an eye point can be neither next to the
@@ -73,7 +81,10 @@ pub fn enclosed_regions<'a>(region: &'a Region, pos: &Position) -> impl Iterator
 pub fn cannot_make_two_eyes(region: &Region, pos: &Position) -> bool {
     let att = pos.of(Side::Attacker);
     // Attacker stones joined to the wall: the chains through wall-adjacent attacker stones.
-    let safe = region.parts(att).filter(|(c, _)| c & region.wall_adj != 0).fold(0u64, |acc, (c, _)| acc | c);
+    let safe = region
+        .parts(att)
+        .filter(|(c, _)| c & region.wall_adj != 0)
+        .fold(0u64, |acc, (c, _)| acc | c);
     let candidates = region.all & !safe & !region.wall_adj & !region.dilate(safe);
     for p in Bits(candidates) {
         if candidates & !(region.nbr[p] | bit(p)) != 0 {

@@ -28,7 +28,10 @@ pub struct MainLine {
 fn moves(problem: &Problem, pos: &Position, seen: &[u64]) -> Vec<(Move, Position)> {
     let r = &problem.region;
     let mut out: Vec<(Move, Position)> = super::board::Bits(pos.empty(r))
-        .filter_map(|i| pos.play(r, i).map(|(child, _)| (Move::Play(i as u8), child)))
+        .filter_map(|i| {
+            pos.play(r, i)
+                .map(|(child, _)| (Move::Play(i as u8), child))
+        })
         .filter(|(_, child)| !seen.contains(&child.hash))
         .collect();
     if pos.to_move == Side::Defender {
@@ -38,27 +41,60 @@ fn moves(problem: &Problem, pos: &Position, seen: &[u64]) -> Vec<(Move, Position
 }
 
 /// The main line of `problem` with `weights` (each solve within `limits`), at most `cap` moves.
-pub fn main_line(solver: &mut Solver, problem: &Problem, weights: &Weights, limits: Limits, cap: usize) -> MainLine {
-    let mut here = Problem { status: None, winning: Vec::new(), unique: None, ..problem.clone() };
+pub fn main_line(
+    solver: &mut Solver,
+    problem: &Problem,
+    weights: &Weights,
+    limits: Limits,
+    cap: usize,
+) -> MainLine {
+    let mut here = Problem {
+        status: None,
+        winning: Vec::new(),
+        unique: None,
+        ..problem.clone()
+    };
     let mut solution = solver.solve(&here, weights, limits, true);
     let status = solution.status;
     let mut seen = vec![here.start.hash];
     let mut line = Vec::new();
     for _ in 0..cap {
         if decided(&here.region, &here.start, here.targets).is_some() {
-            return MainLine { status, moves: line, complete: true };
+            return MainLine {
+                status,
+                moves: line,
+                complete: true,
+            };
         }
-        let Some(wins) = solution.status.mover_wins(here.start.to_move) else { break };
+        let Some(wins) = solution.status.mover_wins(here.start.to_move) else {
+            break;
+        };
         let options = moves(&here, &here.start, &seen);
         let next = if wins {
-            solution.winning_moves.iter().find_map(|m| options.iter().find(|(o, _)| o == m)).copied()
+            solution
+                .winning_moves
+                .iter()
+                .find_map(|m| options.iter().find(|(o, _)| o == m))
+                .copied()
         } else {
             // The longest resistance; ties to the first move (points in order, the pass last).
             let mut best: Option<(u64, (Move, Position))> = None;
             for &(m, child) in &options {
-                let s = solver.solve(&Problem { start: child, ..here.clone() }, weights, limits, false);
+                let s = solver.solve(
+                    &Problem {
+                        start: child,
+                        ..here.clone()
+                    },
+                    weights,
+                    limits,
+                    false,
+                );
                 if s.status == Status::Unknown {
-                    return MainLine { status, moves: line, complete: false };
+                    return MainLine {
+                        status,
+                        moves: line,
+                        complete: false,
+                    };
                 }
                 if best.is_none_or(|(n, _)| s.counters.nodes > n) {
                     best = Some((s.counters.nodes, (m, child)));
@@ -72,7 +108,11 @@ pub fn main_line(solver: &mut Solver, problem: &Problem, weights: &Weights, limi
         here.start = child;
         solution = solver.solve(&here, weights, limits, true);
     }
-    MainLine { status, moves: line, complete: false }
+    MainLine {
+        status,
+        moves: line,
+        complete: false,
+    }
 }
 
 #[cfg(test)]
@@ -87,8 +127,12 @@ mod tests {
         let (mut checked, mut complete) = (0, 0);
         for case in 0..60u64 {
             let mut rng = rng_from_seed(derive_seed(11, &[case]));
-            let Some(p) = super::super::generate::draw(1 + (case % 4) as u8, &mut rng) else { continue };
-            if p.start.chain_without_liberty(&p.region).is_some() || decided(&p.region, &p.start, p.targets).is_some() {
+            let Some(p) = super::super::generate::draw(1 + (case % 4) as u8, &mut rng) else {
+                continue;
+            };
+            if p.start.chain_without_liberty(&p.region).is_some()
+                || decided(&p.region, &p.start, p.targets).is_some()
+            {
                 continue;
             }
             let s = solver.solve(&p, &w, limits, true);
@@ -98,7 +142,13 @@ mod tests {
             let l = main_line(&mut solver, &p, &w, limits, 60);
             assert_eq!(l.status, s.status, "{}", p.to_text());
             if s.status.mover_wins(p.start.to_move) == Some(true) {
-                assert!(s.winning_moves.contains(&l.moves[0]), "{:?} not in {:?}:\n{}", l.moves[0], s.winning_moves, p.to_text());
+                assert!(
+                    s.winning_moves.contains(&l.moves[0]),
+                    "{:?} not in {:?}:\n{}",
+                    l.moves[0],
+                    s.winning_moves,
+                    p.to_text()
+                );
             }
             checked += 1;
             if !l.complete || !matches!(s.status, Status::Alive | Status::Dead) {
@@ -113,9 +163,18 @@ mod tests {
                 };
             }
             let winner = decided(&p.region, &pos, p.targets).expect("a complete line ends decided");
-            assert_eq!(winner == Side::Defender, s.status == Status::Alive, "{:?}:\n{}", l.moves, p.to_text());
+            assert_eq!(
+                winner == Side::Defender,
+                s.status == Status::Alive,
+                "{:?}:\n{}",
+                l.moves,
+                p.to_text()
+            );
             complete += 1;
         }
-        assert!(checked >= 30 && complete >= 20, "{checked} lines, {complete} complete");
+        assert!(
+            checked >= 30 && complete >= 20,
+            "{checked} lines, {complete} complete"
+        );
     }
 }

@@ -33,6 +33,6 @@ pub mod solver;
 mod tests;
 
 pub use board::{Move, Position, Region, Side};
-pub use heuristic::{Weights, WeightSet};
+pub use heuristic::{WeightSet, Weights};
 pub use problem::{Problem, parse_problems, parse_sgf};
 pub use solver::{Counters, Limits, Solution, Solver, Status};

@@ -104,12 +104,23 @@ impl Problem {
     /// The problem in the text format (parsed back to the same problem).
     pub fn to_text(&self) -> String {
         let mut s = format!("problem {}\n", self.name);
-        s += &format!("size {}\nto-move {}\nattacker {}\n", self.region.size, self.start.to_move.name(), if self.attacker_black { "black" } else { "white" });
+        s += &format!(
+            "size {}\nto-move {}\nattacker {}\n",
+            self.region.size,
+            self.start.to_move.name(),
+            if self.attacker_black {
+                "black"
+            } else {
+                "white"
+            }
+        );
         if self.origin != (0, 0) {
             s += &format!("origin {} {}\n", self.origin.0, self.origin.1);
         }
         if self.targets != self.start.of(Side::Defender) {
-            let names: Vec<String> = Bits(self.targets).map(|i| self.region.point_name(i)).collect();
+            let names: Vec<String> = Bits(self.targets)
+                .map(|i| self.region.point_name(i))
+                .collect();
             s += &format!("targets {}\n", names.join(" "));
         }
         if let Some(level) = self.level {
@@ -139,13 +150,21 @@ impl Problem {
         let letters = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
         let rows = self.map();
         let width = rows.iter().map(|r| r.len()).max().unwrap_or(0);
-        let cols: String = (0..width).map(|c| letters.as_bytes()[self.origin.1 as usize + c] as char).collect();
+        let cols: String = (0..width)
+            .map(|c| letters.as_bytes()[self.origin.1 as usize + c] as char)
+            .collect();
         let mut s = format!("    {cols}\n");
         for (k, row) in rows.iter().enumerate() {
             let number = self.region.size as usize - (self.origin.0 as usize + k);
             s += &format!("{number:>3} {row}\n");
         }
-        let colour = |side: Side| if (side == Side::Attacker) == self.attacker_black { "black" } else { "white" };
+        let colour = |side: Side| {
+            if (side == Side::Attacker) == self.attacker_black {
+                "black"
+            } else {
+                "white"
+            }
+        };
         s += &format!(
             "{} to move ({}); attacker X = {}, defender O = {}; region of {} points, {} empty\n",
             self.start.to_move.name(),
@@ -156,7 +175,9 @@ impl Problem {
             self.start.empty(&self.region).count_ones()
         );
         if self.targets != self.start.of(Side::Defender) {
-            let names: Vec<String> = Bits(self.targets).map(|i| self.region.point_name(i)).collect();
+            let names: Vec<String> = Bits(self.targets)
+                .map(|i| self.region.point_name(i))
+                .collect();
             s += &format!("targets: {}\n", names.join(" "));
         }
         s
@@ -164,7 +185,10 @@ impl Problem {
 
     /// The problem as SGF (AB/AW stones, PL, TR region points, MA targets, GN name).
     pub fn to_sgf(&self) -> String {
-        let comment = self.status.map(|st| format!("status {st}")).unwrap_or_default();
+        let comment = self
+            .status
+            .map(|st| format!("status {st}"))
+            .unwrap_or_default();
         self.to_sgf_with_line(&comment, &[])
     }
 
@@ -176,11 +200,22 @@ impl Problem {
         let mut att: Vec<Coord> = r.wall.clone();
         att.extend(Bits(self.start.of(Side::Attacker)).map(|i| r.coords[i]));
         att.sort();
-        let def: Vec<Coord> = Bits(self.start.of(Side::Defender)).map(|i| r.coords[i]).collect();
-        let (black, white) = if self.attacker_black { (att, def) } else { (def, att) };
+        let def: Vec<Coord> = Bits(self.start.of(Side::Defender))
+            .map(|i| r.coords[i])
+            .collect();
+        let (black, white) = if self.attacker_black {
+            (att, def)
+        } else {
+            (def, att)
+        };
         let list = |v: &[Coord]| v.iter().map(|&c| pt(c)).collect::<String>();
         let mover_black = (self.start.to_move == Side::Attacker) == self.attacker_black;
-        let mut s = format!("(;GM[1]FF[4]CA[UTF-8]SZ[{}]GN[{}]PL[{}]", r.size, self.name, if mover_black { "B" } else { "W" });
+        let mut s = format!(
+            "(;GM[1]FF[4]CA[UTF-8]SZ[{}]GN[{}]PL[{}]",
+            r.size,
+            self.name,
+            if mover_black { "B" } else { "W" }
+        );
         if !black.is_empty() {
             s += &format!("AB{}", list(&black));
         }
@@ -188,7 +223,10 @@ impl Problem {
             s += &format!("AW{}", list(&white));
         }
         s += &format!("TR{}", list(&r.coords));
-        s += &format!("MA{}", list(&Bits(self.targets).map(|i| r.coords[i]).collect::<Vec<_>>()));
+        s += &format!(
+            "MA{}",
+            list(&Bits(self.targets).map(|i| r.coords[i]).collect::<Vec<_>>())
+        );
         if !comment.is_empty() {
             s += &format!("C[{}]", comment.replace('\\', "\\\\").replace(']', "\\]"));
         }
@@ -208,7 +246,14 @@ impl Problem {
 
 fn err<T>(line: usize, name: &str, message: impl Into<String>) -> Result<T, TextError> {
     let m = message.into();
-    Err(TextError { line, message: if name.is_empty() { m } else { format!("problem {name}: {m}") } })
+    Err(TextError {
+        line,
+        message: if name.is_empty() {
+            m
+        } else {
+            format!("problem {name}: {m}")
+        },
+    })
 }
 
 /// The header and map of one problem as read, before checking.
@@ -256,28 +301,56 @@ pub fn parse_problems(text: &str) -> Result<Vec<Problem>, TextError> {
                 return err(n, "", "expected 'problem NAME' (a name without spaces)");
             }
             if let Some(d) = &draft {
-                return err(n, &d.name, "no map: expected 'map', the map rows, then 'end'");
+                return err(
+                    n,
+                    &d.name,
+                    "no map: expected 'map', the map rows, then 'end'",
+                );
             }
-            draft = Some(Draft { name: words[1].to_string(), line: n, attacker_black: true, ..Draft::default() });
+            draft = Some(Draft {
+                name: words[1].to_string(),
+                line: n,
+                attacker_black: true,
+                ..Draft::default()
+            });
             continue;
         }
         let Some(d) = draft.as_mut() else {
-            return err(n, "", format!("'{}' before the first 'problem NAME' line", words[0]));
+            return err(
+                n,
+                "",
+                format!("'{}' before the first 'problem NAME' line", words[0]),
+            );
         };
         let name = d.name.clone();
         let one = |w: &[&str]| -> Result<String, TextError> {
-            if w.len() == 2 { Ok(w[1].to_string()) } else { err(n, &name, format!("expected '{} VALUE'", w[0])) }
+            if w.len() == 2 {
+                Ok(w[1].to_string())
+            } else {
+                err(n, &name, format!("expected '{} VALUE'", w[0]))
+            }
         };
         match words[0] {
             "size" => {
                 let v = one(&words)?;
-                d.size = Some(v.parse().ok().filter(|s| (2..=25).contains(s)).ok_or_else(|| TextError { line: n, message: format!("problem {name}: size '{v}': expected 2..25") })?);
+                d.size = Some(v.parse().ok().filter(|s| (2..=25).contains(s)).ok_or_else(
+                    || TextError {
+                        line: n,
+                        message: format!("problem {name}: size '{v}': expected 2..25"),
+                    },
+                )?);
             }
             "to-move" => {
                 d.to_move = Some(match one(&words)?.as_str() {
                     "defender" => Side::Defender,
                     "attacker" => Side::Attacker,
-                    v => return err(n, &name, format!("to-move '{v}': expected defender or attacker")),
+                    v => {
+                        return err(
+                            n,
+                            &name,
+                            format!("to-move '{v}': expected defender or attacker"),
+                        );
+                    }
                 })
             }
             "attacker" => {
@@ -288,25 +361,53 @@ pub fn parse_problems(text: &str) -> Result<Vec<Problem>, TextError> {
                 }
             }
             "origin" => {
-                let (Some(r), Some(c), 3) = (words.get(1).and_then(|v| v.parse().ok()), words.get(2).and_then(|v| v.parse().ok()), words.len()) else {
-                    return err(n, &name, "expected 'origin ROW COLUMN' (board row and column from the top left, from 0)");
+                let (Some(r), Some(c), 3) = (
+                    words.get(1).and_then(|v| v.parse().ok()),
+                    words.get(2).and_then(|v| v.parse().ok()),
+                    words.len(),
+                ) else {
+                    return err(
+                        n,
+                        &name,
+                        "expected 'origin ROW COLUMN' (board row and column from the top left, from 0)",
+                    );
                 };
                 d.origin = (r, c);
             }
             "targets" => d.targets = Some((n, words[1..].iter().map(|s| s.to_string()).collect())),
             "winning" => d.winning = Some((n, words[1..].iter().map(|s| s.to_string()).collect())),
             "unique" => d.unique = Some((n, one(&words)?)),
-            "status" => d.status = Some(one(&words)?.parse().map_err(|e: String| TextError { line: n, message: format!("problem {name}: {e}") })?),
+            "status" => {
+                d.status = Some(one(&words)?.parse().map_err(|e: String| TextError {
+                    line: n,
+                    message: format!("problem {name}: {e}"),
+                })?)
+            }
             "level" => {
                 let v = one(&words)?;
-                d.level = Some(v.parse().map_err(|_| TextError { line: n, message: format!("problem {name}: level '{v}': expected a number") })?);
+                d.level = Some(v.parse().map_err(|_| TextError {
+                    line: n,
+                    message: format!("problem {name}: level '{v}': expected a number"),
+                })?);
             }
             "map" => in_map = true,
-            w => return err(n, &name, format!("unknown line '{w}': expected size, to-move, attacker, origin, targets, status, winning, unique, level or map")),
+            w => {
+                return err(
+                    n,
+                    &name,
+                    format!(
+                        "unknown line '{w}': expected size, to-move, attacker, origin, targets, status, winning, unique, level or map"
+                    ),
+                );
+            }
         }
     }
     if let Some(d) = draft {
-        let what = if in_map { "the map has no 'end' line" } else { "no map: expected 'map', the map rows, then 'end'" };
+        let what = if in_map {
+            "the map has no 'end' line"
+        } else {
+            "no map: expected 'map', the map rows, then 'end'"
+        };
         return err(d.line, &d.name, what);
     }
     if out.is_empty() {
@@ -330,11 +431,25 @@ fn finish(d: Draft) -> Result<Problem, TextError> {
                 continue;
             }
             if !matches!(ch, 'X' | 'O' | '.' | '#') {
-                return err(*n, name, format!("unknown symbol '{ch}' in column {} of the map (expected X, O, '.', '#' or space)", j + 1));
+                return err(
+                    *n,
+                    name,
+                    format!(
+                        "unknown symbol '{ch}' in column {} of the map (expected X, O, '.', '#' or space)",
+                        j + 1
+                    ),
+                );
             }
             let (r, c) = (d.origin.0 as usize + k, d.origin.1 as usize + j);
             if r >= size as usize || c >= size as usize {
-                return err(*n, name, format!("the map does not fit the board: column {} of this row is off a {size}x{size} board", j + 1));
+                return err(
+                    *n,
+                    name,
+                    format!(
+                        "the map does not fit the board: column {} of this row is off a {size}x{size} board",
+                        j + 1
+                    ),
+                );
             }
             cells.push(((r as u8, c as u8), ch, *n));
         }
@@ -345,7 +460,11 @@ fn finish(d: Draft) -> Result<Problem, TextError> {
         return err(d.line, name, "the map has no region points (X, O or '.')");
     }
     if points.len() > 64 {
-        return err(d.line, name, format!("the region has {} points; at most 64", points.len()));
+        return err(
+            d.line,
+            name,
+            format!("the region has {} points; at most 64", points.len()),
+        );
     }
     let line_of = |c: Coord| cells.iter().find(|x| x.0 == c).map_or(d.line, |x| x.2);
     // Closure: every on-board neighbour of a region point is a region point or wall.
@@ -357,7 +476,15 @@ fn finish(d: Draft) -> Result<Problem, TextError> {
             }
             let q = (r as u8, cc as u8);
             if !cells.iter().any(|x| x.0 == q) {
-                return err(line_of(c), name, format!("open region: {} has the neighbour {}, which is neither in the region nor wall", coord_name(size, c), coord_name(size, q)));
+                return err(
+                    line_of(c),
+                    name,
+                    format!(
+                        "open region: {} has the neighbour {}, which is neither in the region nor wall",
+                        coord_name(size, c),
+                        coord_name(size, q)
+                    ),
+                );
             }
         }
     }
@@ -373,20 +500,49 @@ fn finish(d: Draft) -> Result<Problem, TextError> {
         }
     }
     if def == 0 {
-        return err(d.line, name, "no defender stones (O): nothing to kill or save");
+        return err(
+            d.line,
+            name,
+            "no defender stones (O): nothing to kill or save",
+        );
     }
     let start = Position::new(&region, att, def, to_move);
     if let Some((side, chain)) = start.chain_without_liberty(&region) {
         let first = chain.trailing_zeros() as usize;
-        return err(line_of(region.coords[first]), name, format!("the {} chain at {} has no liberties", side.name(), region.point_name(first)));
+        return err(
+            line_of(region.coords[first]),
+            name,
+            format!(
+                "the {} chain at {} has no liberties",
+                side.name(),
+                region.point_name(first)
+            ),
+        );
     }
-    let mut p = Problem { name: d.name.clone(), region, start, targets: def, attacker_black: d.attacker_black, status: d.status, winning: Vec::new(), unique: None, level: d.level, origin: d.origin };
+    let mut p = Problem {
+        name: d.name.clone(),
+        region,
+        start,
+        targets: def,
+        attacker_black: d.attacker_black,
+        status: d.status,
+        winning: Vec::new(),
+        unique: None,
+        level: d.level,
+        origin: d.origin,
+    };
     if let Some((n, names)) = &d.targets {
         let mut t = 0u64;
         for s in names {
             match parse_coord(size, s).and_then(|c| p.region.index_of(c)) {
                 Some(i) if def & bit(i) != 0 => t |= bit(i),
-                _ => return err(*n, name, format!("target '{s}' is not a defender stone of the region")),
+                _ => {
+                    return err(
+                        *n,
+                        name,
+                        format!("target '{s}' is not a defender stone of the region"),
+                    );
+                }
             }
         }
         if t == 0 {
@@ -396,12 +552,22 @@ fn finish(d: Draft) -> Result<Problem, TextError> {
     }
     if let Some((n, names)) = &d.winning {
         for s in names {
-            let m = p.parse_move(s).ok_or_else(|| TextError { line: *n, message: format!("problem {name}: winning move '{s}' is not a point of the region or pass") })?;
+            let m = p.parse_move(s).ok_or_else(|| TextError {
+                line: *n,
+                message: format!(
+                    "problem {name}: winning move '{s}' is not a point of the region or pass"
+                ),
+            })?;
             p.winning.push(m);
         }
     }
     if let Some((n, s)) = &d.unique {
-        p.unique = Some(p.parse_move(s).ok_or_else(|| TextError { line: *n, message: format!("problem {name}: unique move '{s}' is not a point of the region or pass") })?);
+        p.unique = Some(p.parse_move(s).ok_or_else(|| TextError {
+            line: *n,
+            message: format!(
+                "problem {name}: unique move '{s}' is not a point of the region or pass"
+            ),
+        })?);
     }
     Ok(p)
 }
@@ -452,23 +618,52 @@ pub fn parse_sgf(text: &str) -> Result<Problem, TextError> {
     }
     // Garbage (no SGF game tree, no setup stones) is said to be what it is, not a missing mark.
     if !text.trim_start().starts_with("(;") {
-        return err(1, "", "not an SGF file: it must start with '(;' (an SGF game tree)");
+        return err(
+            1,
+            "",
+            "not an SGF file: it must start with '(;' (an SGF game tree)",
+        );
     }
     if !props.iter().any(|p| p.0 == "AB" || p.0 == "AW") {
-        return err(1, "", "SGF: no setup stones (AB[..] and AW[..] properties) in the first node with any");
+        return err(
+            1,
+            "",
+            "SGF: no setup stones (AB[..] and AW[..] properties) in the first node with any",
+        );
     }
-    let get = |k: &str| props.iter().filter(|p| p.0 == k).flat_map(|p| p.1.clone()).collect::<Vec<String>>();
+    let get = |k: &str| {
+        props
+            .iter()
+            .filter(|p| p.0 == k)
+            .flat_map(|p| p.1.clone())
+            .collect::<Vec<String>>()
+    };
     let size: u8 = get("SZ").first().and_then(|s| s.parse().ok()).unwrap_or(19);
     let point = |s: &str| -> Result<Coord, TextError> {
         let v = s.as_bytes();
-        if v.len() != 2 || !v[0].is_ascii_lowercase() || !v[1].is_ascii_lowercase() || v[0] - b'a' >= size || v[1] - b'a' >= size {
-            return err(1, "", format!("SGF: bad point '{s}' on a {size}x{size} board"));
+        if v.len() != 2
+            || !v[0].is_ascii_lowercase()
+            || !v[1].is_ascii_lowercase()
+            || v[0] - b'a' >= size
+            || v[1] - b'a' >= size
+        {
+            return err(
+                1,
+                "",
+                format!("SGF: bad point '{s}' on a {size}x{size} board"),
+            );
         }
         Ok((v[1] - b'a', v[0] - b'a'))
     };
-    let points = |k: &str| -> Result<Vec<Coord>, TextError> { get(k).iter().map(|s| point(s)).collect() };
-    let (black, white, region_pts, marks) = (points("AB")?, points("AW")?, points("TR")?, points("MA")?);
-    let name = get("GN").first().cloned().unwrap_or_else(|| "sgf".into()).replace(' ', "_");
+    let points =
+        |k: &str| -> Result<Vec<Coord>, TextError> { get(k).iter().map(|s| point(s)).collect() };
+    let (black, white, region_pts, marks) =
+        (points("AB")?, points("AW")?, points("TR")?, points("MA")?);
+    let name = get("GN")
+        .first()
+        .cloned()
+        .unwrap_or_else(|| "sgf".into())
+        .replace(' ', "_");
     let in_region = |c: &Coord, r: &[Coord]| r.contains(c);
     let attacker_black = if !region_pts.is_empty() {
         let outside_black = black.iter().any(|c| !in_region(c, &region_pts));
@@ -476,14 +671,28 @@ pub fn parse_sgf(text: &str) -> Result<Problem, TextError> {
         match (outside_black, outside_white) {
             (true, false) => true,
             (false, true) => false,
-            _ => return err(1, &name, "SGF: the stones outside the TR region must all be one colour (the attacker's wall)"),
+            _ => {
+                return err(
+                    1,
+                    &name,
+                    "SGF: the stones outside the TR region must all be one colour (the attacker's wall)",
+                );
+            }
         }
     } else if let Some(m) = marks.first() {
         !black.contains(m)
     } else {
-        return err(1, &name, "SGF: mark the region with TR or the targets with MA");
+        return err(
+            1,
+            &name,
+            "SGF: mark the region with TR or the targets with MA",
+        );
     };
-    let (att, def) = if attacker_black { (&black, &white) } else { (&white, &black) };
+    let (att, def) = if attacker_black {
+        (&black, &white)
+    } else {
+        (&white, &black)
+    };
     let region_pts = if region_pts.is_empty() {
         // Flood from the defender's stones through empty and defender points.
         let mut reg: Vec<Coord> = def.clone();
@@ -502,7 +711,11 @@ pub fn parse_sgf(text: &str) -> Result<Problem, TextError> {
             }
             k += 1;
             if reg.len() > 64 {
-                return err(1, &name, "open region: the defender's area reaches more than 64 points (mark the region with TR)");
+                return err(
+                    1,
+                    &name,
+                    "open region: the defender's area reaches more than 64 points (mark the region with TR)",
+                );
             }
         }
         reg
@@ -519,24 +732,46 @@ pub fn parse_sgf(text: &str) -> Result<Problem, TextError> {
     }
     for c in def {
         if !region_pts.contains(c) {
-            return err(1, &name, format!("SGF: defender stone {} outside the region", coord_name(size, *c)));
+            return err(
+                1,
+                &name,
+                format!(
+                    "SGF: defender stone {} outside the region",
+                    coord_name(size, *c)
+                ),
+            );
         }
         grid[c.0 as usize][c.1 as usize] = 'O';
     }
     let mover_black = get("PL").first().is_none_or(|p| p == "B");
-    let to_move = if mover_black == attacker_black { "attacker" } else { "defender" };
-    let mut t = format!("problem {name}\nsize {size}\nto-move {to_move}\nattacker {}\n", if attacker_black { "black" } else { "white" });
+    let to_move = if mover_black == attacker_black {
+        "attacker"
+    } else {
+        "defender"
+    };
+    let mut t = format!(
+        "problem {name}\nsize {size}\nto-move {to_move}\nattacker {}\n",
+        if attacker_black { "black" } else { "white" }
+    );
     if !marks.is_empty() {
         let names: Vec<String> = marks.iter().map(|&c| coord_name(size, c)).collect();
         t += &format!("targets {}\n", names.join(" "));
     }
     t += "map\n";
-    let last = grid.iter().rposition(|r| r.iter().any(|&c| c != ' ')).unwrap_or(0);
+    let last = grid
+        .iter()
+        .rposition(|r| r.iter().any(|&c| c != ' '))
+        .unwrap_or(0);
     for row in &grid[..=last] {
         let s: String = row.iter().collect();
         t += s.trim_end();
         t.push('\n');
     }
     t += "end\n";
-    parse_problems(&t).map(|mut v| v.remove(0)).map_err(|e| TextError { line: 1, message: format!("SGF: {}", e.message) })
+    parse_problems(&t)
+        .map(|mut v| v.remove(0))
+        .map_err(|e| TextError {
+            line: 1,
+            message: format!("SGF: {}", e.message),
+        })
 }

@@ -141,14 +141,20 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { node_budget: 2_000_000, max_depth: 80 }
+        Limits {
+            node_budget: 2_000_000,
+            max_depth: 80,
+        }
     }
 }
 
 impl Limits {
     /// The default limits with another node budget.
     pub fn with_budget(node_budget: u64) -> Limits {
-        Limits { node_budget, ..Limits::default() }
+        Limits {
+            node_budget,
+            ..Limits::default()
+        }
     }
 }
 
@@ -212,7 +218,13 @@ const HASH_MOVE_BITS: u32 = 14;
 
 impl Learning {
     fn new() -> Learning {
-        Learning { history: [[0; 65]; 2], history_max: [0; 2], killers: Vec::new(), counter: [[NONE; 65]; 2], hash_moves: vec![(0, NONE); 1 << HASH_MOVE_BITS] }
+        Learning {
+            history: [[0; 65]; 2],
+            history_max: [0; 2],
+            killers: Vec::new(),
+            counter: [[NONE; 65]; 2],
+            hash_moves: vec![(0, NONE); 1 << HASH_MOVE_BITS],
+        }
     }
     fn reset(&mut self) {
         self.history = [[0; 65]; 2];
@@ -354,7 +366,13 @@ impl Solver {
 
     /// Solves a problem: its status (the sweep over ko threats) and, if asked, every winning
     /// first move of the side to move.
-    pub fn solve(&mut self, problem: &Problem, weights: &Weights, limits: Limits, with_moves: bool) -> Solution {
+    pub fn solve(
+        &mut self,
+        problem: &Problem,
+        weights: &Weights,
+        limits: Limits,
+        with_moves: bool,
+    ) -> Solution {
         let t0 = Instant::now();
         self.start(problem, weights, limits);
         let root = problem.start;
@@ -370,7 +388,11 @@ impl Solver {
             }
         }
         self.counters.time_s = t0.elapsed().as_secs_f64();
-        Solution { status, winning_moves, counters: self.counters }
+        Solution {
+            status,
+            winning_moves,
+            counters: self.counters,
+        }
     }
 
     /// Whether the defender's life is seki: it lives without ko threats, but cannot reach
@@ -378,7 +400,12 @@ impl Solver {
     /// stones on the board and without two eyes. `Some(false)` when it dies or makes two eyes;
     /// None when a search runs out of its node budget (each of the two searches has `limits`).
     /// A separate search from `solve`: its counters are not the problem's.
-    pub fn lives_in_seki(&mut self, problem: &Problem, weights: &Weights, limits: Limits) -> Option<bool> {
+    pub fn lives_in_seki(
+        &mut self,
+        problem: &Problem,
+        weights: &Weights,
+        limits: Limits,
+    ) -> Option<bool> {
         self.start(problem, weights, limits);
         let root = problem.start;
         if decided(&self.region, &root, self.targets).is_some() {
@@ -432,7 +459,12 @@ impl Solver {
     }
 
     /// Whether the defender lives from `pos` with the given threat budgets (None: unknown).
-    fn defender_lives(&mut self, pos: &Position, attacker_threats: u8, defender_threats: u8) -> Option<bool> {
+    fn defender_lives(
+        &mut self,
+        pos: &Position,
+        attacker_threats: u8,
+        defender_threats: u8,
+    ) -> Option<bool> {
         let mut p = *pos;
         p.threats = [attacker_threats, defender_threats];
         self.root_path(&p);
@@ -451,7 +483,11 @@ impl Solver {
         if let Some(winner) = decided(&self.region, root, self.targets) {
             self.counters.nodes += 1;
             self.counters.leaves += 1;
-            return if winner == Side::Defender { Status::Alive } else { Status::Dead };
+            return if winner == Side::Defender {
+                Status::Alive
+            } else {
+                Status::Dead
+            };
         }
         self.ban_seen = false;
         let first = self.defender_lives(root, 0, 0);
@@ -462,12 +498,18 @@ impl Solver {
                 Some(false) => Status::Dead,
             };
         }
-        let Some(lives) = first else { return Status::Unknown };
+        let Some(lives) = first else {
+            return Status::Unknown;
+        };
         // The smallest budget of threats for the losing side that flips the result. More
         // threats only add moves (retakes), so the result is monotone in the budget: try 1 (the
         // commonest ko), then the most (no flip there: `l` or `d`), then halve the range between.
         let mut flips = |n: u8| -> Option<bool> {
-            let now = if lives { self.defender_lives(root, n, 0) } else { self.defender_lives(root, 0, n) };
+            let now = if lives {
+                self.defender_lives(root, n, 0)
+            } else {
+                self.defender_lives(root, 0, n)
+            };
             now.map(|l| l != lives)
         };
         let found = match flips(1) {
@@ -512,7 +554,13 @@ impl Solver {
     /// Whether first move `mv` wins for the side to move of `problem` without ko threats (None:
     /// out of budget or time, or not a legal move). One search of that move alone, within
     /// `limits`: what a check of a recorded winning move needs, without deciding every move.
-    pub fn first_move_wins(&mut self, problem: &Problem, weights: &Weights, limits: Limits, mv: Move) -> Option<bool> {
+    pub fn first_move_wins(
+        &mut self,
+        problem: &Problem,
+        weights: &Weights,
+        limits: Limits,
+        mv: Move,
+    ) -> Option<bool> {
         self.start(problem, weights, limits);
         let mut p = problem.start;
         p.threats = [0, 0];
@@ -568,7 +616,8 @@ impl Solver {
         if pos.passes > 0 {
             k ^= PASS_KEY;
         }
-        k ^= THREAT_KEYS[0].wrapping_mul(pos.threats[0] as u64) ^ THREAT_KEYS[1].wrapping_mul(pos.threats[1] as u64);
+        k ^= THREAT_KEYS[0].wrapping_mul(pos.threats[0] as u64)
+            ^ THREAT_KEYS[1].wrapping_mul(pos.threats[1] as u64);
         k ^= KO_KEY.wrapping_mul(pos.ko as u64 + 1).rotate_left(17);
         k
     }
@@ -580,7 +629,15 @@ impl Solver {
         self.search_with(pos, ply, last, prev, favourite, None)
     }
 
-    fn search_with(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8, known: Option<Option<Side>>) -> Val {
+    fn search_with(
+        &mut self,
+        pos: &Position,
+        ply: u32,
+        last: u8,
+        prev: u8,
+        favourite: u8,
+        known: Option<Option<Side>>,
+    ) -> Val {
         if self.search == Search::DfPn {
             return self.dfpn_value(pos, ply, last, prev, favourite, known);
         }
@@ -634,7 +691,11 @@ impl Solver {
         // A result that rests on a ban of a position above this node holds for this line only:
         // another line to the same position may not have that position to repeat.
         if floor >= ply as usize {
-            self.tt[slot] = TtEntry { key, generation: self.generation, win: result == Val::Win };
+            self.tt[slot] = TtEntry {
+                key,
+                generation: self.generation,
+                win: result == Val::Win,
+            };
         }
         result
     }
@@ -653,12 +714,24 @@ impl Solver {
     fn terminal_value(&mut self, pos: &Position, known: Option<Option<Side>>) -> Option<Val> {
         let winner = self.terminal(pos, known)?;
         self.counters.leaves += 1;
-        Some(if winner == pos.to_move { Val::Win } else { Val::Loss })
+        Some(if winner == pos.to_move {
+            Val::Win
+        } else {
+            Val::Loss
+        })
     }
 
     /// The value of `pos` by df-pn: its terminal test, else a proof-number search from it with
     /// infinite thresholds (until it is proven, disproven, or out of budget or time).
-    fn dfpn_value(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8, known: Option<Option<Side>>) -> Val {
+    fn dfpn_value(
+        &mut self,
+        pos: &Position,
+        ply: u32,
+        last: u8,
+        prev: u8,
+        favourite: u8,
+        known: Option<Option<Side>>,
+    ) -> Val {
         self.count_node(ply);
         if let Some(v) = self.terminal_value(pos, known) {
             return v;
@@ -678,7 +751,11 @@ impl Solver {
     /// The stored (proof, disproof) numbers of a position's side to move, or (1, 1).
     fn pn_lookup(&self, key: u64) -> (u32, u32) {
         let e = self.pn_tt[self.tt_index(key)];
-        if e.generation == self.generation && e.key == key { (e.phi, e.delta) } else { (1, 1) }
+        if e.generation == self.generation && e.key == key {
+            (e.phi, e.delta)
+        } else {
+            (1, 1)
+        }
     }
 
     /// One df-pn node (negamax form: `phi` proves a win for the side to move, `delta` disproves
@@ -692,7 +769,16 @@ impl Solver {
     /// are always stored. The node's children keep their own numbers while it is searched, so a
     /// proof that could not be stored is not searched again within the node.
     #[allow(clippy::too_many_arguments)]
-    fn mid(&mut self, pos: &Position, ply: u32, th_phi: u32, th_delta: u32, last: u8, prev: u8, favourite: u8) -> (u32, u32, usize) {
+    fn mid(
+        &mut self,
+        pos: &Position,
+        ply: u32,
+        th_phi: u32,
+        th_delta: u32,
+        last: u8,
+        prev: u8,
+        favourite: u8,
+    ) -> (u32, u32, usize) {
         if ply >= self.limits.max_depth {
             self.depth_cut = true;
             return (INF, 0, usize::MAX);
@@ -711,13 +797,21 @@ impl Solver {
             let numbers = match terminal {
                 Some(winner) => {
                     self.counters.leaves += 1;
-                    if winner == c.child.to_move { (0, INF) } else { (INF, 0) }
+                    if winner == c.child.to_move {
+                        (0, INF)
+                    } else {
+                        (INF, 0)
+                    }
                 }
                 None => {
                     let (p, d) = self.pn_lookup(Solver::tt_key(&c.child));
                     // An unsearched child: its disproof number grows with its place in the
                     // heuristic's order, so the better-ranked moves are searched first and longer.
-                    if (p, d) == (1, 1) { (1, 1 + kids.len() as u32) } else { (p, d) }
+                    if (p, d) == (1, 1) {
+                        (1, 1 + kids.len() as u32)
+                    } else {
+                        (p, d)
+                    }
                 }
             };
             kids.push(numbers);
@@ -743,7 +837,11 @@ impl Solver {
                 break;
             }
             let (cphi, _) = kids[best];
-            let child_th_phi = if th_delta >= INF { INF } else { th_delta - delta + cphi };
+            let child_th_phi = if th_delta >= INF {
+                INF
+            } else {
+                th_delta - delta + cphi
+            };
             // The 1+epsilon trick (Pawlewicz and Lew): stay in the child until its disproof
             // number passes the second best by a quarter, not by one, so fewer re-expansions.
             let child_th_delta = th_phi.min(second.saturating_add(second / 4 + 1)).min(INF);
@@ -752,7 +850,17 @@ impl Solver {
                 break;
             }
             let c = cands[best];
-            let (p, d, f) = self.on_line(&c, |me| me.mid(&c.child, ply + 1, child_th_phi, child_th_delta, c.mv, last, top));
+            let (p, d, f) = self.on_line(&c, |me| {
+                me.mid(
+                    &c.child,
+                    ply + 1,
+                    child_th_phi,
+                    child_th_delta,
+                    c.mv,
+                    last,
+                    top,
+                )
+            });
             kids[best] = (p, d);
             floor = floor.min(f);
         }
@@ -764,7 +872,12 @@ impl Solver {
         let proven = phi == 0 || delta == 0;
         if !proven || floor >= ply as usize {
             let slot = self.tt_index(key);
-            self.pn_tt[slot] = PnEntry { key, generation: self.generation, phi, delta };
+            self.pn_tt[slot] = PnEntry {
+                key,
+                generation: self.generation,
+                phi,
+                delta,
+            };
         }
         self.pn_kids[ply as usize] = kids;
         self.recycle(ply, cands);
@@ -774,7 +887,9 @@ impl Solver {
 
     /// Plays a candidate on the path and searches it; the value is the mover's.
     fn descend(&mut self, c: &Candidate, ply: u32, last: u8, top: u8) -> Val {
-        -self.on_line(c, |me| me.search_with(&c.child, ply + 1, c.mv, last, top, c.decided))
+        -self.on_line(c, |me| {
+            me.search_with(&c.child, ply + 1, c.mv, last, top, c.decided)
+        })
     }
 
     /// Runs `f` with candidate `c` played on the line (its position on the path, its captures
@@ -797,7 +912,10 @@ impl Solver {
     /// Whether the node budget or the time limit (looked at every 1024 nodes) is spent; sets
     /// `out_of_budget` when it is.
     fn budget_spent(&mut self) -> bool {
-        if self.counters.nodes > self.limits.node_budget || (self.counters.nodes & 1023 == 0 && self.deadline.is_some_and(|d| Instant::now() > d)) {
+        if self.counters.nodes > self.limits.node_budget
+            || (self.counters.nodes & 1023 == 0
+                && self.deadline.is_some_and(|d| Instant::now() > d))
+        {
             self.out_of_budget = true;
         }
         self.out_of_budget
@@ -831,7 +949,14 @@ impl Solver {
 
     /// The legal moves of `pos`, scored and sorted best first (ties by point, pass after
     /// points of equal score).
-    fn candidates(&mut self, pos: &Position, ply: u32, last: u8, prev: u8, favourite: u8) -> Vec<Candidate> {
+    fn candidates(
+        &mut self,
+        pos: &Position,
+        ply: u32,
+        last: u8,
+        prev: u8,
+        favourite: u8,
+    ) -> Vec<Candidate> {
         while self.buffers.len() <= ply as usize {
             self.buffers.push(Vec::with_capacity(32));
         }
@@ -842,19 +967,40 @@ impl Solver {
         out.clear();
         let region = &self.region;
         let me = pos.to_move;
-        let facts = if self.use_static { Some(node_facts(region, pos, std::mem::take(&mut self.chains))) } else { None };
+        let facts = if self.use_static {
+            Some(node_facts(region, pos, std::mem::take(&mut self.chains)))
+        } else {
+            None
+        };
         let empty = pos.empty(region);
-        let hash_move = if self.use_dynamic { self.learning.hash_move(pos.hash) } else { NONE };
+        let hash_move = if self.use_dynamic {
+            self.learning.hash_move(pos.hash)
+        } else {
+            NONE
+        };
         let wins_now_weight = self.weights.statics[WINS_NOW];
         // The dynamic part of a move's score (points and the pass alike).
         let (dynamics, learning) = (&self.weights.dynamics, &self.learning);
-        let dynamic_score = |mv: u8| DYNAMIC_UNIT * dot(dynamics, &dynamic_features(region, learning, pos, ply, mv, last, prev, favourite, hash_move));
+        let dynamic_score = |mv: u8| {
+            DYNAMIC_UNIT
+                * dot(
+                    dynamics,
+                    &dynamic_features(
+                        region, learning, pos, ply, mv, last, prev, favourite, hash_move,
+                    ),
+                )
+        };
         for p in Bits(empty) {
-            let Some((mut child, info)) = pos.play(region, p) else { continue };
+            let Some((mut child, info)) = pos.play(region, p) else {
+                continue;
+            };
             let mut retake = false;
             // Without a capture on the line a move adds a stone to every earlier position's
             // count, so only then can it repeat one.
-            if let Some(at) = ((self.captures_on_line > 0 || info.captured != 0).then(|| self.path.iter().position(|h| *h == child.hash))).flatten() {
+            if let Some(at) = ((self.captures_on_line > 0 || info.captured != 0)
+                .then(|| self.path.iter().position(|h| *h == child.hash)))
+            .flatten()
+            {
                 self.ban_seen = true;
                 self.ban_floor = self.ban_floor.min(at);
                 if pos.threats[me.index()] == 0 {
@@ -869,13 +1015,28 @@ impl Solver {
                 if wins_now_weight != 0.0 {
                     known = Some(decided(region, &child, self.targets));
                 }
-                let feats = static_features(region, self.targets, f, p, &child, &info, retake, known.flatten() == Some(me));
+                let feats = static_features(
+                    region,
+                    self.targets,
+                    f,
+                    p,
+                    &child,
+                    &info,
+                    retake,
+                    known.flatten() == Some(me),
+                );
                 score += dot(&self.weights.statics, &feats);
             }
             if self.use_dynamic {
                 score += dynamic_score(p as u8);
             }
-            out.push(Candidate { mv: p as u8, score, child, decided: known, captures: info.captured != 0 });
+            out.push(Candidate {
+                mv: p as u8,
+                score,
+                child,
+                decided: known,
+                captures: info.captured != 0,
+            });
         }
         // The pass, for the defender only: an attacker's pass never wins (the defender passes
         // back, and after two passes the defender lives), so the attacker's is not searched;
@@ -885,7 +1046,13 @@ impl Solver {
             if self.use_dynamic {
                 score += dynamic_score(PASS);
             }
-            out.push(Candidate { mv: PASS, score, child: pos.pass(), decided: None, captures: false });
+            out.push(Candidate {
+                mv: PASS,
+                score,
+                child: pos.pass(),
+                decided: None,
+                captures: false,
+            });
         }
         out.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.mv.cmp(&b.mv)));
         if let Some(f) = facts {
@@ -896,7 +1063,11 @@ impl Solver {
 }
 
 fn to_move(mv: u8) -> Move {
-    if mv == PASS { Move::Pass } else { Move::Play(mv) }
+    if mv == PASS {
+        Move::Pass
+    } else {
+        Move::Play(mv)
+    }
 }
 
 #[inline]
@@ -951,12 +1122,32 @@ fn node_facts(region: &Region, pos: &Position, mut chains: Vec<(u64, u64, bool)>
             }
         }
     }
-    NodeFacts { me, own, opp, empty, chain_of, chains, own_eyes: eye_points(region, pos, me), opp_eyes: eye_points(region, pos, me.other()), enclosed, vital }
+    NodeFacts {
+        me,
+        own,
+        opp,
+        empty,
+        chain_of,
+        chains,
+        own_eyes: eye_points(region, pos, me),
+        opp_eyes: eye_points(region, pos, me.other()),
+        enclosed,
+        vital,
+    }
 }
 
 /// The static features of playing point `p` (see `STATIC_FEATURES` for the order).
 #[allow(clippy::too_many_arguments)]
-fn static_features(region: &Region, targets: u64, f: &NodeFacts, p: usize, child: &Position, info: &super::board::PlayInfo, retake: bool, wins_now: bool) -> [f64; N_STATIC] {
+fn static_features(
+    region: &Region,
+    targets: u64,
+    f: &NodeFacts,
+    p: usize,
+    child: &Position,
+    info: &super::board::PlayInfo,
+    retake: bool,
+    wins_now: bool,
+) -> [f64; N_STATIC] {
     let mut x = [0.0; N_STATIC];
     let nbr = region.nbr[p];
     let libs_after = info.liberties.count_ones();
@@ -990,9 +1181,21 @@ fn static_features(region: &Region, targets: u64, f: &NodeFacts, p: usize, child
     x[0] = info.captured.count_ones() as f64;
     x[1] = (info.captured & targets).count_ones() as f64;
     x[2] = ataris as f64;
-    x[3] = if libs_after == 1 && !info.safe { -1.0 } else { 0.0 };
-    x[4] = if info.safe { 1.0 } else { libs_after.min(4) as f64 / 4.0 };
-    x[5] = if min_opp_libs == u32::MAX { 0.0 } else { 1.0 / min_opp_libs as f64 };
+    x[3] = if libs_after == 1 && !info.safe {
+        -1.0
+    } else {
+        0.0
+    };
+    x[4] = if info.safe {
+        1.0
+    } else {
+        libs_after.min(4) as f64 / 4.0
+    };
+    x[5] = if min_opp_libs == u32::MAX {
+        0.0
+    } else {
+        1.0 / min_opp_libs as f64
+    };
     x[6] = rescued as f64;
     x[7] = n_own.saturating_sub(1) as f64;
     x[8] = n_opp.saturating_sub(1) as f64;
@@ -1012,7 +1215,8 @@ fn static_features(region: &Region, targets: u64, f: &NodeFacts, p: usize, child
     let own_after = child.of(f.me);
     let mut completed = 0;
     for q in Bits(nbr & f.empty & !f.own_eyes) {
-        if region.nbr[q] & !own_after == 0 && (f.me == Side::Attacker || region.wall_count[q] == 0) {
+        if region.nbr[q] & !own_after == 0 && (f.me == Side::Attacker || region.wall_count[q] == 0)
+        {
             completed += 1;
         }
     }
@@ -1034,7 +1238,17 @@ fn static_features(region: &Region, targets: u64, f: &NodeFacts, p: usize, child
 
 /// The dynamic features of move `mv` (a point or PASS).
 #[allow(clippy::too_many_arguments)]
-fn dynamic_features(region: &Region, l: &Learning, pos: &Position, ply: u32, mv: u8, last: u8, prev: u8, favourite: u8, hash_move: u8) -> [f64; N_DYNAMIC] {
+fn dynamic_features(
+    region: &Region,
+    l: &Learning,
+    pos: &Position,
+    ply: u32,
+    mv: u8,
+    last: u8,
+    prev: u8,
+    favourite: u8,
+    hash_move: u8,
+) -> [f64; N_DYNAMIC] {
     let mut x = [0.0; N_DYNAMIC];
     let s = pos.to_move.index();
     let o = 1 - s;

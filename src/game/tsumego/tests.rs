@@ -8,7 +8,9 @@ use super::*;
 /// One problem in the text format, with the side to move and the map.
 fn problem(to_move: &str, map: &str) -> Problem {
     let text = format!("problem t\nto-move {to_move}\nmap\n{map}\nend\n");
-    parse_problems(&text).unwrap_or_else(|e| panic!("line {}: {}", e.line, e.message)).remove(0)
+    parse_problems(&text)
+        .unwrap_or_else(|e| panic!("line {}: {}", e.line, e.message))
+        .remove(0)
 }
 
 fn solve(p: &Problem) -> Solution {
@@ -85,13 +87,25 @@ fn seki_counts_as_alive() {
     assert_eq!(s.status, Status::Alive);
     assert_eq!(names(&d, &s.winning_moves), ["pass"]);
     let p = problem("attacker", SEKI);
-    assert_eq!(benson_alive(&p.region, &p.start), 0, "seki is not unconditional life");
+    assert_eq!(
+        benson_alive(&p.region, &p.start),
+        0,
+        "seki is not unconditional life"
+    );
     assert_eq!(solve(&p).status, Status::Alive);
-    let seki = |p: &Problem| Solver::new(16).lives_in_seki(p, &Weights::reference(), Limits::default());
-    assert_eq!((seki(&d), seki(&p)), (Some(true), Some(true)), "flagged whoever moves");
+    let seki =
+        |p: &Problem| Solver::new(16).lives_in_seki(p, &Weights::reference(), Limits::default());
+    assert_eq!(
+        (seki(&d), seki(&p)),
+        (Some(true), Some(true)),
+        "flagged whoever moves"
+    );
     // Not seki: two eyes made at the vital point, two eyes already, death.
     assert_eq!(seki(&problem("defender", STRAIGHT_THREE)), Some(false));
-    assert_eq!(seki(&problem("defender", ".O.O#\nOOOO#\n####")), Some(false));
+    assert_eq!(
+        seki(&problem("defender", ".O.O#\nOOOO#\n####")),
+        Some(false)
+    );
     assert_eq!(seki(&problem("attacker", STRAIGHT_THREE)), Some(false));
     assert_eq!(seki(&problem("defender", "..O#\nOOO#\n####")), Some(false));
 }
@@ -100,7 +114,11 @@ fn seki_counts_as_alive() {
 fn straight_two_is_dead_whoever_moves() {
     for side in ["defender", "attacker"] {
         let p = problem(side, "..O#\nOOO#\n####");
-        assert_eq!(decided(&p.region, &p.start, p.targets), Some(Side::Attacker), "{side}");
+        assert_eq!(
+            decided(&p.region, &p.start, p.targets),
+            Some(Side::Attacker),
+            "{side}"
+        );
         assert_eq!(solve(&p).status, Status::Dead);
     }
 }
@@ -109,10 +127,17 @@ fn straight_two_is_dead_whoever_moves() {
 fn two_real_eyes_live_whoever_moves() {
     for side in ["defender", "attacker"] {
         let p = problem(side, ".O.O#\nOOOO#\n####");
-        assert_eq!(decided(&p.region, &p.start, p.targets), Some(Side::Defender));
+        assert_eq!(
+            decided(&p.region, &p.start, p.targets),
+            Some(Side::Defender)
+        );
         let s = Solver::new(16).solve(&p, &Weights::reference(), Limits::default(), false);
         assert_eq!(s.status, Status::Alive);
-        assert_eq!((s.counters.nodes, s.counters.leaves), (1, 1), "the root is a leaf");
+        assert_eq!(
+            (s.counters.nodes, s.counters.leaves),
+            (1, 1),
+            "the root is a leaf"
+        );
     }
 }
 
@@ -122,15 +147,26 @@ fn a_snapback_recaptures_on_the_point_of_the_captured_stone() {
     let p = problem("attacker", "#O..O#\n#OOOO#\n######");
     let (c19, d19) = (point(&p, "C19"), point(&p, "D19"));
     // The throw-in at C19 is self-atari, and legal.
-    let (after_throw_in, info) = p.start.play(&p.region, c19).expect("a throw-in with a liberty is legal");
+    let (after_throw_in, info) = p
+        .start
+        .play(&p.region, c19)
+        .expect("a throw-in with a liberty is legal");
     assert_eq!(info.liberties, bit(d19));
     // The defender captures it at D19 and is left with the single liberty C19.
-    let (after_capture, info) = after_throw_in.play(&p.region, d19).expect("capturing is legal");
+    let (after_capture, info) = after_throw_in
+        .play(&p.region, d19)
+        .expect("capturing is legal");
     assert_eq!(info.captured, bit(c19));
     assert_eq!(info.liberties, bit(c19));
-    assert_eq!(after_capture.ko, board::NO_KO, "a capture by a chain of six is no ko");
+    assert_eq!(
+        after_capture.ko,
+        board::NO_KO,
+        "a capture by a chain of six is no ko"
+    );
     // The attacker plays C19 again and captures all seven defender stones.
-    let (snap, info) = after_capture.play(&p.region, c19).expect("the snapback is legal");
+    let (snap, info) = after_capture
+        .play(&p.region, c19)
+        .expect("the snapback is legal");
     assert_eq!(info.captured.count_ones(), 7);
     assert_eq!(snap.of(Side::Defender), 0);
 }
@@ -153,8 +189,15 @@ fn captures_and_suicide() {
 
 #[test]
 fn a_chain_without_liberties_is_a_bad_problem() {
-    let e = parse_problems("problem dead-on-arrival\nto-move defender\nmap\nXO.O#\nOOOO#\n#####\nend\n").unwrap_err();
-    assert!(e.message.contains("attacker chain at A19 has no liberties"), "{}", e.message);
+    let e = parse_problems(
+        "problem dead-on-arrival\nto-move defender\nmap\nXO.O#\nOOOO#\n#####\nend\n",
+    )
+    .unwrap_err();
+    assert!(
+        e.message.contains("attacker chain at A19 has no liberties"),
+        "{}",
+        e.message
+    );
     assert_eq!(e.line, 4);
 }
 
@@ -182,14 +225,20 @@ fn a_ko_retake_is_banned_without_a_threat() {
     assert_eq!(after.ko, point(&p, "A18") as u8);
     // The retake is a legal Go move (it captures A19): the ban is the repetition rule.
     let (back, _) = after.play(&p.region, point(&p, "A18")).unwrap();
-    assert_eq!(back.stones, p.start.stones, "the retake recreates the problem's position");
+    assert_eq!(
+        back.stones, p.start.stones,
+        "the retake recreates the problem's position"
+    );
 }
 
 #[test]
 fn benson_on_textbook_positions() {
     // Two separate eyes: alive.
     let p = problem("attacker", ".O.O#\nOOOO#\n####");
-    assert_eq!(benson_alive(&p.region, &p.start), p.start.of(Side::Defender));
+    assert_eq!(
+        benson_alive(&p.region, &p.start),
+        p.start.of(Side::Defender)
+    );
     // One two-point eye: not unconditionally alive.
     let p = problem("attacker", "..O#\nOOO#\n####");
     assert_eq!(benson_alive(&p.region, &p.start), 0);
@@ -235,7 +284,10 @@ fn the_text_format_and_sgf_round_trip() {
     assert_eq!(again.to_text(), p.to_text());
     assert_eq!(again.status, Some(Status::DeadUnlessKo(1)));
     let sgf = p.to_sgf();
-    assert!(sgf.contains("SZ[9]") && sgf.contains("PL[W]") && sgf.contains("MA[da]"), "{sgf}");
+    assert!(
+        sgf.contains("SZ[9]") && sgf.contains("PL[W]") && sgf.contains("MA[da]"),
+        "{sgf}"
+    );
     let back = parse_sgf(&sgf).unwrap();
     assert_eq!(back.start.stones, p.start.stones);
     assert_eq!(back.start.to_move, Side::Attacker);
@@ -246,45 +298,83 @@ fn the_text_format_and_sgf_round_trip() {
 
 #[test]
 fn solves_are_identical_when_repeated_and_across_threads() {
-    let problems = [problem("attacker", BENT_FOUR), problem("defender", SEKI), problem("attacker", STRAIGHT_THREE), problem("defender", ".X.O#\nXOOO#\nOO###\n##")];
+    let problems = [
+        problem("attacker", BENT_FOUR),
+        problem("defender", SEKI),
+        problem("attacker", STRAIGHT_THREE),
+        problem("defender", ".X.O#\nXOOO#\nOO###\n##"),
+    ];
     let mut solver = Solver::new(16);
-    let first: Vec<(Status, u64, u64)> = problems.iter().map(|p| {
-        let s = solver.solve(p, &Weights::reference(), Limits::default(), true);
-        (s.status, s.counters.leaves, s.counters.nodes)
-    }).collect();
+    let first: Vec<(Status, u64, u64)> = problems
+        .iter()
+        .map(|p| {
+            let s = solver.solve(p, &Weights::reference(), Limits::default(), true);
+            (s.status, s.counters.leaves, s.counters.nodes)
+        })
+        .collect();
     // The same solver again, in reverse order: nothing carries over between problems.
-    let again: Vec<(Status, u64, u64)> = problems.iter().rev().map(|p| {
-        let s = solver.solve(p, &Weights::reference(), Limits::default(), true);
-        (s.status, s.counters.leaves, s.counters.nodes)
-    }).collect();
+    let again: Vec<(Status, u64, u64)> = problems
+        .iter()
+        .rev()
+        .map(|p| {
+            let s = solver.solve(p, &Weights::reference(), Limits::default(), true);
+            (s.status, s.counters.leaves, s.counters.nodes)
+        })
+        .collect();
     assert_eq!(first, again.into_iter().rev().collect::<Vec<_>>());
     // Fresh solvers on two threads.
     use rayon::prelude::*;
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
     let parallel: Vec<(Status, u64, u64)> = pool.install(|| {
-        problems.par_iter().map_init(|| Solver::new(16), |s, p| {
-            let r = s.solve(p, &Weights::reference(), Limits::default(), true);
-            (r.status, r.counters.leaves, r.counters.nodes)
-        }).collect()
+        problems
+            .par_iter()
+            .map_init(
+                || Solver::new(16),
+                |s, p| {
+                    let r = s.solve(p, &Weights::reference(), Limits::default(), true);
+                    (r.status, r.counters.leaves, r.counters.nodes)
+                },
+            )
+            .collect()
     });
     assert_eq!(first, parallel);
 }
 
 #[test]
 fn the_weights_change_the_cost_not_the_answer() {
-    let problems = [problem("attacker", BENT_FOUR), problem("defender", SEKI), problem("attacker", STRAIGHT_THREE)];
+    let problems = [
+        problem("attacker", BENT_FOUR),
+        problem("defender", SEKI),
+        problem("attacker", STRAIGHT_THREE),
+    ];
     let mut solver = Solver::new(16);
     for p in &problems {
         let r = solver.solve(p, &Weights::reference(), Limits::default(), true);
         let z = solver.solve(p, &Weights::zero(), Limits::default(), true);
-        assert_eq!((r.status, &r.winning_moves), (z.status, &z.winning_moves), "{}", p.to_text());
+        assert_eq!(
+            (r.status, &r.winning_moves),
+            (z.status, &z.winning_moves),
+            "{}",
+            p.to_text()
+        );
     }
 }
 
 #[test]
 fn a_node_budget_gives_unknown() {
     let p = problem("attacker", BENT_FOUR);
-    let s = Solver::new(16).solve(&p, &Weights::zero(), Limits { node_budget: 5, max_depth: 80 }, true);
+    let s = Solver::new(16).solve(
+        &p,
+        &Weights::zero(),
+        Limits {
+            node_budget: 5,
+            max_depth: 80,
+        },
+        true,
+    );
     assert_eq!(s.status, Status::Unknown);
     assert!(s.winning_moves.is_empty());
 }
@@ -292,10 +382,23 @@ fn a_node_budget_gives_unknown() {
 #[test]
 fn weights_files_name_their_features() {
     let w = heuristic::parse_weights("nakade_vital 900\nhistory 10 # dynamic\n").unwrap();
-    assert_eq!(w.statics[heuristic::STATIC_FEATURES.iter().position(|&n| n == "nakade_vital").unwrap()], 900.0);
+    assert_eq!(
+        w.statics[heuristic::STATIC_FEATURES
+            .iter()
+            .position(|&n| n == "nakade_vital")
+            .unwrap()],
+        900.0
+    );
     assert_eq!(w.dynamics[0], 10.0);
-    assert_eq!(heuristic::parse_weights(&heuristic::weights_text(&Weights::zero())).unwrap(), Weights::zero());
-    assert!(heuristic::parse_weights("vital 3").unwrap_err().contains("unknown feature 'vital'"));
+    assert_eq!(
+        heuristic::parse_weights(&heuristic::weights_text(&Weights::zero())).unwrap(),
+        Weights::zero()
+    );
+    assert!(
+        heuristic::parse_weights("vital 3")
+            .unwrap_err()
+            .contains("unknown feature 'vital'")
+    );
     assert!(heuristic::parse_weights("pass -1").is_err());
 }
 
@@ -308,8 +411,16 @@ fn the_reference_heuristic_ranks_the_vital_point_first() {
         let ranked = Solver::new(12).rank_first_moves(&p, &Weights::reference());
         assert_eq!(p.move_name(ranked[0]), "B19", "{side}");
         let zero = Solver::new(12).rank_first_moves(&p, &Weights::zero());
-        let expected: &[&str] = if side == "defender" { &["A19", "B19", "C19", "pass"] } else { &["A19", "B19", "C19"] };
-        assert_eq!(names(&p, &zero), expected, "{side}: the attacker never passes");
+        let expected: &[&str] = if side == "defender" {
+            &["A19", "B19", "C19", "pass"]
+        } else {
+            &["A19", "B19", "C19"]
+        };
+        assert_eq!(
+            names(&p, &zero),
+            expected,
+            "{side}: the attacker never passes"
+        );
     }
 }
 
@@ -326,10 +437,20 @@ fn generated_problems_are_reproducible_and_solved() {
         let back = parse_problems(&p.to_text()).unwrap().remove(0);
         let s = solve(&back);
         assert_eq!(Some(s.status), p.status);
-        assert_eq!(s.status.mover_wins(p.start.to_move), Some(true), "the side to move wins");
+        assert_eq!(
+            s.status.mover_wins(p.start.to_move),
+            Some(true),
+            "the side to move wins"
+        );
         assert_eq!(s.winning_moves, p.winning);
         let (empty, region) = generate::level_shape(1);
-        assert_eq!((p.start.empty(&p.region).count_ones() as usize, p.region.len()), (empty, region));
+        assert_eq!(
+            (
+                p.start.empty(&p.region).count_ones() as usize,
+                p.region.len()
+            ),
+            (empty, region)
+        );
     }
 }
 
@@ -342,7 +463,11 @@ fn mirror_images_share_a_symmetry_key() {
     assert_eq!(generate::symmetry_key(&a), generate::symmetry_key(&b));
     assert_ne!(generate::symmetry_key(&a), generate::symmetry_key(&c));
     let d = problem("defender", "...O#\n.OOO#\nOO###\n##");
-    assert_ne!(generate::symmetry_key(&a), generate::symmetry_key(&d), "the side to move counts");
+    assert_ne!(
+        generate::symmetry_key(&a),
+        generate::symmetry_key(&d),
+        "the side to move counts"
+    );
 }
 
 #[test]
@@ -359,10 +484,19 @@ fn the_static_fitness_scores_the_place_of_the_winning_move() {
         p.winning = vec![Move::Play(point(&p, "B19") as u8)];
         both.push(p);
     }
-    assert_eq!(static_fitness(&mut solver, &both, &Weights::reference(), &REPORT_BONUS), 40.0);
-    assert_eq!(static_fitness(&mut solver, &both, &Weights::zero(), &REPORT_BONUS), 26.0);
+    assert_eq!(
+        static_fitness(&mut solver, &both, &Weights::reference(), &REPORT_BONUS),
+        40.0
+    );
+    assert_eq!(
+        static_fitness(&mut solver, &both, &Weights::zero(), &REPORT_BONUS),
+        26.0
+    );
     // A bonus list shorter than the winning move's place gives nothing.
-    assert_eq!(static_fitness(&mut solver, &both, &Weights::zero(), &[20.0]), 0.0);
+    assert_eq!(
+        static_fitness(&mut solver, &both, &Weights::zero(), &[20.0]),
+        0.0
+    );
     // Several winning moves: the best-placed one counts; none: no place.
     let m = |i| Move::Play(i);
     assert_eq!(winning_place(&[m(4), m(2), m(7)], &[m(7), m(2)]), Some(1));
@@ -374,7 +508,10 @@ fn the_four_dynamic_fitness_formulas() {
     use super::fitness::Formula;
     let old = [100, 40];
     let new = [50, 80];
-    assert_eq!(Formula::OldSquaredOverNew.raw(&old, &new), 100.0 * 100.0 / 50.0 + 40.0 * 40.0 / 80.0);
+    assert_eq!(
+        Formula::OldSquaredOverNew.raw(&old, &new),
+        100.0 * 100.0 / 50.0 + 40.0 * 40.0 / 80.0
+    );
     assert_eq!(Formula::OldOverNew.raw(&old, &new), 2.0 + 0.5);
     assert_eq!(Formula::MinusNew.raw(&old, &new), -130.0);
     assert_eq!(Formula::OneOverNew.raw(&old, &new), 1.0 / 50.0 + 1.0 / 80.0);
@@ -388,32 +525,70 @@ fn the_four_dynamic_fitness_formulas() {
 fn selections_take_problems_round_robin_over_their_files() {
     use super::library::{LibrarySpec, Selection, parse_levels};
     let dir = tempfile::tempdir().unwrap();
-    let spec = LibrarySpec { sets: 2, levels: "1-2".into(), per_level: 3, seed: 5, node_budget: 2_000_000, generator: generate::GENERATOR_VERSION };
+    let spec = LibrarySpec {
+        sets: 2,
+        levels: "1-2".into(),
+        per_level: 3,
+        seed: 5,
+        node_budget: 2_000_000,
+        generator: generate::GENERATOR_VERSION,
+    };
     let lib = spec.ensure(dir.path(), "t", Some(1)).unwrap();
     assert!(lib.join("library.json").exists() && lib.join("lv2-2").exists());
     // Generated once: a second call finds it complete.
     assert_eq!(spec.ensure(dir.path(), "t", Some(1)).unwrap(), lib);
-    let sel = |sets: Vec<u8>, levels: &str, count: Option<usize>| Selection { sets, levels: levels.into(), count, unique: false };
-    let all: Vec<String> = sel(vec![1, 2], "1-2", None).load(&lib).unwrap().into_iter().map(|p| p.name).collect();
+    let sel = |sets: Vec<u8>, levels: &str, count: Option<usize>| Selection {
+        sets,
+        levels: levels.into(),
+        count,
+        unique: false,
+    };
+    let all: Vec<String> = sel(vec![1, 2], "1-2", None)
+        .load(&lib)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
     assert_eq!(all.len(), 12);
-    assert_eq!(&all[..4], ["lv1-1-001", "lv1-2-001", "lv2-1-001", "lv2-2-001"]);
-    let five: Vec<String> = sel(vec![1, 2], "1-2", Some(5)).load(&lib).unwrap().into_iter().map(|p| p.name).collect();
+    assert_eq!(
+        &all[..4],
+        ["lv1-1-001", "lv1-2-001", "lv2-1-001", "lv2-2-001"]
+    );
+    let five: Vec<String> = sel(vec![1, 2], "1-2", Some(5))
+        .load(&lib)
+        .unwrap()
+        .into_iter()
+        .map(|p| p.name)
+        .collect();
     assert_eq!(five, all[..5], "a smaller count is a prefix");
-    assert!(sel(vec![1], "1-2", Some(7)).load(&lib).is_err(), "more than the library holds");
+    assert!(
+        sel(vec![1], "1-2", Some(7)).load(&lib).is_err(),
+        "more than the library holds"
+    );
     assert!(sel(vec![3], "1-2", None).check(&spec).is_err());
     assert!(sel(vec![1], "1-3", None).check(&spec).is_err());
     assert_eq!(parse_levels("3-6"), Ok(3..=6));
-    assert!(parse_levels("6-3").is_err() && parse_levels("0-2").is_err() && parse_levels("x").is_err());
+    assert!(
+        parse_levels("6-3").is_err() && parse_levels("0-2").is_err() && parse_levels("x").is_err()
+    );
     // A library file edited after generation (a problem's side to move changed, say) is
     // refused by name, not solved as if it were the library's.
     let file = lib.join("lv1-2");
     let text = std::fs::read_to_string(&file).unwrap();
-    let swapped = if text.contains("to-move attacker") { text.replacen("to-move attacker", "to-move defender", 1) } else { text.replacen("to-move defender", "to-move attacker", 1) };
+    let swapped = if text.contains("to-move attacker") {
+        text.replacen("to-move attacker", "to-move defender", 1)
+    } else {
+        text.replacen("to-move defender", "to-move attacker", 1)
+    };
     std::fs::write(&file, swapped).unwrap();
     let edited = std::fs::read_to_string(&file).unwrap() != text;
     assert!(edited, "the test edits the file");
     let err = sel(vec![1], "1-2", None).load(&lib).unwrap_err();
-    assert!(err.to_string().contains("lv1-2") && err.to_string().contains("changed after gamelab wrote it"), "{err}");
+    assert!(
+        err.to_string().contains("lv1-2")
+            && err.to_string().contains("changed after gamelab wrote it"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -423,16 +598,39 @@ fn level_scale_grows_and_libraries_carry_the_generator_version() {
     assert_eq!(generate::level_shape(14), (11, 16));
     for l in 1..14 {
         let (a, b) = (generate::level_shape(l), generate::level_shape(l + 1));
-        assert!(b.0 >= a.0, "empty points never shrink from level {l} to {}", l + 1);
-        assert!(b.1 >= a.1, "the region never shrinks from level {l} to {}", l + 1);
-        assert!(b.1 - b.0 <= a.1 - a.0, "the shell never thickens from level {l} to {}", l + 1);
+        assert!(
+            b.0 >= a.0,
+            "empty points never shrink from level {l} to {}",
+            l + 1
+        );
+        assert!(
+            b.1 >= a.1,
+            "the region never shrinks from level {l} to {}",
+            l + 1
+        );
+        assert!(
+            b.1 - b.0 <= a.1 - a.0,
+            "the shell never thickens from level {l} to {}",
+            l + 1
+        );
     }
-    let spec: LibrarySpec = toml::from_str("sets = 1\nlevels = \"1-2\"\nper_level = 1\nseed = 1").unwrap();
+    let spec: LibrarySpec =
+        toml::from_str("sets = 1\nlevels = \"1-2\"\nper_level = 1\nseed = 1").unwrap();
     assert_eq!(spec.generator, generate::GENERATOR_VERSION);
     let mut older = spec.clone();
     older.generator -= 1;
-    assert_ne!(spec.dir(std::path::Path::new("o"), "x"), older.dir(std::path::Path::new("o"), "x"), "another generator, another folder");
-    assert!(toml::from_str::<LibrarySpec>("sets = 1\nlevels = \"1-2\"\nper_level = 1\nseed = 1\ngenerator = 1").is_err(), "the version is not set in a file");
+    assert_ne!(
+        spec.dir(std::path::Path::new("o"), "x"),
+        older.dir(std::path::Path::new("o"), "x"),
+        "another generator, another folder"
+    );
+    assert!(
+        toml::from_str::<LibrarySpec>(
+            "sets = 1\nlevels = \"1-2\"\nper_level = 1\nseed = 1\ngenerator = 1"
+        )
+        .is_err(),
+        "the version is not set in a file"
+    );
 }
 
 /// The heuristic orders the search; it must never change what the search finds. On generated
@@ -441,19 +639,32 @@ fn level_scale_grows_and_libraries_carry_the_generator_version() {
 #[test]
 fn the_weights_never_change_the_status_or_the_winning_moves() {
     use crate::rng::{derive_seed, rng_from_seed, unit_f64};
-    let limits = Limits { node_budget: 200_000, max_depth: 80 };
+    let limits = Limits {
+        node_budget: 200_000,
+        max_depth: 80,
+    };
     let mut solver = Solver::new(18);
     let (mut compared, mut checked) = (0, 0);
     for case in 0..400u64 {
         let mut rng = rng_from_seed(derive_seed(7, &[case]));
         let level = 1 + (case % 6) as u8;
-        let Some(p) = generate::draw(level, &mut rng) else { continue };
-        if p.start.chain_without_liberty(&p.region).is_some() || decided(&p.region, &p.start, p.targets).is_some() {
+        let Some(p) = generate::draw(level, &mut rng) else {
+            continue;
+        };
+        if p.start.chain_without_liberty(&p.region).is_some()
+            || decided(&p.region, &p.start, p.targets).is_some()
+        {
             continue;
         }
         let mut random = Weights::zero();
-        random.statics.iter_mut().for_each(|w| *w = (unit_f64(&mut rng) * 1000.0).round());
-        random.dynamics.iter_mut().for_each(|w| *w = (unit_f64(&mut rng) * 10000.0).round());
+        random
+            .statics
+            .iter_mut()
+            .for_each(|w| *w = (unit_f64(&mut rng) * 1000.0).round());
+        random
+            .dynamics
+            .iter_mut()
+            .for_each(|w| *w = (unit_f64(&mut rng) * 10000.0).round());
         let zero = solver.solve(&p, &Weights::zero(), limits, true);
         checked += 1;
         for w in [Weights::reference(), random] {
@@ -462,8 +673,16 @@ fn the_weights_never_change_the_status_or_the_winning_moves() {
                 continue;
             }
             compared += 1;
-            assert_eq!((zero.status, &zero.winning_moves), (s.status, &s.winning_moves), "case {case}, weights {w:?}:\n{}", p.to_text());
+            assert_eq!(
+                (zero.status, &zero.winning_moves),
+                (s.status, &s.winning_moves),
+                "case {case}, weights {w:?}:\n{}",
+                p.to_text()
+            );
         }
     }
-    assert!(checked > 200 && compared > 300, "{checked} problems, {compared} comparisons");
+    assert!(
+        checked > 200 && compared > 300,
+        "{checked} problems, {compared} comparisons"
+    );
 }

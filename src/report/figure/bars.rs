@@ -1,7 +1,10 @@
 //! Grouped vertical bars with interval whiskers: categories along x, one bar per series in each
 //! category (grid cells), and a legend when there is more than one series.
 
-use super::{Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, tick, title_height, titled, with_legend};
+use super::{
+    Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, tick, title_height,
+    titled, with_legend,
+};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -28,7 +31,11 @@ pub struct GroupedBars {
 impl Figure for GroupedBars {
     fn size(&self) -> (u32, u32) {
         let bars = self.categories.len().max(1) * self.series.len().max(1);
-        let legend = if self.series.len() > 1 { legend_width(&self.series_label, &self.series) } else { 0 };
+        let legend = if self.series.len() > 1 {
+            legend_width(&self.series_label, &self.series)
+        } else {
+            0
+        };
         let w = (120 + 26 * bars as u32).clamp(420, 1000) + legend;
         (w, 320 + title_height(&self.title, w))
     }
@@ -50,7 +57,12 @@ impl Figure for GroupedBars {
         let n_ser = self.series.len();
         let titled = titled(root, &self.title)?;
         let area = if n_ser > 1 {
-            let items: Vec<(String, RGBColor)> = self.series.iter().enumerate().map(|(i, s)| (s.clone(), series_colour(i))).collect();
+            let items: Vec<(String, RGBColor)> = self
+                .series
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.clone(), series_colour(i)))
+                .collect();
             with_legend(&titled, &self.series_label, &items)?
         } else {
             titled
@@ -70,23 +82,44 @@ impl Figure for GroupedBars {
             .x_labels(n_cat * 2 + 1)
             .x_label_formatter(&|x| {
                 let i = x.floor() as usize;
-                if (x - i as f64 - 0.5).abs() < 1e-6 { cats.get(i).cloned().unwrap_or_default() } else { String::new() }
+                if (x - i as f64 - 0.5).abs() < 1e-6 {
+                    cats.get(i).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
             })
             .draw()
             .map_err(plot_err)?;
         for h in self.hlines.iter().filter(|h| **h >= y0 && **h <= y1) {
-            c.draw_series(DashedLineSeries::new([(0.0, *h), (n_cat as f64, *h)], 6, 4, super::REFERENCE.stroke_width(1))).map_err(plot_err)?;
+            c.draw_series(DashedLineSeries::new(
+                [(0.0, *h), (n_cat as f64, *h)],
+                6,
+                4,
+                super::REFERENCE.stroke_width(1),
+            ))
+            .map_err(plot_err)?;
         }
         let width = 0.8 / n_ser as f64;
         for s in 0..n_ser {
             let colour = series_colour(s);
             let x_of = |ci: usize| ci as f64 + 0.1 + width * s as f64;
-            let present: Vec<(usize, (f64, f64, f64))> = self.values[s].iter().enumerate().filter_map(|(ci, v)| v.map(|v| (ci, v))).collect();
+            let present: Vec<(usize, (f64, f64, f64))> = self.values[s]
+                .iter()
+                .enumerate()
+                .filter_map(|(ci, v)| v.map(|v| (ci, v)))
+                .collect();
             let base = y0.max(0.0).min(y1);
-            c.draw_series(present.iter().map(|&(ci, (v, _, _))| Rectangle::new([(x_of(ci), base), (x_of(ci) + width * 0.92, v)], colour.mix(0.8).filled())))
-                .map_err(plot_err)?;
-            c.draw_series(present.iter().map(|&(ci, (v, lo, hi))| ErrorBar::new_vertical(x_of(ci) + width * 0.46, lo, v, hi, BLACK.stroke_width(1), 6)))
-                .map_err(plot_err)?;
+            c.draw_series(present.iter().map(|&(ci, (v, _, _))| {
+                Rectangle::new(
+                    [(x_of(ci), base), (x_of(ci) + width * 0.92, v)],
+                    colour.mix(0.8).filled(),
+                )
+            }))
+            .map_err(plot_err)?;
+            c.draw_series(present.iter().map(|&(ci, (v, lo, hi))| {
+                ErrorBar::new_vertical(x_of(ci) + width * 0.46, lo, v, hi, BLACK.stroke_width(1), 6)
+            }))
+            .map_err(plot_err)?;
         }
         Ok(())
     }

@@ -24,13 +24,25 @@ impl Figure for BoxPlot {
     where
         DB::ErrorType: 'static,
     {
-        let all: Vec<f64> = self.groups.iter().flat_map(|g| g.1.iter().copied()).filter(|v| v.is_finite()).collect();
+        let all: Vec<f64> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.1.iter().copied())
+            .filter(|v| v.is_finite())
+            .collect();
         if self.groups.is_empty() || all.is_empty() {
             return no_data(root, &self.title);
         }
-        let (y0, y1) = padded(all.iter().copied().fold(f64::INFINITY, f64::min), all.iter().copied().fold(f64::NEG_INFINITY, f64::max));
+        let (y0, y1) = padded(
+            all.iter().copied().fold(f64::INFINITY, f64::min),
+            all.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        );
         let n = self.groups.len();
-        let labels: Vec<String> = self.groups.iter().map(|g| format!("{} (n={})", g.0, g.1.len())).collect();
+        let labels: Vec<String> = self
+            .groups
+            .iter()
+            .map(|g| format!("{} (n={})", g.0, g.1.len()))
+            .collect();
         let area = super::titled(root, &self.title)?;
         let mut c = ChartBuilder::on(&area)
             .margin(10)
@@ -46,7 +58,11 @@ impl Figure for BoxPlot {
             .x_labels(2 * n + 1)
             .x_label_formatter(&|x| {
                 let i = x.floor() as usize;
-                if (x - i as f64 - 0.5).abs() < 1e-6 { labels.get(i).cloned().unwrap_or_default() } else { String::new() }
+                if (x - i as f64 - 0.5).abs() < 1e-6 {
+                    labels.get(i).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
             })
             .draw()
             .map_err(plot_err)?;
@@ -60,9 +76,10 @@ impl Figure for BoxPlot {
             v.sort_by(f64::total_cmp);
             let f = five_numbers(&v);
             let (x, half, cap) = (i as f64 + 0.5, 0.2, 0.1);
-            c.draw_series([
-                Rectangle::new([(x - half, f.q1), (x + half, f.q3)], colour.stroke_width(2)),
-            ])
+            c.draw_series([Rectangle::new(
+                [(x - half, f.q1), (x + half, f.q3)],
+                colour.stroke_width(2),
+            )])
             .map_err(plot_err)?;
             c.draw_series([
                 line(vec![(x - half, f.median), (x + half, f.median)]),
@@ -73,7 +90,11 @@ impl Figure for BoxPlot {
             ])
             .map_err(plot_err)?;
             if v.len() <= 60 {
-                c.draw_series(v.iter().map(|&y| Circle::new((x + 0.28, y), 3, BLACK.mix(0.6).filled()))).map_err(plot_err)?;
+                c.draw_series(
+                    v.iter()
+                        .map(|&y| Circle::new((x + 0.28, y), 3, BLACK.mix(0.6).filled())),
+                )
+                .map_err(plot_err)?;
             }
         }
         Ok(())
@@ -100,9 +121,24 @@ pub fn five_numbers(v: &[f64]) -> FiveNumbers {
     };
     let (q1, median, q3) = (q(0.25), q(0.5), q(0.75));
     let iqr = q3 - q1;
-    let low = v.iter().copied().find(|&x| x >= q1 - 1.5 * iqr).unwrap_or(v[0]);
-    let high = v.iter().rev().copied().find(|&x| x <= q3 + 1.5 * iqr).unwrap_or(v[v.len() - 1]);
-    FiveNumbers { low, q1, median, q3, high }
+    let low = v
+        .iter()
+        .copied()
+        .find(|&x| x >= q1 - 1.5 * iqr)
+        .unwrap_or(v[0]);
+    let high = v
+        .iter()
+        .rev()
+        .copied()
+        .find(|&x| x <= q3 + 1.5 * iqr)
+        .unwrap_or(v[v.len() - 1]);
+    FiveNumbers {
+        low,
+        q1,
+        median,
+        q3,
+        high,
+    }
 }
 
 #[cfg(test)]
@@ -117,6 +153,9 @@ mod tests {
         assert_eq!((f.q1, f.median, f.q3), (2.75, 4.5, 6.25));
         assert_eq!((f.low, f.high), (1.0, 7.0));
         let one = five_numbers(&[3.0]);
-        assert_eq!((one.low, one.q1, one.median, one.q3, one.high), (3.0, 3.0, 3.0, 3.0, 3.0));
+        assert_eq!(
+            (one.low, one.q1, one.median, one.q3, one.high),
+            (3.0, 3.0, 3.0, 3.0, 3.0)
+        );
     }
 }

@@ -2,7 +2,10 @@
 //! series, the band between the interval bounds (learning curves, score against budget, a
 //! numeric sweep). Either axis may be logarithmic; reference lines (50%) are dashed.
 
-use super::{Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, tick, title_height, titled, with_legend};
+use super::{
+    Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, tick, title_height,
+    titled, with_legend,
+};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{AsRangedCoord, Ranged, ValueFormatter};
@@ -28,13 +31,32 @@ pub struct Curves {
 
 impl Curves {
     /// A plain curve figure: linear axes, no reference line.
-    pub fn new(title: String, x_label: String, y_label: String, series: Vec<(String, Vec<Point>)>, series_label: String) -> Curves {
-        Curves { title, x_label, y_label, series, y_range: None, series_label, log_x: false, log_y: false, hlines: vec![] }
+    pub fn new(
+        title: String,
+        x_label: String,
+        y_label: String,
+        series: Vec<(String, Vec<Point>)>,
+        series_label: String,
+    ) -> Curves {
+        Curves {
+            title,
+            x_label,
+            y_label,
+            series,
+            y_range: None,
+            series_label,
+            log_x: false,
+            log_y: false,
+            hlines: vec![],
+        }
     }
 
     /// A point the axes can show: finite, and positive on a log axis.
     fn drawable(&self, p: &Point) -> bool {
-        p.0.is_finite() && p.1.is_finite() && (!self.log_x || p.0 > 0.0) && (!self.log_y || p.1 > 0.0)
+        p.0.is_finite()
+            && p.1.is_finite()
+            && (!self.log_x || p.0 > 0.0)
+            && (!self.log_y || p.1 > 0.0)
     }
 
     fn has_legend(&self) -> bool {
@@ -42,7 +64,14 @@ impl Curves {
     }
 
     fn legend(&self) -> u32 {
-        if self.has_legend() { legend_width(&self.series_label, &self.series.iter().map(|s| s.0.clone()).collect::<Vec<_>>()) } else { 0 }
+        if self.has_legend() {
+            legend_width(
+                &self.series_label,
+                &self.series.iter().map(|s| s.0.clone()).collect::<Vec<_>>(),
+            )
+        } else {
+            0
+        }
     }
 }
 
@@ -56,23 +85,60 @@ impl Figure for Curves {
     where
         DB::ErrorType: 'static,
     {
-        let pts: Vec<Point> = self.series.iter().flat_map(|s| s.1.iter().copied()).filter(|p| self.drawable(p)).collect();
+        let pts: Vec<Point> = self
+            .series
+            .iter()
+            .flat_map(|s| s.1.iter().copied())
+            .filter(|p| self.drawable(p))
+            .collect();
         if pts.is_empty() {
             return no_data(root, &self.title);
         }
-        let xs = (pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min), pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max));
+        let xs = (
+            pts.iter().map(|p| p.0).fold(f64::INFINITY, f64::min),
+            pts.iter().map(|p| p.0).fold(f64::NEG_INFINITY, f64::max),
+        );
         let (y0, y1) = self.y_range.unwrap_or_else(|| {
-            let lo = pts.iter().map(|p| if p.2.is_finite() && (!self.log_y || p.2 > 0.0) { p.2 } else { p.1 }).fold(f64::INFINITY, f64::min);
-            let hi = pts.iter().map(|p| if p.3.is_finite() { p.3 } else { p.1 }).fold(f64::NEG_INFINITY, f64::max);
+            let lo = pts
+                .iter()
+                .map(|p| {
+                    if p.2.is_finite() && (!self.log_y || p.2 > 0.0) {
+                        p.2
+                    } else {
+                        p.1
+                    }
+                })
+                .fold(f64::INFINITY, f64::min);
+            let hi = pts
+                .iter()
+                .map(|p| if p.3.is_finite() { p.3 } else { p.1 })
+                .fold(f64::NEG_INFINITY, f64::max);
             // Reference lines near the data are part of the picture.
-            let (lo, hi) = self.hlines.iter().filter(|h| **h >= lo - (hi - lo) * 0.5 && **h <= hi + (hi - lo) * 0.5).fold((lo, hi), |(a, b), h| (a.min(*h), b.max(*h)));
-            if self.log_y { (lo / 1.15, hi * 1.15) } else { padded(lo, hi) }
+            let (lo, hi) = self
+                .hlines
+                .iter()
+                .filter(|h| **h >= lo - (hi - lo) * 0.5 && **h <= hi + (hi - lo) * 0.5)
+                .fold((lo, hi), |(a, b), h| (a.min(*h), b.max(*h)));
+            if self.log_y {
+                (lo / 1.15, hi * 1.15)
+            } else {
+                padded(lo, hi)
+            }
         });
-        let (x0, x1) = if self.log_x { (xs.0 / 1.15, xs.1 * 1.15) } else { padded(xs.0, xs.1) };
+        let (x0, x1) = if self.log_x {
+            (xs.0 / 1.15, xs.1 * 1.15)
+        } else {
+            padded(xs.0, xs.1)
+        };
         let whole_x = pts.iter().all(|p| (p.0 - p.0.round()).abs() < 1e-9);
         let titled = titled(root, &self.title)?;
         let area = if self.has_legend() {
-            let items: Vec<(String, RGBColor)> = self.series.iter().enumerate().map(|(i, s)| (s.0.clone(), series_colour(i))).collect();
+            let items: Vec<(String, RGBColor)> = self
+                .series
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.0.clone(), series_colour(i)))
+                .collect();
             with_legend(&titled, &self.series_label, &items)?
         } else {
             titled
@@ -87,13 +153,28 @@ impl Figure for Curves {
             (false, false) => self.plot(&area, x0..x1, y0..y1, whole_x, (y0, y1), at),
             (true, false) => self.plot(&area, (x0..x1).log_scale(), y0..y1, whole_x, (y0, y1), at),
             (false, true) => self.plot(&area, x0..x1, (y0..y1).log_scale(), whole_x, (y0, y1), at),
-            (true, true) => self.plot(&area, (x0..x1).log_scale(), (y0..y1).log_scale(), whole_x, (y0, y1), at),
+            (true, true) => self.plot(
+                &area,
+                (x0..x1).log_scale(),
+                (y0..y1).log_scale(),
+                whole_x,
+                (y0, y1),
+                at,
+            ),
         }
     }
 }
 
 impl Curves {
-    fn plot<DB, X, Y>(&self, area: &DrawingArea<DB, Shift>, xr: X, yr: Y, whole_x: bool, (y0, y1): (f64, f64), x_ticks_at: Option<Vec<f64>>) -> Result<()>
+    fn plot<DB, X, Y>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        xr: X,
+        yr: Y,
+        whole_x: bool,
+        (y0, y1): (f64, f64),
+        x_ticks_at: Option<Vec<f64>>,
+    ) -> Result<()>
     where
         DB: DrawingBackend,
         DB::ErrorType: 'static,
@@ -102,17 +183,38 @@ impl Curves {
         X::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
         Y::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
     {
-        let mut c = ChartBuilder::on(area).margin(10).margin_right(20).x_label_area_size(46).y_label_area_size(super::value_axis_width(y0, y1)).build_cartesian_2d(xr, yr).map_err(plot_err)?;
+        let mut c = ChartBuilder::on(area)
+            .margin(10)
+            .margin_right(20)
+            .x_label_area_size(46)
+            .y_label_area_size(super::value_axis_width(y0, y1))
+            .build_cartesian_2d(xr, yr)
+            .map_err(plot_err)?;
         // A log axis labels 1, 2 and 5 times a power of ten only (its other ticks stay unlabelled).
         let on_log = |v: f64| {
             let m = v / 10f64.powf(v.abs().log10().floor());
             [1.0, 2.0, 5.0, 10.0].iter().any(|k| (m - k).abs() < 1e-6)
         };
-        let x_ticks = |v: &f64| if (whole_x && (v - v.round()).abs() > 1e-9) || (self.log_x && !on_log(*v)) { String::new() } else { tick(*v) };
-        let y_ticks = |v: &f64| if self.log_y && !on_log(*v) { String::new() } else { tick(*v) };
+        let x_ticks = |v: &f64| {
+            if (whole_x && (v - v.round()).abs() > 1e-9) || (self.log_x && !on_log(*v)) {
+                String::new()
+            } else {
+                tick(*v)
+            }
+        };
+        let y_ticks = |v: &f64| {
+            if self.log_y && !on_log(*v) {
+                String::new()
+            } else {
+                tick(*v)
+            }
+        };
         let none = |_: &f64| String::new();
         let mut mesh = c.configure_mesh();
-        house_mesh!(mesh).x_desc(self.x_label.as_str()).y_desc(self.y_label.as_str()).y_label_formatter(&y_ticks);
+        house_mesh!(mesh)
+            .x_desc(self.x_label.as_str())
+            .y_desc(self.y_label.as_str())
+            .y_label_formatter(&y_ticks);
         if x_ticks_at.is_some() {
             mesh.disable_x_mesh().x_label_formatter(&none);
         } else {
@@ -122,12 +224,27 @@ impl Curves {
         if let Some(ticks) = &x_ticks_at {
             use plotters::style::text_anchor::{HPos, Pos, VPos};
             let base = area.get_base_pixel();
-            let style = super::font(super::text::TICK).into_text_style(area).pos(Pos::new(HPos::Center, VPos::Top));
+            let style = super::font(super::text::TICK)
+                .into_text_style(area)
+                .pos(Pos::new(HPos::Center, VPos::Top));
             for &x in ticks {
-                c.draw_series(LineSeries::new([(x, y0), (x, y1)], super::GRID.stroke_width(1))).map_err(plot_err)?;
+                c.draw_series(LineSeries::new(
+                    [(x, y0), (x, y1)],
+                    super::GRID.stroke_width(1),
+                ))
+                .map_err(plot_err)?;
                 let (px, py) = c.backend_coord(&(x, y0));
-                area.draw(&PathElement::new(vec![(px - base.0, py - base.1), (px - base.0, py - base.1 + 5)], super::AXIS_COLOUR.stroke_width(1))).map_err(plot_err)?;
-                area.draw(&Text::new(tick(x), (px - base.0, py - base.1 + 8), style.clone())).map_err(plot_err)?;
+                area.draw(&PathElement::new(
+                    vec![(px - base.0, py - base.1), (px - base.0, py - base.1 + 5)],
+                    super::AXIS_COLOUR.stroke_width(1),
+                ))
+                .map_err(plot_err)?;
+                area.draw(&Text::new(
+                    tick(x),
+                    (px - base.0, py - base.1 + 8),
+                    style.clone(),
+                ))
+                .map_err(plot_err)?;
             }
         }
         let (xa, xb) = {
@@ -135,24 +252,65 @@ impl Curves {
             (r.start, r.end)
         };
         for h in self.hlines.iter().filter(|h| **h >= y0 && **h <= y1) {
-            c.draw_series(DashedLineSeries::new([(xa, *h), (xb, *h)], 6, 4, super::REFERENCE.stroke_width(1))).map_err(plot_err)?;
+            c.draw_series(DashedLineSeries::new(
+                [(xa, *h), (xb, *h)],
+                6,
+                4,
+                super::REFERENCE.stroke_width(1),
+            ))
+            .map_err(plot_err)?;
         }
         for (s, (_, points)) in self.series.iter().enumerate() {
             let colour = series_colour(s);
-            let points: Vec<Point> = points.iter().copied().filter(|p| self.drawable(p)).collect();
+            let points: Vec<Point> = points
+                .iter()
+                .copied()
+                .filter(|p| self.drawable(p))
+                .collect();
             let clamp = |v: f64| v.clamp(y0, y1);
-            let band: Vec<(f64, f64)> =
-                points.iter().filter(|p| p.2.is_finite()).map(|p| (p.0, clamp(p.2))).chain(points.iter().rev().filter(|p| p.3.is_finite()).map(|p| (p.0, clamp(p.3)))).collect();
+            let band: Vec<(f64, f64)> = points
+                .iter()
+                .filter(|p| p.2.is_finite())
+                .map(|p| (p.0, clamp(p.2)))
+                .chain(
+                    points
+                        .iter()
+                        .rev()
+                        .filter(|p| p.3.is_finite())
+                        .map(|p| (p.0, clamp(p.3))),
+                )
+                .collect();
             if band.len() >= 3 {
-                c.draw_series(std::iter::once(Polygon::new(band, colour.mix(0.18).filled()))).map_err(plot_err)?;
+                c.draw_series(std::iter::once(Polygon::new(
+                    band,
+                    colour.mix(0.18).filled(),
+                )))
+                .map_err(plot_err)?;
             } else if points.len() == 1 && points[0].2.is_finite() && points[0].3.is_finite() {
                 let p = points[0];
-                c.draw_series(std::iter::once(ErrorBar::new_vertical(p.0, clamp(p.2), p.1, clamp(p.3), colour.stroke_width(2), 8))).map_err(plot_err)?;
+                c.draw_series(std::iter::once(ErrorBar::new_vertical(
+                    p.0,
+                    clamp(p.2),
+                    p.1,
+                    clamp(p.3),
+                    colour.stroke_width(2),
+                    8,
+                )))
+                .map_err(plot_err)?;
             }
-            c.draw_series(LineSeries::new(points.iter().map(|p| (p.0, p.1)), colour.stroke_width(2))).map_err(plot_err)?;
+            c.draw_series(LineSeries::new(
+                points.iter().map(|p| (p.0, p.1)),
+                colour.stroke_width(2),
+            ))
+            .map_err(plot_err)?;
             // Markers where there are few points; a long series (a learning curve) is its line.
             if points.len() <= 40 {
-                c.draw_series(points.iter().map(|p| Circle::new((p.0, p.1), 3, colour.filled()))).map_err(plot_err)?;
+                c.draw_series(
+                    points
+                        .iter()
+                        .map(|p| Circle::new((p.0, p.1), 3, colour.filled())),
+                )
+                .map_err(plot_err)?;
             }
         }
         Ok(())

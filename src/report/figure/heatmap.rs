@@ -25,7 +25,13 @@ impl Figure for Heatmap {
         DB::ErrorType: 'static,
     {
         let n = self.size.max(1);
-        let finite: Vec<f64> = self.values.iter().flatten().copied().filter(|v| v.is_finite()).collect();
+        let finite: Vec<f64> = self
+            .values
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|v| v.is_finite())
+            .collect();
         let lo = finite.iter().copied().fold(f64::INFINITY, f64::min);
         let hi = finite.iter().copied().fold(f64::NEG_INFINITY, f64::max);
         let scale = |v: f64| if hi > lo { (v - lo) / (hi - lo) } else { 0.5 };
@@ -51,30 +57,72 @@ impl Figure for Heatmap {
             for col in 0..n {
                 match self.values.get(r * n + col).copied().flatten() {
                     Some(v) => {
-                        let text = if v.fract() == 0.0 && v.abs() < 1e6 { format!("{v:.0}") } else { format!("{v:.2}") };
-                        grid_cell(&mut c, n, r, col, sequential(scale(v)), Some(text), (super::text::SMALL * 1.24) as u32)?;
+                        let text = if v.fract() == 0.0 && v.abs() < 1e6 {
+                            format!("{v:.0}")
+                        } else {
+                            format!("{v:.2}")
+                        };
+                        grid_cell(
+                            &mut c,
+                            n,
+                            r,
+                            col,
+                            sequential(scale(v)),
+                            Some(text),
+                            (super::text::SMALL * 1.24) as u32,
+                        )?;
                     }
                     None => {
                         // A blocked cell: grey and crossed.
                         grid_cell(&mut c, n, r, col, RGBColor(150, 150, 150), None, 16)?;
                         let (x, y) = (col as f64, (n - 1 - r) as f64);
-                        c.draw_series([PathElement::new(vec![(x + 0.2, y + 0.2), (x + 0.8, y + 0.8)], BLACK.stroke_width(2)), PathElement::new(vec![(x + 0.2, y + 0.8), (x + 0.8, y + 0.2)], BLACK.stroke_width(2))])
-                            .map_err(plot_err)?;
+                        c.draw_series([
+                            PathElement::new(
+                                vec![(x + 0.2, y + 0.2), (x + 0.8, y + 0.8)],
+                                BLACK.stroke_width(2),
+                            ),
+                            PathElement::new(
+                                vec![(x + 0.2, y + 0.8), (x + 0.8, y + 0.2)],
+                                BLACK.stroke_width(2),
+                            ),
+                        ])
+                        .map_err(plot_err)?;
                     }
                 }
             }
         }
         // Colour bar, captioned with what the colours measure.
         if !finite.is_empty() {
-            bar.draw(&Text::new(self.unit.clone(), (8, 16), super::font(super::text::SMALL))).map_err(plot_err)?;
-            let mut cb = ChartBuilder::on(&bar).margin_top(40).margin_bottom(44).margin_right(10).y_label_area_size(50).build_cartesian_2d(0f64..1.0, lo..hi.max(lo + 1e-9)).map_err(plot_err)?;
-            cb.configure_mesh().disable_mesh().disable_x_axis().y_labels(6).label_style(super::font(super::text::SMALL)).y_label_formatter(&|v| super::tick(*v)).draw().map_err(plot_err)?;
+            bar.draw(&Text::new(
+                self.unit.clone(),
+                (8, 16),
+                super::font(super::text::SMALL),
+            ))
+            .map_err(plot_err)?;
+            let mut cb = ChartBuilder::on(&bar)
+                .margin_top(40)
+                .margin_bottom(44)
+                .margin_right(10)
+                .y_label_area_size(50)
+                .build_cartesian_2d(0f64..1.0, lo..hi.max(lo + 1e-9))
+                .map_err(plot_err)?;
+            cb.configure_mesh()
+                .disable_mesh()
+                .disable_x_axis()
+                .y_labels(6)
+                .label_style(super::font(super::text::SMALL))
+                .y_label_formatter(&|v| super::tick(*v))
+                .draw()
+                .map_err(plot_err)?;
             let steps = 50;
             let span = (hi - lo).max(1e-9);
             cb.draw_series((0..steps).map(|i| {
                 let a = lo + span * i as f64 / steps as f64;
                 let b = lo + span * (i + 1) as f64 / steps as f64;
-                Rectangle::new([(0.0, a), (1.0, b)], sequential(i as f64 / (steps - 1) as f64).filled())
+                Rectangle::new(
+                    [(0.0, a), (1.0, b)],
+                    sequential(i as f64 / (steps - 1) as f64).filled(),
+                )
             }))
             .map_err(plot_err)?;
         }
@@ -85,5 +133,9 @@ impl Figure for Heatmap {
 /// The label of the cell whose centre is at `v` (labels sit at half-integers).
 fn cell_label(v: f64, n: usize, name: impl Fn(usize) -> String) -> String {
     let i = v.floor() as usize;
-    if (v - i as f64 - 0.5).abs() < 1e-6 && i < n { name(i) } else { String::new() }
+    if (v - i as f64 - 0.5).abs() < 1e-6 && i < n {
+        name(i)
+    } else {
+        String::new()
+    }
 }

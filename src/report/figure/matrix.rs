@@ -1,7 +1,9 @@
 //! A tournament's win-rate matrix: row agent's score (%) against column agent, coloured, with
 //! the number of games behind each cell available to the caller's table.
 
-use super::{Figure, font, grid_cell, house_mesh, no_data, plot_err, sequential, text, title_height, titled};
+use super::{
+    Figure, font, grid_cell, house_mesh, no_data, plot_err, sequential, text, title_height, titled,
+};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -15,7 +17,11 @@ pub struct Matrix {
 
 impl Matrix {
     fn longest(&self) -> u32 {
-        self.labels.iter().map(|l| l.chars().count()).max().unwrap_or(4) as u32
+        self.labels
+            .iter()
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap_or(4) as u32
     }
 
     /// Column names are written across when they fit a cell, else upwards.
@@ -32,7 +38,11 @@ impl Matrix {
     }
 
     fn x_label_height(&self) -> u32 {
-        if self.upright() { (self.longest() as f64 * text::SMALL * 0.6) as u32 + 34 } else { 44 }
+        if self.upright() {
+            (self.longest() as f64 * text::SMALL * 0.6) as u32 + 34
+        } else {
+            44
+        }
     }
 }
 
@@ -40,7 +50,10 @@ impl Figure for Matrix {
     fn size(&self) -> (u32, u32) {
         let n = self.labels.len().max(1) as u32;
         let w = (self.label_width() + 40 + self.cell() * n + 20).max(360);
-        (w, self.cell() * n + self.x_label_height() + 20 + title_height(&self.title, w))
+        (
+            w,
+            self.cell() * n + self.x_label_height() + 20 + title_height(&self.title, w),
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -81,18 +94,37 @@ impl Figure for Matrix {
             for (i, label) in self.labels.iter().enumerate() {
                 let (px, py) = c.backend_coord(&(i as f64 + 0.5, 0.0));
                 let style = if upright {
-                    font(text::SMALL).transform(FontTransform::Rotate270).into_text_style(root).pos(Pos::new(HPos::Right, VPos::Center))
+                    font(text::SMALL)
+                        .transform(FontTransform::Rotate270)
+                        .into_text_style(root)
+                        .pos(Pos::new(HPos::Right, VPos::Center))
                 } else {
-                    font(text::SMALL).into_text_style(root).pos(Pos::new(HPos::Center, VPos::Top))
+                    font(text::SMALL)
+                        .into_text_style(root)
+                        .pos(Pos::new(HPos::Center, VPos::Top))
                 };
-                root.draw(&Text::new(label.clone(), (px, py + 8), style)).map_err(plot_err)?;
+                root.draw(&Text::new(label.clone(), (px, py + 8), style))
+                    .map_err(plot_err)?;
             }
         }
         for r in 0..n {
             for col in 0..n {
-                let v = self.values.get(r).and_then(|row| row.get(col)).copied().flatten();
+                let v = self
+                    .values
+                    .get(r)
+                    .and_then(|row| row.get(col))
+                    .copied()
+                    .flatten();
                 let fill = v.map_or(RGBColor(225, 225, 225), |v| sequential(v / 100.0));
-                grid_cell(&mut c, n, r, col, fill, v.map(|v| format!("{v:.0}")), (text::SMALL * 1.24) as u32)?;
+                grid_cell(
+                    &mut c,
+                    n,
+                    r,
+                    col,
+                    fill,
+                    v.map(|v| format!("{v:.0}")),
+                    (text::SMALL * 1.24) as u32,
+                )?;
             }
         }
         Ok(())

@@ -22,8 +22,12 @@ static FONT: Once = Once::new();
 /// Registers the bundled font as "sans-serif" (once per process).
 pub fn register_fonts() {
     FONT.call_once(|| {
-        plotters::style::register_font("sans-serif", FontStyle::Normal, include_bytes!("../../../assets/fonts/DejaVuSans.ttf"))
-            .unwrap_or_else(|_| panic!("the bundled font is valid"));
+        plotters::style::register_font(
+            "sans-serif",
+            FontStyle::Normal,
+            include_bytes!("../../../assets/fonts/DejaVuSans.ttf"),
+        )
+        .unwrap_or_else(|_| panic!("the bundled font is valid"));
     });
 }
 
@@ -53,7 +57,12 @@ pub fn write_figure(dir: &Path, stem: &str, fig: &impl Figure) -> Result<Vec<Pat
 }
 
 /// `write_figure` at a given size (the file's `width` and `height`).
-pub fn write_figure_sized(dir: &Path, stem: &str, fig: &impl Figure, size: Option<(u32, u32)>) -> Result<Vec<PathBuf>> {
+pub fn write_figure_sized(
+    dir: &Path,
+    stem: &str,
+    fig: &impl Figure,
+    size: Option<(u32, u32)>,
+) -> Result<Vec<PathBuf>> {
     register_fonts();
     std::fs::create_dir_all(dir)?;
     let size = size.unwrap_or_else(|| fig.size());
@@ -64,11 +73,17 @@ pub fn write_figure_sized(dir: &Path, stem: &str, fig: &impl Figure, size: Optio
         fig.draw(&root)?;
         root.present().map_err(plot_err)?;
     }
-    let paths = ["png", "svg", "pdf"].map(|ext| dir.join(crate::durable::safe_component(&format!("{stem}.{ext}"))));
+    let paths = ["png", "svg", "pdf"]
+        .map(|ext| dir.join(crate::durable::safe_component(&format!("{stem}.{ext}"))));
     let tree = svg_tree(&svg)?;
     std::fs::write(&paths[0], png_of(&tree, PNG_DPI)?)?;
     std::fs::write(&paths[1], &svg)?;
-    let pdf = svg2pdf::to_pdf(&tree, svg2pdf::ConversionOptions::default(), svg2pdf::PageOptions::default()).map_err(|e| anyhow!("writing the PDF of {stem}: {e}"))?;
+    let pdf = svg2pdf::to_pdf(
+        &tree,
+        svg2pdf::ConversionOptions::default(),
+        svg2pdf::PageOptions::default(),
+    )
+    .map_err(|e| anyhow!("writing the PDF of {stem}: {e}"))?;
     std::fs::write(&paths[2], pdf)?;
     Ok(paths.to_vec())
 }
@@ -76,14 +91,18 @@ pub fn write_figure_sized(dir: &Path, stem: &str, fig: &impl Figure, size: Optio
 /// Parses an SVG as plotters writes it, its "sans-serif" text set in the bundled DejaVu Sans.
 fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree> {
     use resvg::usvg;
-    static FONTS: std::sync::OnceLock<std::sync::Arc<usvg::fontdb::Database>> = std::sync::OnceLock::new();
+    static FONTS: std::sync::OnceLock<std::sync::Arc<usvg::fontdb::Database>> =
+        std::sync::OnceLock::new();
     let fonts = FONTS.get_or_init(|| {
         let mut db = usvg::fontdb::Database::new();
         db.load_font_data(include_bytes!("../../../assets/fonts/DejaVuSans.ttf").to_vec());
         db.set_sans_serif_family("DejaVu Sans");
         std::sync::Arc::new(db)
     });
-    let options = usvg::Options { fontdb: fonts.clone(), ..usvg::Options::default() };
+    let options = usvg::Options {
+        fontdb: fonts.clone(),
+        ..usvg::Options::default()
+    };
     usvg::Tree::from_str(svg, &options).map_err(|e| anyhow!("the figure's SVG does not parse: {e}"))
 }
 
@@ -91,17 +110,30 @@ fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree> {
 fn png_of(tree: &resvg::usvg::Tree, dpi: f64) -> Result<Vec<u8>> {
     use resvg::tiny_skia;
     let scale = (dpi / 96.0) as f32;
-    let size = tree.size().to_int_size().scale_by(scale).context("figure too large")?;
-    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height()).context("figure too large")?;
+    let size = tree
+        .size()
+        .to_int_size()
+        .scale_by(scale)
+        .context("figure too large")?;
+    let mut pixmap =
+        tiny_skia::Pixmap::new(size.width(), size.height()).context("figure too large")?;
     pixmap.fill(tiny_skia::Color::WHITE);
-    resvg::render(tree, tiny_skia::Transform::from_scale(scale, scale), &mut pixmap.as_mut());
+    resvg::render(
+        tree,
+        tiny_skia::Transform::from_scale(scale, scale),
+        &mut pixmap.as_mut(),
+    );
     let mut out = Vec::new();
     {
         let mut encoder = png::Encoder::new(&mut out, size.width(), size.height());
         encoder.set_color(png::ColorType::Rgba);
         encoder.set_depth(png::BitDepth::Eight);
         let per_metre = (dpi / 0.0254).round() as u32;
-        encoder.set_pixel_dims(Some(png::PixelDimensions { xppu: per_metre, yppu: per_metre, unit: png::Unit::Meter }));
+        encoder.set_pixel_dims(Some(png::PixelDimensions {
+            xppu: per_metre,
+            yppu: per_metre,
+            unit: png::Unit::Meter,
+        }));
         let mut writer = encoder.write_header()?;
         // Opaque (white background), so the premultiplied pixels are the plain ones.
         writer.write_image_data(pixmap.data())?;
@@ -139,8 +171,12 @@ macro_rules! house_mesh {
             .bold_line_style($crate::report::figure::GRID.stroke_width(1))
             .light_line_style(plotters::style::colors::TRANSPARENT)
             .axis_style($crate::report::figure::AXIS_COLOUR.stroke_width(1))
-            .label_style($crate::report::figure::font($crate::report::figure::text::TICK))
-            .axis_desc_style($crate::report::figure::font($crate::report::figure::text::AXIS))
+            .label_style($crate::report::figure::font(
+                $crate::report::figure::text::TICK,
+            ))
+            .axis_desc_style($crate::report::figure::font(
+                $crate::report::figure::text::AXIS,
+            ))
     };
 }
 pub use house_mesh;
@@ -160,7 +196,12 @@ pub fn tick(v: f64) -> String {
 
 /// The width of a value axis's label area: room for its longest tick label and the axis title.
 pub fn value_axis_width(lo: f64, hi: f64) -> u32 {
-    let chars = [lo, hi, (lo + hi) / 2.0].iter().map(|v| tick((v * 100.0).round() / 100.0).chars().count()).max().unwrap_or(3).max(2);
+    let chars = [lo, hi, (lo + hi) / 2.0]
+        .iter()
+        .map(|v| tick((v * 100.0).round() / 100.0).chars().count())
+        .max()
+        .unwrap_or(3)
+        .max(2);
     (chars as f64 * text::TICK * 0.62 + text::AXIS * 1.6 + 10.0) as u32
 }
 
@@ -180,7 +221,10 @@ pub fn wrap(title: &str, chars: usize) -> Vec<String> {
 }
 
 /// Draws `title` centred at the top, wrapped to the area's width, and returns the area below.
-pub fn titled<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, title: &str) -> Result<DrawingArea<DB, Shift>>
+pub fn titled<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    title: &str,
+) -> Result<DrawingArea<DB, Shift>>
 where
     DB::ErrorType: 'static,
 {
@@ -190,19 +234,33 @@ where
     }
     let (w, _) = root.dim_in_pixel();
     // DejaVu Sans averages about 0.55 em a character.
-    let lines = wrap(title, ((w as f64 - 24.0) / (text::TITLE * 0.55)).max(10.0) as usize);
+    let lines = wrap(
+        title,
+        ((w as f64 - 24.0) / (text::TITLE * 0.55)).max(10.0) as usize,
+    );
     let line_height = (text::TITLE * 1.3).round() as u32;
     let (top, rest) = root.split_vertically(8 + line_height * lines.len() as u32 + 4);
-    let style = font(text::TITLE).into_text_style(&top).pos(Pos::new(HPos::Center, VPos::Top));
+    let style = font(text::TITLE)
+        .into_text_style(&top)
+        .pos(Pos::new(HPos::Center, VPos::Top));
     for (i, line) in lines.iter().enumerate() {
-        top.draw(&Text::new(line.clone(), (w as i32 / 2, 8 + (line_height * i as u32) as i32), style.clone())).map_err(plot_err)?;
+        top.draw(&Text::new(
+            line.clone(),
+            (w as i32 / 2, 8 + (line_height * i as u32) as i32),
+            style.clone(),
+        ))
+        .map_err(plot_err)?;
     }
     Ok(rest)
 }
 
 /// The height a title takes, in SVG units, at width `w` (for figures that size themselves).
 pub fn title_height(title: &str, w: u32) -> u32 {
-    let lines = wrap(title, ((w as f64 - 24.0) / (text::TITLE * 0.55)).max(10.0) as usize).len() as u32;
+    let lines = wrap(
+        title,
+        ((w as f64 - 24.0) / (text::TITLE * 0.55)).max(10.0) as usize,
+    )
+    .len() as u32;
     12 + (text::TITLE * 1.3).round() as u32 * lines
 }
 
@@ -224,8 +282,18 @@ pub fn series_colour(i: usize) -> RGBColor {
 
 /// A sequential colour scale (light yellow to dark blue) for t in [0, 1].
 pub fn sequential(t: f64) -> RGBColor {
-    let stops = [(255.0, 255.0, 204.0), (161.0, 218.0, 180.0), (65.0, 182.0, 196.0), (44.0, 127.0, 184.0), (37.0, 52.0, 148.0)];
-    let t = if t.is_finite() { t.clamp(0.0, 1.0) } else { 0.0 };
+    let stops = [
+        (255.0, 255.0, 204.0),
+        (161.0, 218.0, 180.0),
+        (65.0, 182.0, 196.0),
+        (44.0, 127.0, 184.0),
+        (37.0, 52.0, 148.0),
+    ];
+    let t = if t.is_finite() {
+        t.clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
     let x = t * (stops.len() - 1) as f64;
     let i = (x.floor() as usize).min(stops.len() - 2);
     let f = x - i as f64;
@@ -246,7 +314,11 @@ pub fn padded(lo: f64, hi: f64) -> (f64, f64) {
         return (0.0, 1.0);
     }
     if hi - lo < 1e-12 {
-        let pad = if lo.abs() > 1e-12 { lo.abs() * 0.1 } else { 1.0 };
+        let pad = if lo.abs() > 1e-12 {
+            lo.abs() * 0.1
+        } else {
+            1.0
+        };
         return (lo - pad, hi + pad);
     }
     let pad = (hi - lo) * 0.05;
@@ -255,46 +327,89 @@ pub fn padded(lo: f64, hi: f64) -> (f64, f64) {
 
 /// The width of a legend column for these series names and heading.
 pub fn legend_width(heading: &str, items: &[String]) -> u32 {
-    let longest = items.iter().map(|s| s.chars().count()).chain(std::iter::once(heading.chars().count())).max().unwrap_or(4).min(28);
+    let longest = items
+        .iter()
+        .map(|s| s.chars().count())
+        .chain(std::iter::once(heading.chars().count()))
+        .max()
+        .unwrap_or(4)
+        .min(28);
     (longest as f64 * text::TICK * 0.6 + 40.0).clamp(80.0, 260.0) as u32
 }
 
 /// Splits off a legend column on the right and draws the legend there: a heading and one
 /// swatch per series. Returns the area left for the chart.
-pub fn with_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, heading: &str, items: &[(String, RGBColor)]) -> Result<DrawingArea<DB, Shift>>
+pub fn with_legend<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    heading: &str,
+    items: &[(String, RGBColor)],
+) -> Result<DrawingArea<DB, Shift>>
 where
     DB::ErrorType: 'static,
 {
     let (w, _) = root.dim_in_pixel();
     let names: Vec<String> = items.iter().map(|i| i.0.clone()).collect();
     let (chart, legend) = root.split_horizontally(w.saturating_sub(legend_width(heading, &names)));
-    legend.draw(&Text::new(heading.to_string(), (4, 40), font(text::TICK))).map_err(plot_err)?;
+    legend
+        .draw(&Text::new(heading.to_string(), (4, 40), font(text::TICK)))
+        .map_err(plot_err)?;
     for (i, (name, colour)) in items.iter().enumerate() {
         let y = 64 + 22 * i as i32;
-        legend.draw(&Rectangle::new([(6, y), (20, y + 14)], colour.filled())).map_err(plot_err)?;
+        legend
+            .draw(&Rectangle::new([(6, y), (20, y + 14)], colour.filled()))
+            .map_err(plot_err)?;
         let label: String = name.chars().take(28).collect();
-        legend.draw(&Text::new(label, (28, y), font(text::TICK))).map_err(plot_err)?;
+        legend
+            .draw(&Text::new(label, (28, y), font(text::TICK)))
+            .map_err(plot_err)?;
     }
     Ok(chart)
 }
 
 /// A square grid chart (heatmaps, matrices): unit cells, cell (row r, column c) at
 /// x = c, y = n - 1 - r so row 0 is on top.
-pub type GridChart<'a, DB> = ChartContext<'a, DB, Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>>;
+pub type GridChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
 
 /// Fills grid cell (r, c) of an n x n grid with `fill`, outlines it in white, and writes
 /// `text` centred in a readable colour.
-pub fn grid_cell<DB: DrawingBackend>(chart: &mut GridChart<'_, DB>, n: usize, r: usize, c: usize, fill: RGBColor, text: Option<String>, font_size: u32) -> Result<()>
+pub fn grid_cell<DB: DrawingBackend>(
+    chart: &mut GridChart<'_, DB>,
+    n: usize,
+    r: usize,
+    c: usize,
+    fill: RGBColor,
+    text: Option<String>,
+    font_size: u32,
+) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
     let (x, y) = (c as f64, (n - 1 - r) as f64);
-    chart.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], fill.filled()))).map_err(plot_err)?;
-    chart.draw_series(std::iter::once(Rectangle::new([(x, y), (x + 1.0, y + 1.0)], WHITE.stroke_width(1)))).map_err(plot_err)?;
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(x, y), (x + 1.0, y + 1.0)],
+            fill.filled(),
+        )))
+        .map_err(plot_err)?;
+    chart
+        .draw_series(std::iter::once(Rectangle::new(
+            [(x, y), (x + 1.0, y + 1.0)],
+            WHITE.stroke_width(1),
+        )))
+        .map_err(plot_err)?;
     if let Some(text) = text {
         use plotters::style::text_anchor::{HPos, Pos, VPos};
-        let style = ("sans-serif", font_size).into_font().color(&text_on(fill)).pos(Pos::new(HPos::Center, VPos::Center));
-        chart.draw_series(std::iter::once(Text::new(text, (x + 0.5, y + 0.5), style))).map_err(plot_err)?;
+        let style = ("sans-serif", font_size)
+            .into_font()
+            .color(&text_on(fill))
+            .pos(Pos::new(HPos::Center, VPos::Center));
+        chart
+            .draw_series(std::iter::once(Text::new(text, (x + 0.5, y + 0.5), style)))
+            .map_err(plot_err)?;
     }
     Ok(())
 }
@@ -306,8 +421,12 @@ where
 {
     let area = titled(root, title)?;
     let (w, h) = area.dim_in_pixel();
-    area.draw(&Text::new("(no data)", (w as i32 / 2 - 40, h as i32 / 2), font(text::AXIS).color(&REFERENCE)))
-        .map_err(plot_err)?;
+    area.draw(&Text::new(
+        "(no data)",
+        (w as i32 / 2 - 40, h as i32 / 2),
+        font(text::AXIS).color(&REFERENCE),
+    ))
+    .map_err(plot_err)?;
     Ok(())
 }
 

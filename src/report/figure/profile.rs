@@ -19,14 +19,30 @@ fn quantile(sorted: &[f64], p: f64) -> f64 {
     sorted[((p * (sorted.len() - 1) as f64).round() as usize).min(sorted.len() - 1)]
 }
 
-fn panel<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, title: &str, x_label: &str, ratios: &[f64], lo: f64, hi: f64, bins: usize) -> Result<()>
+fn panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    title: &str,
+    x_label: &str,
+    ratios: &[f64],
+    lo: f64,
+    hi: f64,
+    bins: usize,
+) -> Result<()>
 where
     DB::ErrorType: 'static,
 {
-    let (lo, hi) = if hi - lo < 1e-9 { (lo - 1.0, hi + 1.0) } else { (lo, hi) };
+    let (lo, hi) = if hi - lo < 1e-9 {
+        (lo - 1.0, hi + 1.0)
+    } else {
+        (lo, hi)
+    };
     let width = (hi - lo) / bins as f64;
     let mut counts = vec![0usize; bins];
-    let inside: Vec<f64> = ratios.iter().copied().filter(|r| *r >= lo && *r <= hi).collect();
+    let inside: Vec<f64> = ratios
+        .iter()
+        .copied()
+        .filter(|r| *r >= lo && *r <= hi)
+        .collect();
     for r in &inside {
         counts[(((r - lo) / width) as usize).min(bins - 1)] += 1;
     }
@@ -48,13 +64,26 @@ where
         .draw()
         .map_err(plot_err)?;
     let colour = series_colour(0);
-    c.draw_series(counts.iter().enumerate().filter(|(_, n)| **n > 0).map(|(i, &n)| {
-        let x = lo + width * i as f64;
-        Rectangle::new([(x, 0.0), (x + width, n as f64 / total)], colour.mix(0.75).filled())
-    }))
+    c.draw_series(
+        counts
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| **n > 0)
+            .map(|(i, &n)| {
+                let x = lo + width * i as f64;
+                Rectangle::new(
+                    [(x, 0.0), (x + width, n as f64 / total)],
+                    colour.mix(0.75).filled(),
+                )
+            }),
+    )
     .map_err(plot_err)?;
     if (lo..=hi).contains(&100.0) {
-        c.draw_series(std::iter::once(PathElement::new(vec![(100.0, 0.0), (100.0, top)], super::REFERENCE.stroke_width(2)))).map_err(plot_err)?;
+        c.draw_series(std::iter::once(PathElement::new(
+            vec![(100.0, 0.0), (100.0, top)],
+            super::REFERENCE.stroke_width(2),
+        )))
+        .map_err(plot_err)?;
     }
     Ok(())
 }
@@ -68,7 +97,12 @@ impl Figure for Profile {
     where
         DB::ErrorType: 'static,
     {
-        let mut r: Vec<f64> = self.ratios.iter().copied().filter(|x| x.is_finite()).collect();
+        let mut r: Vec<f64> = self
+            .ratios
+            .iter()
+            .copied()
+            .filter(|x| x.is_finite())
+            .collect();
         if r.is_empty() {
             return no_data(root, &self.title);
         }
@@ -78,9 +112,25 @@ impl Figure for Profile {
         let (left, right) = titled.split_horizontally(w / 2);
         let bins = self.bins.max(1);
         let (min, max) = (r[0].min(100.0), r[r.len() - 1].max(100.0));
-        panel(&left, &format!("all {} problems", r.len()), &self.x_label, &r, min, max, bins)?;
+        panel(
+            &left,
+            &format!("all {} problems", r.len()),
+            &self.x_label,
+            &r,
+            min,
+            max,
+            bins,
+        )?;
         let (q05, q95) = (quantile(&r, 0.05), quantile(&r, 0.95));
-        panel(&right, "zoom: central 90% of the ratios", &self.x_label, &r, q05, q95, bins)?;
+        panel(
+            &right,
+            "zoom: central 90% of the ratios",
+            &self.x_label,
+            &r,
+            q05,
+            q95,
+            bins,
+        )?;
         Ok(())
     }
 }

@@ -28,7 +28,12 @@ pub struct RankedBars {
 impl RankedBars {
     /// The width of the label column, from the longest label.
     fn label_width(&self) -> u32 {
-        let longest = self.bars.iter().map(|b| b.label.chars().count()).max().unwrap_or(4);
+        let longest = self
+            .bars
+            .iter()
+            .map(|b| b.label.chars().count())
+            .max()
+            .unwrap_or(4);
         (longest as f64 * text::TICK * 0.6 + 16.0).clamp(40.0, 320.0) as u32
     }
 }
@@ -36,7 +41,10 @@ impl RankedBars {
 impl Figure for RankedBars {
     fn size(&self) -> (u32, u32) {
         let w = 500 + self.label_width();
-        (w, 70 + 24 * self.bars.len().max(1) as u32 + title_height(&self.title, w))
+        (
+            w,
+            70 + 24 * self.bars.len().max(1) as u32 + title_height(&self.title, w),
+        )
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -69,20 +77,51 @@ impl Figure for RankedBars {
             .draw()
             .map_err(plot_err)?;
         let colour = super::series_colour(0);
-        let segment_end = |i: usize| if i + 1 < labels.len() { SegmentValue::Exact(&labels[i + 1]) } else { SegmentValue::Last };
+        let segment_end = |i: usize| {
+            if i + 1 < labels.len() {
+                SegmentValue::Exact(&labels[i + 1])
+            } else {
+                SegmentValue::Last
+            }
+        };
         c.draw_series(bars.iter().enumerate().map(|(i, b)| {
             // Bars grow from 0 (or from the axis edge when 0 is outside the range).
             let base = 0f64.clamp(self.range.0, self.range.1);
-            let mut r = Rectangle::new([(base, SegmentValue::Exact(&labels[i])), (b.value, segment_end(i))], colour.mix(0.7).filled());
+            let mut r = Rectangle::new(
+                [
+                    (base, SegmentValue::Exact(&labels[i])),
+                    (b.value, segment_end(i)),
+                ],
+                colour.mix(0.7).filled(),
+            );
             r.set_margin(5, 5, 0, 0);
             r
         }))
         .map_err(plot_err)?;
-        c.draw_series(bars.iter().enumerate().map(|(i, b)| ErrorBar::new_horizontal(SegmentValue::CenterOf(&labels[i]), b.lo, b.value, b.hi, BLACK.stroke_width(1), 6)))
-            .map_err(plot_err)?;
-        for x in self.lines.iter().filter(|x| **x >= self.range.0 && **x <= self.range.1) {
+        c.draw_series(bars.iter().enumerate().map(|(i, b)| {
+            ErrorBar::new_horizontal(
+                SegmentValue::CenterOf(&labels[i]),
+                b.lo,
+                b.value,
+                b.hi,
+                BLACK.stroke_width(1),
+                6,
+            )
+        }))
+        .map_err(plot_err)?;
+        for x in self
+            .lines
+            .iter()
+            .filter(|x| **x >= self.range.0 && **x <= self.range.1)
+        {
             let top = SegmentValue::Last;
-            c.draw_series(DashedLineSeries::new([(*x, SegmentValue::Exact(&labels[0])), (*x, top)], 6, 4, super::REFERENCE.stroke_width(1))).map_err(plot_err)?;
+            c.draw_series(DashedLineSeries::new(
+                [(*x, SegmentValue::Exact(&labels[0])), (*x, top)],
+                6,
+                4,
+                super::REFERENCE.stroke_width(1),
+            ))
+            .map_err(plot_err)?;
         }
         Ok(())
     }

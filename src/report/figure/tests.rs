@@ -2,8 +2,8 @@
 //! and a PDF, with data, with a single group and with no data at all; the house style's helpers.
 
 use super::bars::GroupedBars;
-use super::curve::Curves;
 use super::boxplot::BoxPlot;
+use super::curve::Curves;
 use super::heatmap::Heatmap;
 use super::matrix::Matrix;
 use super::profile::Profile;
@@ -13,24 +13,44 @@ use super::{Figure, tick, wrap, write_figure};
 /// Renders `fig`; set GAMELAB_KEEP_FIGURES=DIR to keep the files for a look.
 fn check(fig: &impl Figure, stem: &str) {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = std::env::var_os("GAMELAB_KEEP_FIGURES").map_or(tmp.path().to_path_buf(), std::path::PathBuf::from);
+    let dir = std::env::var_os("GAMELAB_KEEP_FIGURES")
+        .map_or(tmp.path().to_path_buf(), std::path::PathBuf::from);
     let paths = write_figure(&dir, stem, fig).unwrap();
     let (w, h) = fig.size();
     let png = std::fs::read(&paths[0]).unwrap();
     assert_eq!(&png[1..4], b"PNG");
     // IHDR: width and height, big-endian, at bytes 16..24: the SVG's size at 300 / 96.
-    let dims = (u32::from_be_bytes(png[16..20].try_into().unwrap()), u32::from_be_bytes(png[20..24].try_into().unwrap()));
+    let dims = (
+        u32::from_be_bytes(png[16..20].try_into().unwrap()),
+        u32::from_be_bytes(png[20..24].try_into().unwrap()),
+    );
     let at_300 = |x: u32| (x as f64 * 300.0 / 96.0) as u32;
-    assert!(dims.0.abs_diff(at_300(w)) <= 1 && dims.1.abs_diff(at_300(h)) <= 1, "{stem}: {dims:?} for {w}x{h}");
+    assert!(
+        dims.0.abs_diff(at_300(w)) <= 1 && dims.1.abs_diff(at_300(h)) <= 1,
+        "{stem}: {dims:?} for {w}x{h}"
+    );
     // pHYs: 300 dpi is 11811 pixels a metre, both ways, unit 1 (metre).
-    let phys = png.windows(4).position(|c| c == b"pHYs").expect("a pHYs chunk");
-    assert_eq!(&png[phys + 4..phys + 13], &[0, 0, 0x2e, 0x23, 0, 0, 0x2e, 0x23, 1], "{stem}");
+    let phys = png
+        .windows(4)
+        .position(|c| c == b"pHYs")
+        .expect("a pHYs chunk");
+    assert_eq!(
+        &png[phys + 4..phys + 13],
+        &[0, 0, 0x2e, 0x23, 0, 0, 0x2e, 0x23, 1],
+        "{stem}"
+    );
     let svg = std::fs::read_to_string(&paths[1]).unwrap();
-    assert!(svg.contains(&format!("width=\"{w}\"")) && svg.contains(&format!("height=\"{h}\"")), "{stem}");
+    assert!(
+        svg.contains(&format!("width=\"{w}\"")) && svg.contains(&format!("height=\"{h}\"")),
+        "{stem}"
+    );
     assert!(svg.contains("<text"), "{stem}: the SVG has its text");
     assert!(png.len() > 1000, "{stem}: the PNG has content");
     let pdf = std::fs::read(&paths[2]).unwrap();
-    assert!(pdf.starts_with(b"%PDF-") && pdf.len() > 500, "{stem}: a PDF");
+    assert!(
+        pdf.starts_with(b"%PDF-") && pdf.len() > 500,
+        "{stem}: a PDF"
+    );
 }
 
 #[test]
@@ -45,17 +65,52 @@ fn ticks_are_plain_numbers() {
 
 #[test]
 fn titles_wrap_at_spaces() {
-    assert_eq!(wrap("Quickstart: arena tournament on small6: score %", 20), vec!["Quickstart: arena", "tournament on", "small6: score %"]);
+    assert_eq!(
+        wrap("Quickstart: arena tournament on small6: score %", 20),
+        vec!["Quickstart: arena", "tournament on", "small6: score %"]
+    );
     assert_eq!(wrap("short", 20), vec!["short"]);
     assert!(wrap("", 20).is_empty());
 }
 
 #[test]
 fn ranked_bars() {
-    let bar = |l: &str, v| Bar { label: l.into(), value: v, lo: v - 5.0, hi: v + 5.0 };
-    check(&RankedBars { title: "t".into(), value_axis: "score %".into(), bars: vec![bar("a", 60.0), bar("b", 40.0)], range: (0.0, 100.0), lines: vec![50.0] }, "ranked");
-    check(&RankedBars { title: "one".into(), value_axis: "x".into(), bars: vec![bar("a", 60.0)], range: (0.0, 100.0), lines: vec![] }, "ranked1");
-    check(&RankedBars { title: "none".into(), value_axis: "x".into(), bars: vec![], range: (0.0, 100.0), lines: vec![] }, "ranked0");
+    let bar = |l: &str, v| Bar {
+        label: l.into(),
+        value: v,
+        lo: v - 5.0,
+        hi: v + 5.0,
+    };
+    check(
+        &RankedBars {
+            title: "t".into(),
+            value_axis: "score %".into(),
+            bars: vec![bar("a", 60.0), bar("b", 40.0)],
+            range: (0.0, 100.0),
+            lines: vec![50.0],
+        },
+        "ranked",
+    );
+    check(
+        &RankedBars {
+            title: "one".into(),
+            value_axis: "x".into(),
+            bars: vec![bar("a", 60.0)],
+            range: (0.0, 100.0),
+            lines: vec![],
+        },
+        "ranked1",
+    );
+    check(
+        &RankedBars {
+            title: "none".into(),
+            value_axis: "x".into(),
+            bars: vec![],
+            range: (0.0, 100.0),
+            lines: vec![],
+        },
+        "ranked0",
+    );
 }
 
 #[test]
@@ -66,7 +121,19 @@ fn grouped_bars() {
         y_label: "score %".into(),
         categories: (0..cats).map(|i| format!("c{i}")).collect(),
         series: (0..sers).map(|i| format!("s{i}")).collect(),
-        values: (0..sers).map(|s| (0..cats).map(|c| if (s + c) % 3 == 2 { None } else { Some((50.0 + c as f64, 45.0, 55.0 + c as f64)) }).collect()).collect(),
+        values: (0..sers)
+            .map(|s| {
+                (0..cats)
+                    .map(|c| {
+                        if (s + c) % 3 == 2 {
+                            None
+                        } else {
+                            Some((50.0 + c as f64, 45.0, 55.0 + c as f64))
+                        }
+                    })
+                    .collect()
+            })
+            .collect(),
         y_range: None,
         series_label: "series".into(),
         hlines: vec![50.0],
@@ -78,21 +145,70 @@ fn grouped_bars() {
 
 #[test]
 fn box_plots() {
-    let b = |groups: Vec<(String, Vec<f64>)>| BoxPlot { title: "box".into(), x_label: "subset".into(), y_label: "score %".into(), groups };
-    check(&b(vec![("0.1".into(), vec![50.0, 43.5, 76.1, 60.9]), ("full".into(), vec![56.5, 51.1]), ("empty".into(), vec![])]), "box");
+    let b = |groups: Vec<(String, Vec<f64>)>| BoxPlot {
+        title: "box".into(),
+        x_label: "subset".into(),
+        y_label: "score %".into(),
+        groups,
+    };
+    check(
+        &b(vec![
+            ("0.1".into(), vec![50.0, 43.5, 76.1, 60.9]),
+            ("full".into(), vec![56.5, 51.1]),
+            ("empty".into(), vec![]),
+        ]),
+        "box",
+    );
     check(&b(vec![("only".into(), vec![1.0])]), "box1");
     check(&b(vec![]), "box0");
 }
 
 #[test]
 fn learning_curves() {
-    let pts: Vec<(f64, f64, f64, f64)> = (0..10).map(|g| (g as f64, g as f64 * 2.0, g as f64 * 2.0 - 1.0, g as f64 * 2.0 + 1.0)).collect();
-    let curves = |title: &str, series: Vec<(String, Vec<(f64, f64, f64, f64)>)>| Curves::new(title.into(), "generation".into(), "fitness".into(), series, "s".into());
-    check(&curves("curve", vec![("a".into(), pts.clone()), ("b".into(), pts[..3].to_vec())]), "curve");
-    check(&curves("one", vec![("".into(), vec![(1.0, 2.0, f64::NAN, f64::NAN)])]), "curve1");
+    let pts: Vec<(f64, f64, f64, f64)> = (0..10)
+        .map(|g| {
+            (
+                g as f64,
+                g as f64 * 2.0,
+                g as f64 * 2.0 - 1.0,
+                g as f64 * 2.0 + 1.0,
+            )
+        })
+        .collect();
+    let curves = |title: &str, series: Vec<(String, Vec<(f64, f64, f64, f64)>)>| {
+        Curves::new(
+            title.into(),
+            "generation".into(),
+            "fitness".into(),
+            series,
+            "s".into(),
+        )
+    };
+    check(
+        &curves(
+            "curve",
+            vec![("a".into(), pts.clone()), ("b".into(), pts[..3].to_vec())],
+        ),
+        "curve",
+    );
+    check(
+        &curves(
+            "one",
+            vec![("".into(), vec![(1.0, 2.0, f64::NAN, f64::NAN)])],
+        ),
+        "curve1",
+    );
     check(&curves("none", vec![]), "curve0");
     // Log axes (the point at x = 0 cannot be drawn on one and is left out) and a reference line.
-    let mut log = curves("log", vec![("a".into(), pts.iter().map(|p| (10f64.powf(p.0 / 3.0), p.1 + 1.0, p.2 + 1.0, p.3 + 1.0)).collect())]);
+    let mut log = curves(
+        "log",
+        vec![(
+            "a".into(),
+            pts.iter()
+                .map(|p| (10f64.powf(p.0 / 3.0), p.1 + 1.0, p.2 + 1.0, p.3 + 1.0))
+                .collect(),
+        )],
+    );
     (log.log_x, log.log_y, log.hlines) = (true, true, vec![5.0]);
     check(&log, "curve_log");
 }
@@ -100,9 +216,33 @@ fn learning_curves() {
 #[test]
 fn profiles() {
     let ratios: Vec<f64> = (0..200).map(|i| 60.0 + (i as f64 * 7.3) % 90.0).collect();
-    check(&Profile { title: "profile".into(), x_label: "leaves new / baseline (%)".into(), ratios, bins: 30 }, "profile");
-    check(&Profile { title: "one".into(), x_label: "x".into(), ratios: vec![100.0], bins: 30 }, "profile1");
-    check(&Profile { title: "none".into(), x_label: "x".into(), ratios: vec![], bins: 30 }, "profile0");
+    check(
+        &Profile {
+            title: "profile".into(),
+            x_label: "leaves new / baseline (%)".into(),
+            ratios,
+            bins: 30,
+        },
+        "profile",
+    );
+    check(
+        &Profile {
+            title: "one".into(),
+            x_label: "x".into(),
+            ratios: vec![100.0],
+            bins: 30,
+        },
+        "profile1",
+    );
+    check(
+        &Profile {
+            title: "none".into(),
+            x_label: "x".into(),
+            ratios: vec![],
+            bins: 30,
+        },
+        "profile0",
+    );
 }
 
 #[test]
@@ -111,16 +251,65 @@ fn heatmaps() {
     for b in [1, 15, 62, 48] {
         values[b] = None;
     }
-    check(&Heatmap { title: "weights".into(), size: 8, values, unit: "weight".into() }, "heat");
-    check(&Heatmap { title: "flat".into(), size: 3, values: vec![Some(1.0); 9], unit: "weight".into() }, "heat1");
-    check(&Heatmap { title: "blocked".into(), size: 3, values: vec![None; 9], unit: "weight".into() }, "heat0");
+    check(
+        &Heatmap {
+            title: "weights".into(),
+            size: 8,
+            values,
+            unit: "weight".into(),
+        },
+        "heat",
+    );
+    check(
+        &Heatmap {
+            title: "flat".into(),
+            size: 3,
+            values: vec![Some(1.0); 9],
+            unit: "weight".into(),
+        },
+        "heat1",
+    );
+    check(
+        &Heatmap {
+            title: "blocked".into(),
+            size: 3,
+            values: vec![None; 9],
+            unit: "weight".into(),
+        },
+        "heat0",
+    );
 }
 
 #[test]
 fn win_rate_matrices() {
     let labels: Vec<String> = ["random", "greedy", "mcts"].map(String::from).to_vec();
-    let values = vec![vec![None, Some(40.0), Some(5.0)], vec![Some(60.0), None, Some(10.0)], vec![Some(95.0), Some(90.0), None]];
-    check(&Matrix { title: "matrix".into(), labels, values }, "matrix");
-    check(&Matrix { title: "one".into(), labels: vec!["a".into()], values: vec![vec![None]] }, "matrix1");
-    check(&Matrix { title: "none".into(), labels: vec![], values: vec![] }, "matrix0");
+    let values = vec![
+        vec![None, Some(40.0), Some(5.0)],
+        vec![Some(60.0), None, Some(10.0)],
+        vec![Some(95.0), Some(90.0), None],
+    ];
+    check(
+        &Matrix {
+            title: "matrix".into(),
+            labels,
+            values,
+        },
+        "matrix",
+    );
+    check(
+        &Matrix {
+            title: "one".into(),
+            labels: vec!["a".into()],
+            values: vec![vec![None]],
+        },
+        "matrix1",
+    );
+    check(
+        &Matrix {
+            title: "none".into(),
+            labels: vec![],
+            values: vec![],
+        },
+        "matrix0",
+    );
 }
