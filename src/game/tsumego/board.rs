@@ -300,6 +300,9 @@ pub struct Position {
     /// or `NO_KO`. The solver's table key includes it, so a position where the retake is
     /// banned is not confused with the same stones without the ban.
     pub ko: u8,
+    /// The judging phase: both sides passed in a row, and the solver now plays on to judge the
+    /// position (see the solver's module docs). Part of the solver's table key, not of `hash`.
+    pub judging: bool,
     /// Zobrist hash of stones and side to move.
     pub hash: u64,
 }
@@ -340,6 +343,7 @@ impl Position {
             passes: 0,
             threats: [0, 0],
             ko: NO_KO,
+            judging: false,
             hash,
         }
     }
@@ -413,6 +417,7 @@ impl Position {
                 passes: 0,
                 threats: self.threats,
                 ko,
+                judging: self.judging,
                 hash,
             },
             PlayInfo {

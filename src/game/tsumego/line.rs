@@ -5,13 +5,15 @@
 //! plays the move whose refutation costs the solver the most nodes (the longest resistance),
 //! until the position is decided (no target stone left, two eyes, two passes), a search runs out
 //! of its node budget, or the line reaches its length cap. Moves are the solver's: points of the
-//! region, and the pass for the defender only (an attacker's pass never wins; see `solver`). A
-//! move that would repeat a position of the line is skipped, as the solver bans repetition.
+//! region, and the pass where the solver's model allows it (`solver::may_pass`; the second pass
+//! in a row starts the judging phase, a new line). A move that would repeat a position of the
+//! line is skipped, as the solver bans repetition.
 //! Each step is a fresh solve of the position reached, without the line's history: a line
 //! is the solver's answer position by position, not one search's principal variation.
 
-use super::board::{Move, Position, Side};
+use super::board::{Move, Position};
 use super::life::decided;
+use super::solver::{after_pass, may_pass};
 use super::{Limits, Problem, Solver, Status, Weights};
 
 /// A main line: the root's status, the moves, and whether it ends in a decided position.
@@ -24,7 +26,7 @@ pub struct MainLine {
 }
 
 /// The moves of the side to move at `pos`: plays that are legal and do not repeat a position in
-/// `seen`, and the defender's pass.
+/// `seen`, and the pass where the model allows it.
 fn moves(problem: &Problem, pos: &Position, seen: &[u64]) -> Vec<(Move, Position)> {
     let r = &problem.region;
     let mut out: Vec<(Move, Position)> = super::board::Bits(pos.empty(r))
@@ -34,8 +36,8 @@ fn moves(problem: &Problem, pos: &Position, seen: &[u64]) -> Vec<(Move, Position
         })
         .filter(|(_, child)| !seen.contains(&child.hash))
         .collect();
-    if pos.to_move == Side::Defender {
-        out.push((Move::Pass, pos.pass()));
+    if may_pass(pos) {
+        out.push((Move::Pass, after_pass(pos)));
     }
     out
 }
@@ -104,6 +106,9 @@ pub fn main_line(
         };
         let Some((m, child)) = next else { break };
         line.push(m);
+        if child.judging && !here.start.judging {
+            seen.clear();
+        }
         seen.push(child.hash);
         here.start = child;
         solution = solver.solve(&here, weights, limits, true);
@@ -118,6 +123,7 @@ pub fn main_line(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::tsumego::Side;
 
     #[test]
     fn a_line_ends_decided_and_its_first_move_is_a_winning_move() {
@@ -159,7 +165,7 @@ mod tests {
             for m in &l.moves {
                 pos = match m {
                     Move::Play(i) => pos.play(&p.region, *i as usize).expect("legal").0,
-                    Move::Pass => pos.pass(),
+                    Move::Pass => after_pass(&pos),
                 };
             }
             let winner = decided(&p.region, &pos, p.targets).expect("a complete line ends decided");

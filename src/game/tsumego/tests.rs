@@ -411,15 +411,10 @@ fn the_reference_heuristic_ranks_the_vital_point_first() {
         let ranked = Solver::new(12).rank_first_moves(&p, &Weights::reference());
         assert_eq!(p.move_name(ranked[0]), "B19", "{side}");
         let zero = Solver::new(12).rank_first_moves(&p, &Weights::zero());
-        let expected: &[&str] = if side == "defender" {
-            &["A19", "B19", "C19", "pass"]
-        } else {
-            &["A19", "B19", "C19"]
-        };
         assert_eq!(
             names(&p, &zero),
-            expected,
-            "{side}: the attacker never passes"
+            ["A19", "B19", "C19", "pass"],
+            "{side}: both sides may pass"
         );
     }
 }
@@ -685,4 +680,57 @@ fn the_weights_never_change_the_status_or_the_winning_moves() {
         checked > 200 && compared > 300,
         "{checked} problems, {compared} comparisons"
     );
+}
+
+#[test]
+fn two_passes_start_the_judging_phase_where_the_attacker_must_play() {
+    use super::solver::{after_pass, may_pass};
+    let p = problem("attacker", STRAIGHT_THREE);
+    let mut pos = p.start;
+    pos.threats = [2, 3];
+    assert!(
+        may_pass(&pos),
+        "the attacker may wait before the judging phase"
+    );
+    let one = after_pass(&pos);
+    assert_eq!(
+        (one.to_move, one.passes, one.judging, one.threats),
+        (Side::Defender, 1, false, [2, 3])
+    );
+    assert!(may_pass(&one));
+    // The second pass in a row: the same stones, the attacker to move, no passes, the
+    // defender's external threats removed, the attacker's kept.
+    let judged = after_pass(&one);
+    assert_eq!(judged.stones, pos.stones);
+    assert_eq!(
+        (
+            judged.to_move,
+            judged.passes,
+            judged.judging,
+            judged.threats
+        ),
+        (Side::Attacker, 0, true, [2, 0])
+    );
+    assert!(
+        !may_pass(&judged),
+        "in the judging phase the attacker may not pass"
+    );
+    // The defender may; a pass back in the judging phase is its life (two passes there).
+    let (after, _) = judged.play(&p.region, point(&p, "B19")).unwrap();
+    assert!(after.judging && may_pass(&after));
+    let waits = after_pass(&after_pass(&after));
+    assert!(waits.judging && waits.passes == 2);
+    assert_eq!(decided(&p.region, &waits, p.targets), Some(Side::Defender));
+}
+
+#[test]
+fn seki_lives_though_the_attacker_may_wait() {
+    // The attacker may pass now; after the defender's pass back the judging phase starts with
+    // the attacker to move, and whoever plays inside first loses: alive, whoever moves first.
+    for side in ["attacker", "defender"] {
+        let p = problem(side, SEKI);
+        assert_eq!(solve(&p).status, Status::Alive, "{side}");
+        let judged = super::solver::after_pass(&super::solver::after_pass(&p.start));
+        assert!(judged.judging && judged.stones == p.start.stones);
+    }
 }
