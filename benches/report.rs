@@ -1,90 +1,49 @@
-//! The report stage at scale: `REPORT_ROWS` game rows (default 1,000,000; issue 19's target
-//! is 10,000,000 in under 10 s and 1 GB) of a ten-job match (a job has at most 1,000,000 games),
-//! whose report has a score table with Elo from colour-swapped pairs, a mean table and their
-//! figures, written as sealed parts without
-//! playing (synthetic games: random winners, scores, lengths and 30-move transcripts) by a
-//! child process, then `gamelab report`'s library call timed in this one, with its peak
-//! resident memory (this process did nothing else).
+//! The report stage at scale, on rows a run writes: `REPORT_ROWS` games (default 1,000,000;
+//! issue 34's target is 10,000,000 in under 10 s and 1 GB) of Othello 6x6, a random agent
+//! against four others (random, greedy, corners, positional: four jobs), with the real
+//! transcripts, start positions and per-move columns the runner records. The rows are played
+//! by `gamelab run` in a child process (its peak resident memory is printed too: the run's
+//! memory per job), then `gamelab report`'s library call is timed in this process, with its
+//! peak resident memory (this process did nothing else). Where Python's `duckdb` package is
+//! installed, DuckDB computes the same score table (mean result per agent and opponent, and the
+//! distinct games per group) on the same Parquet files, and its time and memory are printed
+//! beside ours with the ratio.
 //!
-//!     REPORT_ROWS=10000000 cargo bench --bench report
+//!     REPORT_ROWS=10000000 REPORT_BENCH_DIR=/tmp/rows cargo bench --bench report
 
-use gamelab::experiment::record::{Format, JobColumns, games_frame};
-use gamelab::experiment::stream::{PartId, write_part};
 use gamelab::experiment::{Experiment, expand};
-use gamelab::play::GameRow;
-use rand::RngExt;
+use std::path::Path;
 use std::time::Instant;
 
-const EXPERIMENT: &str = r#"
+fn experiment(games_per_job: usize) -> String {
+    format!(
+        r#"
 name = "scale"
 kind = "match"
 game = "othello"
 stage = "small6"
 seed = 1
-repeats = 10
+repeats = 1
 [match]
-players = ["a", "b"]
-games = 1000
-[agents.a]
+players = ["random", "opponent"]
+games = {games_per_job}
+[grid]
+"agents.opponent.kind" = ["random", "greedy", "corners", "positional"]
+[agents.random]
 kind = "random"
-[agents.b]
-kind = "greedy"
+[agents.opponent]
+kind = "random"
 [[report.tables]]
 name = "scores"
-group_by = ["agent"]
+group_by = ["agent", "agents.opponent.kind"]
 elo = true
 [[report.tables]]
 name = "plies"
 statistic = "mean"
 metric = "plies"
-group_by = ["agent"]
-"#;
-
-fn synthetic(game: u32, rng: &mut impl rand::Rng) -> GameRow {
-    let first = rng.random_range(0..37);
-    let second = 36 - first;
-    let (first_agent, second_agent) = if game.is_multiple_of(2) {
-        ("a", "b")
-    } else {
-        ("b", "a")
-    };
-    GameRow {
-        game,
-        pair: Some(game / 2),
-        stage: "small6".into(),
-        first_agent: first_agent.into(),
-        second_agent: second_agent.into(),
-        winner: if first > second {
-            "first"
-        } else if first < second {
-            "second"
-        } else {
-            "draw"
-        },
-        first_score: first,
-        second_score: second,
-        plies: rng.random_range(28..33),
-        wall_ms: rng.random_range(0.1..0.5),
-        first_max_move_ms: 0.01,
-        second_max_move_ms: 0.01,
-        first_moves: 16,
-        second_moves: 16,
-        first_budget: "-".into(),
-        second_budget: "-".into(),
-        // A game of its own: 30 random moves (distinct games are the costly case for the
-        // repeated-games count).
-        transcript: (0..30)
-            .map(|_| {
-                format!(
-                    "{}{}",
-                    (b'a' + rng.random_range(0..6u8)) as char,
-                    rng.random_range(1..7)
-                )
-            })
-            .collect(),
-        termination: "normal",
-        ..GameRow::default()
-    }
+group_by = ["agents.opponent.kind"]
+"#
+    )
 }
 
 fn peak_rss_mb() -> f64 {
@@ -102,39 +61,55 @@ fn rss_mb(field: &str) -> f64 {
         .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
-/// Writes `rows` synthetic game rows of the experiment as sealed parts under `dir`.
-fn write_rows(dir: &std::path::Path, rows: usize) {
-    let exp = Experiment::load(&dir.join("scale.toml")).unwrap();
-    let jobs = expand(&exp).unwrap();
-    let results = dir.join("results/scale");
-    let mut rng = gamelab::rng::rng_from_seed(7);
-    for (k, job) in jobs.iter().enumerate() {
-        let record = results.join("jobs").join(format!("{}.json", job.hash));
-        std::fs::create_dir_all(record.parent().unwrap()).unwrap();
-        std::fs::write(&record, format!("{{\"hash\": \"{}\"}}", job.hash)).unwrap();
-        let n = rows / jobs.len() + usize::from(k < rows % jobs.len());
-        let id = JobColumns {
-            experiment: &exp.name,
-            job: &job.hash,
-            repeat: job.config.repeat,
-            swept: vec![],
-        };
-        let part = results
-            .join("games")
-            .join(format!("part-{}.parquet", job.hash));
-        let games: Vec<GameRow> = (0..n as u32).map(|g| synthetic(g, &mut rng)).collect();
-        write_part(
-            &part,
-            &record,
-            games_frame(&id, &games).unwrap(),
-            Format::Parquet,
-            PartId {
-                experiment: &exp.name,
-                job: &job.hash,
-            },
-        )
-        .unwrap();
+/// The largest peak resident memory of this process's waited-for children, in MB.
+fn children_peak_mb() -> f64 {
+    // SAFETY: getrusage only writes the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage) };
+    usage.ru_maxrss as f64 / 1024.0
+}
+
+/// The same score table by DuckDB (Python package), on the same Parquet files: each game as two
+/// seat records, grouped by agent and opponent kind, with games, mean result and distinct games
+/// (by start position and moves). Prints its own time and peak memory as "seconds megabytes".
+const DUCKDB: &str = r#"
+import duckdb, resource, sys, time
+t0 = time.time()
+parts = sys.argv[1] + "/*.parquet"
+q = f"""
+with games as (
+  select "agents.opponent.kind" as kind, first_agent, second_agent, winner,
+         hash(coalesce(start_position, '') || '|' || transcript) as game
+  from read_parquet('{parts}')),
+seats as (
+  select first_agent as agent, kind, case winner when 'first' then 1.0 when 'draw' then 0.5 else 0.0 end as result, game from games
+  union all
+  select second_agent as agent, kind, case winner when 'second' then 1.0 when 'draw' then 0.5 else 0.0 end as result, game from games)
+select agent, kind, count(*) as games, avg(result) as score, count(distinct game) as distinct_games
+from seats group by agent, kind order by agent, kind
+"""
+rows = duckdb.sql(q).fetchall()
+elapsed = time.time() - t0
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(f"{elapsed:.3f} {peak:.0f} {len(rows)}")
+"#;
+
+fn duckdb_figures(games_dir: &Path) -> Option<(f64, f64, usize)> {
+    let out = std::process::Command::new("python3")
+        .args(["-c", DUCKDB])
+        .arg(games_dir)
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        return None;
     }
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut it = text.split_whitespace();
+    Some((
+        it.next()?.parse().ok()?,
+        it.next()?.parse().ok()?,
+        it.next()?.parse().ok()?,
+    ))
 }
 
 fn main() {
@@ -142,54 +117,53 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1_000_000);
-    // The rows are written by a child process, so this process's peak memory is the report's.
-    if let Ok(dir) = std::env::var("REPORT_BENCH_WRITE") {
-        write_rows(std::path::Path::new(&dir), rows);
-        return;
-    }
-    // REPORT_BENCH_DIR keeps the rows in a folder of one's choice, and reuses them when they are
-    // there (writing 10,000,000 rows takes a minute).
+    let games_per_job = rows.div_ceil(4);
+    let text = experiment(games_per_job);
+    // REPORT_BENCH_DIR keeps the rows in a folder of one's choice and reuses them when they are
+    // there (playing 10,000,000 games takes a few minutes); the folder is only written into.
     let temporary = tempfile::tempdir().expect("a temporary folder");
     let dir = std::env::var("REPORT_BENCH_DIR")
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| temporary.path().to_path_buf());
-    let file = dir.join("scale.toml");
-    let written = dir.join(format!(
-        "rows-{rows}-{:016x}",
-        xxhash_rust::xxh3::xxh3_64(EXPERIMENT.as_bytes())
-    ));
-    if !written.exists() {
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::remove_dir_all(dir.join("results")).ok();
-        for old in std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .filter(|e| e.file_name().to_string_lossy().starts_with("rows-"))
-        {
-            std::fs::remove_file(old.path()).unwrap();
-        }
-        std::fs::write(&file, EXPERIMENT).unwrap();
-        let t0 = Instant::now();
-        let status = std::process::Command::new(std::env::current_exe().unwrap())
-            .env("REPORT_BENCH_WRITE", &dir)
-            .status()
-            .unwrap();
-        assert!(status.success(), "writing the rows failed");
-        std::fs::write(&written, "").unwrap();
-        println!(
-            "wrote {rows} synthetic game rows in {:.1} s (a child process)",
-            t0.elapsed().as_secs_f64()
-        );
-    }
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("scale-{games_per_job}.toml"));
+    std::fs::write(&file, &text).unwrap();
     let exp = Experiment::load(&file).unwrap();
     let jobs = expand(&exp).unwrap();
+    let t0 = Instant::now();
+    // `gamelab run` plays only the jobs without rows: a second bench on the same folder reuses them.
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .arg("run")
+        .arg(&file)
+        .arg("--out")
+        .arg(&dir)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .expect("gamelab run");
+    assert!(status.success(), "gamelab run failed");
+    println!(
+        "run: {} games in 4 jobs ({games_per_job} a job) in {:.1} s, peak RSS of the run {:.0} MB",
+        games_per_job * 4,
+        t0.elapsed().as_secs_f64(),
+        children_peak_mb()
+    );
     println!("resident before the report: {:.0} MB", rss_mb("VmRSS:"));
     let t0 = Instant::now();
     let out = gamelab::report::report(&exp, &jobs, &dir, true).expect("the report");
+    let (ours_s, ours_mb) = (t0.elapsed().as_secs_f64(), peak_rss_mb());
     println!(
-        "report of {} rows: {:.2} s, peak RSS {:.0} MB (target for 10,000,000 rows: under 10 s and 1024 MB)",
-        out.rows,
-        t0.elapsed().as_secs_f64(),
-        peak_rss_mb()
+        "report of {} rows: {ours_s:.2} s, peak RSS {ours_mb:.0} MB (target for 10,000,000 rows: under 10 s and 1024 MB)",
+        out.rows
     );
+    let games_dir = dir.join("results").join("scale").join("games");
+    match duckdb_figures(&games_dir) {
+        Some((s, mb, groups)) => println!(
+            "DuckDB, the score table and distinct games per group ({groups} groups) on the same Parquet files: {s:.2} s, peak RSS {mb:.0} MB; ours / DuckDB: {:.1}x time, {:.1}x memory",
+            ours_s / s,
+            ours_mb / mb
+        ),
+        None => println!(
+            "DuckDB: SKIPPED (python3 -c 'import duckdb' fails; pip install duckdb to compare)"
+        ),
+    }
 }

@@ -63,13 +63,18 @@ const COLUMNS: [&str; 11] = [
     "start_position",
 ];
 
-/// The game records of one job's rows (`game`: only that game), in game order.
-pub fn read_games(
-    exp: &Experiment,
-    job: &Job,
-    out: &Path,
-    game: Option<u32>,
-) -> Result<Vec<GameRecord>> {
+/// Which games of a job `read_games` reads.
+#[derive(Clone, Copy, Debug)]
+pub enum Which {
+    All,
+    /// The game of that number.
+    One(u32),
+    /// The first N games by number (a top-N over the part: memory follows N, not the job).
+    First(usize),
+}
+
+/// The part file of a job's rows.
+fn job_part(exp: &Experiment, job: &Job, out: &Path) -> Result<PathBuf> {
     if !job.config.kind.plays_games() {
         bail!(
             "{}: job {} is a {:?} job; its rows are not games",
@@ -91,9 +96,30 @@ pub fn read_games(
         ),
         Err((part, why)) => bail!("{}: {why}", part.display()),
     };
+    Ok(part)
+}
+
+/// How many games a job's rows hold (read from the part's row count, not its rows).
+pub fn count_games(exp: &Experiment, job: &Job, out: &Path) -> Result<usize> {
+    let part = job_part(exp, job, out)?;
+    let df = crate::report::records::collect(
+        crate::report::records::scan_part(&part)?.select([len().alias("n")]),
+    )
+    .with_context(|| format!("reading {}", part.display()))?;
+    Ok(df.column("n")?.u32()?.get(0).unwrap_or(0) as usize)
+}
+
+/// The game records of one job's rows (`which`: all, one game, or the first N), in game order.
+pub fn read_games(
+    exp: &Experiment,
+    job: &Job,
+    out: &Path,
+    which: Which,
+) -> Result<Vec<GameRecord>> {
+    let part = job_part(exp, job, out)?;
     let mut frame = crate::report::records::scan_part(&part)?;
     let schema = frame.collect_schema()?;
-    if let Some(g) = game {
+    if let Which::One(g) = which {
         frame = frame.filter(col("game").eq(lit(g as i64)));
     }
     let mut wanted: Vec<Expr> = COLUMNS
@@ -105,12 +131,12 @@ pub fn read_games(
         wanted.push(col("opening").cast(DataType::String));
     }
     // Sorted by the game number before the columns become text ("10" sorts before "9").
-    let df = crate::report::records::collect(
-        frame
-            .sort(["game"], SortMultipleOptions::default())
-            .select(wanted),
-    )
-    .with_context(|| format!("reading {}", part.display()))?;
+    let mut sorted = frame.sort(["game"], SortMultipleOptions::default());
+    if let Which::First(n) = which {
+        sorted = sorted.limit(n as IdxSize);
+    }
+    let df = crate::report::records::collect(sorted.select(wanted))
+        .with_context(|| format!("reading {}", part.display()))?;
     let text = |name: &str| -> Result<Vec<Option<String>>> {
         Ok(match df.column(name) {
             Ok(c) => c.str()?.iter().map(|v| v.map(str::to_string)).collect(),
@@ -292,7 +318,7 @@ pub fn replay(
     game: u32,
 ) -> Result<Replayed> {
     let job = find_job(exp, jobs, job_prefix)?;
-    let records = read_games(exp, job, out, Some(game))?;
+    let records = read_games(exp, job, out, Which::One(game))?;
     let Some(r) = records.first() else {
         bail!("job {} has no game {game} in its rows", job.hash)
     };
@@ -368,7 +394,7 @@ pub fn export(
     }
     let mut written = Vec::new();
     for job in jobs_with_rows(exp, jobs, out) {
-        let records = read_games(exp, job, out, None)?;
+        let records = read_games(exp, job, out, Which::All)?;
         let mut text = format!(
             "# {}: games of job {}{}\n\n",
             exp.name,
@@ -570,44 +596,60 @@ pub fn viewer_games(
     budget: usize,
 ) -> Result<(Vec<ViewerGame>, usize)> {
     use rayon::prelude::*;
-    let mut per_job: Vec<(&Job, Vec<GameRecord>)> = Vec::new();
-    for job in jobs_with_rows(exp, jobs, out) {
-        if matches!(job.config.stage, Stage::Tsumego(_)) {
-            continue;
-        }
-        per_job.push((job, read_games(exp, job, out, None)?));
-    }
-    let total = per_job.iter().map(|(_, g)| g.len()).sum();
-    let longest = per_job.iter().map(|(_, g)| g.len()).max().unwrap_or(0);
-    let order: Vec<(&Job, &GameRecord)> = (0..longest)
-        .flat_map(|i| {
-            per_job
-                .iter()
-                .filter_map(move |(j, g)| g.get(i).map(|r| (*j, r)))
-        })
+    let jobs: Vec<&Job> = jobs_with_rows(exp, jobs, out)
+        .into_iter()
+        .filter(|job| !matches!(job.config.stage, Stage::Tsumego(_)))
         .collect();
-    let mut chosen = Vec::new();
-    let mut size = 0;
-    // In chunks, in parallel: replaying is the cost.
-    for chunk in order.chunks(256) {
-        let games: Vec<ViewerGame> = chunk
-            .par_iter()
-            .map(|(job, r)| viewer_game(job, r))
-            .collect::<Result<_>>()?;
-        for g in games {
-            size += g.start.len()
-                + g.moves
-                    .iter()
-                    .map(|m| m.0.len() + 8 + m.2.iter().map(|c| c.1.len() + 6).sum::<usize>())
-                    .sum::<usize>()
-                + 120;
-            if size > budget && !chosen.is_empty() {
-                return Ok((chosen, total));
-            }
-            chosen.push(g);
-        }
+    let mut total = 0;
+    let mut sizes = Vec::with_capacity(jobs.len());
+    for job in &jobs {
+        let n = count_games(exp, job, out)?;
+        total += n;
+        sizes.push(n);
     }
-    Ok((chosen, total))
+    // The first games of every job, in turn, until the page's budget: only the first `first`
+    // games of each job are read (a top-N over its part), and `first` grows only while the
+    // budget is not reached, so the memory follows the budget, not the rows.
+    let mut first = 64;
+    loop {
+        let mut per_job: Vec<(&Job, Vec<GameRecord>)> = Vec::with_capacity(jobs.len());
+        for job in &jobs {
+            per_job.push((job, read_games(exp, job, out, Which::First(first))?));
+        }
+        let longest = per_job.iter().map(|(_, g)| g.len()).max().unwrap_or(0);
+        let order: Vec<(&Job, &GameRecord)> = (0..longest)
+            .flat_map(|i| {
+                per_job
+                    .iter()
+                    .filter_map(move |(j, g)| g.get(i).map(|r| (*j, r)))
+            })
+            .collect();
+        let mut chosen = Vec::new();
+        let mut size = 0;
+        // In chunks, in parallel: replaying is the cost.
+        for chunk in order.chunks(256) {
+            let games: Vec<ViewerGame> = chunk
+                .par_iter()
+                .map(|(job, r)| viewer_game(job, r))
+                .collect::<Result<_>>()?;
+            for g in games {
+                size += g.start.len()
+                    + g.moves
+                        .iter()
+                        .map(|m| m.0.len() + 8 + m.2.iter().map(|c| c.1.len() + 6).sum::<usize>())
+                        .sum::<usize>()
+                    + 120;
+                if size > budget && !chosen.is_empty() {
+                    return Ok((chosen, total));
+                }
+                chosen.push(g);
+            }
+        }
+        if sizes.iter().all(|&n| n <= first) {
+            return Ok((chosen, total));
+        }
+        first *= 4;
+    }
 }
 
 fn viewer_game(job: &Job, r: &GameRecord) -> Result<ViewerGame> {
