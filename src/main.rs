@@ -1071,7 +1071,7 @@ fn run_command(
     let (exp, jobs) = load(&file)?;
     gamelab::experiment::grid::probe_external(&exp, &jobs)?;
     if dry_run {
-        let games: usize = jobs.iter().map(|j| j.pairings().len()).sum();
+        let games: usize = jobs.iter().map(|j| j.game_count()).sum();
         if exp.file.game == gamelab::experiment::spec::GameName::Tsumego {
             println!("{}: {} jobs", exp.name, jobs.len());
         } else {
@@ -1086,7 +1086,7 @@ fn run_command(
             let work = match (&j.config.tsumego_ga, &j.config.solve) {
                 (Some(g), _) => format!("generations={}", g.generations),
                 (_, Some(s)) => format!("weights={}", s.weights.len()),
-                _ => format!("games={}", j.pairings().len()),
+                _ => format!("games={}", j.game_count()),
             };
             println!(
                 "{} repeat={} {work} {}{}",

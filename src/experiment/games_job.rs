@@ -2,10 +2,9 @@
 //! to disk (see `stream`), resumable after the last saved batch.
 
 use super::error::InputError;
-use super::grid::Pairing;
 use super::grid::{Job, opening_error};
 use super::job_kind::{JobContext, KindRunner, Sink, streamed};
-use super::openings::{OpeningError, Openings, slots};
+use super::openings::{OpeningError, Openings};
 use super::record::games_frame;
 use super::spec::Experiment;
 use super::spec::Stage;
@@ -33,7 +32,7 @@ impl KindRunner for Games {
         "games"
     }
     fn steps(&self, job: &Job) -> usize {
-        job.pairings().len()
+        job.game_count()
     }
     fn run(&self, cx: &JobContext) -> Result<usize> {
         // External agents write their standard error to a log per job and agent.
@@ -182,13 +181,13 @@ pub fn check_openings(exp: &Experiment, job: &Job) -> Result<(), InputError> {
         type Out = Option<(u64, OpeningError)>;
         fn with<G: Arena>(self, start: &StartOf<G>) -> Result<Self::Out> {
             let (job, openings) = (self.0, self.1);
-            let pairings = job.pairings();
             let mut checked = std::collections::HashSet::new();
-            for (i, (g, slot)) in pairings.iter().zip(slots(&pairings)).enumerate() {
+            for i in 0..job.game_count() {
+                let slot = job.opening_slot(i);
                 if !checked.insert(slot) {
                     continue;
                 }
-                let (pos, _, setup) = start(i, g.pair)?;
+                let (pos, _, setup) = start(i, job.pairing(i).pair)?;
                 if setup.is_none() && openings.random_plies.is_none() {
                     return Ok(None);
                 }
@@ -220,11 +219,8 @@ fn play_games<G: Arena>(
     sink: &mut Sink<GameRow>,
 ) -> Result<()> {
     let cfg = &job.config;
-    let pairings = job.pairings();
-    let slots = slots(&pairings);
-    let play = |range: std::ops::Range<usize>| {
-        play_some(job, agents, start, &pairings, &slots, range, on_game)
-    };
+    let total = job.game_count();
+    let play = |range: std::ops::Range<usize>| play_some(job, agents, start, range, on_game);
     let sprt = cfg
         .match_
         .as_ref()
@@ -250,15 +246,15 @@ fn play_games<G: Arena>(
         );
     }
     let mut next = from;
-    while next < pairings.len() {
-        let end = (next + chunk).min(pairings.len());
+    while next < total {
+        let end = (next + chunk).min(total);
         let mut rows = play(next..end)?;
         next = end;
         if let Some((sprt, me)) = &sprt
             && let Some(keep) = sprt_feed(sprt, me, &mut penta, &rows)
         {
             rows.truncate(keep);
-            return sink(rows, pairings.len(), &serde_json::json!(penta.0));
+            return sink(rows, total, &serde_json::json!(penta.0));
         }
         sink(rows, next, &serde_json::json!(penta.0))?;
     }
@@ -270,21 +266,19 @@ fn play_some<G: Arena>(
     job: &Job,
     agents: &Agents,
     start: &StartOf<G>,
-    pairings: &[Pairing],
-    slots: &[u64],
     range: std::ops::Range<usize>,
     on_game: &(dyn Fn() + Sync),
 ) -> Result<Vec<GameRow>> {
     let cfg = &job.config;
-    pairings[range.clone()]
-        .par_iter()
-        .zip(range)
-        .map(|(g, i)| {
+    range
+        .into_par_iter()
+        .map(|i| {
+            let g = job.pairing(i);
             let seed = derive_seed(job.seed, &[i as u64]);
             let (mut pos, stage, start_position) = start(i, g.pair)?;
             let mut opening = None;
             if let Some(o) = &cfg.openings {
-                let played = o.play(&pos, job.seed, slots[i]).map_err(|e| anyhow::anyhow!("game {i}: its opening cannot be played ({e:?}); the file was checked before the run"))?;
+                let played = o.play(&pos, job.seed, job.opening_slot(i)).map_err(|e| anyhow::anyhow!("game {i}: its opening cannot be played ({e:?}); the file was checked before the run"))?;
                 pos = played.position;
                 opening = Some((played.transcript, played.plies));
             }
@@ -309,16 +303,7 @@ pub fn play_range(
     impl WithStarts for PlayRange<'_> {
         type Out = Vec<GameRow>;
         fn with<G: Arena>(self, start: &StartOf<G>) -> Result<Vec<GameRow>> {
-            let pairings = self.0.pairings();
-            play_some(
-                self.0,
-                self.1,
-                start,
-                &pairings,
-                &slots(&pairings),
-                self.2,
-                &|| {},
-            )
+            play_some(self.0, self.1, start, self.2, &|| {})
         }
     }
     with_starts(job, PlayRange(job, agents, range))
@@ -340,7 +325,7 @@ fn play_on_farm(
     on_game: &(dyn Fn() + Sync),
     sink: &mut Sink<GameRow>,
 ) -> Result<()> {
-    let total = job.pairings().len();
+    let total = job.game_count();
     // With an SPRT, units of whole pairs (`from` is a pair boundary): every unit starts at an even game.
     let units = crate::farm::ranges(
         from..total,

@@ -88,7 +88,82 @@ impl Job {
         u64::from_str_radix(&self.hash, 16).expect("job hashes are 16 hex digits")
     }
 
-    /// The games of this job in game-index order.
+    /// How many games this job plays (0 for a GA job, which plays the games of its evaluations).
+    pub fn game_count(&self) -> usize {
+        match (&self.config.match_, &self.config.tournament) {
+            (Some(m), _) => m.games as usize,
+            (None, Some(t)) => {
+                let n = t
+                    .participants
+                    .as_ref()
+                    .expect("participants are resolved")
+                    .len();
+                t.rounds as usize * n * n.saturating_sub(1)
+            }
+            (None, None) => 0,
+        }
+    }
+
+    /// Game `i` of this job (`i < game_count()`), computed on its own: `pairings()[i]` without
+    /// the list, so a job of millions of games holds none of them.
+    pub fn pairing(&self, i: usize) -> Pairing {
+        match (&self.config.match_, &self.config.tournament) {
+            (Some(m), _) => {
+                let g = i as u32;
+                let k = (g % 2) as usize;
+                // Games 2k and 2k+1 swap colours; an odd last game has no partner.
+                let pair = (g / 2 * 2 + 1 < m.games).then_some(g / 2);
+                Pairing {
+                    first: m.players[k].clone(),
+                    second: m.players[1 - k].clone(),
+                    pair,
+                }
+            }
+            (None, Some(t)) => {
+                let p = t.participants.as_ref().expect("participants are resolved");
+                let n = p.len();
+                let per_round = n * (n - 1);
+                let (round, k) = (i / per_round, i % per_round);
+                // Ordered pairs (a, b), a != b, a-major: row a holds n - 1 games.
+                let (a, j) = (k / (n - 1), k % (n - 1));
+                let b = if j >= a { j + 1 } else { j };
+                let pair = (round * n * n + a.min(b) * n + a.max(b)) as u32;
+                Pairing {
+                    first: p[a].clone(),
+                    second: p[b].clone(),
+                    pair: Some(pair),
+                }
+            }
+            (None, None) => panic!("a GA job has no fixed games"),
+        }
+    }
+
+    /// The opening slot of game `i`: colour-swapped partners share one, numbered in the order
+    /// pairs first appear (`openings::slots` over `pairings()`, computed on its own).
+    pub fn opening_slot(&self, i: usize) -> u64 {
+        match (&self.config.match_, &self.config.tournament) {
+            (Some(_), _) => (i / 2) as u64,
+            (None, Some(t)) => {
+                let n = t
+                    .participants
+                    .as_ref()
+                    .expect("participants are resolved")
+                    .len();
+                let per_round = n * (n - 1);
+                let (round, k) = (i / per_round, i % per_round);
+                let (a, j) = (k / (n - 1), k % (n - 1));
+                let b = if j >= a { j + 1 } else { j };
+                let (lo, hi) = (a.min(b), a.max(b));
+                // Unordered pairs first appear as (lo, hi), lo < hi, in lexicographic order.
+                let rank = lo * (n - 1) - lo * lo.saturating_sub(1) / 2 + (hi - lo - 1);
+                (round * n * (n - 1) / 2 + rank) as u64
+            }
+            (None, None) => panic!("a GA job has no fixed games"),
+        }
+    }
+
+    /// The games of this job in game-index order (tests and small listings; the runner takes
+    /// them one at a time with `pairing`).
     pub fn pairings(&self) -> Vec<Pairing> {
         let game = |first: &String, second: &String, pair: Option<u32>| Pairing {
             first: first.clone(),
@@ -929,6 +1004,37 @@ stage = ["small6", "partial-c8"]
                 .collect::<Vec<_>>(),
             ["agents.m.c", "match.games"]
         );
+    }
+
+    #[test]
+    fn games_computed_one_at_a_time_are_the_list() {
+        let tournament = |rounds: u32, extra: usize| {
+            let mut text = MATCH
+                .replace("kind = \"match\"", "kind = \"tournament\"")
+                .replace(
+                    "[match]\nplayers = [\"m\", \"g\"]\ngames = 5",
+                    &format!("[tournament]\nrounds = {rounds}\n[agents.r]\nkind = \"random\""),
+                );
+            for k in 0..extra {
+                text += &format!("[agents.x{k}]\nkind = \"random\"\n");
+            }
+            jobs(&text)
+        };
+        let mut cases = jobs(MATCH);
+        cases.extend(jobs(&MATCH.replace("games = 5", "games = 8")));
+        cases.extend(jobs(&MATCH.replace("games = 5", "games = 1")));
+        cases.extend(tournament(3, 0));
+        cases.extend(tournament(2, 3));
+        cases.extend(tournament(1, 5));
+        for j in &cases {
+            let list = j.pairings();
+            assert_eq!(j.game_count(), list.len());
+            let slots = super::super::openings::slots(&list);
+            for (i, p) in list.iter().enumerate() {
+                assert_eq!(&j.pairing(i), p, "game {i}");
+                assert_eq!(j.opening_slot(i), slots[i], "slot of game {i}");
+            }
+        }
     }
 
     #[test]
