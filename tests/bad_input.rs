@@ -531,7 +531,8 @@ fn tune_errors_name_their_key() {
             "game = \"othello\"\nstage = \"small6\"",
         ),
         &[],
-        &["exp.toml", "tune.agent", "Freckers"],
+        // The tuned agent is checked for its game before the tune kind checks its weights.
+        &["exp.toml", "agents.tuned", "Freckers"],
     );
     rejected(
         &tune_with(

@@ -28,6 +28,9 @@ impl KindRunner for Games {
     fn rows_folder(&self) -> &'static str {
         "games"
     }
+    fn check(&self, exp: &Experiment, job: &Job) -> Result<(), InputError> {
+        check_openings(exp, job)
+    }
     fn unit(&self) -> &'static str {
         "games"
     }

@@ -3,9 +3,10 @@
 //! `KindRunner` and one arm in `kind_runner`; the runner owns only what every kind shares
 //! (shards, locks, resume, progress, threads).
 
+use super::error::InputError;
 use super::grid::Job;
 use super::record::{Format, JobColumns};
-use super::spec::JobKind;
+use super::spec::{Experiment, JobKind};
 use super::stream::{JobStream, PartId};
 use anyhow::{Context, Result};
 use polars::prelude::DataFrame;
@@ -21,6 +22,21 @@ pub trait KindRunner: Sync {
     fn steps(&self, job: &Job) -> usize;
     /// Runs (or resumes) one job and seals its part; returns the rows written.
     fn run(&self, cx: &JobContext) -> Result<usize>;
+    /// What only this kind can check of a job before anything runs (an input error names the
+    /// key); nothing by default.
+    fn check(&self, _exp: &Experiment, _job: &Job) -> Result<(), InputError> {
+        Ok(())
+    }
+}
+
+/// Expands an experiment into its jobs (`grid::expand_grid`) and has each job's kind check it
+/// (`KindRunner::check`): the jobs every command works on.
+pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
+    let jobs = super::grid::expand_grid(exp)?;
+    for job in &jobs {
+        kind_runner(job.config.kind).check(exp, job)?;
+    }
+    Ok(jobs)
 }
 
 /// The runner of a job kind.

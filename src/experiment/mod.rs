@@ -18,5 +18,6 @@ pub mod tsumego_spec;
 pub mod tune_job;
 
 pub use error::InputError;
-pub use grid::{Job, JobConfig, expand};
+pub use grid::{Job, JobConfig};
+pub use job_kind::expand;
 pub use spec::Experiment;

@@ -529,7 +529,7 @@ pub struct Experiment {
 }
 
 impl Experiment {
-    /// Reads and parses an experiment file (the grid is checked by `grid::expand`).
+    /// Reads and parses an experiment file (the grid is checked by `experiment::expand`).
     pub fn load(path: &Path) -> Result<Experiment, InputError> {
         let text = crate::durable::read_input(path).map_err(|e| InputError {
             file: Some(path.to_path_buf()),

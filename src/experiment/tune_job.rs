@@ -21,6 +21,7 @@ use super::job_kind::{JobContext, KindRunner};
 use super::record::tuning_frame;
 use super::spec::{GameName, Stage, TunerName};
 use crate::agent::AgentSpec;
+use crate::experiment::{Experiment, InputError};
 use crate::game::freckers::Freckers;
 use crate::game::freckers::agents::{EVAL_FEATURES, eval_features};
 use crate::game::{Game, Player};
@@ -38,6 +39,37 @@ pub struct Tune;
 impl KindRunner for Tune {
     fn rows_folder(&self) -> &'static str {
         "tuning"
+    }
+    /// The starting weights of the tuned agent: a weight vector this game can tune, inside the
+    /// bounds.
+    fn check(&self, exp: &Experiment, job: &Job) -> Result<(), InputError> {
+        let Some(t) = &job.config.tune else {
+            return Ok(());
+        };
+        let err = |msg: String| {
+            if job.swept.is_empty() {
+                exp.error("tune.agent", msg)
+            } else {
+                exp.error(
+                    "tune.agent",
+                    format!("with {}: {msg}", super::grid::describe_point(&job.swept)),
+                )
+            }
+        };
+        let Some(spec) = job.config.agents.get(&t.agent) else {
+            return Err(err(format!("no agent labelled '{}'", t.agent)));
+        };
+        let weights = tunable_weights(exp.file.game, spec).map_err(err)?;
+        if let Some((name, w)) = weights
+            .iter()
+            .find(|(_, w)| !(t.bounds[0]..=t.bounds[1]).contains(w))
+        {
+            return Err(err(format!(
+                "the starting weight {name} = {w} is outside bounds {:?}",
+                t.bounds
+            )));
+        }
+        Ok(())
     }
     fn unit(&self) -> &'static str {
         "games"
