@@ -381,9 +381,10 @@ pub fn probe_external(exp: &Experiment, jobs: &[Job]) -> Result<(), InputError> 
 
 /// The most jobs an experiment file may expand into.
 pub const MAX_JOBS: usize = 100_000;
-/// The most games one job may play (a job's pairings are listed in memory); more games are
+/// The most games one job may play (a typo guard: its games are computed one at a time, and
+/// its run and report memory do not follow the games); more games are
 /// more repeats, which also spreads them over shards.
-pub const MAX_GAMES_PER_JOB: u64 = 1_000_000;
+pub const MAX_GAMES_PER_JOB: u64 = 10_000_000;
 
 /// Two grid points whose settings resolve to the same job (`10` and `10.0`, say) would share one
 /// hash and be counted twice: an error naming both.

@@ -16,7 +16,9 @@
 //! job resumes after its last listed batch; a batch file the list does not name, or one that
 //! fails its seal, is dropped and played again. Units are seeded by their index, so the rows of a
 //! resumed job are identical to an uninterrupted run's. At the end the batches are copied into
-//! the part one at a time (memory: one batch), and `partial/<hash>` is removed.
+//! the part a row group at a time (`ROW_GROUP_ROWS` rows, a few batches joined: memory is one
+//! row group, and the writer's metadata of all groups, which it keeps until the file is done,
+//! stays small), and `partial/<hash>` is removed.
 //!
 //! Jobs whose rows are per generation (GA, `tsumego_ga`) or per tuning game (`tune`) keep
 //! their own checkpoints and write the part once, through the same seal.
@@ -130,6 +132,7 @@ fn write_sealed(
                         }
                         if writer.is_none() {
                             let w = ParquetWriter::new(file.take().expect("one writer"))
+                                .with_statistics(statistics())
                                 .with_key_value_metadata(Some(metadata(id, rows)));
                             writer = Some(w.batched(df.schema())?);
                         }
@@ -143,6 +146,7 @@ fn write_sealed(
                             // No rows at all: a file with the schema (or none) and the metadata.
                             let mut df = empty.unwrap_or_default();
                             ParquetWriter::new(file.take().expect("unused"))
+                                .with_statistics(statistics())
                                 .with_key_value_metadata(Some(metadata(id, rows)))
                                 .finish(&mut df)?;
                         }
@@ -410,13 +414,14 @@ impl<'a> JobStream<'a> {
         let seal = |seal: &Seal| add_seal(&record, &key, seal);
         match self.format {
             Format::Parquet => {
-                let mut frames = self
+                let frames = self
                     .progress
                     .batches
                     .iter()
                     .map(|b| read_part(&partial.join(&b.file)))
                     .chain(std::iter::once(Ok(last)));
-                write_sealed(&self.part, &mut frames, rows, self.format, self.id, seal)?;
+                let mut groups = RowGroups { frames, held: None };
+                write_sealed(&self.part, &mut groups, rows, self.format, self.id, seal)?;
             }
             // CSV batches are copied as they are (each without its header line but the first), so
             // the part is byte for byte the one a run without batches writes.
@@ -460,6 +465,58 @@ impl<'a> JobStream<'a> {
         remove_batches(&partial)?;
         Ok(rows)
     }
+}
+
+/// Rows per row group of a sealed Parquet part, at least (the last group may hold fewer): the
+/// batches (`FLUSH_ROWS` rows each) are joined into groups this large, because the Parquet
+/// writer keeps every row group's column metadata until the file is finished, so a part of
+/// 10 million games written a batch a group held 2,400 groups of it.
+pub const ROW_GROUP_ROWS: usize = 16_384;
+
+/// The batches of a part joined into row groups of at least `ROW_GROUP_ROWS` rows.
+struct RowGroups<I> {
+    frames: I,
+    held: Option<DataFrame>,
+}
+
+impl<I: Iterator<Item = Result<DataFrame>>> Iterator for RowGroups<I> {
+    type Item = Result<DataFrame>;
+    fn next(&mut self) -> Option<Result<DataFrame>> {
+        loop {
+            match self.frames.next() {
+                Some(Ok(df)) => {
+                    let joined = match self.held.take() {
+                        None => df,
+                        Some(mut held) => match held.vstack_mut(&df) {
+                            Ok(_) => held,
+                            Err(e) => return Some(Err(e.into())),
+                        },
+                    };
+                    if joined.height() >= ROW_GROUP_ROWS {
+                        return Some(Ok(one_chunk(joined)));
+                    }
+                    self.held = Some(joined);
+                }
+                Some(Err(e)) => return Some(Err(e)),
+                None => return self.held.take().map(|df| Ok(one_chunk(df))),
+            }
+        }
+    }
+}
+
+/// Column statistics of a part: polars' defaults, with text values in them cut to 64 bytes
+/// (a transcript's min and max were kept whole in every row group's metadata).
+fn statistics() -> polars::prelude::StatisticsOptions {
+    polars::prelude::StatisticsOptions {
+        binary_statistics_truncate_length: Some(64),
+        ..Default::default()
+    }
+}
+
+/// The frame as one chunk, so the writer makes one row group of it.
+fn one_chunk(mut df: DataFrame) -> DataFrame {
+    df.rechunk_mut();
+    df
 }
 
 /// Removes a sealed job's folder of batches, and the folder of all jobs' batches when it was the
@@ -604,6 +661,39 @@ mod tests {
                 (0..9).collect::<Vec<_>>()
             );
         }
+    }
+
+    #[test]
+    fn batches_are_joined_into_row_groups_of_the_minimum_size() {
+        let n = ROW_GROUP_ROWS as i64;
+        // 2.5 row groups' worth of rows in batches of a third of a group, and an empty last.
+        let third = n / 3 + 1;
+        let mut batches: Vec<DataFrame> = (0..7).map(|k| frame(k * third, third)).collect();
+        batches.push(frame(7 * third, 0));
+        let all = batches.iter().skip(1).fold(batches[0].clone(), |mut a, b| {
+            a.vstack_mut(b).unwrap();
+            a
+        });
+        let groups: Vec<DataFrame> = RowGroups {
+            frames: batches.into_iter().map(Ok),
+            held: None,
+        }
+        .collect::<Result<_>>()
+        .unwrap();
+        let heights: Vec<usize> = groups.iter().map(DataFrame::height).collect();
+        assert_eq!(
+            heights,
+            [3 * third as usize, 3 * third as usize, third as usize]
+        );
+        assert!(
+            groups.iter().all(|g| g.first_col_n_chunks() == 1),
+            "one chunk, one row group"
+        );
+        let joined = groups.iter().skip(1).fold(groups[0].clone(), |mut a, b| {
+            a.vstack_mut(b).unwrap();
+            a
+        });
+        assert!(joined.equals(&all), "the same rows in the same order");
     }
 
     #[test]
