@@ -74,6 +74,7 @@ fn children_peak_mb() -> f64 {
 /// (by start position and moves). Prints its own time and peak memory as "seconds megabytes".
 const DUCKDB: &str = r#"
 import duckdb, resource, sys, time
+duckdb.sql("set enable_progress_bar = false")
 t0 = time.time()
 parts = sys.argv[1] + "/*.parquet"
 q = f"""
@@ -94,22 +95,33 @@ peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 print(f"{elapsed:.3f} {peak:.0f} {len(rows)}")
 "#;
 
-fn duckdb_figures(games_dir: &Path) -> Option<(f64, f64, usize)> {
+/// DuckDB's (seconds, megabytes, groups), or why there are none.
+fn duckdb_figures(games_dir: &Path) -> Result<(f64, f64, usize), String> {
     let out = std::process::Command::new("python3")
         .args(["-c", DUCKDB])
         .arg(games_dir)
         .output()
-        .ok()?;
+        .map_err(|e| format!("python3: {e}"))?;
     if !out.status.success() {
-        return None;
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(err.lines().last().unwrap_or("python3 failed").to_string());
     }
     let text = String::from_utf8_lossy(&out.stdout);
     let mut it = text.split_whitespace();
-    Some((
-        it.next()?.parse().ok()?,
-        it.next()?.parse().ok()?,
-        it.next()?.parse().ok()?,
-    ))
+    let mut next = || {
+        it.next()
+            .ok_or_else(|| format!("unexpected output: {text}"))
+    };
+    let s = next()?
+        .parse()
+        .map_err(|_| format!("unexpected output: {text}"))?;
+    let mb = next()?
+        .parse()
+        .map_err(|_| format!("unexpected output: {text}"))?;
+    let groups = next()?
+        .parse()
+        .map_err(|_| format!("unexpected output: {text}"))?;
+    Ok((s, mb, groups))
 }
 
 fn main() {
@@ -157,13 +169,13 @@ fn main() {
     );
     let games_dir = dir.join("results").join("scale").join("games");
     match duckdb_figures(&games_dir) {
-        Some((s, mb, groups)) => println!(
+        Ok((s, mb, groups)) => println!(
             "DuckDB, the score table and distinct games per group ({groups} groups) on the same Parquet files: {s:.2} s, peak RSS {mb:.0} MB; ours / DuckDB: {:.1}x time, {:.1}x memory",
             ours_s / s,
             ours_mb / mb
         ),
-        None => println!(
-            "DuckDB: SKIPPED (python3 -c 'import duckdb' fails; pip install duckdb to compare)"
+        Err(why) => println!(
+            "DuckDB: SKIPPED ({why}; with Python's duckdb package installed (pip install duckdb) it runs beside)"
         ),
     }
 }
