@@ -72,8 +72,10 @@ pub const BOARD: u8 = 19;
 /// is never reused. 2: the calibrated level scale (6-11 empty points in regions of 14-16), and
 /// the reference weights read with the dynamic unit (`heuristic::DYNAMIC_UNIT`). 3: the solver
 /// stores no result that rests on the line above its node (recorded winning moves can differ),
-/// and a problem whose winning moves run out of budget is unsolved.
-pub const GENERATOR_VERSION: u32 = 3;
+/// and a problem whose winning moves run out of budget is unsolved. 4: the solver's ko model
+/// (both sides may pass, a judging phase after two passes, a retake after an external threat
+/// starts a new line) and df-pn by default: statuses, winning moves and leaf counts can differ.
+pub const GENERATOR_VERSION: u32 = 4;
 
 /// The size of a level: empty points and region points. Empty points grow from 6 (level 1) to
 /// 11 (level 14), the region from 14 to 16 points, so the defender's shell (the region's other
