@@ -498,7 +498,7 @@ impl Solver {
     }
 
     /// The status sweep: one boolean solve without threats, then budgets of threats for the
-    /// side that loses it (1, 5, then a halving search between) for the smallest that flips
+    /// side that loses it (5, 1, then a halving search between) for the smallest that flips
     /// it. A decided root needs no search; and when the first solve met no banned retake anywhere, its proof holds whatever the threats (a
     /// budget only adds moves where a retake is banned), so the status is `l` or `d` at once.
     fn status(&mut self, root: &Position) -> Status {
@@ -524,8 +524,10 @@ impl Solver {
             return Status::Unknown;
         };
         // The smallest budget of threats for the losing side that flips the result. More
-        // threats only add moves (retakes), so the result is monotone in the budget: try 1 (the
-        // commonest ko), then the most (no flip there: `l` or `d`), then halve the range between.
+        // threats only add moves (retakes), so the result is monotone in the budget: try the most
+        // (no flip there: `l` or `d`, the commonest answers), then 1 (the commonest ko), then
+        // halve the range between. On GoTools' levels 10-14 (20 a level, 10 s each) this order
+        // solved 89 of 100 in 123 s, 1 first 87 in 138 s; levels 1-9 the same either way.
         let mut flips = |n: u8| -> Option<bool> {
             let now = if lives {
                 self.defender_lives(root, n, 0)
@@ -534,13 +536,13 @@ impl Solver {
             };
             now.map(|l| l != lives)
         };
-        let found = match flips(1) {
+        let found = match flips(MAX_THREATS) {
             None => return Status::Unknown,
-            Some(true) => Some(1),
-            Some(false) => match flips(MAX_THREATS) {
+            Some(false) => None,
+            Some(true) => match flips(1) {
                 None => return Status::Unknown,
-                Some(false) => None,
-                Some(true) => {
+                Some(true) => Some(1),
+                Some(false) => {
                     // Flips at MAX_THREATS, not at 1: the smallest flip lies in (lo, hi].
                     let (mut lo, mut hi) = (1u8, MAX_THREATS);
                     while hi - lo > 1 {
