@@ -13,6 +13,8 @@ run: deps
 
 test: deps chromium
 	$(CARGO) test --release
+	# The benchmarks compile (they are not run here: speed lives in `cargo bench`).
+	$(CARGO) bench --no-run
 	$(MAKE) --no-print-directory check-experiments
 	$(MAKE) --no-print-directory test-mpi
 

@@ -24,6 +24,7 @@ fn external() -> AgentSpec {
         first_move_ms: None,
         game_time_s: None,
         grace_ms: None,
+        memory_mb: None,
         fingerprint: String::new(),
         log: None,
     })

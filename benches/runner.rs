@@ -29,7 +29,7 @@ fn runner(c: &mut Criterion) {
     let job = &jobs[0];
     let mut g = c.benchmark_group("runner");
     g.sample_size(10);
-    g.throughput(Throughput::Elements(job.pairings().len() as u64));
+    g.throughput(Throughput::Elements(job.game_count() as u64));
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)

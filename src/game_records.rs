@@ -609,23 +609,23 @@ pub fn viewer_games(
     }
     // The first games of every job, in turn, until the page's budget: only the first `first`
     // games of each job are read (a top-N over its part), and `first` grows only while the
-    // budget is not reached, so the memory follows the budget, not the rows.
-    let mut first = 64;
+    // budget is not reached, so the memory follows the budget, not the rows. Rounds before
+    // `from` were replayed with the smaller `first` and are not replayed again.
+    let (mut chosen, mut size) = (Vec::new(), 0);
+    let (mut from, mut first) = (0, 64);
     loop {
         let mut per_job: Vec<(&Job, Vec<GameRecord>)> = Vec::with_capacity(jobs.len());
         for job in &jobs {
             per_job.push((job, read_games(exp, job, out, Which::First(first))?));
         }
         let longest = per_job.iter().map(|(_, g)| g.len()).max().unwrap_or(0);
-        let order: Vec<(&Job, &GameRecord)> = (0..longest)
+        let order: Vec<(&Job, &GameRecord)> = (from..longest)
             .flat_map(|i| {
                 per_job
                     .iter()
                     .filter_map(move |(j, g)| g.get(i).map(|r| (*j, r)))
             })
             .collect();
-        let mut chosen = Vec::new();
-        let mut size = 0;
         // In chunks, in parallel: replaying is the cost.
         for chunk in order.chunks(256) {
             let games: Vec<ViewerGame> = chunk
@@ -648,7 +648,7 @@ pub fn viewer_games(
         if sizes.iter().all(|&n| n <= first) {
             return Ok((chosen, total));
         }
-        first *= 4;
+        (from, first) = (first, first * 4);
     }
 }
 

@@ -122,11 +122,7 @@ impl Job {
             (None, Some(t)) => {
                 let p = t.participants.as_ref().expect("participants are resolved");
                 let n = p.len();
-                let per_round = n * (n - 1);
-                let (round, k) = (i / per_round, i % per_round);
-                // Ordered pairs (a, b), a != b, a-major: row a holds n - 1 games.
-                let (a, j) = (k / (n - 1), k % (n - 1));
-                let b = if j >= a { j + 1 } else { j };
+                let (round, a, b) = tournament_game(i, n);
                 let pair = (round * n * n + a.min(b) * n + a.max(b)) as u32;
                 Pairing {
                     first: p[a].clone(),
@@ -149,10 +145,7 @@ impl Job {
                     .as_ref()
                     .expect("participants are resolved")
                     .len();
-                let per_round = n * (n - 1);
-                let (round, k) = (i / per_round, i % per_round);
-                let (a, j) = (k / (n - 1), k % (n - 1));
-                let b = if j >= a { j + 1 } else { j };
+                let (round, a, b) = tournament_game(i, n);
                 let (lo, hi) = (a.min(b), a.max(b));
                 // Unordered pairs first appear as (lo, hi), lo < hi, in lexicographic order.
                 let rank = lo * (n - 1) - lo * lo.saturating_sub(1) / 2 + (hi - lo - 1);
@@ -162,8 +155,9 @@ impl Job {
         }
     }
 
-    /// The games of this job in game-index order (tests and small listings; the runner takes
-    /// them one at a time with `pairing`).
+    /// The games of this job in game-index order, written out as a list: the reference the
+    /// one-at-a-time `pairing` and `opening_slot` are tested against.
+    #[cfg(test)]
     pub fn pairings(&self) -> Vec<Pairing> {
         let game = |first: &String, second: &String, pair: Option<u32>| Pairing {
             first: first.clone(),
@@ -200,6 +194,15 @@ impl Job {
             (None, None) => Vec::new(),
         }
     }
+}
+
+/// Game `i` of a tournament of `n` participants as (round, first seat, second seat): each
+/// round plays the ordered pairs (a, b), a != b, a-major, so row a holds n - 1 games.
+fn tournament_game(i: usize, n: usize) -> (usize, usize, usize) {
+    let per_round = n * (n - 1);
+    let (round, k) = (i / per_round, i % per_round);
+    let (a, j) = (k / (n - 1), k % (n - 1));
+    (round, a, if j >= a { j + 1 } else { j })
 }
 
 /// One game of a job: who moves first and second, and the colour-swapped pair it belongs to.
@@ -382,8 +385,8 @@ pub fn probe_external(exp: &Experiment, jobs: &[Job]) -> Result<(), InputError> 
 /// The most jobs an experiment file may expand into.
 pub const MAX_JOBS: usize = 100_000;
 /// The most games one job may play (a typo guard: its games are computed one at a time, and
-/// its run and report memory do not follow the games); more games are
-/// more repeats, which also spreads them over shards.
+/// its run's memory does not follow them); more games are more repeats, which also spreads
+/// them over shards.
 pub const MAX_GAMES_PER_JOB: u64 = 10_000_000;
 
 /// Two grid points whose settings resolve to the same job (`10` and `10.0`, say) would share one
@@ -517,12 +520,13 @@ fn point_config(
                     format!("{} games: at most {MAX_GAMES_PER_JOB} per job", t.games),
                 ));
             }
-            let spec = file
-                .agents
-                .get(&t.agent)
-                .ok_or_else(|| err("tune.agent", format!("no agent labelled '{}'", t.agent)))?;
+            if !file.agents.contains_key(&t.agent) {
+                return Err(err(
+                    "tune.agent",
+                    format!("no agent labelled '{}'", t.agent),
+                ));
+            }
             // Its starting weights are the tune kind's to check (`tune_job::Tune::check`).
-            let _ = spec;
             vec![t.agent.clone(), t.opponent.clone()]
         }
         (JobKind::Tune, _, _) => {
