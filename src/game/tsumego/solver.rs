@@ -51,6 +51,14 @@
 //! the line its subtree's bans referred to (`ban_floor`), the cheap form of the fix the df-pn
 //! literature describes (Kishimoto and Müller store such results with their conditions).
 //!
+//! Across the status sweep's solves: more threats only add moves, so a proof that a side wins
+//! with `t` threats against `u` holds with more than `t` against fewer than `u`. df-pn records
+//! every proof it stores in a table keyed without the budgets (`proofs`), and the sweep's later
+//! solves read the proofs there that hold for their budgets (a test checks the statuses and
+//! moves against the plain search, which does not share them). And the terminal test of a
+//! position is memoised for the problem (`DecidedMemo`): df-pn tests each child again at every
+//! re-expansion; the leaf is counted each time as before, only the work is saved.
+//!
 //! The transposition table is the "hash database" of the report, always on; the rules page's
 //! "TT move first" shows through the `hash_move` dynamic feature, since a table hit with a
 //! result returns at once. The dynamic tables (history, killers, counter-moves, hash moves)
@@ -139,6 +147,8 @@ pub struct Counters {
     /// Terminal positions reached (the report's "terminal leaves").
     pub leaves: u64,
     pub tt_hits: u64,
+    /// Children found proven by a proof made under other threat budgets (`Solver::proofs`).
+    pub proofs_shared: u64,
     pub max_depth: u32,
     pub time_s: f64,
 }
@@ -316,6 +326,17 @@ pub struct Solver {
     search: Search,
     /// df-pn's table of proof and disproof numbers (its own, beside `tt`).
     pn_tt: Vec<PnEntry>,
+    /// Proofs across threat budgets: more threats only add moves (retakes), so a side proven to
+    /// win with `t` threats against `u` wins with more than `t` against fewer than `u`. The
+    /// status sweep's solves differ in their budgets, so they miss each other's proofs in
+    /// `pn_tt` (whose key holds the budgets); this table, keyed without them, lets a later
+    /// solve read every proof an earlier one made that holds for it.
+    proofs: Vec<ProofEntry>,
+    /// Whether this solve reads `proofs` (after the sweep's first solve: before it, the table
+    /// holds nothing of this problem under other budgets).
+    read_proofs: bool,
+    /// The terminal tests of this problem so far.
+    decided_memo: DecidedMemo,
     /// Per ply: the children's (proof, disproof) numbers of the node being searched there.
     pn_kids: Vec<Vec<(u32, u32)>>,
     /// A line reached the depth cap in this solve: a df-pn result is then unknown.
@@ -341,6 +362,67 @@ struct PnEntry {
     generation: u32,
     phi: u32,
     delta: u32,
+}
+
+/// A proof-table entry (`Solver::proofs`): what is proven about one position (stones, side to
+/// move, passes, judging phase, ko point) under the threat budgets met so far, whatever the
+/// budgets. `defender[d]`: the most attacker threats against which the defender is proven to
+/// live with `d` threats of its own (-1: none); `attacker[a]`: the most defender threats
+/// against which the attacker is proven to kill with `a` of its own.
+#[derive(Clone, Copy, Default)]
+struct ProofEntry {
+    key: u64,
+    generation: u32,
+    defender: [i8; MAX_THREATS as usize + 1],
+    attacker: [i8; MAX_THREATS as usize + 1],
+}
+
+/// A memo of the terminal test (`life::decided`) for one problem: df-pn expands a node again
+/// each time it comes back to it, and every expansion tests each child, so most tests repeat.
+/// Only the work is saved; each test still counts its leaf.
+struct DecidedMemo {
+    /// (key, generation, result: 0 undecided, 1 attacker, 2 defender).
+    entries: Vec<(u64, u32, u8)>,
+    generation: u32,
+}
+
+const DECIDED_MEMO_BITS: u32 = 16;
+
+impl DecidedMemo {
+    fn new() -> DecidedMemo {
+        DecidedMemo {
+            entries: vec![(0, 0, 0); 1 << DECIDED_MEMO_BITS],
+            generation: 0,
+        }
+    }
+
+    /// Forgets every entry (a new problem: another region and other targets).
+    fn reset(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.iter_mut().for_each(|e| *e = (0, 0, 0));
+            self.generation = 1;
+        }
+    }
+
+    /// `decided(region, pos, targets)`, from the memo when this problem tested the same stones.
+    fn decided(&mut self, region: &Region, pos: &Position, targets: u64) -> Option<Side> {
+        const TWO_PASSES_KEY: u64 = 0x2d35_8dcc_aa6c_78a5;
+        let key = pos.hash ^ if pos.passes >= 2 { TWO_PASSES_KEY } else { 0 };
+        let slot = (key >> (64 - DECIDED_MEMO_BITS)) as usize;
+        let e = self.entries[slot];
+        if e.0 == key && e.1 == self.generation {
+            return [None, Some(Side::Attacker), Some(Side::Defender)][e.2 as usize];
+        }
+        let d = decided(region, pos, targets);
+        let code = match d {
+            None => 0,
+            Some(Side::Attacker) => 1,
+            Some(Side::Defender) => 2,
+        };
+        self.entries[slot] = (key, self.generation, code);
+        d
+    }
 }
 
 /// df-pn's infinity (a proof or disproof number that can never be reached).
@@ -374,6 +456,9 @@ impl Solver {
             deadline: None,
             search: Search::default(),
             pn_tt: vec![PnEntry::default(); 1 << tt_bits],
+            proofs: vec![ProofEntry::default(); 1 << tt_bits],
+            read_proofs: false,
+            decided_memo: DecidedMemo::new(),
             pn_kids: Vec::new(),
             depth_cut: false,
         }
@@ -456,9 +541,13 @@ impl Solver {
         if self.generation == 0 {
             self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
             self.pn_tt.iter_mut().for_each(|e| *e = PnEntry::default());
+            self.proofs
+                .iter_mut()
+                .for_each(|e| *e = ProofEntry::default());
             self.generation = 1;
         }
         self.learning.reset();
+        self.decided_memo.reset();
         self.counters = Counters::default();
         self.limits = limits;
         self.out_of_budget = false;
@@ -471,6 +560,7 @@ impl Solver {
         self.use_dynamic = weights.uses_dynamic();
         self.path.clear();
         self.two_eyes_only = false;
+        self.read_proofs = false;
     }
 
     fn root_path(&mut self, root: &Position) {
@@ -523,6 +613,7 @@ impl Solver {
         let Some(lives) = first else {
             return Status::Unknown;
         };
+        self.read_proofs = true;
         // The smallest budget of threats for the losing side that flips the result. More
         // threats only add moves (retakes), so the result is monotone in the budget: try the most
         // (no flip there: `l` or `d`, the commonest answers), then 1 (the commonest ko), then
@@ -632,6 +723,52 @@ impl Solver {
         (key >> (64 - self.tt_bits)) as usize
     }
 
+    /// The proof table's key: `tt_key` without the threat budgets.
+    fn proof_key(pos: &Position) -> u64 {
+        let mut p = *pos;
+        p.threats = [0, 0];
+        Solver::tt_key(&p)
+    }
+
+    /// Whether the side to move of `pos` is proven to win (Some(true)) or to lose (Some(false))
+    /// under its threat budgets by a proof made under other budgets that dominate them.
+    fn proven_elsewhere(&self, pos: &Position) -> Option<bool> {
+        let key = Solver::proof_key(pos);
+        let e = &self.proofs[self.tt_index(key)];
+        if e.generation != self.generation || e.key != key {
+            return None;
+        }
+        let [a, d] = pos.threats.map(|t| t.min(MAX_THREATS) as usize);
+        let defender_lives = e.defender[..=d].iter().any(|&m| m >= a as i8);
+        let attacker_kills = e.attacker[..=a].iter().any(|&m| m >= d as i8);
+        match (defender_lives, attacker_kills) {
+            (true, _) => Some(pos.to_move == Side::Defender),
+            (_, true) => Some(pos.to_move == Side::Attacker),
+            _ => None,
+        }
+    }
+
+    /// Records that the side to move of `pos` wins (`mover_wins`) or loses under its budgets.
+    fn record_proof(&mut self, pos: &Position, mover_wins: bool) {
+        let key = Solver::proof_key(pos);
+        let slot = self.tt_index(key);
+        let e = &mut self.proofs[slot];
+        if e.generation != self.generation || e.key != key {
+            *e = ProofEntry {
+                key,
+                generation: self.generation,
+                defender: [-1; MAX_THREATS as usize + 1],
+                attacker: [-1; MAX_THREATS as usize + 1],
+            };
+        }
+        let [a, d] = pos.threats.map(|t| t.min(MAX_THREATS) as usize);
+        if mover_wins == (pos.to_move == Side::Defender) {
+            e.defender[d] = e.defender[d].max(a as i8);
+        } else {
+            e.attacker[a] = e.attacker[a].max(d as i8);
+        }
+    }
+
     fn tt_key(pos: &Position) -> u64 {
         const PASS_KEY: u64 = 0x5851_f42d_4c95_7f2d;
         const KO_KEY: u64 = 0x2545_f491_4f6c_dd1d;
@@ -730,11 +867,11 @@ impl Solver {
 
     /// Who has won at `pos` if the search may stop there (`known`: the heuristic already ran
     /// the test): `life::decided`, and in the seki test two passes kill.
-    fn terminal(&self, pos: &Position, known: Option<Option<Side>>) -> Option<Side> {
+    fn terminal(&mut self, pos: &Position, known: Option<Option<Side>>) -> Option<Side> {
         match known {
             Some(d) => d,
             None if self.two_eyes_only && pos.passes >= 2 => Some(Side::Attacker),
-            None => decided(&self.region, pos, self.targets),
+            None => self.decided_memo.decided(&self.region, pos, self.targets),
         }
     }
 
@@ -832,7 +969,15 @@ impl Solver {
                     }
                 }
                 None => {
-                    let (p, d) = self.pn_lookup(Solver::tt_key(&c.child));
+                    let (mut p, mut d) = self.pn_lookup(Solver::tt_key(&c.child));
+                    if p != 0
+                        && d != 0
+                        && self.read_proofs
+                        && let Some(wins) = self.proven_elsewhere(&c.child)
+                    {
+                        self.counters.proofs_shared += 1;
+                        (p, d) = if wins { (0, INF) } else { (INF, 0) };
+                    }
                     // An unsearched child: its disproof number grows with its place in the
                     // heuristic's order, so the better-ranked moves are searched first and longer.
                     if (p, d) == (1, 1) {
@@ -898,6 +1043,9 @@ impl Solver {
             }
         }
         let proven = phi == 0 || delta == 0;
+        if proven && floor >= ply as usize && !self.out_of_budget && !self.depth_cut {
+            self.record_proof(pos, phi == 0);
+        }
         if !proven || floor >= ply as usize {
             let slot = self.tt_index(key);
             self.pn_tt[slot] = PnEntry {
@@ -1051,7 +1199,7 @@ impl Solver {
             let mut known = None;
             if let Some(f) = &facts {
                 if wins_now_weight != 0.0 {
-                    known = Some(decided(region, &child, self.targets));
+                    known = Some(self.decided_memo.decided(region, &child, self.targets));
                 }
                 let feats = static_features(
                     region,

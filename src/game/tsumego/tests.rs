@@ -734,3 +734,49 @@ fn seki_lives_though_the_attacker_may_wait() {
         assert!(judged.judging && judged.stones == p.start.stones);
     }
 }
+
+#[test]
+fn proofs_shared_across_threat_budgets_give_the_status_of_each_budget_alone() {
+    // df-pn's later solves of the status sweep read the proofs of earlier ones made under other
+    // threat budgets (`Solver::proofs`); the plain search reads only its own budget's table.
+    // Both must give every status alike, ko statuses above all.
+    use super::solver::Search;
+    use crate::rng::{derive_seed, rng_from_seed};
+    let limits = Limits {
+        node_budget: 300_000,
+        max_depth: 80,
+    };
+    let (mut dfpn, mut plain) = (Solver::new(18), Solver::new(18));
+    plain.set_search(Search::AlphaBeta);
+    let (mut compared, mut kos, mut shared) = (0, 0, 0);
+    for case in 0..600u64 {
+        let mut rng = rng_from_seed(derive_seed(11, &[case]));
+        let level = 2 + (case % 6) as u8;
+        let Some(p) = generate::draw(level, &mut rng) else {
+            continue;
+        };
+        if p.start.chain_without_liberty(&p.region).is_some()
+            || decided(&p.region, &p.start, p.targets).is_some()
+        {
+            continue;
+        }
+        let a = dfpn.solve(&p, &Weights::reference(), limits, true);
+        let b = plain.solve(&p, &Weights::reference(), limits, true);
+        if a.status == Status::Unknown || b.status == Status::Unknown {
+            continue;
+        }
+        compared += 1;
+        kos += !matches!(a.status, Status::Alive | Status::Dead) as u32;
+        shared += (a.counters.proofs_shared > 0) as u32;
+        assert_eq!(
+            (a.status, &a.winning_moves),
+            (b.status, &b.winning_moves),
+            "case {case}:\n{}",
+            p.to_text()
+        );
+    }
+    assert!(
+        compared > 300 && shared > 50,
+        "{compared} compared, {shared} read a proof of another budget, {kos} ko statuses"
+    );
+}
