@@ -1369,3 +1369,115 @@ fn input_files_that_are_not_regular_files_are_refused_at_once() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
 }
+
+/// A life-and-death experiment on GoTools' files: `[library] source = "gotools"`.
+fn gotools_experiment(folder: Option<&str>) -> String {
+    format!(
+        "description = \"GoTools' files\"\nkind = \"solve\"\ngame = \"tsumego\"\nstage = \"gt\"\nseed = 1\n\n[library]\nsource = \"gotools\"\n{}sets = 2\nlevels = \"1\"\nper_level = 5\nseed = 1\n\n[solve]\nproblems = {{ sets = [2], levels = \"1\" }}\n\n[solve.weights]\nreference = \"reference\"\n",
+        folder.map_or(String::new(), |f| format!("folder = \"{f}\"\n"))
+    )
+}
+
+fn run_without_gotools_env(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(args)
+        .env_remove("GOTOOLS_PROBLEMS")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_library_of_gotools_files_reads_them_and_without_them_fails_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("gt-files");
+    std::fs::create_dir_all(&files).unwrap();
+    write(&files, "lv1.1", GOTOOLS_LAYOUT);
+    write(&files, "lv2.1", GOTOOLS_LAYOUT);
+    let out = dir.path().join("out");
+    let exp = write(dir.path(), "gt.toml", &gotools_experiment(Some("gt-files")));
+    let o =
+        run_without_gotools_env(&["run", exp.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The library holds GoTools' questions with GoTools' answers: T1 with the defender to move
+    // first (GoTools: l, first move BA) and with the attacker to move first (d).
+    let libs: Vec<_> = std::fs::read_dir(out.join("results/libraries"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(libs.len(), 1, "{libs:?}");
+    let lv2 = std::fs::read_to_string(libs[0].join("lv2-1")).unwrap();
+    for line in [
+        "problem T1/defender",
+        "status l\n",
+        "winning B19",
+        "problem T1/attacker",
+        "status d\n",
+        "level 1",
+    ] {
+        assert!(lv2.contains(line), "{line:?} in {lv2}");
+    }
+    let json = std::fs::read_to_string(libs[0].join("library.json")).unwrap();
+    assert!(
+        json.contains("\"source\": \"gotools\"") && json.contains("\"files\""),
+        "{json}"
+    );
+    assert!(
+        !json.contains("gt-files"),
+        "the folder is not a setting: {json}"
+    );
+    // The solve job solved both questions.
+    let o = run_without_gotools_env(&[
+        "report",
+        exp.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // The same experiment with the files changed: another library (the digest of the files).
+    write(&files, "lv2.1", &GOTOOLS_LAYOUT.replace("$ T1", "$ T9"));
+    let o =
+        run_without_gotools_env(&["run", exp.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_dir(out.join("results/libraries"))
+            .unwrap()
+            .count(),
+        2
+    );
+
+    // Without a folder (no key, no $GOTOOLS_PROBLEMS): exit 2 at once naming the key and where
+    // to get the files, nothing written.
+    let fresh = dir.path().join("fresh");
+    let exp = write(dir.path(), "nofolder.toml", &gotools_experiment(None));
+    let o = run_without_gotools_env(&[
+        "run",
+        exp.to_str().unwrap(),
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("key `library.source`") && err.contains("cameron-martin/tsumego-solver"),
+        "{err}"
+    );
+    assert!(!fresh.exists());
+    // A folder without a file the library reads: exit 2 naming the key and the file.
+    std::fs::remove_file(files.join("lv1.1")).unwrap();
+    let exp = write(dir.path(), "gt.toml", &gotools_experiment(Some("gt-files")));
+    let o = run_without_gotools_env(&[
+        "run",
+        exp.to_str().unwrap(),
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("key `library.folder`") && err.contains("lv1.1"),
+        "{err}"
+    );
+    assert!(!fresh.exists());
+}

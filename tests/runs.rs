@@ -929,14 +929,7 @@ fn a_tsumego_ga_is_identical_on_one_and_two_threads_and_resumes_after_a_kill() {
     // Killed after a checkpoint, then resumed: the same rows and weights.
     std::fs::create_dir_all(&killed).unwrap();
     // The library first, so the kill lands in the GA.
-    let lib = gamelab::game::tsumego::library::LibrarySpec {
-        sets: 2,
-        levels: "1-3".into(),
-        per_level: 4,
-        seed: 9,
-        node_budget: 2_000_000,
-        generator: gamelab::game::tsumego::generate::GENERATOR_VERSION,
-    };
+    let lib = gamelab::game::tsumego::library::LibrarySpec::generated(2, "1-3", 4, 9);
     lib.ensure(&killed, "tiny", Some(1)).unwrap();
     let checkpoints = killed.join("results/tga/checkpoints");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))

@@ -807,7 +807,7 @@ fn tsumego_config(
             ),
         ));
     }
-    let stage = Stage::tsumego(&file.stage, file.library.as_ref()).map_err(|e| {
+    let mut stage = Stage::tsumego(&file.stage, file.library.as_ref()).map_err(|e| {
         err(
             if file.library.is_none() {
                 "stage"
@@ -817,9 +817,13 @@ fn tsumego_config(
             e,
         )
     })?;
-    let Stage::Tsumego(t) = &stage else {
+    let Stage::Tsumego(t) = &mut stage else {
         unreachable!()
     };
+    t.library
+        .locate(&exp.base_dir())
+        .map_err(|(k, m)| err(k, m))?;
+    let t = &*t;
     for (key, present) in [
         ("match", file.match_.is_some()),
         ("tournament", file.tournament.is_some()),

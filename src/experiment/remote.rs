@@ -324,6 +324,26 @@ mod tests {
             if path.extension().is_none_or(|e| e != "toml") {
                 continue;
             }
+            // Files on GoTools' problems need GoTools' files, which are never here: a copy
+            // names a folder of stand-ins (expansion reads the files only for their digest).
+            let text = std::fs::read_to_string(&path).unwrap();
+            let stand_ins = tempfile::tempdir().unwrap();
+            let path = if text.contains("source = \"gotools\"") {
+                for a in 1..=crate::game::tsumego::library::GOTOOLS_VOLUMES {
+                    for b in 1..=14 {
+                        std::fs::write(stand_ins.path().join(format!("lv{a}.{b}")), "x").unwrap();
+                    }
+                }
+                let copy = stand_ins.path().join(path.file_name().unwrap());
+                let folder = format!(
+                    "source = \"gotools\"\nfolder = \"{}\"",
+                    stand_ins.path().display()
+                );
+                std::fs::write(&copy, text.replace("source = \"gotools\"", &folder)).unwrap();
+                copy
+            } else {
+                path
+            };
             let exp = crate::experiment::Experiment::load(&path).unwrap();
             for job in crate::experiment::expand(&exp).unwrap() {
                 let back: Job = serde_json::from_slice(&serde_json::to_vec(&job).unwrap())

@@ -227,7 +227,7 @@ pub fn solve_count(job: &Job) -> usize {
         return 0;
     };
     let levels =
-        crate::game::tsumego::library::parse_levels(&s.problems.levels).map_or(0, |l| l.count());
+        crate::game::tsumego::library::parse_level_list(&s.problems.levels).map_or(0, |l| l.len());
     let all = s.problems.sets.len() * levels * t.library.per_level;
     s.weights.len() * s.problems.count.map_or(all, |c| c.min(all))
 }

@@ -520,14 +520,7 @@ fn the_four_dynamic_fitness_formulas() {
 fn selections_take_problems_round_robin_over_their_files() {
     use super::library::{LibrarySpec, Selection, parse_levels};
     let dir = tempfile::tempdir().unwrap();
-    let spec = LibrarySpec {
-        sets: 2,
-        levels: "1-2".into(),
-        per_level: 3,
-        seed: 5,
-        node_budget: 2_000_000,
-        generator: generate::GENERATOR_VERSION,
-    };
+    let spec = LibrarySpec::generated(2, "1-2", 3, 5);
     let lib = spec.ensure(dir.path(), "t", Some(1)).unwrap();
     assert!(lib.join("library.json").exists() && lib.join("lv2-2").exists());
     // Generated once: a second call finds it complete.
