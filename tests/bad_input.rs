@@ -1394,6 +1394,9 @@ fn a_library_of_gotools_files_reads_them_and_without_them_fails_at_once() {
     write(&files, "lv1.1", GOTOOLS_LAYOUT);
     write(&files, "lv2.1", GOTOOLS_LAYOUT);
     let out = dir.path().join("out");
+    let run = |exp: &std::path::Path, out: &std::path::Path| {
+        run_without_gotools_env(&["run", exp.to_str().unwrap(), "--out", out.to_str().unwrap()])
+    };
     let exp = write(dir.path(), "gt.toml", &gotools_experiment(Some("gt-files")));
     let o =
         run_without_gotools_env(&["run", exp.to_str().unwrap(), "--out", out.to_str().unwrap()]);
@@ -1451,12 +1454,7 @@ fn a_library_of_gotools_files_reads_them_and_without_them_fails_at_once() {
     // to get the files, nothing written.
     let fresh = dir.path().join("fresh");
     let exp = write(dir.path(), "nofolder.toml", &gotools_experiment(None));
-    let o = run_without_gotools_env(&[
-        "run",
-        exp.to_str().unwrap(),
-        "--out",
-        fresh.to_str().unwrap(),
-    ]);
+    let o = run(&exp, &fresh);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
@@ -1467,12 +1465,7 @@ fn a_library_of_gotools_files_reads_them_and_without_them_fails_at_once() {
     // A folder without a file the library reads: exit 2 naming the key and the file.
     std::fs::remove_file(files.join("lv1.1")).unwrap();
     let exp = write(dir.path(), "gt.toml", &gotools_experiment(Some("gt-files")));
-    let o = run_without_gotools_env(&[
-        "run",
-        exp.to_str().unwrap(),
-        "--out",
-        fresh.to_str().unwrap(),
-    ]);
+    let o = run(&exp, &fresh);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
