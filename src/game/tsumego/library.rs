@@ -224,25 +224,36 @@ impl LibrarySpec {
                 ),
             ));
         }
+        let (digest, _) = self.gotools_files(&dir).map_err(|(set, level, e)| {
+            (
+                key,
+                format!("{e}: the library reads GoTools' file lv{set}.{level}. {GOTOOLS_HOWTO}"),
+            )
+        })?;
+        self.files = Some(digest);
+        self.gotools_dir = Local(Some(dir));
+        Ok(())
+    }
+
+    /// The texts of GoTools' files this library reads from `dir` (set, level, path, text), in
+    /// set and level order, with their digest; or the file that cannot be read and why.
+    #[allow(clippy::type_complexity)]
+    fn gotools_files(
+        &self,
+        dir: &Path,
+    ) -> Result<(String, Vec<(u8, u8, PathBuf, String)>), (u8, u8, String)> {
         let mut digest = xxhash_rust::xxh3::Xxh3::new();
+        let mut files = Vec::new();
         for set in 1..=self.sets {
             for level in self.level_range() {
                 let path = dir.join(format!("lv{set}.{level}"));
-                let text = crate::durable::read_input(&path).map_err(|e| {
-                    (
-                        key,
-                        format!(
-                            "{e}: the library reads GoTools' file lv{set}.{level}. {GOTOOLS_HOWTO}"
-                        ),
-                    )
-                })?;
+                let text = crate::durable::read_input(&path).map_err(|e| (set, level, e))?;
                 digest.update(format!("lv{set}.{level}\n").as_bytes());
                 digest.update(text.as_bytes());
+                files.push((set, level, path, text));
             }
         }
-        self.files = Some(format!("{:016x}", digest.digest()));
-        self.gotools_dir = Local(Some(dir));
-        Ok(())
+        Ok((format!("{:016x}", digest.digest()), files))
     }
 
     pub fn level_range(&self) -> RangeInclusive<u8> {
@@ -312,31 +323,26 @@ impl LibrarySpec {
         let from = self.gotools_dir.0.as_ref().ok_or_else(|| {
             anyhow::anyhow!("the GoTools library has no folder of GoTools' files. {GOTOOLS_HOWTO}")
         })?;
-        let mut digest = xxhash_rust::xxh3::Xxh3::new();
+        let (digest, texts) = self
+            .gotools_files(from)
+            .map_err(|(_, _, e)| anyhow::anyhow!(e))?;
         let mut files = Vec::new();
-        for set in 1..=self.sets {
-            for level in self.level_range() {
-                let path = from.join(format!("lv{set}.{level}"));
-                let text = crate::durable::read_input(&path).map_err(|e| anyhow::anyhow!(e))?;
-                digest.update(format!("lv{set}.{level}\n").as_bytes());
-                digest.update(text.as_bytes());
-                let questions = parse_gotools(&text).map_err(|e| {
-                    anyhow::anyhow!("{}:{}:1: {}", path.display(), e.line, e.message)
-                })?;
-                let problems: Vec<Problem> = questions
-                    .into_iter()
-                    .take(self.per_level)
-                    .map(|q| {
-                        let mut p = q.problem;
-                        p.level = Some(level);
-                        p
-                    })
-                    .collect();
-                files.push((set, level, problems));
-            }
+        for (set, level, path, text) in texts {
+            let questions = parse_gotools(&text)
+                .map_err(|e| anyhow::anyhow!("{}:{}:1: {}", path.display(), e.line, e.message))?;
+            let problems: Vec<Problem> = questions
+                .into_iter()
+                .take(self.per_level)
+                .map(|q| {
+                    let mut p = q.problem;
+                    p.level = Some(level);
+                    p
+                })
+                .collect();
+            files.push((set, level, problems));
         }
         anyhow::ensure!(
-            self.files.as_deref() == Some(format!("{:016x}", digest.digest()).as_str()),
+            self.files.as_deref() == Some(digest.as_str()),
             "GoTools' files in {} changed since the experiment was read: run it again",
             from.display()
         );
