@@ -10,12 +10,22 @@
 //! beside ours with the ratio.
 //!
 //!     REPORT_ROWS=10000000 REPORT_BENCH_DIR=/tmp/rows cargo bench --bench report
+//!
+//! `REPORT_JOBS=1` plays all the games in one job (default 4 jobs): the report's memory per job.
 
 use gamelab::experiment::{Experiment, expand};
 use std::path::Path;
 use std::time::Instant;
 
-fn experiment(games_per_job: usize) -> String {
+/// The opponents of the jobs: the first `jobs` of the four.
+const OPPONENTS: [&str; 4] = ["random", "greedy", "corners", "positional"];
+
+fn experiment(games_per_job: usize, jobs: usize) -> String {
+    let opponents = OPPONENTS[..jobs]
+        .iter()
+        .map(|o| format!("\"{o}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
     format!(
         r#"
 name = "scale"
@@ -28,7 +38,7 @@ repeats = 1
 players = ["random", "opponent"]
 games = {games_per_job}
 [grid]
-"agents.opponent.kind" = ["random", "greedy", "corners", "positional"]
+"agents.opponent.kind" = [{opponents}]
 [agents.random]
 kind = "random"
 [agents.opponent]
@@ -129,8 +139,15 @@ fn main() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1_000_000);
-    let games_per_job = rows.div_ceil(4);
-    let text = experiment(games_per_job);
+    // REPORT_JOBS (1 to 4, default 4): the jobs the games are split into; one job holds every
+    // game, the case where memory per job shows.
+    let n_jobs: usize = std::env::var("REPORT_JOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|j| (1..=4).contains(j))
+        .unwrap_or(4);
+    let games_per_job = rows.div_ceil(n_jobs);
+    let text = experiment(games_per_job, n_jobs);
     // REPORT_BENCH_DIR keeps the rows in a folder of one's choice and reuses them when they are
     // there (playing 10,000,000 games takes a few minutes); the folder is only written into.
     let temporary = tempfile::tempdir().expect("a temporary folder");
@@ -138,7 +155,7 @@ fn main() {
         .map(std::path::PathBuf::from)
         .unwrap_or_else(|_| temporary.path().to_path_buf());
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("scale-{games_per_job}.toml"));
+    let file = dir.join(format!("scale-{n_jobs}x{games_per_job}.toml"));
     std::fs::write(&file, &text).unwrap();
     let exp = Experiment::load(&file).unwrap();
     let jobs = expand(&exp).unwrap();
@@ -154,8 +171,8 @@ fn main() {
         .expect("gamelab run");
     assert!(status.success(), "gamelab run failed");
     println!(
-        "run: {} games in 4 jobs ({games_per_job} a job) in {:.1} s, peak RSS of the run {:.0} MB",
-        games_per_job * 4,
+        "run: {} games in {n_jobs} jobs ({games_per_job} a job) in {:.1} s, peak RSS of the run {:.0} MB",
+        games_per_job * n_jobs,
         t0.elapsed().as_secs_f64(),
         children_peak_mb()
     );

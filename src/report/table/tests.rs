@@ -138,6 +138,61 @@ fn score_table_cell_by_cell() {
 }
 
 #[test]
+fn pairs_of_two_jobs_with_the_same_index_stay_apart_and_a_lone_game_breaks_its_group() {
+    // By agent only, both jobs' pairs 0 and 1 fall in one group: four pairs, not two
+    // groups of four games.
+    let r = records();
+    let keys = vec!["agent".to_string()];
+    let elo = |r: &Records| {
+        compute(
+            r,
+            &TableParams {
+                elo: true,
+                ..params(&keys, Statistic::Score)
+            },
+        )
+        .unwrap()
+    };
+    let t = elo(&r);
+    let a = t.rows.iter().find(|row| row.keys == ["a"]).unwrap();
+    // a's pairs: 3/4 and 1/2 (budget 10), 1 and 1 (budget 20).
+    assert_eq!(
+        (a.after[3].as_str(), a.after[4].as_str()),
+        ("pairs", "0/0/1/1/2")
+    );
+    // A fifth game without a partner in job 1: its group's Elo falls back to games.
+    let mut parts = Vec::new();
+    let budgets = [toml::Value::Integer(10), toml::Value::Integer(20)];
+    for j in 0..2 {
+        let mut rows = vec![
+            row(0, "a", "b", "first", Some(0)),
+            row(1, "b", "a", "draw", Some(0)),
+        ];
+        if j == 1 {
+            rows.push(row(2, "a", "b", "first", None));
+        }
+        let hash = format!("job{j}");
+        let id = JobColumns {
+            experiment: "t",
+            job: &hash,
+            repeat: 0,
+            swept: vec![("budget", SweptKind::Int, &budgets[j])],
+        };
+        parts.push((
+            std::path::PathBuf::from(format!("part-{hash}")),
+            games_frame(&id, &rows).unwrap().lazy(),
+        ));
+    }
+    let r = Records::games(parts, &["budget".to_string()]).unwrap();
+    let t = elo(&r);
+    assert!(
+        t.rows.iter().all(|row| row.after[3] == "games"),
+        "{:?}",
+        t.rows
+    );
+}
+
+#[test]
 fn elo_uses_pairs_when_every_game_has_its_partner() {
     let r = records();
     let keys = vec!["budget".to_string(), "agent".to_string()];
