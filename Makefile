@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-quick reproduce-summary reproduce-all
+.PHONY: check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -137,9 +137,20 @@ reproduce-gotools: deps
 # The GoTools report's experiments on GoTools' own problem sets (lv3.6 trains, lv4.6/10/14 test):
 # GOTOOLS_PROBLEMS=DIR names a folder of GoTools' files (not part of gamelab; see
 # docs/rules/tsumego.md, "Problem sets"). Without it, gamelab stops at once saying how to get them.
-GOTOOLS_FILES = experiments/gotools-files-static.toml experiments/gotools-files-dynamic.toml
+# The combined and time-per-leaf files read the weights the GAs trained (order matters); the
+# timed runs use one thread. reproduce-gotools-files-mpi runs the same files over MPI, RANKS
+# processes (default 3) on this machine (`make mpi` builds the MPI binary first).
+GOTOOLS_FILES = experiments/gotools-files-static.toml experiments/gotools-files-static-dynamic-fitness.toml \
+                experiments/gotools-files-dynamic.toml experiments/gotools-files-combined.toml
 reproduce-gotools-files: deps
 	@for f in $(GOTOOLS_FILES); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run "$$f" && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) report "$$f" || exit 1; done
+	GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run experiments/gotools-files-time-per-leaf.toml --threads 1
+	GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) report experiments/gotools-files-time-per-leaf.toml
+
+RANKS ?= 3
+MPIRUN = mpirun --allow-run-as-root --oversubscribe -n $(RANKS)
+reproduce-gotools-files-mpi: mpi
+	@for f in $(GOTOOLS_FILES); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(MPIRUN) -x GOTOOLS_PROBLEMS target/release/gamelab run "$$f" --mpi && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" target/release/gamelab report "$$f" || exit 1; done
 
 reproduce-gotools-files-quick: deps
 	GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run experiments/gotools-files-quick.toml
