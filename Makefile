@@ -5,18 +5,35 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-quick reproduce-summary reproduce-all
+.PHONY: openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
 	$(GAMELAB) report $(EXPERIMENT)
 
-test: deps chromium
+test: deps chromium openspiel
 	$(CARGO) test --release
 	# The benchmarks compile (they are not run here: speed lives in `cargo bench`).
 	$(CARGO) bench --no-run
 	$(MAKE) --no-print-directory check-experiments
 	$(MAKE) --no-print-directory test-mpi
+
+# OpenSpiel (Python package open-spiel, about 16 MB) in a virtual environment of the repository
+# (.venv/, git-ignored): the OpenSpiel tests use it and say SKIPPED without it (with
+# REQUIRE_OPENSPIEL=1, as CI sets, they fail instead). Installs python3-venv where it is missing.
+OPENSPIEL_PYTHON = .venv/bin/python
+openspiel:
+	@if $(OPENSPIEL_PYTHON) -c "import pyspiel" 2> /dev/null; then :; else \
+		echo "installing OpenSpiel (pip package open-spiel) into .venv/"; \
+		{ python3 -m venv .venv 2> /dev/null || { rm -rf .venv; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv > /dev/null && python3 -m venv .venv; }; } \
+		&& .venv/bin/pip install -q open-spiel \
+		|| { echo "OpenSpiel could not be installed: its tests will say SKIPPED"; [ -z "$$REQUIRE_OPENSPIEL" ] || exit 1; }; \
+	fi
+
+# Our Othello against OpenSpiel's: OPENSPIEL_OTHELLO_GAMES random games (default 1,000) replayed
+# move for move (tests/openspiel.rs).
+check-openspiel-othello: openspiel
+	REQUIRE_OPENSPIEL=1 $(CARGO) test --release --test openspiel -- --nocapture
 
 # Distributed runs (`gamelab run FILE --mpi` under mpirun) need the `mpi` feature and Open MPI.
 # `make mpi` builds target/release/gamelab with it (the default build, `make run`, needs no MPI).
