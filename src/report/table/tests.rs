@@ -30,9 +30,7 @@ fn row(game: u32, first: &str, second: &str, winner: &'static str, pair: Option<
 
 /// Two jobs (budget 10 and 20) of a match a vs b, four games each, colours swapped in pairs.
 fn records() -> Records {
-    let mut parts = Vec::new();
-    let budgets = [toml::Value::Integer(10), toml::Value::Integer(20)];
-    let games = [
+    records_of([
         // budget 10: a wins 2, draws 1, loses 1
         vec![
             row(0, "a", "b", "first", Some(0)),
@@ -47,7 +45,13 @@ fn records() -> Records {
             row(2, "a", "b", "first", Some(1)),
             row(3, "b", "a", "second", Some(1)),
         ],
-    ];
+    ])
+}
+
+/// The records of two jobs (budget 10 and 20), one part each, with these games.
+fn records_of(games: [Vec<GameRow>; 2]) -> Records {
+    let mut parts = Vec::new();
+    let budgets = [toml::Value::Integer(10), toml::Value::Integer(20)];
     for (j, rows) in games.iter().enumerate() {
         let hash = format!("job{j}");
         let id = JobColumns {
@@ -161,29 +165,15 @@ fn pairs_of_two_jobs_with_the_same_index_stay_apart_and_a_lone_game_breaks_its_g
         ("pairs", "0/0/1/1/2")
     );
     // A fifth game without a partner in job 1: its group's Elo falls back to games.
-    let mut parts = Vec::new();
-    let budgets = [toml::Value::Integer(10), toml::Value::Integer(20)];
-    for j in 0..2 {
-        let mut rows = vec![
+    let pair = || {
+        vec![
             row(0, "a", "b", "first", Some(0)),
             row(1, "b", "a", "draw", Some(0)),
-        ];
-        if j == 1 {
-            rows.push(row(2, "a", "b", "first", None));
-        }
-        let hash = format!("job{j}");
-        let id = JobColumns {
-            experiment: "t",
-            job: &hash,
-            repeat: 0,
-            swept: vec![("budget", SweptKind::Int, &budgets[j])],
-        };
-        parts.push((
-            std::path::PathBuf::from(format!("part-{hash}")),
-            games_frame(&id, &rows).unwrap().lazy(),
-        ));
-    }
-    let r = Records::games(parts, &["budget".to_string()]).unwrap();
+        ]
+    };
+    let mut lone = pair();
+    lone.push(row(2, "a", "b", "first", None));
+    let r = records_of([pair(), lone]);
     let t = elo(&r);
     assert!(
         t.rows.iter().all(|row| row.after[3] == "games"),
