@@ -81,7 +81,11 @@ fn othello_games_agree_with_openspiel_move_for_move() {
     out.flush().unwrap();
     drop(out);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("bridges/openspiel/othello_check.py");
-    let run = Command::new(&python).arg(&script).arg(&file).output().unwrap();
+    let run = Command::new(&python)
+        .arg(&script)
+        .arg(&file)
+        .output()
+        .unwrap();
     let text = String::from_utf8_lossy(&run.stdout);
     eprintln!("{text}(games with passes: {passes} passes in all)");
     assert!(
