@@ -76,8 +76,9 @@ pub const BOARD: u8 = 19;
 /// (both sides may pass, a judging phase after two passes, a retake after an external threat
 /// starts a new line) and df-pn by default: statuses, winning moves and leaf counts can differ.
 /// 5: the status sweep shares proofs across threat budgets: fewer nodes, so leaf counts differ
-/// and a draw once out of the node budget may now be kept.
-pub const GENERATOR_VERSION: u32 = 5;
+/// and a draw once out of the node budget may now be kept. 6: df-pn's unsearched children start
+/// from the eye space and the heuristic's order (`solver::initial_numbers`): other leaf counts.
+pub const GENERATOR_VERSION: u32 = 6;
 
 /// The size of a level: empty points and region points. Empty points grow from 6 (level 1) to
 /// 11 (level 14), the region from 14 to 16 points, so the defender's shell (the region's other

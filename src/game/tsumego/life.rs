@@ -79,12 +79,7 @@ pub fn enclosed_regions<'a>(
 /// wall nor next to an uncapturable attacker stone, nor be one; two eyes need two such points
 /// that are not neighbours. (A cheap necessary condition, so "cannot" is a proof.)
 pub fn cannot_make_two_eyes(region: &Region, pos: &Position) -> bool {
-    let att = pos.of(Side::Attacker);
-    // Attacker stones joined to the wall: the chains through wall-adjacent attacker stones.
-    let safe = region
-        .parts(att)
-        .filter(|(c, _)| c & region.wall_adj != 0)
-        .fold(0u64, |acc, (c, _)| acc | c);
+    let safe = safe_attacker(region, pos);
     let candidates = region.all & !safe & !region.wall_adj & !region.dilate(safe);
     for p in Bits(candidates) {
         if candidates & !(region.nbr[p] | bit(p)) != 0 {
@@ -112,4 +107,29 @@ pub fn decided(region: &Region, pos: &Position, targets: u64) -> Option<Side> {
         return Some(Side::Attacker);
     }
     None
+}
+
+/// The defender's eye space, roughly: the points that could still be part of an eye (as in
+/// `cannot_make_two_eyes`: not next to the wall, not an uncapturable attacker stone nor next
+/// to one), and the defender's eye points now (empty, every neighbour a defender stone).
+pub fn eye_space(region: &Region, pos: &Position) -> (u32, u32) {
+    let def = pos.of(Side::Defender);
+    let safe = safe_attacker(region, pos);
+    let candidates = region.all & !safe & !region.wall_adj & !region.dilate(safe) & !def;
+    let mut eyes = 0;
+    for p in Bits(pos.empty(region) & !region.wall_adj) {
+        if region.nbr[p] & !def == 0 {
+            eyes += 1;
+        }
+    }
+    (candidates.count_ones(), eyes)
+}
+
+/// The attacker's stones joined to the wall (the chains through wall-adjacent attacker
+/// stones): they can never be captured.
+fn safe_attacker(region: &Region, pos: &Position) -> u64 {
+    region
+        .parts(pos.of(Side::Attacker))
+        .filter(|(c, _)| c & region.wall_adj != 0)
+        .fold(0u64, |acc, (c, _)| acc | c)
 }
