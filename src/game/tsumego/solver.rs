@@ -1537,7 +1537,7 @@ fn dynamic_features(
 /// heuristic's order adds `RANK_WEIGHT` a place to the parent's number (the child's disproof
 /// number), so the weights still order the search and decide its cost, never the answer.
 /// Measured on 30 GoTools level-14 questions at 5M nodes (seed 1): (1, 1 + rank) solved 21,
-/// this 25; on the 19 both solved, 38.0M nodes -> 15.2M (docs/rules/tsumego.md).
+/// this 25; on the 21 both solved, 43.0M nodes -> 17.2M (docs/rules/tsumego.md).
 fn initial_numbers((space, eyes): (u32, u32), child: &Position, rank: u32) -> (u32, u32) {
     let attacker = 1 + EYE_SPACE_WEIGHT * space;
     let defender = 1 + 2u32.saturating_sub(eyes);
