@@ -1453,24 +1453,22 @@ fn a_library_of_gotools_files_reads_them_and_without_them_fails_at_once() {
     // Without a folder (no key, no $GOTOOLS_PROBLEMS): exit 2 at once naming the key and where
     // to get the files, nothing written.
     let fresh = dir.path().join("fresh");
+    // Exit 2 with both texts in the message, and nothing written.
+    let refused = |exp: &std::path::Path, key: &str, also: &str| {
+        let o = run(exp, &fresh);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        let err = stderr(&o);
+        assert!(err.contains(key) && err.contains(also), "{err}");
+        assert!(!fresh.exists());
+    };
     let exp = write(dir.path(), "nofolder.toml", &gotools_experiment(None));
-    let o = run(&exp, &fresh);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(
-        err.contains("key `library.source`") && err.contains("cameron-martin/tsumego-solver"),
-        "{err}"
+    refused(
+        &exp,
+        "key `library.source`",
+        "cameron-martin/tsumego-solver",
     );
-    assert!(!fresh.exists());
     // A folder without a file the library reads: exit 2 naming the key and the file.
     std::fs::remove_file(files.join("lv1.1")).unwrap();
     let exp = write(dir.path(), "gt.toml", &gotools_experiment(Some("gt-files")));
-    let o = run(&exp, &fresh);
-    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
-    let err = stderr(&o);
-    assert!(
-        err.contains("key `library.folder`") && err.contains("lv1.1"),
-        "{err}"
-    );
-    assert!(!fresh.exists());
+    refused(&exp, "key `library.folder`", "lv1.1");
 }

@@ -689,14 +689,14 @@ fn pentanomials(records: &Records, p: &TableParams) -> Result<BTreeMap<Vec<Strin
         let mut counts = vec![([0u64; 5], false); group_names.len()];
         for run in packed.chunk_by(|a, b| PairRecord::pair_of(*a) == PairRecord::pair_of(*b)) {
             let group = &mut counts[PairRecord::group_of(run[0]) as usize];
-            let quarters: Vec<u64> = run.iter().map(|r| PairRecord::quarters_of(*r)).collect();
-            if run.len() != 2 || quarters.contains(&PairRecord::NO_PAIR) {
+            let (a, b) = match run {
+                [a, b] => (PairRecord::quarters_of(*a), PairRecord::quarters_of(*b)),
+                _ => (PairRecord::NO_PAIR, PairRecord::NO_PAIR),
+            };
+            if a == PairRecord::NO_PAIR || b == PairRecord::NO_PAIR {
+                // Not two records, or a game without a partner: the group has no whole pairs.
                 group.1 = true;
-            } else if let [a, b] = quarters[..]
-                && a <= 4
-                && b <= 4
-                && (a + b) % 2 == 0
-            {
+            } else if a <= 4 && b <= 4 && (a + b) % 2 == 0 {
                 // Both results in halves: the pair's sum is (a + b) / 4, its class 2 * sum.
                 group.0[((a + b) / 2) as usize] += 1;
             }

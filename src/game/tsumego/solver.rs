@@ -6,12 +6,12 @@
 //! and count one leaf each. Otherwise every legal move is scored by the heuristic.
 //! - df-pn (`Search::DfPn`, Nagai's depth-first proof-number search, with Pawlewicz and Lew's
 //!   1+epsilon thresholds): a node's children are expanded with their terminal tests (each a
-//!   leaf, counted again when the node is expanded again), unsearched children start with
-//!   numbers from the defender's eye space, and the number the parent minimises grows with
-//!   their place in the heuristic's order (`initial_numbers`), and the child with the smallest
-//!   disproof number (the first of equals in that order) is searched next. So the weights still decide the order and the
-//!   cost (the GA's genes), never the answer; a leaf is still "a terminal position reached",
-//!   now by every expansion.
+//!   leaf, counted again when the node is expanded again); unsearched children start with
+//!   numbers from the defender's eye space, the one the parent minimises growing with their
+//!   place in the heuristic's order (`initial_numbers`); the child with the smallest disproof
+//!   number (the first of equals in that order) is searched next. So the weights still decide
+//!   the order and the cost (the GA's genes), never the answer; a leaf is still "a terminal
+//!   position reached", now by every expansion.
 //! - The plain search (`Search::AlphaBeta`): best first; the first winning child returns.
 //!
 //! Legal: empty points that are not suicide and do not repeat a position of the current line
@@ -1532,8 +1532,8 @@ fn dynamic_features(
 /// df-pn's (1, 1) made informed, as Kishimoto and Müller's tsumego solver does with its
 /// "distance to two eyes". The attacker's proof number grows with the defender's eye space
 /// (`space` and `eyes` from `life::eye_space`: the points that could still be part of an eye,
-/// and the eye points now), `EYE_SPACE_WEIGHT` a
-/// point; the defender's with the eyes it still lacks (two, less its eye points now). The
+/// and the eye points now), `EYE_SPACE_WEIGHT` a point; the defender's with the eyes it still
+/// lacks (two, less its eye points now). The
 /// heuristic's order adds `RANK_WEIGHT` a place to the parent's number (the child's disproof
 /// number), so the weights still order the search and decide its cost, never the answer.
 /// Measured on 30 GoTools level-14 questions at 5M nodes (seed 1): (1, 1 + rank) solved 21,

@@ -621,29 +621,37 @@ fn level_scale_grows_and_libraries_carry_the_generator_version() {
     );
 }
 
+/// Generated problems still open at the start (no chain without liberties, no terminal test
+/// deciding them) for `cases` draws seeded from `seed`, levels `first_level` to
+/// `first_level + 5` in turn: (case, problem, the case's random stream after the draw).
+fn open_problems(
+    seed: u64,
+    first_level: u8,
+    cases: u64,
+) -> impl Iterator<Item = (u64, Problem, crate::rng::GameRng)> {
+    use crate::rng::{derive_seed, rng_from_seed};
+    (0..cases).filter_map(move |case| {
+        let mut rng = rng_from_seed(derive_seed(seed, &[case]));
+        let p = generate::draw(first_level + (case % 6) as u8, &mut rng)?;
+        let open = p.start.chain_without_liberty(&p.region).is_none()
+            && decided(&p.region, &p.start, p.targets).is_none();
+        open.then_some((case, p, rng))
+    })
+}
+
 /// The heuristic orders the search; it must never change what the search finds. On generated
 /// problems (the side to move may win or lose) and random weight vectors, the status and the
 /// set of winning first moves are those of the zero weights whenever both searches finish.
 #[test]
 fn the_weights_never_change_the_status_or_the_winning_moves() {
-    use crate::rng::{derive_seed, rng_from_seed, unit_f64};
+    use crate::rng::unit_f64;
     let limits = Limits {
         node_budget: 200_000,
         max_depth: 80,
     };
     let mut solver = Solver::new(18);
     let (mut compared, mut checked) = (0, 0);
-    for case in 0..400u64 {
-        let mut rng = rng_from_seed(derive_seed(7, &[case]));
-        let level = 1 + (case % 6) as u8;
-        let Some(p) = generate::draw(level, &mut rng) else {
-            continue;
-        };
-        if p.start.chain_without_liberty(&p.region).is_some()
-            || decided(&p.region, &p.start, p.targets).is_some()
-        {
-            continue;
-        }
+    for (case, p, mut rng) in open_problems(7, 1, 400) {
         let mut random = Weights::zero();
         random
             .statics
@@ -734,7 +742,6 @@ fn proofs_shared_across_threat_budgets_give_the_status_of_each_budget_alone() {
     // threat budgets (`Solver::proofs`); the plain search reads only its own budget's table.
     // Both must give every status alike, ko statuses above all.
     use super::solver::Search;
-    use crate::rng::{derive_seed, rng_from_seed};
     let limits = Limits {
         node_budget: 300_000,
         max_depth: 80,
@@ -742,17 +749,7 @@ fn proofs_shared_across_threat_budgets_give_the_status_of_each_budget_alone() {
     let (mut dfpn, mut plain) = (Solver::new(18), Solver::new(18));
     plain.set_search(Search::AlphaBeta);
     let (mut compared, mut kos, mut shared) = (0, 0, 0);
-    for case in 0..600u64 {
-        let mut rng = rng_from_seed(derive_seed(11, &[case]));
-        let level = 2 + (case % 6) as u8;
-        let Some(p) = generate::draw(level, &mut rng) else {
-            continue;
-        };
-        if p.start.chain_without_liberty(&p.region).is_some()
-            || decided(&p.region, &p.start, p.targets).is_some()
-        {
-            continue;
-        }
+    for (case, p, _) in open_problems(11, 2, 600) {
         let a = dfpn.solve(&p, &Weights::reference(), limits, true);
         let b = plain.solve(&p, &Weights::reference(), limits, true);
         if a.status == Status::Unknown || b.status == Status::Unknown {
