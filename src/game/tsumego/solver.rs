@@ -261,6 +261,11 @@ impl Learning {
         self.counter = [[NONE; 65]; 2];
         self.hash_moves.iter_mut().for_each(|e| *e = (0, NONE));
     }
+    /// Starts loading the slot `hash_move(hash)` reads.
+    fn prefetch(&self, hash: u64) {
+        prefetch(&self.hash_moves, (hash >> (64 - HASH_MOVE_BITS)) as usize);
+    }
+
     fn hash_move(&self, hash: u64) -> u8 {
         let e = self.hash_moves[(hash >> (64 - HASH_MOVE_BITS)) as usize];
         if e.0 == hash { e.1 } else { NONE }
@@ -339,6 +344,8 @@ pub struct Solver {
     decided_memo: DecidedMemo,
     /// Per ply: the children's (proof, disproof) numbers of the node being searched there.
     pn_kids: Vec<Vec<(u32, u32)>>,
+    /// `candidates`' moves between its two passes (point, child, what the move did, retake).
+    played: Vec<(usize, Position, super::board::PlayInfo, bool)>,
     /// A line reached the depth cap in this solve: a df-pn result is then unknown.
     depth_cut: bool,
 }
@@ -385,16 +392,18 @@ struct DecidedMemo {
     /// as (space, eyes), or `NO_SPACE` before it is asked for).
     entries: Vec<(u64, u32, u8, (u8, u8))>,
     generation: u32,
+    /// log2 of the number of entries.
+    bits: u32,
 }
 
 const NO_SPACE: (u8, u8) = (u8::MAX, u8::MAX);
 
-const DECIDED_MEMO_BITS: u32 = 16;
-
 impl DecidedMemo {
-    fn new() -> DecidedMemo {
+    /// A memo of 2^`bits` entries (16 bytes each).
+    fn new(bits: u32) -> DecidedMemo {
         DecidedMemo {
-            entries: vec![(0, 0, 0, NO_SPACE); 1 << DECIDED_MEMO_BITS],
+            bits,
+            entries: huge_table(1 << bits, (0, 0, 0, NO_SPACE)),
             generation: 0,
         }
     }
@@ -412,7 +421,7 @@ impl DecidedMemo {
 
     /// `decided(region, pos, targets)`, from the memo when this problem tested the same stones.
     fn decided(&mut self, region: &Region, pos: &Position, targets: u64) -> Option<Side> {
-        let (key, slot) = DecidedMemo::slot(pos);
+        let (key, slot) = self.slot(pos);
         let e = self.entries[slot];
         if e.0 == key && e.1 == self.generation {
             return [None, Some(Side::Attacker), Some(Side::Defender)][e.2 as usize];
@@ -430,7 +439,7 @@ impl DecidedMemo {
     /// `life::eye_space(region, pos)`, kept beside the position's terminal test when it is in
     /// the memo (df-pn asks for it at each expansion that finds the child unsearched).
     fn eye_space(&mut self, region: &Region, pos: &Position) -> (u32, u32) {
-        let (key, slot) = DecidedMemo::slot(pos);
+        let (key, slot) = self.slot(pos);
         let e = &mut self.entries[slot];
         let held = e.0 == key && e.1 == self.generation;
         if held && e.3 != NO_SPACE {
@@ -443,12 +452,56 @@ impl DecidedMemo {
         (space, eyes)
     }
 
+    /// Starts loading the slot `decided` and `eye_space` will read for `pos`.
+    fn prefetch(&self, pos: &Position) {
+        prefetch(&self.entries, self.slot(pos).1);
+    }
+
     /// The position's key in the memo (two passes are a different terminal test) and its slot.
-    fn slot(pos: &Position) -> (u64, usize) {
+    fn slot(&self, pos: &Position) -> (u64, usize) {
         const TWO_PASSES_KEY: u64 = 0x2d35_8dcc_aa6c_78a5;
         let key = pos.hash ^ if pos.passes >= 2 { TWO_PASSES_KEY } else { 0 };
-        (key, (key >> (64 - DECIDED_MEMO_BITS)) as usize)
+        (key, (key >> (64 - self.bits)) as usize)
     }
+}
+
+/// A table of `len` copies of `fill`, asked of Linux in 2 MB pages where it can give them (the
+/// tables are tens of MB read at random: with 4 KB pages nearly every lookup also missed the
+/// address cache).
+fn huge_table<T: Clone>(len: usize, fill: T) -> Vec<T> {
+    let mut v = Vec::with_capacity(len);
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = v.as_mut_ptr() as usize;
+        let (from, to) = (
+            start.next_multiple_of(HUGE),
+            (start + len * std::mem::size_of::<T>()) / HUGE * HUGE,
+        );
+        if to > from {
+            // SAFETY: advice on whole pages inside the vector's own allocation, before any is
+            // touched; a refusal only leaves the usual pages.
+            unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
+        }
+    }
+    v.resize(len, fill);
+    v
+}
+
+/// Starts loading `table[slot]` into the cache (a hint: nothing is read, and a slot past the end
+/// is never asked for).
+#[inline(always)]
+fn prefetch<T>(table: &[T], slot: usize) {
+    debug_assert!(slot < table.len());
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `slot` is inside the table (debug-asserted; every caller takes it from the
+    // table's own index function), and a prefetch reads nothing.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch(table.as_ptr().add(slot).cast::<i8>(), _MM_HINT_T0);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (table, slot);
 }
 
 /// df-pn's infinity (a proof or disproof number that can never be reached).
@@ -458,7 +511,7 @@ impl Solver {
     /// A solver with a transposition table of 2^`tt_bits` entries (16 bytes each).
     pub fn new(tt_bits: u32) -> Solver {
         Solver {
-            tt: vec![TtEntry::default(); 1 << tt_bits],
+            tt: huge_table(1 << tt_bits, TtEntry::default()),
             tt_bits,
             generation: 0,
             learning: Learning::new(),
@@ -481,11 +534,12 @@ impl Solver {
             time_limit: None,
             deadline: None,
             search: Search::default(),
-            pn_tt: vec![PnEntry::default(); 1 << tt_bits],
-            proofs: vec![ProofEntry::default(); 1 << tt_bits],
+            pn_tt: huge_table(1 << tt_bits, PnEntry::default()),
+            proofs: huge_table(1 << tt_bits, ProofEntry::default()),
             read_proofs: false,
-            decided_memo: DecidedMemo::new(),
+            decided_memo: DecidedMemo::new(tt_bits),
             pn_kids: Vec::new(),
+            played: Vec::with_capacity(64),
             depth_cut: false,
         }
     }
@@ -939,6 +993,16 @@ impl Solver {
         }
     }
 
+    /// Starts loading the table slots `mid` reads for `child` (its numbers, and its proof
+    /// when proofs are read) while the other children are generated: the tables are far
+    /// larger than the caches, and without this a node waited on each child's slot in turn.
+    fn prefetch_numbers(&self, child: &Position) {
+        prefetch(&self.pn_tt, self.tt_index(Solver::tt_key(child)));
+        if self.read_proofs {
+            prefetch(&self.proofs, self.tt_index(Solver::proof_key(child)));
+        }
+    }
+
     /// The stored (proof, disproof) numbers of a position's side to move, or (1, 1).
     fn pn_lookup(&self, key: u64) -> (u32, u32) {
         let e = self.pn_tt[self.tt_index(key)];
@@ -975,6 +1039,8 @@ impl Solver {
             return (INF, 0, usize::MAX);
         }
         let key = Solver::tt_key(pos);
+        // The node's own slot, written when it returns.
+        prefetch(&self.pn_tt, self.tt_index(key));
         let outer_floor = std::mem::replace(&mut self.ban_floor, usize::MAX);
         let cands = self.candidates(pos, ply, last, prev, favourite);
         let mut floor = self.ban_floor;
@@ -1173,6 +1239,9 @@ impl Solver {
         }
         let mut out = std::mem::take(&mut self.buffers[ply as usize]);
         out.clear();
+        if self.use_dynamic {
+            self.learning.prefetch(pos.hash);
+        }
         let region = &self.region;
         let me = pos.to_move;
         let facts = if self.use_static {
@@ -1198,6 +1267,11 @@ impl Solver {
                     ),
                 )
         };
+        // Two passes over the moves: the first plays them and starts loading the table slots
+        // their children will be looked up in (the terminal-test memo here, the numbers in
+        // `mid`), the second scores them once those loads have had time to arrive.
+        let mut played = std::mem::take(&mut self.played);
+        played.clear();
         for p in Bits(empty) {
             let Some((mut child, info)) = pos.play(region, p) else {
                 continue;
@@ -1222,6 +1296,13 @@ impl Solver {
                 child.threats[me.index()] -= 1;
                 retake = true;
             }
+            if facts.is_some() && wins_now_weight != 0.0 {
+                self.decided_memo.prefetch(&child);
+            }
+            self.prefetch_numbers(&child);
+            played.push((p, child, info, retake));
+        }
+        for &(p, child, ref info, retake) in &played {
             let mut score = 0.0;
             let mut known = None;
             if let Some(f) = &facts {
@@ -1234,7 +1315,7 @@ impl Solver {
                     f,
                     p,
                     &child,
-                    &info,
+                    info,
                     retake,
                     known.flatten() == Some(me),
                 );
@@ -1252,6 +1333,7 @@ impl Solver {
                 new_line: retake.then_some(1),
             });
         }
+        self.played = played;
         // The pass (`may_pass`, `after_pass`): the second in a row starts the judging phase; in
         // the seki test both sides pass and two passes kill.
         if may_pass(pos) || self.two_eyes_only {
