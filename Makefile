@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-quick reproduce-summary reproduce-all
+.PHONY: openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-quick reproduce-summary reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -29,6 +29,14 @@ openspiel:
 		&& .venv/bin/pip install -q open-spiel \
 		|| { echo "OpenSpiel could not be installed: its tests will say SKIPPED"; [ -z "$$REQUIRE_OPENSPIEL" ] || exit 1; }; \
 	fi
+
+# OpenSpiel's games and bots in sweeps (docs/openspiel.md): connect_four (C x simulations),
+# 6x6 breakthrough (our UCT against OpenSpiel's MCTS), Othello (OpenSpiel's MCTS against
+# SimpleMCTS on our engine); each with its report. About 7 minutes on 2 cores.
+OPENSPIEL_EXPERIMENTS = experiments/openspiel-connect-four.toml experiments/openspiel-breakthrough.toml \
+                        experiments/openspiel-othello.toml
+reproduce-openspiel: deps openspiel
+	@for f in $(OPENSPIEL_EXPERIMENTS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" || exit 1; done
 
 # Our Othello against OpenSpiel's: OPENSPIEL_OTHELLO_GAMES random games (default 1,000) replayed
 # move for move (tests/openspiel.rs).
@@ -106,6 +114,8 @@ check-experiments: deps
 	@for f in experiments/*.toml; do \
 		if grep -q '^source = "gotools"' "$$f" && [ -z "$$GOTOOLS_PROBLEMS" ]; then \
 			echo "SKIPPED: $$f (reads GoTools' files: set GOTOOLS_PROBLEMS=DIR)"; continue; fi; \
+		if grep -q 'openspiel' "$$f" && ! $(OPENSPIEL_PYTHON) -c "import pyspiel" 2> /dev/null; then \
+			echo "SKIPPED: $$f (needs OpenSpiel: make openspiel)"; continue; fi; \
 		$(GAMELAB) run "$$f" --dry-run > /dev/null || { echo "invalid experiment file: $$f"; exit 1; }; \
 		echo "ok: $$f"; \
 	done

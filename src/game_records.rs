@@ -23,6 +23,7 @@ use crate::experiment::runner::{results_dir, sound_part};
 use crate::experiment::spec::{Experiment, Stage};
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
+use crate::game::openspiel::OpenSpiel;
 use crate::game::othello::Othello;
 use crate::game::{Game, play_line};
 use anyhow::{Context, Result, bail};
@@ -305,6 +306,22 @@ fn walk_record(job: &Job, r: &GameRecord) -> Result<Walk> {
                 |g| ["A", "B"][g.to_move().index()],
             )
         }
+        Stage::OpenSpiel(stage) => {
+            // The chance outcomes come from the job's seed and the game's pair, as in the run.
+            let seed = crate::experiment::games_job::chance_seed(
+                job.seed,
+                r.game as usize,
+                job.pairing(r.game as usize).pair,
+            );
+            walk(
+                stage
+                    .start(seed)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", stage.id))?,
+                &r.transcript,
+                OpenSpiel::text,
+                |g| ["first", "second"][g.to_move().index()],
+            )
+        }
         Stage::Tsumego(_) => bail!("life-and-death jobs have no games"),
     }
 }
@@ -538,6 +555,7 @@ pub fn record_text(job: &Job, r: &GameRecord) -> String {
     let moves = match &job.config.stage {
         Stage::Othello(_) => Othello::split_moves(&r.transcript),
         Stage::Freckers(_) => Freckers::split_moves(&r.transcript),
+        Stage::OpenSpiel(_) => OpenSpiel::split_moves(&r.transcript),
         _ => Colosseum::split_moves(&r.transcript),
     };
     let _ = writeln!(t, "{}\n", moves.join(" "));
@@ -659,6 +677,7 @@ fn viewer_game(job: &Job, r: &GameRecord) -> Result<ViewerGame> {
         Stage::Othello(_) => "othello",
         Stage::Colosseum(_) => "colosseum",
         Stage::Freckers(_) => "freckers",
+        Stage::OpenSpiel(_) => "openspiel",
         Stage::Tsumego(_) => unreachable!("no games"),
     };
     let mut previous = w.start.clone();

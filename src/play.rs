@@ -188,10 +188,7 @@ pub fn play_game_observed<G: Arena>(
             "agent '{}' chose an illegal move {mv:?}",
             [first.0, second.0][side]
         );
-        let name = game.move_name(mv);
-        if name != "pass" {
-            transcript.push_str(&name);
-        }
+        transcript.push_str(&game.transcript_name(mv));
         match observe.as_mut() {
             Some(f) => {
                 let before = game.clone();

@@ -6,6 +6,12 @@
 //! `GAMELAB_PYTHON` names an interpreter that has it. Without it the test says SKIPPED (and
 //! fails with `REQUIRE_OPENSPIEL` set, as CI sets it).
 //! `OPENSPIEL_OTHELLO_GAMES` sets the number of games (default 1,000).
+//!
+//! And OpenSpiel's games in experiment files (`game = "openspiel"`, `game::openspiel`): a
+//! connect_four sweep of OpenSpiel's MCTS gives the same rows on one and two threads and after
+//! kill -9 and a resume, its report replays every game (the viewer's positions as OpenSpiel prints
+//! them); OpenSpiel's bot plays gamelab's own Othello; a wrong game name or parameter is an
+//! exit-2 error naming its key, with nothing written.
 
 use gamelab::game::Game;
 use gamelab::game::othello::{Othello, builtin_stage};
@@ -13,6 +19,56 @@ use gamelab::rng::{below, rng_from_seed};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+mod common;
+use common::*;
+
+/// pyspiel's interpreter for the tests that run gamelab (which finds it through
+/// `GAMELAB_PYTHON`), or None after saying SKIPPED.
+fn openspiel_or_skip() -> Option<PathBuf> {
+    match python_with_openspiel() {
+        Ok(p) => Some(p),
+        Err(why) if std::env::var_os("REQUIRE_OPENSPIEL").is_none() => {
+            eprintln!("SKIPPED: {why}");
+            None
+        }
+        Err(why) => panic!("REQUIRE_OPENSPIEL is set: {why}"),
+    }
+}
+
+/// gamelab with the OpenSpiel interpreter named.
+fn gamelab_with(python: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(args)
+        .env("GAMELAB_PYTHON", python)
+        .output()
+        .unwrap()
+}
+
+const CONNECT_FOUR: &str = r#"
+name = "c4"
+kind = "match"
+game = "openspiel"
+openspiel = { name = "connect_four" }
+seed = 5
+
+[match]
+players = ["mcts", "rand"]
+games = 24
+
+[openings]
+random_plies = 2
+
+[agents.mcts]
+kind = "openspiel_mcts"
+max_simulations = 20
+
+[agents.rand]
+kind = "openspiel_random"
+
+[grid]
+"agents.mcts.uct_c" = [1.0, 4.0]
+"#;
 
 /// A Python interpreter that imports pyspiel: `GAMELAB_PYTHON`, else the repository's `.venv`.
 fn python_with_openspiel() -> Result<PathBuf, String> {
@@ -57,13 +113,8 @@ fn random_game(seed: u64) -> String {
 
 #[test]
 fn othello_games_agree_with_openspiel_move_for_move() {
-    let python = match python_with_openspiel() {
-        Ok(p) => p,
-        Err(why) if std::env::var_os("REQUIRE_OPENSPIEL").is_none() => {
-            eprintln!("SKIPPED: {why}");
-            return;
-        }
-        Err(why) => panic!("REQUIRE_OPENSPIEL is set: {why}"),
+    let Some(python) = openspiel_or_skip() else {
+        return;
     };
     let games: u64 = std::env::var("OPENSPIEL_OTHELLO_GAMES")
         .ok()
@@ -99,4 +150,195 @@ fn othello_games_agree_with_openspiel_move_for_move() {
     );
     // The games must reach the rule where the engines could differ: a side without a move.
     assert!(passes > 0, "no game of the sample had a pass");
+}
+
+#[test]
+fn a_connect_four_sweep_gives_the_same_rows_on_any_threads_and_after_a_kill() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "c4.toml", CONNECT_FOUR);
+    let f = file.to_str().unwrap();
+    let runs: Vec<_> = ["1", "2"]
+        .iter()
+        .map(|threads| {
+            let out = dir.path().join(format!("t{threads}"));
+            let o = gamelab_with(
+                &python,
+                &[
+                    "run",
+                    f,
+                    "--out",
+                    out.to_str().unwrap(),
+                    "--threads",
+                    threads,
+                ],
+            );
+            assert!(o.status.success(), "{}", stderr(&o));
+            parts(&out, "c4", "games")
+        })
+        .collect();
+    assert_eq!(runs[0].len(), 2, "one part per grid point");
+    assert_same(&runs[0], &runs[1], "1 and 2 threads");
+    let df = runs[0].values().next().unwrap();
+    assert_eq!(df.height(), 24);
+    // Transcripts in OpenSpiel's action strings, each ended by ';' (connect_four: x0..o6).
+    let transcript = df
+        .column("transcript")
+        .unwrap()
+        .str()
+        .unwrap()
+        .get(0)
+        .unwrap()
+        .to_string();
+    assert!(
+        transcript
+            .split(';')
+            .filter(|m| !m.is_empty())
+            .all(|m| m.len() == 2 && "xo".contains(&m[..1])),
+        "{transcript}"
+    );
+
+    // Killed (SIGKILL) part way, then resumed: every row once, the same rows.
+    let out = dir.path().join("killed");
+    let mut landed = 0;
+    for delay in [300u64, 700] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(["run", f, "--out", out.to_str().unwrap(), "--threads", "2"])
+            .env("GAMELAB_PYTHON", &python)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            landed += 1;
+        }
+        child.wait().unwrap();
+    }
+    let o = gamelab_with(
+        &python,
+        &["run", f, "--out", out.to_str().unwrap(), "--threads", "2"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(
+        &runs[0],
+        &parts(&out, "c4", "games"),
+        &format!("after {landed} kills and a resume"),
+    );
+
+    // The report replays every game through the bridge; its viewer holds OpenSpiel's text.
+    let out1 = dir.path().join("t1");
+    let o = gamelab_with(&python, &["report", f, "--out", out1.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = std::fs::read_to_string(out1.join("results/c4/report/report.html")).unwrap();
+    assert!(
+        html.contains("\"kind\":\"openspiel\""),
+        "the viewer has the games"
+    );
+    assert!(
+        html.contains(".......\\n.......\\n"),
+        "positions as OpenSpiel prints them"
+    );
+}
+
+#[test]
+fn openspiels_mcts_plays_gamelabs_own_othello() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let text = r#"
+name = "os-othello"
+kind = "match"
+game = "othello"
+stage = "standard8"
+seed = 2
+[match]
+players = ["os", "flat"]
+games = 4
+[agents.os]
+kind = "openspiel_mcts"
+max_simulations = 10
+[agents.flat]
+kind = "simple_mcts"
+rollouts = 60
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "o.toml", text);
+    let out = dir.path().join("out");
+    let o = gamelab_with(
+        &python,
+        &[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let df = parts(&out, "os-othello", "games")
+        .into_values()
+        .next()
+        .unwrap();
+    assert_eq!(df.height(), 4);
+    // Every game went to its end (a full or blocked board), by Othello's rules.
+    let first = df.column("first_score").unwrap().i64().unwrap().clone();
+    let second = df.column("second_score").unwrap().i64().unwrap().clone();
+    for (a, b) in first.iter().zip(second.iter()) {
+        let (a, b) = (a.unwrap(), b.unwrap());
+        assert!(a + b > 4 && a + b <= 64, "discs {a} + {b}");
+    }
+    // Openings would start it where OpenSpiel's othello cannot be set up: refused up front.
+    let with_openings = text.replace("[match]", "[openings]\nrandom_plies = 2\n[match]");
+    let file = write(dir.path(), "o2.toml", &with_openings);
+    let o = gamelab_with(
+        &python,
+        &[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            dir.path().join("o2").to_str().unwrap(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("openings") && stderr(&o).contains("standard 8x8 start"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn an_unknown_openspiel_game_or_parameter_is_refused_naming_its_key() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (table, key) in [
+        ("openspiel = { name = \"connect_fiv\" }", "openspiel.name"),
+        ("openspiel = { name = \"kuhn_poker\" }", "openspiel.name"),
+        (
+            "openspiel = { name = \"connect_four\", params = { rowz = 5 } }",
+            "openspiel.params",
+        ),
+    ] {
+        let text = CONNECT_FOUR.replace("openspiel = { name = \"connect_four\" }", table);
+        let file = write(dir.path(), "bad.toml", &text);
+        let out = dir.path().join("out");
+        let o = gamelab_with(
+            &python,
+            &[
+                "run",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ],
+        );
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{table}: {err}");
+        assert!(err.contains(key), "{table}: the error names {key}: {err}");
+        assert!(!out.join("results").exists(), "{table}: nothing written");
+    }
 }

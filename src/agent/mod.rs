@@ -142,6 +142,12 @@ fn default_c() -> f64 {
 fn one() -> u32 {
     1
 }
+fn two() -> f64 {
+    2.0
+}
+fn thousand() -> u32 {
+    1000
+}
 fn three() -> u32 {
     3
 }
@@ -396,6 +402,28 @@ pub enum AgentSpec {
     },
     /// Another program, speaking gamelab's line protocol (docs/protocol.md).
     External(external::ExternalSpec),
+    /// OpenSpiel's `MCTSBot` (random-rollout evaluator), through the OpenSpiel bridge
+    /// (`game::openspiel`): OpenSpiel games and gamelab's Othello on the standard board.
+    OpenspielMcts {
+        /// UCT's exploration constant.
+        #[serde(default = "two")]
+        uct_c: f64,
+        /// Simulations per move.
+        #[serde(default = "thousand")]
+        max_simulations: u32,
+        /// Random rollouts per leaf.
+        #[serde(default = "one")]
+        rollouts: u32,
+        /// Whether proven wins and losses are backed up exactly (MCTS-Solver).
+        #[serde(default = "yes")]
+        solve: bool,
+    },
+    /// OpenSpiel's uniform random bot (through the bridge; gamelab's `random` is the same
+    /// policy without it).
+    OpenspielRandom {},
+    /// OpenSpiel's exact alpha-beta search to the end of the game (small games only:
+    /// tic_tac_toe; OpenSpiel's games have no evaluation function for a depth limit).
+    OpenspielAlphabeta {},
     /// Colosseum: seed 003's popcoin, UCT with heuristic-biased selection and final move,
     /// C by the number of moves, root checks and tree reuse.
     Popcoin {
@@ -543,6 +571,9 @@ impl AgentSpec {
             AgentSpec::Heuristic { .. } => "heuristic",
             AgentSpec::Popcoin { .. } => "popcoin",
             AgentSpec::External(_) => "external",
+            AgentSpec::OpenspielMcts { .. } => "openspiel_mcts",
+            AgentSpec::OpenspielRandom {} => "openspiel_random",
+            AgentSpec::OpenspielAlphabeta {} => "openspiel_alphabeta",
         }
     }
 
@@ -987,7 +1018,10 @@ pub fn build_generic<G: CellGame>(
         AgentSpec::Greedy {}
         | AgentSpec::Corners {}
         | AgentSpec::Positional {}
-        | AgentSpec::External(_) => return Ok(None),
+        | AgentSpec::External(_)
+        | AgentSpec::OpenspielMcts { .. }
+        | AgentSpec::OpenspielRandom {}
+        | AgentSpec::OpenspielAlphabeta {} => return Ok(None),
     }))
 }
 

@@ -92,6 +92,10 @@ mod tests {
         };
         add("top", keys_of::<ExperimentFile>(""));
         add("stage", keys_of::<StageDef>(""));
+        add(
+            "openspiel",
+            keys_of::<crate::game::openspiel::OpenSpielSpec>(""),
+        );
         add("match", keys_of::<MatchSpec>(""));
         add("sprt", keys_of::<Sprt>(""));
         add("tournament", keys_of::<TournamentSpec>(""));

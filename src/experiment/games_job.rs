@@ -167,10 +167,26 @@ fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
             let start = Freckers::new(stage.strict);
             w.with(&|_, _| Ok((start, stage.id.clone(), None)))
         }
+        Stage::OpenSpiel(stage) => w.with(&|game: usize, pair: Option<u32>| {
+            let seed = chance_seed(job.seed, game, pair);
+            let start = stage
+                .start(seed)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", stage.id))?;
+            Ok((start, stage.id.clone(), None))
+        }),
         Stage::Tsumego(_) => {
             anyhow::bail!("life-and-death jobs solve problems; they play no games")
         }
     }
+}
+
+/// The seed of an OpenSpiel game's chance outcomes: per colour-swapped pair, so both games of
+/// a pair meet the same chance (a game without a partner has its own).
+pub fn chance_seed(job_seed: u64, game: usize, pair: Option<u32>) -> u64 {
+    /// Keeps chance seeds apart from game and setup seeds.
+    const CHANCE: u64 = 0xc4a2;
+    let key = pair.map_or(u64::MAX - game as u64, u64::from);
+    derive_seed(job_seed, &[CHANCE, key])
 }
 
 /// Checks that every game of `job` can play its opening: per pair for random setups and random

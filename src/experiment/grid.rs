@@ -16,6 +16,7 @@ use super::spec::{
 use crate::agent::{AgentSpec, Arena};
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
+use crate::game::openspiel::{OpenSpiel, OpenSpielStage};
 use crate::game::othello::Othello;
 use crate::rng::derive_seed;
 use serde::{Deserialize, Serialize};
@@ -481,23 +482,55 @@ fn point_config(
     {
         return Err(err(key, format!("[{key}] goes with game = \"tsumego\"")));
     }
-    let stage = Stage::resolve(file.game, &file.stage).map_err(|e| err("stage", e))?;
+    let stage = match (file.game, &file.stage, &file.openspiel) {
+        (GameName::Openspiel, None, Some(spec)) => {
+            Stage::OpenSpiel(OpenSpielStage::load(spec).map_err(|e| err(openspiel_key(&e), e))?)
+        }
+        (GameName::Openspiel, None, None) => {
+            return Err(err(
+                "openspiel",
+                "game = \"openspiel\" needs an `openspiel` table: openspiel = { name = \"connect_four\" }".into(),
+            ));
+        }
+        (GameName::Openspiel, Some(_), _) => {
+            return Err(err(
+                "stage",
+                "an OpenSpiel game is named by the `openspiel` table; leave `stage` out".into(),
+            ));
+        }
+        (_, _, Some(_)) => {
+            return Err(err(
+                "openspiel",
+                "the `openspiel` table goes with game = \"openspiel\"".into(),
+            ));
+        }
+        (game, Some(stage), None) => Stage::resolve(game, stage).map_err(|e| err("stage", e))?,
+        (_, None, None) => {
+            return Err(err(
+                "stage",
+                "missing: the stage the games are played on".into(),
+            ));
+        }
+    };
     // A start position to build agents on (Colosseum: a setup of the smallest size).
     enum Start {
         Othello(Othello),
         Colosseum(Colosseum),
         Freckers(Freckers),
+        OpenSpiel(OpenSpiel),
     }
     let start = match &stage {
         Stage::Othello(def) => Start::Othello(Othello::new(def).map_err(|e| err("stage", e))?),
         Stage::Colosseum(c) => Start::Colosseum(c.setup(0).map_err(|e| err("stage", e))?),
         Stage::Freckers(f) => Start::Freckers(Freckers::new(f.strict)),
+        Stage::OpenSpiel(o) => Start::OpenSpiel(o.start(0).map_err(|e| err("openspiel", e))?),
         Stage::Tsumego(_) => unreachable!("life-and-death configs are built by tsumego_config"),
     };
     let build = |spec: &crate::agent::AgentSpec| -> Result<(), String> {
         match &start {
             Start::Othello(g) => Othello::build_agent(spec, g).map(|_| ()),
             Start::Colosseum(g) => Colosseum::build_agent(spec, g).map(|_| ()),
+            Start::OpenSpiel(g) => OpenSpiel::build_agent(spec, g).map(|_| ()),
             Start::Freckers(g) => Freckers::build_agent(spec, g).map(|_| ()),
         }
     };
@@ -703,6 +736,19 @@ fn point_config(
         spec.budget().map_err(|e| err(&key, e))?;
         spec.first_move_budget().map_err(|e| err(&key, e))?;
         build(&spec).map_err(|e| err(&key, e))?;
+        // OpenSpiel's othello cannot be set up where an opening ends.
+        if file.openings.is_some()
+            && matches!(start, Start::Othello(_))
+            && spec.kind_name().starts_with("openspiel_")
+        {
+            return Err(err(
+                "openings",
+                format!(
+                    "agent '{label}' (`{}`) plays Othello from the standard 8x8 start only: OpenSpiel's othello cannot be set up where an opening ends; leave out [openings]",
+                    spec.kind_name()
+                ),
+            ));
+        }
         agents.insert(label.clone(), spec);
     }
     let openings = match &file.openings {
@@ -722,6 +768,7 @@ fn point_config(
             let checked = match &start {
                 Start::Othello(g) => o.check_suite(g),
                 Start::Freckers(g) => o.check_suite(g),
+                Start::OpenSpiel(g) => o.check_suite(g),
                 Start::Colosseum(_) => Ok(()),
             };
             checked.map_err(|e| opening_error(exp, &o, e, None))?;
@@ -807,7 +854,12 @@ fn tsumego_config(
             ),
         ));
     }
-    let mut stage = Stage::tsumego(&file.stage, file.library.as_ref()).map_err(|e| {
+    let no_stage = crate::game::othello::StageRef::Id(String::new());
+    let mut stage = Stage::tsumego(
+        file.stage.as_ref().unwrap_or(&no_stage),
+        file.library.as_ref(),
+    )
+    .map_err(|e| {
         err(
             if file.library.is_none() {
                 "stage"
@@ -891,6 +943,20 @@ fn tsumego_config(
         tsumego_ga,
         ..JobConfig::bare(exp, file, stage)
     })
+}
+
+/// The key an OpenSpiel load error belongs to: the parameters, the name, or the game itself
+/// (Python or the package missing).
+fn openspiel_key(message: &str) -> &'static str {
+    if message.contains("arameter") || message.starts_with("params.") {
+        "openspiel.params"
+    } else if message.contains("Python")
+        || message.contains("OpenSpiel") && message.contains("import")
+    {
+        "game"
+    } else {
+        "openspiel.name"
+    }
 }
 
 #[cfg(test)]

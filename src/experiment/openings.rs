@@ -229,10 +229,7 @@ fn random_plies<G: Game>(start: &G, n: u32, seed: u64) -> Result<Played<G>, u32>
     let (mut game, mut transcript, mut buf) = (start.clone(), String::new(), Vec::new());
     for k in 0..n {
         let mv = game.random_move(&mut rng, &mut buf).ok_or(k)?;
-        let name = game.move_name(mv);
-        if name != "pass" {
-            transcript.push_str(&name);
-        }
+        transcript.push_str(&game.transcript_name(mv));
         game.play(mv);
     }
     Ok(Played {

@@ -58,9 +58,11 @@ pub enum GameName {
     Colosseum,
     Freckers,
     Tsumego,
+    /// A game of OpenSpiel, named by the file's `openspiel` table (`game::openspiel`).
+    Openspiel,
 }
 
-pub const GAMES: [&str; 4] = ["othello", "colosseum", "freckers", "tsumego"];
+pub const GAMES: [&str; 5] = ["othello", "colosseum", "freckers", "tsumego", "openspiel"];
 
 /// A job's resolved stage: an Othello stage written out, or the boards of a Colosseum job.
 /// Untagged, so an Othello stage serialises (and hashes) as its definition alone.
@@ -71,6 +73,7 @@ pub enum Stage {
     Colosseum(ColosseumStage),
     Freckers(FreckersStage),
     Tsumego(TsumegoStage),
+    OpenSpiel(crate::game::openspiel::OpenSpielStage),
 }
 
 /// A life-and-death job's stage: the problem library it reads (named by the file's `stage`,
@@ -91,6 +94,7 @@ impl Stage {
             (GameName::Freckers, StageRef::Id(id)) => Ok(Stage::Freckers(FreckersStage::parse(id)?)),
             (GameName::Freckers, StageRef::Inline(_)) => Err("a Freckers stage is a name: standard or strict".into()),
             (GameName::Tsumego, _) => Err("a life-and-death stage is the library's name with a [library] section (see Stage::tsumego)".into()),
+            (GameName::Openspiel, _) => Err("an OpenSpiel game is named by the `openspiel` table, not by `stage`".into()),
         }
     }
 
@@ -127,6 +131,7 @@ impl Stage {
             Stage::Colosseum(s) => &s.id,
             Stage::Freckers(s) => &s.id,
             Stage::Tsumego(s) => &s.id,
+            Stage::OpenSpiel(s) => &s.id,
         }
     }
 
@@ -134,7 +139,9 @@ impl Stage {
     pub fn othello(&self) -> Option<&StageDef> {
         match self {
             Stage::Othello(s) => Some(s),
-            Stage::Colosseum(_) | Stage::Freckers(_) | Stage::Tsumego(_) => None,
+            Stage::Colosseum(_) | Stage::Freckers(_) | Stage::Tsumego(_) | Stage::OpenSpiel(_) => {
+                None
+            }
         }
     }
 }
@@ -438,7 +445,12 @@ pub struct ExperimentFile {
     pub description: Option<String>,
     pub kind: JobKind,
     pub game: GameName,
-    pub stage: StageRef,
+    /// The stage (every game but OpenSpiel's, which `openspiel` names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage: Option<StageRef>,
+    /// `game = "openspiel"`: the game, by OpenSpiel's name, and its parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openspiel: Option<crate::game::openspiel::OpenSpielSpec>,
     #[serde(default)]
     pub seed: u64,
     #[serde(default = "one")]

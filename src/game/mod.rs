@@ -10,6 +10,7 @@
 
 pub mod colosseum;
 pub mod freckers;
+pub mod openspiel;
 pub mod othello;
 pub mod tsumego;
 
@@ -80,6 +81,12 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     }
     /// The move in the game's usual notation.
     fn move_name(&self, mv: Self::Move) -> String;
+    /// The move as transcripts record it (the name; "" for a pass). Games whose names do not
+    /// split apart when concatenated end each with a separator that `split_moves` cuts at.
+    fn transcript_name(&self, mv: Self::Move) -> String {
+        let name = self.move_name(mv);
+        if name == "pass" { String::new() } else { name }
+    }
     /// The move names of a line as rows record it (`transcript`, `opening`: the names
     /// concatenated, passes left out) or as a user writes it (whitespace between moves allowed).
     /// Games whose names are not space-free words override this.
@@ -148,9 +155,7 @@ pub fn play_line<G: Game>(start: &G, names: &[String]) -> Result<Played<G>, Line
             game.legal_moves(&mut legal);
             let names: Vec<String> = legal.iter().map(|&m| game.move_name(m)).collect();
             if let Some(k) = names.iter().position(|n| squash(n) == wanted) {
-                if names[k] != "pass" {
-                    transcript.push_str(&names[k]);
-                }
+                transcript.push_str(&game.transcript_name(legal[k]));
                 game.play(legal[k]);
                 plies += 1;
                 break;

@@ -107,6 +107,29 @@ impl Arena for Othello {
             AgentSpec::External(e) => {
                 Box::new(crate::agent::external::ExternalAgent::new(e, start))
             }
+            AgentSpec::OpenspielMcts { .. }
+            | AgentSpec::OpenspielRandom {}
+            | AgentSpec::OpenspielAlphabeta {} => {
+                // OpenSpiel's othello starts from the standard 8x8 position only, and the bot
+                // is given the line from there.
+                if *start != Othello::from_stage_id("standard8") {
+                    return Err(format!(
+                        "`{}` plays Othello from the standard 8x8 start only (stage standard8, no [openings]): OpenSpiel's othello cannot be set up at another position",
+                        spec.kind_name()
+                    ));
+                }
+                crate::game::openspiel::OpenSpielStage::load(
+                    &crate::game::openspiel::OpenSpielSpec {
+                        name: "othello".into(),
+                        params: Default::default(),
+                    },
+                )?;
+                Box::new(crate::game::openspiel::OpenSpielBot::new(
+                    spec,
+                    "othello".into(),
+                    start,
+                ))
+            }
             other => {
                 return Err(format!(
                     "agent kind '{}' is not available for Othello",

@@ -1,0 +1,182 @@
+"""gamelab's OpenSpiel bridge: OpenSpiel's games and bots for gamelab's runner (src/game/openspiel).
+
+gamelab starts one bridge per worker thread and game (`python bridge.py`, the interpreter from
+GAMELAB_PYTHON or the repository's .venv) and speaks JSON lines: one request a line on standard
+input, one answer a line on standard output. Every request names the game (OpenSpiel's game
+string, e.g. "connect_four" or "breakthrough(rows=6,columns=6)") and a state by its history, the
+actions from the initial state (chance outcomes included), so a request never depends on the
+ones before it: gamelab's rows do not depend on which bridge answered. States are cached, so a
+game played move by move costs one `apply_action` a move.
+
+Requests and answers:
+  {"op": "load", "game": G}
+      -> {"players": 2, "chance": bool}   two-player zero-sum sequential perfect-information
+                                           games only, else {"error": ...}
+  {"op": "state", "game": G, "history": [a...], "seed": S}
+      -> {"history": [a...], "player": p, "legal": [a...], "names": [...],
+          "terminal": bool, "returns": [r0, r1]}
+         chance nodes after `history` are resolved first, each outcome drawn with a generator
+         seeded by (S, its place in the history), and their actions added to "history"
+  {"op": "bot", "game": G, "history": [a...] | "names": [n...], "bot": SPEC, "seed": S}
+      -> {"action": a, "name": n}   the bot's choice for the player to move (not applied);
+         "names": the line as action names from the initial state (gamelab's own Othello)
+  {"op": "show", "game": G, "history": [a...]} -> {"text": str(state)}
+  anything that fails -> {"error": "..."}
+SPEC: {"kind": "random"} | {"kind": "mcts", "uct_c": C, "max_simulations": N, "rollouts": R,
+       "solve": bool} | {"kind": "alphabeta"} (exact alpha-beta to the end: small games only)
+A bot is built afresh for every move, seeded by S, so its choice depends only on (S, state).
+"""
+
+import collections
+import difflib
+import json
+import random
+import sys
+
+try:
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import mcts, minimax
+except ImportError as e:
+    sys.stdout.write(json.dumps({"error": f"cannot import OpenSpiel ({e}): make openspiel installs it"}) + "\n")
+    sys.stdout.flush()
+    sys.exit(3)
+
+STATE_CACHE = 512
+SEED_MOD = 2**31 - 1
+
+
+def mix(*parts):
+    """A 31-bit seed from integers (numpy and OpenSpiel's bots take 32-bit seeds)."""
+    h = 1469598103934665603
+    for p in parts:
+        h = ((h ^ (p & 0xFFFFFFFFFFFFFFFF)) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
+    return h % SEED_MOD
+
+
+class Bridge:
+    def __init__(self):
+        self.games = {}
+        self.states = collections.OrderedDict()
+
+    def game(self, name):
+        g = self.games.get(name)
+        if g is None:
+            try:
+                g = pyspiel.load_game(name)
+            except pyspiel.SpielError as e:
+                first = str(e).strip().splitlines()[0]
+                if first.startswith("Unknown game"):
+                    short = name.split("(")[0]
+                    close = difflib.get_close_matches(short, pyspiel.registered_names(), n=3)
+                    hint = f"did you mean {' or '.join(close)}?" if close else \
+                        "pyspiel.registered_names() lists them"
+                    raise ValueError(f"OpenSpiel has no game '{short}' ({hint})") from None
+                raise
+            t = g.get_type()
+            if (g.num_players() != 2 or t.utility != pyspiel.GameType.Utility.ZERO_SUM
+                    or t.information != pyspiel.GameType.Information.PERFECT_INFORMATION
+                    or t.dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL):
+                raise ValueError(f"{name}: gamelab plays two-player zero-sum sequential "
+                                 "perfect-information games; this one is not")
+            self.games[name] = g
+        return g
+
+    def state(self, name, history, seed=None):
+        """The state after `history`, chance resolved when `seed` is given (then the history
+        grows by the outcomes drawn)."""
+        key = (name, tuple(history))
+        s = self.states.get(key)
+        if s is None:
+            if history:
+                parent = self.state(name, history[:-1])
+                s = parent.clone()
+                s.apply_action(history[-1])
+            else:
+                s = self.game(name).new_initial_state()
+            self.remember(key, s)
+        else:
+            self.states.move_to_end(key)
+        if seed is not None and s.is_chance_node():
+            history = list(history)
+            while s.is_chance_node():
+                actions, probs = zip(*s.chance_outcomes())
+                rng = np.random.RandomState(mix(seed, len(history)))
+                a = int(actions[rng.choice(len(actions), p=probs)])
+                s = s.clone()
+                s.apply_action(a)
+                history.append(a)
+                self.remember((name, tuple(history)), s)
+        return s
+
+    def remember(self, key, s):
+        self.states[key] = s
+        if len(self.states) > STATE_CACHE:
+            self.states.popitem(last=False)
+
+    def load(self, req):
+        g = self.game(req["game"])
+        t = g.get_type()
+        return {"players": 2, "chance": t.chance_mode != pyspiel.GameType.ChanceMode.DETERMINISTIC}
+
+    def info(self, req):
+        s = self.state(req["game"], req["history"], req["seed"])
+        out = {"history": s.history(), "terminal": s.is_terminal()}
+        if s.is_terminal():
+            out["returns"] = s.returns()
+        else:
+            p = s.current_player()
+            legal = s.legal_actions()
+            out.update(player=p, legal=legal, names=[s.action_to_string(p, a) for a in legal])
+        return out
+
+    def by_names(self, name, names):
+        s = self.game(name).new_initial_state()
+        for n in names:
+            legal = {s.action_to_string(s.current_player(), a): a for a in s.legal_actions()}
+            if n not in legal:
+                raise ValueError(f"move {n!r} is not legal in OpenSpiel's {name} there")
+            s.apply_action(legal[n])
+        return s
+
+    def bot(self, req):
+        name = req["game"]
+        s = self.by_names(name, req["names"]) if "names" in req else self.state(name, req["history"])
+        spec, seed = req["bot"], req["seed"]
+        player = s.current_player()
+        kind = spec["kind"]
+        if kind == "random":
+            legal = s.legal_actions()
+            a = legal[random.Random(mix(seed)).randrange(len(legal))]
+        elif kind == "mcts":
+            rs = np.random.RandomState(mix(seed))
+            evaluator = mcts.RandomRolloutEvaluator(spec["rollouts"], rs)
+            bot = mcts.MCTSBot(self.game(name), spec["uct_c"], spec["max_simulations"], evaluator,
+                               solve=spec["solve"], random_state=rs)
+            a = bot.step(s)
+        elif kind == "alphabeta":
+            _, a = minimax.alpha_beta_search(self.game(name), state=s.clone(),
+                                             maximizing_player_id=player)
+        else:
+            raise ValueError(f"unknown bot kind {kind!r}")
+        return {"action": int(a), "name": s.action_to_string(player, a)}
+
+    def show(self, req):
+        return {"text": str(self.state(req["game"], req["history"]))}
+
+
+def main():
+    b = Bridge()
+    ops = {"load": b.load, "state": b.info, "bot": b.bot, "show": b.show}
+    for line in sys.stdin:
+        try:
+            req = json.loads(line)
+            out = ops[req["op"]](req)
+        except Exception as e:  # noqa: BLE001 - gamelab turns it into an error naming the request
+            out = {"error": f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"}
+        sys.stdout.write(json.dumps(out) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

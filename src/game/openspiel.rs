@@ -1,0 +1,498 @@
+//! OpenSpiel's games and bots, played through a bridge process (`bridges/openspiel/bridge.py`).
+//!
+//! `game = "openspiel"` with `openspiel = { name = "connect_four", params = { ... } }` plays any
+//! two-player zero-sum sequential perfect-information game of OpenSpiel (chance nodes
+//! included). OpenSpiel holds the state: gamelab referees through the bridge (legal moves,
+//! apply, terminal, returns) and records rows as for its own games: moves by OpenSpiel's action
+//! strings, scores from the returns. OpenSpiel's bots are agent kinds (`openspiel_mcts`,
+//! `openspiel_random`, `openspiel_alphabeta`); they also play gamelab's own Othello on the
+//! standard board (the line so far is passed as move names).
+//!
+//! The bridge is a Python process (the interpreter `GAMELAB_PYTHON` names, else the repository's
+//! `.venv`, which `make openspiel` creates, else `python3`), one per worker thread, started on
+//! first use and ended with gamelab (its standard input closes; Linux also kills it when gamelab
+//! dies). The script is built into the binary and run with `-c`. Every request carries the
+//! game and the whole history (the bridge caches states, so a game played move by move costs
+//! one `apply_action` a move), so an answer never depends on which thread's bridge gave it.
+//!
+//! Where this departs from the built-in games (docs/design.md): a position is its history, and
+//! every `play` is a round trip to Python, so OpenSpiel games are for sweeps of OpenSpiel's bots
+//! and external agents; gamelab's own tree searches play them too, at the bridge's speed. A
+//! bridge that fails mid-game (it crashed, Python broke) stops the run with the bridge's message;
+//! what can be checked before a run (Python, the package, the game's name and parameters) is
+//! checked when the experiment file is read.
+
+use crate::agent::{Agent, AgentSpec, Arena, Budget, Effort};
+use crate::game::{Game, Outcome, Player};
+use crate::rng::{GameRng, derive_seed};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::Arc;
+
+/// The bridge script, run with `python -c`.
+const BRIDGE: &str = include_str!("../../bridges/openspiel/bridge.py");
+
+/// The file's `openspiel` table: a game by OpenSpiel's name and its parameters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenSpielSpec {
+    /// OpenSpiel's short name (`python -c "import pyspiel; print(pyspiel.registered_names())"`).
+    pub name: String,
+    /// The game's parameters (`pyspiel.load_game(name).get_parameters()` shows them).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub params: BTreeMap<String, toml::Value>,
+}
+
+impl OpenSpielSpec {
+    /// OpenSpiel's game string: `name` or `name(key=value,...)`.
+    pub fn game_string(&self) -> Result<String, String> {
+        if self.name.is_empty()
+            || !self
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_')
+        {
+            return Err(format!(
+                "'{}' is not an OpenSpiel game name (letters, digits and '_')",
+                self.name
+            ));
+        }
+        let mut params = Vec::new();
+        for (k, v) in &self.params {
+            let text = match v {
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Float(f) => format!("{f:?}"),
+                toml::Value::Boolean(b) => b.to_string(),
+                toml::Value::String(s) if !s.contains([',', '(', ')', '=']) => s.clone(),
+                other => {
+                    return Err(format!(
+                        "params.{k}: {other} is not an integer, a float, a boolean or a plain string"
+                    ));
+                }
+            };
+            params.push(format!("{k}={text}"));
+        }
+        Ok(if params.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{}({})", self.name, params.join(","))
+        })
+    }
+}
+
+/// A job's OpenSpiel stage: the game string (also the rows' `stage`) and whether the game has
+/// chance nodes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OpenSpielStage {
+    pub id: String,
+    pub openspiel: String,
+    pub chance: bool,
+}
+
+impl OpenSpielStage {
+    /// Loads the game in the bridge: an error when Python, OpenSpiel or the game is missing, or
+    /// the game is not one gamelab can play.
+    pub fn load(spec: &OpenSpielSpec) -> Result<OpenSpielStage, String> {
+        let game = spec.game_string()?;
+        let answer = request(&json!({"op": "load", "game": game}))?;
+        Ok(OpenSpielStage {
+            id: game.clone(),
+            openspiel: game,
+            chance: answer["chance"].as_bool().unwrap_or(false),
+        })
+    }
+
+    /// The start of a game: chance outcomes along it are drawn with `chance_seed`.
+    pub fn start(&self, chance_seed: u64) -> Result<OpenSpiel, String> {
+        OpenSpiel::at(Arc::from(self.openspiel.as_str()), chance_seed, Vec::new())
+    }
+}
+
+/// A running bridge process.
+struct Bridge {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Drop for Bridge {
+    /// Kills the bridge's process group (the bridge leads it).
+    fn drop(&mut self) {
+        // SAFETY: a signal to the group this bridge leads; no memory is touched.
+        unsafe {
+            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
+        }
+        let _ = self.child.wait();
+    }
+}
+
+thread_local! {
+    /// This thread's bridge, started on first use.
+    static BRIDGE_PROCESS: RefCell<Option<Bridge>> = const { RefCell::new(None) };
+}
+
+/// The Python interpreter the bridge runs in: `GAMELAB_PYTHON`, else `.venv/bin/python` in the
+/// current folder or beside the binary's repository (`target/<profile>/gamelab`), else `python3`.
+pub fn python() -> std::path::PathBuf {
+    if let Some(p) = std::env::var_os("GAMELAB_PYTHON") {
+        return p.into();
+    }
+    let mut candidates = vec![std::path::PathBuf::from(".venv/bin/python")];
+    if let Ok(exe) = std::env::current_exe()
+        && let Some(repo) = exe.ancestors().nth(3)
+    {
+        candidates.push(repo.join(".venv/bin/python"));
+    }
+    candidates
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| "python3".into())
+}
+
+fn start_bridge() -> Result<Bridge, String> {
+    let python = python();
+    let mut cmd = Command::new(&python);
+    cmd.arg("-c")
+        .arg(BRIDGE)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null());
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+        unsafe {
+            cmd.pre_exec(|| {
+                #[cfg(target_os = "linux")]
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
+    let mut child = cmd.spawn().map_err(|e| {
+        format!(
+            "cannot start Python ({}): {e}; `make openspiel` installs OpenSpiel into .venv/, or set GAMELAB_PYTHON",
+            python.display()
+        )
+    })?;
+    let stdin = child.stdin.take().expect("piped");
+    let stdout = BufReader::new(child.stdout.take().expect("piped"));
+    Ok(Bridge {
+        child,
+        stdin,
+        stdout,
+    })
+}
+
+/// One request to this thread's bridge, and its answer; an `error` answer is an `Err`.
+pub fn request(req: &Value) -> Result<Value, String> {
+    BRIDGE_PROCESS.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(start_bridge()?);
+        }
+        let bridge = slot.as_mut().expect("started");
+        let mut line = String::new();
+        let sent = writeln!(bridge.stdin, "{req}").and_then(|_| bridge.stdin.flush());
+        let read = sent.and_then(|_| bridge.stdout.read_line(&mut line));
+        let answer: Option<Value> = match read {
+            Ok(n) if n > 0 => serde_json::from_str(&line).ok(),
+            _ => None,
+        };
+        match answer {
+            Some(v) => match v.get("error").and_then(Value::as_str) {
+                Some(e) => Err(e.to_string()),
+                None => Ok(v),
+            },
+            None => {
+                // A bridge that died is started again on the next request.
+                *slot = None;
+                Err(format!(
+                    "the OpenSpiel bridge ({}) stopped answering{}",
+                    python().display(),
+                    if line.is_empty() {
+                        String::new()
+                    } else {
+                        format!(": {}", line.trim())
+                    }
+                ))
+            }
+        }
+    })
+}
+
+/// A position of an OpenSpiel game: its history (chance outcomes included) and what the bridge
+/// said about it.
+#[derive(Clone, Debug)]
+pub struct OpenSpiel {
+    game: Arc<str>,
+    chance_seed: u64,
+    history: Vec<u32>,
+    player: Player,
+    legal: Arc<Vec<u32>>,
+    names: Arc<Vec<String>>,
+    returns: Option<[f64; 2]>,
+}
+
+impl PartialEq for OpenSpiel {
+    fn eq(&self, other: &OpenSpiel) -> bool {
+        self.game == other.game && self.history == other.history
+    }
+}
+
+impl OpenSpiel {
+    /// The position after `history`, its chance outcomes drawn with `chance_seed`.
+    fn at(game: Arc<str>, chance_seed: u64, history: Vec<u32>) -> Result<OpenSpiel, String> {
+        let a = request(&json!({"op": "state", "game": &*game, "history": history,
+            "seed": chance_seed & 0x7fff_ffff_ffff_ffff}))?;
+        let ints = |v: &Value| -> Vec<u32> {
+            v.as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|x| x.as_u64())
+                        .map(|x| x as u32)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let returns = a["returns"].as_array().map(|r| {
+            [
+                r.first().and_then(Value::as_f64).unwrap_or(0.0),
+                r.get(1).and_then(Value::as_f64).unwrap_or(0.0),
+            ]
+        });
+        Ok(OpenSpiel {
+            game,
+            chance_seed,
+            history: ints(&a["history"]),
+            player: if a["player"].as_u64() == Some(1) {
+                Player::Second
+            } else {
+                Player::First
+            },
+            legal: Arc::new(ints(&a["legal"])),
+            names: Arc::new(
+                a["names"]
+                    .as_array()
+                    .map(|n| {
+                        n.iter()
+                            .filter_map(|x| x.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            ),
+            returns,
+        })
+    }
+
+    /// The game string.
+    pub fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// The actions from the initial state, chance outcomes included.
+    pub fn history(&self) -> &[u32] {
+        &self.history
+    }
+
+    /// The position as OpenSpiel prints it.
+    pub fn text(&self) -> String {
+        request(&json!({"op": "show", "game": &*self.game, "history": self.history}))
+            .map(|a| a["text"].as_str().unwrap_or_default().to_string())
+            .unwrap_or_else(|e| panic!("OpenSpiel bridge: {e}"))
+    }
+}
+
+impl Game for OpenSpiel {
+    type Move = u32;
+
+    fn to_move(&self) -> Player {
+        self.player
+    }
+    fn legal_moves(&self, out: &mut Vec<u32>) {
+        if self.returns.is_none() {
+            out.extend_from_slice(&self.legal);
+        }
+    }
+    fn play(&mut self, mv: u32) {
+        let mut history = std::mem::take(&mut self.history);
+        history.push(mv);
+        *self = OpenSpiel::at(self.game.clone(), self.chance_seed, history)
+            .unwrap_or_else(|e| panic!("OpenSpiel bridge ({}): {e}", self.game));
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let [a, b] = self.returns?;
+        Some(if a > b {
+            Outcome::Win(Player::First)
+        } else if b > a {
+            Outcome::Win(Player::Second)
+        } else {
+            Outcome::Draw
+        })
+    }
+    /// The returns (OpenSpiel's utilities), rounded to integers; 0 before the end.
+    fn scores(&self) -> [i32; 2] {
+        self.returns.map_or([0, 0], |r| r.map(|x| x.round() as i32))
+    }
+    fn move_name(&self, mv: u32) -> String {
+        self.legal
+            .iter()
+            .position(|&a| a == mv)
+            .map_or_else(|| format!("#{mv}"), |i| self.names[i].clone())
+    }
+    /// Names end in `;` in transcripts: OpenSpiel's action strings may hold spaces and dashes.
+    fn transcript_name(&self, mv: u32) -> String {
+        format!("{};", self.move_name(mv))
+    }
+    fn split_moves(line: &str) -> Vec<String> {
+        line.split(';')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string)
+            .collect()
+    }
+}
+
+impl crate::agent::external::Protocol for OpenSpiel {
+    const NAME: &'static str = "openspiel";
+    fn position_text(&self) -> String {
+        format!("{}\n{}", self.game, self.text().trim_end())
+    }
+}
+
+impl Arena for OpenSpiel {
+    fn build_agent(
+        spec: &AgentSpec,
+        start: &OpenSpiel,
+    ) -> Result<Box<dyn Agent<OpenSpiel>>, String> {
+        use crate::agent::{random, rollout::Uniform, uct};
+        Ok(match spec {
+            AgentSpec::Random {} => Box::new(random::RandomAgent),
+            AgentSpec::Uct { table: None, .. } if spec.rollout_name().is_none() => {
+                Box::new(uct::Uct::new(spec.uct_config().expect("uct"), Uniform))
+            }
+            AgentSpec::External(e) => {
+                Box::new(crate::agent::external::ExternalAgent::new(e, start))
+            }
+            AgentSpec::OpenspielRandom {}
+            | AgentSpec::OpenspielMcts { .. }
+            | AgentSpec::OpenspielAlphabeta {} => {
+                Box::new(OpenSpielBot::new(spec, start.game.to_string(), start))
+            }
+            other => {
+                return Err(format!(
+                    "agent kind '{}' is not available for OpenSpiel games (random, uct, external and the openspiel_* bots are)",
+                    other.kind_name()
+                ));
+            }
+        })
+    }
+}
+
+/// A game an OpenSpiel bot can play: OpenSpiel's own, or one whose moves OpenSpiel's game of
+/// the same rules names the same way (gamelab's Othello on the standard board).
+pub trait BotGame: Game {
+    /// Whether the bot is given the line of moves by name (else the position knows its own
+    /// history).
+    const BY_LINE: bool;
+    /// The position as the bridge's `bot` request takes it: `history` or `names`.
+    fn bot_position(&self, line: &[String]) -> (&'static str, Value);
+}
+
+impl BotGame for OpenSpiel {
+    const BY_LINE: bool = false;
+    fn bot_position(&self, _line: &[String]) -> (&'static str, Value) {
+        ("history", json!(self.history))
+    }
+}
+
+impl BotGame for crate::game::othello::Othello {
+    const BY_LINE: bool = true;
+    fn bot_position(&self, line: &[String]) -> (&'static str, Value) {
+        ("names", json!(line))
+    }
+}
+
+/// The bridge's description of a bot kind.
+fn bot_spec(spec: &AgentSpec) -> Value {
+    match spec {
+        AgentSpec::OpenspielMcts {
+            uct_c,
+            max_simulations,
+            rollouts,
+            solve,
+        } => json!({"kind": "mcts", "uct_c": uct_c, "max_simulations": max_simulations,
+            "rollouts": rollouts, "solve": solve}),
+        AgentSpec::OpenspielAlphabeta {} => json!({"kind": "alphabeta"}),
+        _ => json!({"kind": "random"}),
+    }
+}
+
+/// One of OpenSpiel's bots playing a seat. The bot is built afresh for every move in the bridge,
+/// seeded by the game's agent seed and the move's number, so its moves depend only on the game
+/// (not on threads, bridges or where a run resumed).
+pub struct OpenSpielBot<G> {
+    bot: Value,
+    game: String,
+    seed: u64,
+    moves: u64,
+    /// The game so far, to name the moves observed.
+    state: G,
+    /// The moves from the start by name (games given to the bridge by their line).
+    line: Vec<String>,
+}
+
+impl<G: BotGame> OpenSpielBot<G> {
+    pub fn new(spec: &AgentSpec, game: String, start: &G) -> OpenSpielBot<G> {
+        OpenSpielBot {
+            bot: bot_spec(spec),
+            game,
+            seed: 0,
+            moves: 0,
+            state: start.clone(),
+            line: Vec::new(),
+        }
+    }
+}
+
+impl<G: BotGame> Agent<G> for OpenSpielBot<G> {
+    fn begin(&mut self, _seat: Player, seed: u64) {
+        self.seed = seed;
+    }
+    fn choose(&mut self, game: &G, _rng: &mut GameRng, _budget: Budget) -> G::Move {
+        let (key, position) = game.bot_position(&self.line);
+        let seed = derive_seed(self.seed, &[self.moves]) & 0x7fff_ffff_ffff_ffff;
+        self.moves += 1;
+        let mut req = json!({"op": "bot", "game": self.game, "bot": self.bot, "seed": seed});
+        req[key] = position;
+        let answer = request(&req).unwrap_or_else(|e| panic!("OpenSpiel bot ({}): {e}", self.game));
+        let name = answer["name"].as_str().unwrap_or_default();
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        *legal
+            .iter()
+            .find(|&&m| game.move_name(m) == name)
+            .unwrap_or_else(|| panic!("OpenSpiel bot ({}) chose '{name}', which gamelab does not find among the legal moves", self.game))
+    }
+    fn observe(&mut self, mv: G::Move) {
+        if G::BY_LINE {
+            self.line.push(self.state.move_name(mv));
+            self.state.play(mv);
+        }
+    }
+    fn effort(&self) -> Effort {
+        Effort::default()
+    }
+    fn budget_text(&self) -> Option<String> {
+        Some(match self.bot["kind"].as_str() {
+            Some("mcts") => format!("{} sims", self.bot["max_simulations"]),
+            Some("alphabeta") => "to the end".into(),
+            _ => "-".into(),
+        })
+    }
+}
