@@ -32,7 +32,7 @@ openspiel:
 
 # OpenSpiel's games and bots in sweeps (docs/openspiel.md): connect_four (C x simulations),
 # 6x6 breakthrough (our UCT against OpenSpiel's MCTS), Othello (OpenSpiel's MCTS against
-# SimpleMCTS on our engine); each with its report. About 7 minutes on 2 cores.
+# SimpleMCTS on our engine); each with its report. About 2 minutes on 2 cores.
 OPENSPIEL_EXPERIMENTS = experiments/openspiel-connect-four.toml experiments/openspiel-breakthrough.toml \
                         experiments/openspiel-othello.toml
 reproduce-openspiel: deps openspiel

@@ -640,21 +640,8 @@ fn a_course_agent_drawing_from_unseeded_generators_gives_the_same_rows_on_any_th
     assert_same(&runs[0], &runs[1], "1 and 2 threads");
     // Killed (SIGKILL) part way, then resumed.
     let out = dir.path().join("killed");
-    let mut landed = 0;
-    for delay in [400u64, 900, 1500] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
-            .args(["run", f, "--out", out.to_str().unwrap(), "--threads", "2"])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(delay));
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap();
-            landed += 1;
-        }
-        child.wait().unwrap();
-    }
+    let args = ["run", f, "--out", out.to_str().unwrap(), "--threads", "2"];
+    let landed = kill_part_way(&args, &[], &[400, 900, 1500]);
     let o = gamelab(&["run", f, "--out", out.to_str().unwrap(), "--threads", "2"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_same(

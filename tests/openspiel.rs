@@ -45,6 +45,16 @@ fn gamelab_with(python: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// `gamelab run FILE --out OUT [--threads T]` with the OpenSpiel interpreter named.
+fn run_into(python: &Path, file: &Path, out: &Path, threads: Option<&str>) -> std::process::Output {
+    let (f, o) = (file.to_str().unwrap(), out.to_str().unwrap());
+    let mut args = vec!["run", f, "--out", o];
+    if let Some(t) = threads {
+        args.extend(["--threads", t]);
+    }
+    gamelab_with(python, &args)
+}
+
 const CONNECT_FOUR: &str = r#"
 name = "c4"
 kind = "match"
@@ -164,17 +174,7 @@ fn a_connect_four_sweep_gives_the_same_rows_on_any_threads_and_after_a_kill() {
         .iter()
         .map(|threads| {
             let out = dir.path().join(format!("t{threads}"));
-            let o = gamelab_with(
-                &python,
-                &[
-                    "run",
-                    f,
-                    "--out",
-                    out.to_str().unwrap(),
-                    "--threads",
-                    threads,
-                ],
-            );
+            let o = run_into(&python, &file, &out, Some(threads));
             assert!(o.status.success(), "{}", stderr(&o));
             parts(&out, "c4", "games")
         })
@@ -202,26 +202,13 @@ fn a_connect_four_sweep_gives_the_same_rows_on_any_threads_and_after_a_kill() {
 
     // Killed (SIGKILL) part way, then resumed: every row once, the same rows.
     let out = dir.path().join("killed");
-    let mut landed = 0;
-    for delay in [300u64, 700] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
-            .args(["run", f, "--out", out.to_str().unwrap(), "--threads", "2"])
-            .env("GAMELAB_PYTHON", &python)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(delay));
-        if child.try_wait().unwrap().is_none() {
-            child.kill().unwrap();
-            landed += 1;
-        }
-        child.wait().unwrap();
-    }
-    let o = gamelab_with(
-        &python,
-        &["run", f, "--out", out.to_str().unwrap(), "--threads", "2"],
+    let args = ["run", f, "--out", out.to_str().unwrap(), "--threads", "2"];
+    let landed = kill_part_way(
+        &args,
+        &[("GAMELAB_PYTHON", python.as_os_str())],
+        &[300, 700],
     );
+    let o = run_into(&python, &file, &out, Some("2"));
     assert!(o.status.success(), "{}", stderr(&o));
     assert_same(
         &runs[0],
@@ -268,15 +255,7 @@ rollouts = 60
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "o.toml", text);
     let out = dir.path().join("out");
-    let o = gamelab_with(
-        &python,
-        &[
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ],
-    );
+    let o = run_into(&python, &file, &out, None);
     assert!(o.status.success(), "{}", stderr(&o));
     let df = parts(&out, "os-othello", "games")
         .into_values()
@@ -293,15 +272,7 @@ rollouts = 60
     // Openings would start it where OpenSpiel's othello cannot be set up: refused up front.
     let with_openings = text.replace("[match]", "[openings]\nrandom_plies = 2\n[match]");
     let file = write(dir.path(), "o2.toml", &with_openings);
-    let o = gamelab_with(
-        &python,
-        &[
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            dir.path().join("o2").to_str().unwrap(),
-        ],
-    );
+    let o = run_into(&python, &file, &dir.path().join("o2"), None);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("openings") && stderr(&o).contains("standard 8x8 start"),
@@ -327,18 +298,40 @@ fn an_unknown_openspiel_game_or_parameter_is_refused_naming_its_key() {
         let text = CONNECT_FOUR.replace("openspiel = { name = \"connect_four\" }", table);
         let file = write(dir.path(), "bad.toml", &text);
         let out = dir.path().join("out");
-        let o = gamelab_with(
-            &python,
-            &[
-                "run",
-                file.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-            ],
-        );
+        let o = run_into(&python, &file, &out, None);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(2), "{table}: {err}");
         assert!(err.contains(key), "{table}: the error names {key}: {err}");
         assert!(!out.join("results").exists(), "{table}: nothing written");
     }
+}
+
+#[test]
+fn an_external_agent_plays_an_openspiel_game_through_the_protocol() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let agent = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents/random_agent.py");
+    let text = CONNECT_FOUR
+        .replace(
+            "kind = \"openspiel_random\"",
+            &format!(
+                "kind = \"external\"\ncommand = [\"python3\", {:?}]",
+                agent.to_str().unwrap()
+            ),
+        )
+        .replace("[grid]\n\"agents.mcts.uct_c\" = [1.0, 4.0]\n", "")
+        .replace("games = 24", "games = 6");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ext.toml", &text);
+    let out = dir.path().join("out");
+    let o = run_into(&python, &file, &out, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let df = parts(&out, "c4", "games").into_values().next().unwrap();
+    assert_eq!(df.height(), 6);
+    let terminations = df.column("termination").unwrap().str().unwrap().clone();
+    assert!(
+        terminations.iter().all(|t| t == Some("normal")),
+        "every game played to its end by the rules, no fault: {terminations:?}"
+    );
 }

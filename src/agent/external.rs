@@ -448,6 +448,21 @@ fn watch_memory(pid: u32, limit: u64, over: std::sync::Arc<std::sync::atomic::At
     }
 }
 
+/// Makes the program `cmd` starts lead its own process group (so a kill of the group takes
+/// what it forked too) and die with gamelab (Linux's PR_SET_PDEATHSIG, even after kill -9).
+pub fn contain(cmd: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    cmd.process_group(0);
+    // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            #[cfg(target_os = "linux")]
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
+    }
+}
+
 impl Process {
     /// Starts the program and shakes hands: gamelab sends `gamelab 1`, the program answers
     /// `ready 1 NAME` within `init_timeout_ms`.
@@ -474,18 +489,7 @@ impl Process {
         if let Some(dir) = &spec.cwd {
             cmd.current_dir(dir);
         }
-        {
-            use std::os::unix::process::CommandExt;
-            cmd.process_group(0);
-            // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
-            unsafe {
-                cmd.pre_exec(|| {
-                    #[cfg(target_os = "linux")]
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                    Ok(())
-                });
-            }
-        }
+        contain(&mut cmd);
         let mut child = cmd.spawn().map_err(|e| {
             fault(
                 Termination::Crash,

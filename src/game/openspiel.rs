@@ -162,18 +162,7 @@ fn start_bridge() -> Result<Bridge, String> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    {
-        use std::os::unix::process::CommandExt;
-        cmd.process_group(0);
-        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                #[cfg(target_os = "linux")]
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
-    }
+    crate::agent::external::contain(&mut cmd);
     let mut child = cmd.spawn().map_err(|e| {
         format!(
             "cannot start Python ({}): {e}; `make openspiel` installs OpenSpiel into .venv/, or set GAMELAB_PYTHON",

@@ -161,3 +161,25 @@ pub fn assert_same(
         );
     }
 }
+
+/// Starts `gamelab ARGS` (with `envs` set) once per delay and kills it (SIGKILL) after that many
+/// milliseconds if it is still running; returns how many kills landed mid-run.
+pub fn kill_part_way(args: &[&str], envs: &[(&str, &std::ffi::OsStr)], delays: &[u64]) -> usize {
+    let mut landed = 0;
+    for &delay in delays {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(args)
+            .envs(envs.iter().copied())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(delay));
+        if child.try_wait().unwrap().is_none() {
+            child.kill().unwrap();
+            landed += 1;
+        }
+        child.wait().unwrap();
+    }
+    landed
+}
