@@ -335,3 +335,85 @@ fn an_external_agent_plays_an_openspiel_game_through_the_protocol() {
         "every game played to its end by the rules, no fault: {terminations:?}"
     );
 }
+
+#[test]
+fn chance_is_drawn_from_the_job_seed_on_any_thread_count_and_replays() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    // Pig: each turn a die decides. Random against random, colour-swapped pairs.
+    let text = CONNECT_FOUR
+        .replace(
+            "name = \"connect_four\"",
+            "name = \"pig\", params = { winscore = 20 }",
+        )
+        .replace(
+            "kind = \"openspiel_mcts\"\nmax_simulations = 20",
+            "kind = \"random\"",
+        )
+        .replace("[openings]\nrandom_plies = 2\n", "")
+        .replace("[grid]\n\"agents.mcts.uct_c\" = [1.0, 4.0]\n", "");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "pig.toml", &text);
+    let runs: Vec<_> = ["1", "2"]
+        .iter()
+        .map(|t| {
+            let out = dir.path().join(format!("t{t}"));
+            let o = run_into(&python, &file, &out, Some(t));
+            assert!(o.status.success(), "{}", stderr(&o));
+            parts(&out, "c4", "games")
+        })
+        .collect();
+    assert_same(&runs[0], &runs[1], "1 and 2 threads");
+    let df = runs[0].values().next().unwrap();
+    assert_eq!(
+        df.column("stage").unwrap().str().unwrap().get(0),
+        Some("pig(winscore=20)")
+    );
+    let transcripts: Vec<String> = df
+        .column("transcript")
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|t| t.unwrap().to_string())
+        .collect();
+    // Without chance drawn per game the 24 games of two random players would repeat; with it
+    // they differ.
+    let distinct: std::collections::BTreeSet<_> = transcripts.iter().collect();
+    assert!(
+        distinct.len() > 12,
+        "{} distinct games of 24",
+        distinct.len()
+    );
+    // Every game replays (the dice drawn again from the seed) to its recorded scores.
+    let out = dir.path().join("t1");
+    let job = df
+        .column("job")
+        .unwrap()
+        .str()
+        .unwrap()
+        .get(0)
+        .unwrap()
+        .to_string();
+    for game in ["0", "1", "7"] {
+        let o = gamelab_with(
+            &python,
+            &[
+                "replay",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+                "--job",
+                &job,
+                "--game",
+                game,
+            ],
+        );
+        assert!(o.status.success(), "game {game}: {}", stderr(&o));
+        assert!(
+            String::from_utf8_lossy(&o.stdout).contains("(as recorded)"),
+            "game {game}"
+        );
+    }
+}
