@@ -88,12 +88,16 @@ class Bridge:
         key = (name, tuple(history))
         s = self.states.get(key)
         if s is None:
-            if history:
-                parent = self.state(name, history[:-1])
-                s = parent.clone()
-                s.apply_action(history[-1])
+            # From the longest cached prefix (a loop, not recursion: games may be long).
+            n = len(history) - 1
+            while n >= 0 and (name, tuple(history[:n])) not in self.states:
+                n -= 1
+            if n >= 0:
+                s = self.states[(name, tuple(history[:n]))].clone()
             else:
-                s = self.game(name).new_initial_state()
+                s, n = self.game(name).new_initial_state(), 0
+            for a in history[n:]:
+                s.apply_action(a)
             self.remember(key, s)
         else:
             self.states.move_to_end(key)
