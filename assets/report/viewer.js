@@ -151,7 +151,13 @@
     return svg(pad * 2 + w * s, pad * 2 + rows.length * s, out);
   }
 
-  var draw = { othello: drawOthello, freckers: drawFreckers, colosseum: drawColosseum, tsumego: drawTsumego };
+  // OpenSpiel's games: the position as OpenSpiel prints it.
+  function drawOpenSpiel(text) {
+    var shown = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+    return '<pre style="font-size:1.4em;line-height:1.2;margin:0">' + shown + "</pre>";
+  }
+
+  var draw = { othello: drawOthello, freckers: drawFreckers, colosseum: drawColosseum, tsumego: drawTsumego, openspiel: drawOpenSpiel };
 
   function show(k) {
     ply = Math.max(0, Math.min(k, positions.length - 1));
