@@ -417,3 +417,37 @@ fn chance_is_drawn_from_the_job_seed_on_any_thread_count_and_replays() {
         );
     }
 }
+
+#[test]
+fn openspiels_exact_alphabeta_never_loses_at_tic_tac_toe() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let text = CONNECT_FOUR
+        .replace("name = \"connect_four\"", "name = \"tic_tac_toe\"")
+        .replace(
+            "kind = \"openspiel_random\"",
+            "kind = \"openspiel_alphabeta\"",
+        )
+        .replace("[openings]\nrandom_plies = 2\n", "")
+        .replace("[grid]\n\"agents.mcts.uct_c\" = [1.0, 4.0]\n", "")
+        .replace("games = 24", "games = 10");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ttt.toml", &text);
+    let out = dir.path().join("out");
+    let o = run_into(&python, &file, &out, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let df = parts(&out, "c4", "games").into_values().next().unwrap();
+    assert_eq!(df.height(), 10);
+    let firsts = df.column("first_agent").unwrap().str().unwrap().clone();
+    let winners = df.column("winner").unwrap().str().unwrap().clone();
+    for (first, winner) in firsts.iter().zip(winners.iter()) {
+        let alphabeta_seat = if first == Some("rand") {
+            "first"
+        } else {
+            "second"
+        };
+        let lost = winner != Some("draw") && winner != Some(alphabeta_seat);
+        assert!(!lost, "the exact search lost a game of tic_tac_toe");
+    }
+}
