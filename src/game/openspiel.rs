@@ -362,7 +362,12 @@ impl Arena for OpenSpiel {
         use crate::agent::{random, rollout::Uniform, uct};
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),
-            AgentSpec::Uct { table: None, .. } if spec.rollout_name().is_none() => {
+            AgentSpec::Uct { table: None, .. }
+                if matches!(
+                    spec.rollout_name(),
+                    None | Some(crate::agent::RolloutName::Uniform)
+                ) =>
+            {
                 Box::new(uct::Uct::new(spec.uct_config().expect("uct"), Uniform))
             }
             AgentSpec::External(e) => {
