@@ -1007,7 +1007,7 @@ fn dispatch(command: Command) -> Result<()> {
         }
         Command::List { experiments } => {
             println!(
-                "games:\n  othello\n  colosseum\n  freckers\n  tsumego (Go life-and-death: gamelab solve, gamelab gen-problems)"
+                "games:\n  othello\n  colosseum\n  freckers\n  tsumego (Go life-and-death: gamelab solve, gamelab gen-problems)\n  openspiel (a game of OpenSpiel: openspiel = {{ name = \"connect_four\", params = {{ ... }} }}; docs/openspiel.md)"
             );
             println!("stages (freckers): standard (the referee's lenient multi-jumps), strict");
             println!(

@@ -455,7 +455,7 @@ pub enum AgentSpec {
 }
 
 /// Agent kinds with the parameters each takes, for `gamelab list`.
-pub const AGENT_KINDS: [(&str, &str); 17] = [
+pub const AGENT_KINDS: [(&str, &str); 20] = [
     ("random", "uniform over legal moves"),
     (
         "external",
@@ -514,6 +514,18 @@ pub const AGENT_KINDS: [(&str, &str); 17] = [
     (
         "popcoin",
         "Colosseum: iterations | time_ms [first_move_ms]; win = 1, adv_moves = 0.25, adv_distance = 0.25, c_min = 0.5, c_max = 1.5, moves_at_max = 200, final_k = 5",
+    ),
+    (
+        "openspiel_mcts",
+        "OpenSpiel's MCTSBot in the OpenSpiel bridge (game = \"openspiel\", and Othello standard8): uct_c = 2, max_simulations = 1000, rollouts = 1, solve = true",
+    ),
+    (
+        "openspiel_random",
+        "OpenSpiel's uniform random bot, in the bridge",
+    ),
+    (
+        "openspiel_alphabeta",
+        "OpenSpiel's exact alpha-beta to the end of the game (small games: tic_tac_toe)",
     ),
 ];
 
