@@ -55,6 +55,28 @@ fn run_into(python: &Path, file: &Path, out: &Path, threads: Option<&str>) -> st
     gamelab_with(python, &args)
 }
 
+/// `run_into` that must succeed, then the rows of experiment `name` (its parts by file name).
+fn rows_after_run(
+    python: &Path,
+    file: &Path,
+    out: &Path,
+    threads: Option<&str>,
+    name: &str,
+) -> std::collections::BTreeMap<String, polars::prelude::DataFrame> {
+    let o = run_into(python, file, out, threads);
+    assert!(o.status.success(), "{}", stderr(&o));
+    parts(out, name, "games")
+}
+
+/// The rows of the one job of experiment `text` (named `name`), run in a folder of its own.
+fn one_job_rows(python: &Path, text: &str, name: &str) -> polars::prelude::DataFrame {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "exp.toml", text);
+    let rows = rows_after_run(python, &file, &dir.path().join("out"), None, name);
+    assert_eq!(rows.len(), 1, "one job");
+    rows.into_values().next().unwrap()
+}
+
 const CONNECT_FOUR: &str = r#"
 name = "c4"
 kind = "match"
@@ -174,9 +196,7 @@ fn a_connect_four_sweep_gives_the_same_rows_on_any_threads_and_after_a_kill() {
         .iter()
         .map(|threads| {
             let out = dir.path().join(format!("t{threads}"));
-            let o = run_into(&python, &file, &out, Some(threads));
-            assert!(o.status.success(), "{}", stderr(&o));
-            parts(&out, "c4", "games")
+            rows_after_run(&python, &file, &out, Some(threads), "c4")
         })
         .collect();
     assert_eq!(runs[0].len(), 2, "one part per grid point");
@@ -253,14 +273,7 @@ kind = "simple_mcts"
 rollouts = 60
 "#;
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "o.toml", text);
-    let out = dir.path().join("out");
-    let o = run_into(&python, &file, &out, None);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let df = parts(&out, "os-othello", "games")
-        .into_values()
-        .next()
-        .unwrap();
+    let df = one_job_rows(&python, text, "os-othello");
     assert_eq!(df.height(), 4);
     // Every game went to its end (a full or blocked board), by Othello's rules.
     let first = df.column("first_score").unwrap().i64().unwrap().clone();
@@ -322,12 +335,7 @@ fn an_external_agent_plays_an_openspiel_game_through_the_protocol() {
         )
         .replace("[grid]\n\"agents.mcts.uct_c\" = [1.0, 4.0]\n", "")
         .replace("games = 24", "games = 6");
-    let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "ext.toml", &text);
-    let out = dir.path().join("out");
-    let o = run_into(&python, &file, &out, None);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let df = parts(&out, "c4", "games").into_values().next().unwrap();
+    let df = one_job_rows(&python, &text, "c4");
     assert_eq!(df.height(), 6);
     let terminations = df.column("termination").unwrap().str().unwrap().clone();
     assert!(
@@ -359,9 +367,7 @@ fn chance_is_drawn_from_the_job_seed_on_any_thread_count_and_replays() {
         .iter()
         .map(|t| {
             let out = dir.path().join(format!("t{t}"));
-            let o = run_into(&python, &file, &out, Some(t));
-            assert!(o.status.success(), "{}", stderr(&o));
-            parts(&out, "c4", "games")
+            rows_after_run(&python, &file, &out, Some(t), "c4")
         })
         .collect();
     assert_same(&runs[0], &runs[1], "1 and 2 threads");
@@ -432,12 +438,7 @@ fn openspiels_exact_alphabeta_never_loses_at_tic_tac_toe() {
         .replace("[openings]\nrandom_plies = 2\n", "")
         .replace("[grid]\n\"agents.mcts.uct_c\" = [1.0, 4.0]\n", "")
         .replace("games = 24", "games = 10");
-    let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "ttt.toml", &text);
-    let out = dir.path().join("out");
-    let o = run_into(&python, &file, &out, None);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let df = parts(&out, "c4", "games").into_values().next().unwrap();
+    let df = one_job_rows(&python, &text, "c4");
     assert_eq!(df.height(), 10);
     let firsts = df.column("first_agent").unwrap().str().unwrap().clone();
     let winners = df.column("winner").unwrap().str().unwrap().clone();

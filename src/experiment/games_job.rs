@@ -151,8 +151,7 @@ fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
             w.with(&|game: usize,
                      pair: Option<u32>|
              -> Result<(Colosseum, String, Option<String>)> {
-                // A game without a partner gets a board of its own.
-                let key = pair.map_or(u64::MAX - game as u64, u64::from);
+                let key = pair_key(game, pair);
                 let start = stage
                     .setup(derive_seed(job.seed, &[SETUP, key]))
                     .map_err(|e| anyhow::anyhow!(e))?;
@@ -185,8 +184,13 @@ fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
 pub fn chance_seed(job_seed: u64, game: usize, pair: Option<u32>) -> u64 {
     /// Keeps chance seeds apart from game and setup seeds.
     const CHANCE: u64 = 0xc4a2;
-    let key = pair.map_or(u64::MAX - game as u64, u64::from);
-    derive_seed(job_seed, &[CHANCE, key])
+    derive_seed(job_seed, &[CHANCE, pair_key(game, pair)])
+}
+
+/// What a game's setup and chance seeds derive from: its colour-swapped pair, so both games of
+/// a pair share them; a game without a partner gets its own.
+fn pair_key(game: usize, pair: Option<u32>) -> u64 {
+    pair.map_or(u64::MAX - game as u64, u64::from)
 }
 
 /// Checks that every game of `job` can play its opening: per pair for random setups and random
