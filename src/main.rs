@@ -346,6 +346,9 @@ enum Command {
         /// Root folder the runs wrote to.
         #[arg(long, default_value = ".")]
         out: PathBuf,
+        /// Also write the page here (`make reproduction`: docs/reproduction.md).
+        #[arg(long)]
+        page: Option<PathBuf>,
     },
     /// List games, stages, agent kinds and experiment files.
     List {
@@ -783,12 +786,12 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Summary { files, out } => {
+        Command::Summary { files, out, page } => {
             let experiments = files
                 .iter()
                 .map(|f| Experiment::load(f))
                 .collect::<Result<Vec<_>, InputError>>()?;
-            let s = gamelab::report::summary::summary(&experiments, &out)?;
+            let s = gamelab::report::summary::summary(&experiments, &out, page.as_deref())?;
             let counts = if s.counts.is_empty() {
                 "no published values yet".to_string()
             } else {

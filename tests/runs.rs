@@ -1540,6 +1540,7 @@ source = "A made-up paper"
 keys = ["agent"]
 n = 40
 rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
+reversal = "The made-up paper's random agent read the board upside down."
 "#;
     // Read greedy's measured score first, then claim it (consistent) and a reversal for random.
     let (dir, file, out, _) = played(
@@ -1577,14 +1578,29 @@ rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
         out.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    let page = dir.path().join("docs/reproduction.md");
+    std::fs::create_dir_all(page.parent().unwrap()).unwrap();
     let o = gamelab(&[
         "summary",
         file.to_str().unwrap(),
         "--out",
         out.to_str().unwrap(),
+        "--page",
+        page.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(out.join("results/summary.md")).unwrap();
+    // The page is the same text, marked as written by the summary.
+    let written = std::fs::read_to_string(&page).unwrap();
+    assert!(written.starts_with("<!-- Written by `gamelab summary`") && written.ends_with(&md));
+    // The reversal is listed once with the file's explanation, and the report's provenance named.
+    assert!(
+        md.contains("## Reversals")
+            && md.contains("**claims**, scores agent=random: paper 80, ours")
+            && md.contains("read the board upside down"),
+        "{md}"
+    );
+    assert!(md.contains("## Where the numbers come from") && md.contains("commit "), "{md}");
     let line = |agent: &str| {
         md.lines()
             .find(|l| l.contains(&format!("agent={agent} ")))

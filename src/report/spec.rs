@@ -205,6 +205,10 @@ pub struct ReferenceSpec {
     /// How the published numbers were read or converted.
     #[serde(default)]
     pub note: Option<String>,
+    /// Why ours lies on the other side of the paper's value, where a row of this table does
+    /// ("sign differs"): `gamelab summary` prints it under the table of every such row.
+    #[serde(default)]
+    pub reversal: Option<String>,
 }
 
 /// The `[report]` section.

@@ -60,11 +60,40 @@ fn read_comparisons(path: &Path) -> Result<Vec<Row>> {
         .collect())
 }
 
+/// A "sign differs" row and what the experiment file says about it.
+struct Reversal {
+    experiment: String,
+    file: PathBuf,
+    row: String,
+    published: String,
+    ours: String,
+    why: Option<String>,
+}
+
+/// The commit and date of the report a comparison file came from (its report.md's provenance
+/// line), or "" when that cannot be read.
+fn reported_at(report_dir: &Path) -> String {
+    let text = std::fs::read_to_string(report_dir.join("report.md")).unwrap_or_default();
+    let Some(line) = text.lines().find(|l| l.starts_with("- gamelab ")) else {
+        return String::new();
+    };
+    let commit = line
+        .split_once("(commit: ")
+        .and_then(|(_, r)| r.split_once(')'))
+        .map_or("", |(c, _)| c);
+    let date = line.rsplit(", ").next().unwrap_or("");
+    format!("commit {commit}, {date}")
+}
+
 /// Writes `out/results/summary.md` and `summary.csv` from the reports of `experiments` (those
-/// without published values are left out; those not reported yet are listed as missing).
-pub fn summary(experiments: &[Experiment], out: &Path) -> Result<Summary> {
+/// without published values are left out; those not reported yet are listed as missing), and
+/// the same page to `page` when given (`make reproduction` writes docs/reproduction.md).
+pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> Result<Summary> {
     let (mut reported, mut missing) = (Vec::new(), Vec::new());
     let mut md_rows = String::new();
+    let mut reversals: Vec<Reversal> = Vec::new();
+    let mut sources = String::new();
+    let mut not_run = String::new();
     let mut csv = csv_line(
         &std::iter::once("experiment")
             .chain(CSV_HEADER)
@@ -79,9 +108,19 @@ pub fn summary(experiments: &[Experiment], out: &Path) -> Result<Summary> {
         let path = results_dir(out, &exp.name).join("report").join(CSV_FILE);
         if !path.exists() {
             missing.push(exp.name.clone());
+            not_run += &format!(
+                "- `{}`: {}\n",
+                exp.path.display(),
+                exp.file.description.as_deref().unwrap_or("(no description)")
+            );
             continue;
         }
         reported.push(exp.name.clone());
+        sources += &format!(
+            "- `{}`: {}\n",
+            exp.path.display(),
+            reported_at(path.parent().unwrap_or(Path::new(".")))
+        );
         for row in read_comparisons(&path)? {
             csv += &csv_line(
                 &std::iter::once(exp.name.clone())
@@ -113,6 +152,26 @@ pub fn summary(experiments: &[Experiment], out: &Path) -> Result<Summary> {
                     format!("{p:.3}")
                 }
             });
+            if row.get("verdict") == "sign differs" {
+                let why = exp
+                    .file
+                    .report
+                    .reference
+                    .iter()
+                    .find(|r| {
+                        r.table == row.get("table")
+                            && r.source.as_deref().unwrap_or("") == row.get("source")
+                    })
+                    .and_then(|r| r.reversal.clone());
+                reversals.push(Reversal {
+                    experiment: exp.name.clone(),
+                    file: exp.path.clone(),
+                    row: format!("{} {}", row.get("table"), row.get("keys")),
+                    published: row.get("published").to_string(),
+                    ours: ours.clone(),
+                    why,
+                });
+            }
             let verdict = match row.get("verdict") {
                 "not comparable" => format!("not comparable: {}", row.get("why")),
                 "consistent" => "consistent".into(),
@@ -145,8 +204,34 @@ pub fn summary(experiments: &[Experiment], out: &Path) -> Result<Summary> {
             missing.join(", ")
         );
     }
+    if !reversals.is_empty() {
+        md += "## Reversals\n\nEach row where ours lies on the other side of the paper's value, and why (the `reversal` of its `[[report.reference]]`).\n\n";
+        for r in &reversals {
+            md += &format!(
+                "- **{}**, {}: paper {}, ours {}. {}\n",
+                r.experiment,
+                r.row.replace('|', "/"),
+                r.published,
+                r.ours,
+                r.why.clone().unwrap_or_else(|| format!(
+                    "Not explained yet: give this reference a `reversal` in {}.",
+                    r.file.display()
+                ))
+            );
+        }
+        md += "\n";
+    }
+    md += "## Every published value\n\n";
     md += "| experiment | source | row | paper | ours | ours − paper (95% CI) | p (Holm) | verdict |\n|---|---|---|---:|---:|---:|---:|---|\n";
     md += &md_rows;
+    if !sources.is_empty() {
+        md += "\n## Where the numbers come from\n\nEach experiment's report (its `report.md` says how it was run):\n\n";
+        md += &sources;
+    }
+    if !not_run.is_empty() {
+        md += "\n## Not in this page\n\nExperiment files with published values whose report was not there when this page was made (each file's comments say what it costs):\n\n";
+        md += &not_run;
+    }
     let dir = out.join("results");
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let (md_path, csv_path) = (dir.join("summary.md"), dir.join("summary.csv"));
@@ -156,6 +241,15 @@ pub fn summary(experiments: &[Experiment], out: &Path) -> Result<Summary> {
     crate::durable::write_atomic(&csv_path, |f| {
         Ok(std::io::Write::write_all(f, csv.as_bytes())?)
     })?;
+    if let Some(page) = page {
+        let text = format!(
+            "<!-- Written by `gamelab summary` (`make reproduction`): edit the experiment files, not this page. -->\n{md}"
+        );
+        crate::durable::write_atomic(page, |f| {
+            Ok(std::io::Write::write_all(f, text.as_bytes())?)
+        })
+        .with_context(|| format!("writing {}", page.display()))?;
+    }
     Ok(Summary {
         markdown: md_path,
         csv: csv_path,

@@ -461,6 +461,7 @@ fn reference_rows_inside_outside_and_not_comparable() {
         ],
         relative: false,
         note: None,
+        reversal: None,
         n: Some(40),
         n_assumed: false,
     };
@@ -640,6 +641,7 @@ fn a_paired_baseline_compares_the_units_both_groups_have() {
         ],
         relative: true,
         note: None,
+        reversal: None,
         n: None,
         n_assumed: false,
     };
