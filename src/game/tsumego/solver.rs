@@ -650,6 +650,24 @@ impl Solver {
         self.captures_on_line = 0;
     }
 
+    /// Whether the defender of `problem` lives with these threat budgets, solved alone (a fresh
+    /// solve that reads no proof of other budgets): what the status sweep's answer is checked
+    /// against.
+    pub fn defender_lives_alone(
+        &mut self,
+        problem: &Problem,
+        weights: &Weights,
+        limits: Limits,
+        attacker_threats: u8,
+        defender_threats: u8,
+    ) -> Option<bool> {
+        self.start(problem, weights, limits);
+        if let Some(winner) = decided(&self.region, &problem.start, self.targets) {
+            return Some(winner == Side::Defender);
+        }
+        self.defender_lives(&problem.start, attacker_threats, defender_threats)
+    }
+
     /// Whether the defender lives from `pos` with the given threat budgets (None: unknown).
     fn defender_lives(
         &mut self,

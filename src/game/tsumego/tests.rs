@@ -737,6 +737,79 @@ fn seki_lives_though_the_attacker_may_wait() {
 }
 
 #[test]
+fn the_status_sweep_gives_the_status_its_definition_gives() {
+    // The sweep (`Solver::status`) orders its solves to save work and reads proofs across
+    // budgets. Its status must be the definition's: the threat-free result, then the smallest
+    // budget (1..5) of the side losing it that flips it (none: plain), each budget solved alone.
+    use super::solver::MAX_THREATS;
+    use crate::rng::{below, derive_seed, rng_from_seed, unit_f64};
+    let limits = Limits {
+        node_budget: 300_000,
+        max_depth: 80,
+    };
+    let w = Weights::reference();
+    let (mut sweep, mut alone) = (Solver::new(18), Solver::new(18));
+    let (mut compared, mut kos, mut past_one) = (0, 0, 0);
+    // Generated problems seldom turn on a ko; random stones in a small corner region (the
+    // shape of the bent four above) often do.
+    'problems: for case in 0..4500u64 {
+        let mut rng = rng_from_seed(derive_seed(12, &[case]));
+        let mut map = String::new();
+        for row in 0..3 {
+            for _ in 0..5 {
+                let u = unit_f64(&mut rng);
+                map.push(if u < 0.4 { 'O' } else if u < 0.6 { 'X' } else { '.' });
+            }
+            map.push_str(if row < 2 { "#\n" } else { "#\n######" });
+        }
+        let to_move = if below(&mut rng, 2) == 0 { "defender" } else { "attacker" };
+        let text = format!("problem t\nto-move {to_move}\nmap\n{map}\nend\n");
+        let Ok(mut ps) = parse_problems(&text) else {
+            continue;
+        };
+        let p = ps.remove(0);
+        if p.start.chain_without_liberty(&p.region).is_some()
+            || decided(&p.region, &p.start, p.targets).is_some()
+        {
+            continue;
+        }
+        let status = sweep.solve(&p, &w, limits, false).status;
+        if status == Status::Unknown {
+            continue;
+        }
+        let Some(free) = alone.defender_lives_alone(&p, &w, limits, 0, 0) else {
+            continue;
+        };
+        let mut flip = None;
+        for n in 1..=MAX_THREATS {
+            let (a, d) = if free { (n, 0) } else { (0, n) };
+            match alone.defender_lives_alone(&p, &w, limits, a, d) {
+                None => continue 'problems,
+                Some(l) if l != free => {
+                    flip = Some(n);
+                    break;
+                }
+                Some(_) => {}
+            }
+        }
+        let definition = match (free, flip) {
+            (true, None) => Status::Alive,
+            (false, None) => Status::Dead,
+            (true, Some(n)) => Status::AliveUnlessKo(n),
+            (false, Some(n)) => Status::DeadUnlessKo(n),
+        };
+        assert_eq!(status, definition, "case {case}:\n{}", p.to_text());
+        compared += 1;
+        kos += flip.is_some() as u32;
+        past_one += flip.is_some_and(|n| n > 1) as u32;
+    }
+    assert!(
+        compared > 3000 && kos > 30 && past_one > 2,
+        "{compared} compared, {kos} ko statuses, {past_one} needing more than one threat"
+    );
+}
+
+#[test]
 fn proofs_shared_across_threat_budgets_give_the_status_of_each_budget_alone() {
     // df-pn's later solves of the status sweep read the proofs of earlier ones made under other
     // threat budgets (`Solver::proofs`); the plain search reads only its own budget's table.
