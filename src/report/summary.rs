@@ -200,8 +200,8 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
     md += "Each verdict compares two samples, the paper's and ours (Fisher's exact test for scores, Welch's t for means with a spread; p-values Holm-adjusted within each table; \"sign differs\" when the two lie on opposite sides of 50% or 0 and the paper's value is clearly on its side). See each experiment's report.md for the tables.\n\n";
     if !missing.is_empty() {
         md += &format!(
-            "Not reported yet (run and report them first): {}.\n\n",
-            missing.join(", ")
+            "Not reported yet: {} experiment files with published values (listed at the end; run and report them, then summarise again).\n\n",
+            missing.len()
         );
     }
     if !reversals.is_empty() {
