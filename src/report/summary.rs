@@ -71,11 +71,11 @@ struct Reversal {
 }
 
 /// The commit and date of the report a comparison file came from (its report.md's provenance
-/// line), or "" when that cannot be read.
+/// line), or a note that it cannot be read.
 fn reported_at(report_dir: &Path) -> String {
     let text = std::fs::read_to_string(report_dir.join("report.md")).unwrap_or_default();
     let Some(line) = text.lines().find(|l| l.starts_with("- gamelab ")) else {
-        return String::new();
+        return "no provenance line in its report.md".into();
     };
     let commit = line
         .split_once("(commit: ")
