@@ -1,4 +1,4 @@
-//! Where a result came from: gamelab's version, the commit of the checkout it was built from (or
+//! Where a result came from: gamelab's version, the commit of the checkout it was built in (or
 //! "not a git checkout"), the command line, the host and the time (UTC). Written in every
 //! report.md and in every Parquet part's metadata (`gamelab.version`, `gamelab.commit`,
 //! `gamelab.command`, `gamelab.host`, `gamelab.date`).
@@ -7,8 +7,10 @@ use std::sync::OnceLock;
 
 pub struct Provenance {
     pub version: &'static str,
-    /// The short commit of the source checkout the binary was built from, with `-dirty` when it
-    /// has uncommitted changes, or "not a git checkout".
+    /// The short commit of the source checkout the binary was built in, as that checkout stands
+    /// when the binary runs (a binary built before a `git pull` reports the pulled commit: rebuild
+    /// after pulling, as `make` does), with `-dirty` when it has uncommitted changes, or "not a
+    /// git checkout".
     pub commit: String,
     pub command: String,
     pub host: String,
