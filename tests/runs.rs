@@ -1580,6 +1580,19 @@ reversal = "The made-up paper's random agent read the board upside down."
     assert!(o.status.success(), "{}", stderr(&o));
     let page = dir.path().join("docs/reproduction.md");
     std::fs::create_dir_all(page.parent().unwrap()).unwrap();
+    // Nothing reported under another root: the page is not overwritten with an empty one.
+    std::fs::write(&page, "the record\n").unwrap();
+    let empty = dir.path().join("nothing-run");
+    let o = gamelab(&[
+        "summary",
+        file.to_str().unwrap(),
+        "--out",
+        empty.to_str().unwrap(),
+        "--page",
+        page.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success() && stderr(&o).contains("left as it is"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "the record\n");
     let o = gamelab(&[
         "summary",
         file.to_str().unwrap(),

@@ -186,17 +186,28 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
             );
         }
     }
+    // The page is a record of what was run: a run that reported nothing would only overwrite it.
+    if let Some(page) = page.filter(|_| reported.is_empty()) {
+        anyhow::bail!(
+            "no experiment here has been reported yet, so {} is left as it is: run and report the experiments first (make reproduce-all)",
+            page.display()
+        );
+    }
     let total: usize = counts.values().sum();
     let mut md = String::from("# Published claims and our measurements\n\n");
-    md += &format!(
-        "{total} published values from {} experiments: {}.\n\n",
-        reported.len(),
-        counts
-            .iter()
-            .map(|(w, n)| format!("{n} {w}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    md += &if total == 0 {
+        "No published values compared yet.\n\n".to_string()
+    } else {
+        format!(
+            "{total} published values from {} experiments: {}.\n\n",
+            reported.len(),
+            counts
+                .iter()
+                .map(|(w, n)| format!("{n} {w}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
     md += "Each verdict compares two samples, the paper's and ours (Fisher's exact test for scores, Welch's t for means with a spread; p-values Holm-adjusted within each table; \"sign differs\" when the two lie on opposite sides of 50% or 0 and the paper's value is clearly on its side). See each experiment's report.md for the tables.\n\n";
     if !missing.is_empty() {
         md += &format!(
