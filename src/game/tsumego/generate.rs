@@ -79,8 +79,10 @@ pub const BOARD: u8 = 19;
 /// and a draw once out of the node budget may now be kept. 6: df-pn's unsearched children start
 /// from the eye space and the heuristic's order (`solver::initial_numbers`): other leaf counts.
 /// 7: the status sweep starts with the solve least favourable to the side to move
-/// (`Solver::status`): other leaf counts.
-pub const GENERATOR_VERSION: u32 = 7;
+/// (`Solver::status`): other leaf counts. 8: a proof that met no repetition ban holds under
+/// every threat budget (`Solver::clean`), so the sweep's later solves reuse more: other leaf
+/// counts.
+pub const GENERATOR_VERSION: u32 = 8;
 
 /// The size of a level: empty points and region points. Empty points grow from 6 (level 1) to
 /// 11 (level 14), the region from 14 to 16 points, so the defender's shell (the region's other

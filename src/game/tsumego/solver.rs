@@ -314,6 +314,9 @@ pub struct Solver {
     use_dynamic: bool,
     /// A retake was banned somewhere in the search (so ko threats may matter).
     ban_seen: bool,
+    /// A move of the side to move was banned (or needed a threat) at the node `candidates`
+    /// last listed.
+    node_ban: bool,
     /// The earliest place on the line (an index into `path`) that a repetition ban met in the
     /// current subtree refers to: a subtree whose bans all refer to its own line has a result
     /// of its position alone; one that refers higher has a result of the line that reached it.
@@ -382,6 +385,9 @@ struct ProofEntry {
     generation: u32,
     defender: [i8; MAX_THREATS as usize + 1],
     attacker: [i8; MAX_THREATS as usize + 1],
+    /// A proof that holds under every budget (`Solver::clean`): the side it proves to win, or
+    /// None.
+    every_budget: Option<Side>,
 }
 
 /// A memo of the terminal test (`life::decided`) for one problem: df-pn expands a node again
@@ -529,6 +535,7 @@ impl Solver {
             use_static: false,
             use_dynamic: false,
             ban_seen: false,
+            node_ban: false,
             ban_floor: usize::MAX,
             two_eyes_only: false,
             time_limit: None,
@@ -846,6 +853,9 @@ impl Solver {
         if e.generation != self.generation || e.key != key {
             return None;
         }
+        if let Some(winner) = e.every_budget {
+            return Some(winner == pos.to_move);
+        }
         let [a, d] = pos.threats.map(|t| t.min(MAX_THREATS) as usize);
         let defender_lives = e.defender[..=d].iter().any(|&m| m >= a as i8);
         let attacker_kills = e.attacker[..=a].iter().any(|&m| m >= d as i8);
@@ -856,8 +866,46 @@ impl Solver {
         }
     }
 
-    /// Records that the side to move of `pos` wins (`mover_wins`) or loses under its budgets.
-    fn record_proof(&mut self, pos: &Position, mover_wins: bool) {
+    /// Whether the proof just found at `pos` holds under every threat budget: no repetition
+    /// ban touched it. Where the mover wins: its winning child is proven for every budget and
+    /// is not a retake (no threat spent). Where it loses: none of its moves was banned here
+    /// (with threats it could have retaken) and every child is proven for every budget.
+    /// Terminal children hold for every budget.
+    fn clean(
+        &mut self,
+        pos: &Position,
+        cands: &[Candidate],
+        kids: &[(u32, u32)],
+        mover_wins: bool,
+        banned_here: bool,
+    ) -> bool {
+        let winner = if mover_wins {
+            pos.to_move
+        } else {
+            pos.to_move.other()
+        };
+        let child_clean = |me: &mut Self, c: &Candidate| -> bool {
+            if me.terminal(&c.child, c.decided).is_some() {
+                return true;
+            }
+            let key = Solver::proof_key(&c.child);
+            let e = &me.proofs[me.tt_index(key)];
+            e.generation == me.generation && e.key == key && e.every_budget == Some(winner)
+        };
+        if mover_wins {
+            cands
+                .iter()
+                .zip(kids)
+                .find(|(_, k)| k.1 == 0)
+                .is_some_and(|(c, _)| c.new_line != Some(1) && child_clean(self, c))
+        } else {
+            !banned_here && cands.iter().all(|c| child_clean(self, c))
+        }
+    }
+
+    /// Records that the side to move of `pos` wins (`mover_wins`) or loses under its budgets,
+    /// or under every budget when the proof is `clean`.
+    fn record_proof(&mut self, pos: &Position, mover_wins: bool, clean: bool) {
         let key = Solver::proof_key(pos);
         let slot = self.tt_index(key);
         let e = &mut self.proofs[slot];
@@ -867,7 +915,12 @@ impl Solver {
                 generation: self.generation,
                 defender: [-1; MAX_THREATS as usize + 1],
                 attacker: [-1; MAX_THREATS as usize + 1],
+                every_budget: None,
             };
+        }
+        if clean {
+            let mover = pos.to_move;
+            e.every_budget = Some(if mover_wins { mover } else { mover.other() });
         }
         let [a, d] = pos.threats.map(|t| t.min(MAX_THREATS) as usize);
         if mover_wins == (pos.to_move == Side::Defender) {
@@ -1071,6 +1124,7 @@ impl Solver {
         prefetch(&self.pn_tt, self.tt_index(key));
         let outer_floor = std::mem::replace(&mut self.ban_floor, usize::MAX);
         let cands = self.candidates(pos, ply, last, prev, favourite);
+        let banned_here = self.node_ban;
         let mut floor = self.ban_floor;
         while self.pn_kids.len() <= ply as usize {
             self.pn_kids.push(Vec::with_capacity(32));
@@ -1165,7 +1219,8 @@ impl Solver {
         }
         let proven = phi == 0 || delta == 0;
         if proven && floor >= ply as usize && !self.out_of_budget && !self.depth_cut {
-            self.record_proof(pos, phi == 0);
+            let clean = self.clean(pos, &cands, &kids, phi == 0, banned_here);
+            self.record_proof(pos, phi == 0, clean);
         }
         if !proven || floor >= ply as usize {
             let slot = self.tt_index(key);
@@ -1259,6 +1314,7 @@ impl Solver {
         prev: u8,
         favourite: u8,
     ) -> Vec<Candidate> {
+        self.node_ban = false;
         while self.buffers.len() <= ply as usize {
             self.buffers.push(Vec::with_capacity(32));
         }
@@ -1317,6 +1373,7 @@ impl Solver {
             .flatten()
             {
                 self.ban_seen = true;
+                self.node_ban = true;
                 self.ban_floor = self.ban_floor.min(at);
                 if pos.threats[me.index()] == 0 {
                     continue;
