@@ -1582,25 +1582,20 @@ reversal = "The made-up paper's random agent read the board upside down."
     std::fs::create_dir_all(page.parent().unwrap()).unwrap();
     // Nothing reported under another root: the page is not overwritten with an empty one.
     std::fs::write(&page, "the record\n").unwrap();
-    let empty = dir.path().join("nothing-run");
-    let o = gamelab(&[
-        "summary",
-        file.to_str().unwrap(),
-        "--out",
-        empty.to_str().unwrap(),
-        "--page",
-        page.to_str().unwrap(),
-    ]);
+    let summarise = |root: &Path| {
+        gamelab(&[
+            "summary",
+            file.to_str().unwrap(),
+            "--out",
+            root.to_str().unwrap(),
+            "--page",
+            page.to_str().unwrap(),
+        ])
+    };
+    let o = summarise(&dir.path().join("nothing-run"));
     assert!(!o.status.success() && stderr(&o).contains("left as it is"), "{}", stderr(&o));
     assert_eq!(std::fs::read_to_string(&page).unwrap(), "the record\n");
-    let o = gamelab(&[
-        "summary",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-        "--page",
-        page.to_str().unwrap(),
-    ]);
+    let o = summarise(&out);
     assert!(o.status.success(), "{}", stderr(&o));
     let md = std::fs::read_to_string(out.join("results/summary.md")).unwrap();
     // The page is the same text, marked as written by the summary.

@@ -655,15 +655,11 @@ fn write_report(
         );
     }
     md += &format!(
-        "- computed from {rows} rows of {jobs_with_rows} of {} jobs (`{}`)\n- intervals at {}%\n- gamelab {} (commit: {}); `{}` on {}, {}\n\n",
+        "- computed from {rows} rows of {jobs_with_rows} of {} jobs (`{}`)\n- intervals at {}%\n{}\n\n",
         jobs.len(),
         dir.join(rows_folder(f_kind)).display(),
         (plan.level * 1000.0).round() / 10.0,
-        crate::provenance::current().version,
-        crate::provenance::current().commit,
-        crate::provenance::current().command,
-        crate::provenance::current().host,
-        crate::provenance::current().date,
+        provenance_line(crate::provenance::current()),
     );
     if jobs_with_rows < jobs.len() {
         md += &format!(
@@ -769,4 +765,20 @@ fn write_report(
     )
     .with_context(|| format!("writing {}", html_path.display()))?;
     Ok((table_files, figures))
+}
+
+/// report.md's provenance line: `- gamelab VERSION (commit: C); `COMMAND` on HOST, DATE`.
+fn provenance_line(p: &crate::provenance::Provenance) -> String {
+    format!(
+        "- gamelab {} (commit: {}); `{}` on {}, {}",
+        p.version, p.commit, p.command, p.host, p.date
+    )
+}
+
+/// The commit and date of a report.md's provenance line (`provenance_line`), if it has one.
+pub fn reported_at(report_md: &str) -> Option<(String, String)> {
+    let line = report_md.lines().find(|l| l.starts_with("- gamelab "))?;
+    let commit = line.split_once("(commit: ")?.1.split_once(')')?.0;
+    let date = line.rsplit(", ").next()?;
+    Some((commit.to_string(), date.to_string()))
 }

@@ -74,15 +74,10 @@ struct Reversal {
 /// line), or a note that it cannot be read.
 fn reported_at(report_dir: &Path) -> String {
     let text = std::fs::read_to_string(report_dir.join("report.md")).unwrap_or_default();
-    let Some(line) = text.lines().find(|l| l.starts_with("- gamelab ")) else {
-        return "no provenance line in its report.md".into();
-    };
-    let commit = line
-        .split_once("(commit: ")
-        .and_then(|(_, r)| r.split_once(')'))
-        .map_or("", |(c, _)| c);
-    let date = line.rsplit(", ").next().unwrap_or("");
-    format!("commit {commit}, {date}")
+    match super::reported_at(&text) {
+        Some((commit, date)) => format!("commit {commit}, {date}"),
+        None => "no provenance line in its report.md".into(),
+    }
 }
 
 /// Writes `out/results/summary.md` and `summary.csv` from the reports of `experiments` (those

@@ -660,7 +660,8 @@ impl Solver {
     /// Whether the defender of `problem` lives with these threat budgets, solved alone (a fresh
     /// solve that reads no proof of other budgets): what the status sweep's answer is checked
     /// against.
-    pub fn defender_lives_alone(
+    #[cfg(test)]
+    pub(super) fn defender_lives_alone(
         &mut self,
         problem: &Problem,
         weights: &Weights,
