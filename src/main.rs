@@ -844,7 +844,9 @@ fn dispatch(command: Command) -> Result<()> {
                 }
                 .into());
             }
-            let mut solver = gamelab::game::tsumego::Solver::new(20);
+            let mut solver = gamelab::game::tsumego::Solver::new(
+                gamelab::game::tsumego::solver::DEEP_TABLE_BITS,
+            );
             solver.set_search(search);
             let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
             for p in chosen {
@@ -1326,7 +1328,8 @@ fn solve_gotools(
         }
         .into());
     }
-    let mut solver = gamelab::game::tsumego::Solver::new(20);
+    let mut solver =
+        gamelab::game::tsumego::Solver::new(gamelab::game::tsumego::solver::DEEP_TABLE_BITS);
     solver.set_search(search);
     let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
     let mut counts = [0usize; 3];

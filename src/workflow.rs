@@ -437,6 +437,22 @@ pub fn sample_per_level(
     out
 }
 
+thread_local! {
+    /// The solver of one worker thread of `compare_gotools`, made on first use: its tables
+    /// (`DEEP_TABLE_BITS`) are hundreds of megabytes, so one a thread, never one per rayon
+    /// split as `map_init` would make.
+    static DEEP_SOLVER: std::cell::RefCell<Option<crate::game::tsumego::Solver>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+fn with_deep_solver<T>(f: impl FnOnce(&mut crate::game::tsumego::Solver) -> T) -> T {
+    use crate::game::tsumego::{Solver, solver::DEEP_TABLE_BITS};
+    DEEP_SOLVER.with(|cell| {
+        let mut cell = cell.borrow_mut();
+        f(cell.get_or_insert_with(|| Solver::new(DEEP_TABLE_BITS)))
+    })
+}
+
 /// Solves each question (in parallel, one solver per thread) and sets our answer beside
 /// GoTools'; `time_limit` bounds each question's solve on the wall clock.
 #[allow(clippy::too_many_arguments)]
@@ -449,7 +465,7 @@ pub fn compare_gotools(
     threads: Option<usize>,
     progress: bool,
 ) -> Result<Vec<crate::game::tsumego::check::Compared>> {
-    use crate::game::tsumego::{Solver, check::compare};
+    use crate::game::tsumego::check::compare;
     use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
     use rayon::prelude::*;
     let bar = ProgressBar::with_draw_target(
@@ -470,15 +486,11 @@ pub fn compare_gotools(
     let work = || -> Result<Vec<crate::game::tsumego::check::Compared>> {
         Ok(questions
             .par_iter()
-            .map_init(
-                || {
-                    let mut s = Solver::new(20);
-                    s.set_time_limit(time_limit);
-                    s.set_search(search);
-                    s
-                },
-                |solver, q| {
-                    let c = compare(
+            .map(|q| {
+                let c = with_deep_solver(|solver| {
+                    solver.set_time_limit(time_limit);
+                    solver.set_search(search);
+                    compare(
                         solver,
                         &q.question,
                         q.volume,
@@ -486,11 +498,11 @@ pub fn compare_gotools(
                         weights,
                         limits,
                         false,
-                    );
-                    bar.inc(1);
-                    c
-                },
-            )
+                    )
+                });
+                bar.inc(1);
+                c
+            })
             .collect())
     };
     let rows = crate::pool::with_threads(threads, work)?;
