@@ -1593,7 +1593,11 @@ reversal = "The made-up paper's random agent read the board upside down."
         ])
     };
     let o = summarise(&dir.path().join("nothing-run"));
-    assert!(!o.status.success() && stderr(&o).contains("left as it is"), "{}", stderr(&o));
+    assert!(
+        !o.status.success() && stderr(&o).contains("left as it is"),
+        "{}",
+        stderr(&o)
+    );
     assert_eq!(std::fs::read_to_string(&page).unwrap(), "the record\n");
     let o = summarise(&out);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1608,7 +1612,10 @@ reversal = "The made-up paper's random agent read the board upside down."
             && md.contains("read the board upside down"),
         "{md}"
     );
-    assert!(md.contains("## Where the numbers come from") && md.contains("commit "), "{md}");
+    assert!(
+        md.contains("## Where the numbers come from") && md.contains("commit "),
+        "{md}"
+    );
     let line = |agent: &str| {
         md.lines()
             .find(|l| l.contains(&format!("agent={agent} ")))

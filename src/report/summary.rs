@@ -106,7 +106,10 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
             not_run += &format!(
                 "- `{}`: {}\n",
                 exp.path.display(),
-                exp.file.description.as_deref().unwrap_or("(no description)")
+                exp.file
+                    .description
+                    .as_deref()
+                    .unwrap_or("(no description)")
             );
             continue;
         }
@@ -251,10 +254,8 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
         let text = format!(
             "<!-- Written by `gamelab summary` (`make reproduction`): edit the experiment files, not this page. -->\n{md}"
         );
-        crate::durable::write_atomic(page, |f| {
-            Ok(std::io::Write::write_all(f, text.as_bytes())?)
-        })
-        .with_context(|| format!("writing {}", page.display()))?;
+        crate::durable::write_atomic(page, |f| Ok(std::io::Write::write_all(f, text.as_bytes())?))
+            .with_context(|| format!("writing {}", page.display()))?;
     }
     Ok(Summary {
         markdown: md_path,

@@ -758,11 +758,21 @@ fn the_status_sweep_gives_the_status_its_definition_gives() {
         for row in 0..3 {
             for _ in 0..5 {
                 let u = unit_f64(&mut rng);
-                map.push(if u < 0.4 { 'O' } else if u < 0.6 { 'X' } else { '.' });
+                map.push(if u < 0.4 {
+                    'O'
+                } else if u < 0.6 {
+                    'X'
+                } else {
+                    '.'
+                });
             }
             map.push_str(if row < 2 { "#\n" } else { "#\n######" });
         }
-        let to_move = if below(&mut rng, 2) == 0 { "defender" } else { "attacker" };
+        let to_move = if below(&mut rng, 2) == 0 {
+            "defender"
+        } else {
+            "attacker"
+        };
         let text = format!("problem t\nto-move {to_move}\nmap\n{map}\nend\n");
         let Ok(mut ps) = parse_problems(&text) else {
             continue;
