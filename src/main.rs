@@ -258,6 +258,8 @@ enum Command {
         /// Only these levels, as FIRST-LAST or one level.
         #[arg(long, default_value = "1-14")]
         levels: String,
+        /// Worker threads (default: one a core); each holds one solver, whose tables take
+        /// 740 MB (2^23 slots, `solver::DEEP_TABLE_BITS`).
         #[arg(long)]
         threads: Option<usize>,
         /// Also write one CSV row per question here.

@@ -21,7 +21,19 @@ pub fn wilson(successes: f64, n: f64, level: f64) -> (f64, f64) {
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;
     let half = z / denom * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
-    ((centre - half).max(0.0), (centre + half).min(1.0))
+    // At none or all of n the bound is exactly 0 or 1 (centre and half cancel), which floating
+    // point can miss by an ulp: a published 100% then fell outside 14 wins of 14.
+    let lo = if successes <= 0.0 {
+        0.0
+    } else {
+        (centre - half).max(0.0)
+    };
+    let hi = if successes >= n {
+        1.0
+    } else {
+        (centre + half).min(1.0)
+    };
+    (lo, hi)
 }
 
 /// The exact (Clopper-Pearson) interval for `k` successes of `n` trials at `level`, from Beta
@@ -62,6 +74,17 @@ mod tests {
         // scipy.stats.norm.ppf(0.975) = 1.959963984540054; norm.ppf(0.95) = 1.6448536269514722
         assert!(close(z_for(0.95), 1.959963984540054, 1e-9));
         assert!(close(z_for(0.90), 1.6448536269514722, 1e-9));
+    }
+
+    #[test]
+    fn wilson_reaches_the_ends_exactly_at_all_or_none() {
+        // 14 wins of 14 must give an interval that contains 100%: the report asks whether a
+        // published 100 lies inside it.
+        for n in 1..=300 {
+            let n = n as f64;
+            assert_eq!(wilson(n, n, 0.95).1, 1.0, "all of {n}");
+            assert_eq!(wilson(0.0, n, 0.95).0, 0.0, "none of {n}");
+        }
     }
 
     #[test]
