@@ -259,7 +259,7 @@ enum Command {
         #[arg(long, default_value = "1-14")]
         levels: String,
         /// Worker threads (default: one a core); each holds one solver, whose tables take
-        /// 740 MB (2^23 slots, `solver::DEEP_TABLE_BITS`).
+        /// up to 740 MB (2^23 slots, `solver::DEEP_TABLE_BITS`; 1.2 GB for two threads on level 14).
         #[arg(long)]
         threads: Option<usize>,
         /// Also write one CSV row per question here.

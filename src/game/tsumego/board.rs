@@ -16,6 +16,7 @@ use crate::rng::{Rng, rng_from_seed};
 /// The two roles of a life-and-death problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[repr(u8)] // Attacker is 0: the solver's zeroed tables hold Option<Side> (`solver::ZeroValid`).
 pub enum Side {
     /// Wants to capture the target stones (owns the wall).
     Attacker,

@@ -409,7 +409,7 @@ impl DecidedMemo {
     fn new(bits: u32) -> DecidedMemo {
         DecidedMemo {
             bits,
-            entries: huge_table(1 << bits, (0, 0, 0, NO_SPACE)),
+            entries: huge_table(1 << bits),
             generation: 0,
         }
     }
@@ -471,27 +471,54 @@ impl DecidedMemo {
     }
 }
 
-/// A table of `len` copies of `fill`, asked of Linux in 2 MB pages where it can give them (the
-/// tables are tens of MB read at random: with 4 KB pages nearly every lookup also missed the
-/// address cache).
-fn huge_table<T: Clone>(len: usize, fill: T) -> Vec<T> {
-    let mut v = Vec::with_capacity(len);
+/// A table entry whose all-zero bytes are a valid value (integers, bools, and an
+/// `Option<Side>`, whose zero is `Some(Attacker)`). A zeroed slot is never read as an entry:
+/// its generation is 0, and the solver's and the memo's generations start at 1 (`start`,
+/// `DecidedMemo::reset`) before any lookup.
+///
+/// # Safety
+/// Only for types whose every field accepts the all-zero bit pattern.
+unsafe trait ZeroValid: Copy {}
+
+// SAFETY: u64, u32 and bool fields.
+unsafe impl ZeroValid for TtEntry {}
+// SAFETY: u64 and u32 fields.
+unsafe impl ZeroValid for PnEntry {}
+// SAFETY: u64, u32, i8 arrays, and Option<Side>: Side is repr(u8) with Attacker = 0.
+unsafe impl ZeroValid for ProofEntry {}
+// SAFETY: integers.
+unsafe impl ZeroValid for (u64, u32, u8, (u8, u8)) {}
+
+/// A table of `len` zeroed slots, asked of Linux in 2 MB pages where it can give them (the
+/// tables are tens or hundreds of MB read at random: with 4 KB pages nearly every lookup also
+/// missed the address cache). Zeroed memory comes from the system untouched (calloc maps fresh
+/// pages), so a table costs memory only where a search writes: `gamelab solve` on a small
+/// problem no longer fills 740 MB first (`DEEP_TABLE_BITS`).
+fn huge_table<T: ZeroValid>(len: usize) -> Vec<T> {
+    assert!(len > 0, "a table has slots");
+    let layout = std::alloc::Layout::array::<T>(len).expect("a table that fits in memory");
+    // SAFETY: the layout has a non-zero size (len > 0 and every entry type has fields).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<T>();
+    if ptr.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
     #[cfg(target_os = "linux")]
     {
         const HUGE: usize = 2 << 20;
-        let start = v.as_mut_ptr() as usize;
+        let start = ptr as usize;
         let (from, to) = (
             start.next_multiple_of(HUGE),
             (start + len * std::mem::size_of::<T>()) / HUGE * HUGE,
         );
         if to > from {
-            // SAFETY: advice on whole pages inside the vector's own allocation, before any is
-            // touched; a refusal only leaves the usual pages.
+            // SAFETY: advice on whole pages inside the table's own allocation; a refusal only
+            // leaves the usual pages.
             unsafe { libc::madvise(from as *mut libc::c_void, to - from, libc::MADV_HUGEPAGE) };
         }
     }
-    v.resize(len, fill);
-    v
+    // SAFETY: allocated by the global allocator with `Layout::array::<T>(len)`, which is the
+    // layout a Vec of capacity `len` uses; every slot is a valid T (`ZeroValid`).
+    unsafe { Vec::from_raw_parts(ptr, len, len) }
 }
 
 /// Starts loading `table[slot]` into the cache (a hint: nothing is read, and a slot past the end
@@ -511,7 +538,8 @@ fn prefetch<T>(table: &[T], slot: usize) {
 }
 
 /// The table size (`Solver::new`) for one deep question at a time: `gamelab solve` and
-/// `check-gotools` (one solver a thread), 2^23 slots, 740 MB a solver. A 10-second level-14
+/// `check-gotools` (one solver a thread), 2^23 slots, up to 740 MB a solver (taken as the
+/// search writes: `huge_table`). A 10-second level-14
 /// search reaches about 7M nodes; with 2^20 slots (the experiments' size, which many short
 /// solves fill only in part) its numbers were overwritten many times over. Measured on 100
 /// level-14 questions at 6M nodes a question (seed 2): solved 88 with 2^20, 91 with 2^22, 2^23
@@ -526,7 +554,7 @@ impl Solver {
     /// plain search's, df-pn's numbers, the proofs and the terminal-test memo).
     pub fn new(tt_bits: u32) -> Solver {
         Solver {
-            tt: huge_table(1 << tt_bits, TtEntry::default()),
+            tt: huge_table(1 << tt_bits),
             tt_bits,
             generation: 0,
             learning: Learning::new(),
@@ -550,8 +578,8 @@ impl Solver {
             time_limit: None,
             deadline: None,
             search: Search::default(),
-            pn_tt: huge_table(1 << tt_bits, PnEntry::default()),
-            proofs: huge_table(1 << tt_bits, ProofEntry::default()),
+            pn_tt: huge_table(1 << tt_bits),
+            proofs: huge_table(1 << tt_bits),
             read_proofs: false,
             decided_memo: DecidedMemo::new(tt_bits),
             pn_kids: Vec::new(),
