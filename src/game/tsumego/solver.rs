@@ -539,11 +539,11 @@ fn prefetch<T>(table: &[T], slot: usize) {
 
 /// The table size (`Solver::new`) for one deep question at a time: `gamelab solve` and
 /// `check-gotools` (one solver a thread), 2^23 slots, up to 740 MB a solver (taken as the
-/// search writes: `huge_table`). A 10-second level-14
-/// search reaches about 7M nodes; with 2^20 slots (the experiments' size, which many short
-/// solves fill only in part) its numbers were overwritten many times over. Measured on 100
-/// level-14 questions at 6M nodes a question (seed 2): solved 88 with 2^20, 91 with 2^22, 2^23
-/// or 2^24; nodes on the 88 all solved 102.6M, 94.2M, 91.7M, 90.1M.
+/// search writes: `huge_table`). A 10-second level-14 search reaches about 7M nodes; with 2^20
+/// slots (the experiments' size, which many short solves fill only in part) its numbers were
+/// overwritten many times over. Measured on 100 level-14 questions at 6M nodes a question
+/// (seed 2, with `node_numbers`' cap): solved 88 with 2^20, 91 with 2^22, 2^23 or 2^24; nodes
+/// on the 88 all solved 102.6M, 94.2M, 91.7M, 90.1M.
 pub const DEEP_TABLE_BITS: u32 = 23;
 
 /// df-pn's infinity (a proof or disproof number that can never be reached).
@@ -1722,7 +1722,6 @@ fn dynamic_features(
     x
 }
 
-/// What an unsearched child's proof and disproof numbers start at (from its mover's side):
 /// A df-pn node's numbers from its children's (negamax: `phi` = the smallest disproof number of
 /// a child, `delta` = the sum of their proof numbers), with the child to search next (the
 /// smallest disproof number, the first of equals; `usize::MAX` without children) and the second
@@ -1754,6 +1753,7 @@ fn node_numbers(kids: &[(u32, u32)]) -> (u32, u32, usize, u32) {
     (phi, delta, best, second)
 }
 
+/// What an unsearched child's proof and disproof numbers start at (from its mover's side):
 /// df-pn's (1, 1) made informed, as Kishimoto and Müller's tsumego solver does with its
 /// "distance to two eyes". The attacker's proof number grows with the defender's eye space
 /// (`space` and `eyes` from `life::eye_space`: the points that could still be part of an eye,
