@@ -449,7 +449,11 @@ fn with_deep_solver<T>(f: impl FnOnce(&mut crate::game::tsumego::Solver) -> T) -
     use crate::game::tsumego::{Solver, solver::DEEP_TABLE_BITS};
     DEEP_SOLVER.with(|cell| {
         let mut cell = cell.borrow_mut();
-        f(cell.get_or_insert_with(|| Solver::new(DEEP_TABLE_BITS)))
+        f(cell.get_or_insert_with(|| {
+            let mut solver = Solver::new(DEEP_TABLE_BITS);
+            solver.touch_tables();
+            solver
+        }))
     })
 }
 

@@ -588,6 +588,16 @@ impl Solver {
         }
     }
 
+    /// Writes every slot of the tables once, so that a timed search does not pay the system's
+    /// first touch of their pages (`huge_table` takes them lazily): `check-gotools` calls it
+    /// when it makes a thread's solver, and its first questions' nodes/s read as the others'.
+    pub fn touch_tables(&mut self) {
+        self.tt.fill(TtEntry::default());
+        self.pn_tt.fill(PnEntry::default());
+        self.proofs.fill(ProofEntry::default());
+        self.decided_memo.entries.fill((0, 0, 0, NO_SPACE));
+    }
+
     /// A wall-clock limit for each later search (a solve: the whole status sweep and its moves); past it
     /// the status is unknown, as past the node budget. None: no time limit.
     pub fn set_time_limit(&mut self, limit: Option<std::time::Duration>) {
