@@ -451,7 +451,7 @@ fn with_deep_solver<T>(f: impl FnOnce(&mut crate::game::tsumego::Solver) -> T) -
         let mut cell = cell.borrow_mut();
         f(cell.get_or_insert_with(|| {
             let mut solver = Solver::new(DEEP_TABLE_BITS);
-            solver.touch_tables();
+            solver.clear_tables();
             solver
         }))
     })

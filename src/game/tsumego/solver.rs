@@ -418,11 +418,14 @@ impl DecidedMemo {
     fn reset(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.entries
-                .iter_mut()
-                .for_each(|e| *e = (0, 0, 0, NO_SPACE));
+            self.clear();
             self.generation = 1;
         }
+    }
+
+    /// Empties every slot (writing each one).
+    fn clear(&mut self) {
+        self.entries.fill((0, 0, 0, NO_SPACE));
     }
 
     /// `decided(region, pos, targets)`, from the memo when this problem tested the same stones.
@@ -588,14 +591,15 @@ impl Solver {
         }
     }
 
-    /// Writes every slot of the tables once, so that a timed search does not pay the system's
-    /// first touch of their pages (`huge_table` takes them lazily): `check-gotools` calls it
-    /// when it makes a thread's solver, and its first questions' nodes/s read as the others'.
-    pub fn touch_tables(&mut self) {
+    /// Empties every slot of the tables, writing each one: when the generation counter wraps
+    /// (`start`), and so that a timed search does not pay the system's first touch of their
+    /// pages (`huge_table` takes them lazily): `check-gotools` calls it when it makes a
+    /// thread's solver, and its first questions' nodes/s read as the others'.
+    pub fn clear_tables(&mut self) {
         self.tt.fill(TtEntry::default());
         self.pn_tt.fill(PnEntry::default());
         self.proofs.fill(ProofEntry::default());
-        self.decided_memo.entries.fill((0, 0, 0, NO_SPACE));
+        self.decided_memo.clear();
     }
 
     /// A wall-clock limit for each later search (a solve: the whole status sweep and its moves); past it
@@ -673,11 +677,7 @@ impl Solver {
     fn start(&mut self, problem: &Problem, weights: &Weights, limits: Limits) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.tt.iter_mut().for_each(|e| *e = TtEntry::default());
-            self.pn_tt.iter_mut().for_each(|e| *e = PnEntry::default());
-            self.proofs
-                .iter_mut()
-                .for_each(|e| *e = ProofEntry::default());
+            self.clear_tables();
             self.generation = 1;
         }
         self.learning.reset();
@@ -896,11 +896,7 @@ impl Solver {
     /// Whether the side to move of `pos` is proven to win (Some(true)) or to lose (Some(false))
     /// under its threat budgets by a proof made under other budgets that dominate them.
     fn proven_elsewhere(&self, pos: &Position) -> Option<bool> {
-        let key = Solver::proof_key(pos);
-        let e = &self.proofs[self.tt_index(key)];
-        if e.generation != self.generation || e.key != key {
-            return None;
-        }
+        let e = self.proof_entry(pos)?;
         if let Some(winner) = e.every_budget {
             return Some(winner == pos.to_move);
         }
@@ -912,6 +908,13 @@ impl Solver {
             (_, true) => Some(pos.to_move == Side::Attacker),
             _ => None,
         }
+    }
+
+    /// This problem's proof-table entry for `pos`, if the table holds one.
+    fn proof_entry(&self, pos: &Position) -> Option<&ProofEntry> {
+        let key = Solver::proof_key(pos);
+        let e = &self.proofs[self.tt_index(key)];
+        (e.generation == self.generation && e.key == key).then_some(e)
     }
 
     /// Whether the proof just found at `pos` holds under every threat budget: no repetition
@@ -933,12 +936,10 @@ impl Solver {
             pos.to_move.other()
         };
         let child_clean = |me: &mut Self, c: &Candidate| -> bool {
-            if me.terminal(&c.child, c.decided).is_some() {
-                return true;
-            }
-            let key = Solver::proof_key(&c.child);
-            let e = &me.proofs[me.tt_index(key)];
-            e.generation == me.generation && e.key == key && e.every_budget == Some(winner)
+            me.terminal(&c.child, c.decided).is_some()
+                || me
+                    .proof_entry(&c.child)
+                    .is_some_and(|e| e.every_budget == Some(winner))
         };
         if mover_wins {
             cands
