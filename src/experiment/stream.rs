@@ -370,6 +370,15 @@ impl<'a> JobStream<'a> {
         units_done: usize,
         carry: serde_json::Value,
     ) -> Result<()> {
+        crate::pool::outside_workers(|| self.save_batch_here(df, units_done, carry))
+    }
+
+    fn save_batch_here(
+        &mut self,
+        df: DataFrame,
+        units_done: usize,
+        carry: serde_json::Value,
+    ) -> Result<()> {
         let file = format!(
             "batch-{:06}.{}",
             self.progress.batches.len(),
@@ -401,6 +410,10 @@ impl<'a> JobStream<'a> {
     /// Seals the job: the saved batches and then `last` become the part; the seal goes into the
     /// job record before the part is renamed into place. Returns the rows of the part.
     pub fn finish(self, last: DataFrame) -> Result<usize> {
+        crate::pool::outside_workers(move || self.finish_here(last))
+    }
+
+    fn finish_here(self, last: DataFrame) -> Result<usize> {
         let rows = self
             .progress
             .batches
@@ -560,6 +573,16 @@ pub fn write_part(
     format: Format,
     id: PartId,
 ) -> Result<usize> {
+    crate::pool::outside_workers(move || write_part_here(part, record, df, format, id))
+}
+
+fn write_part_here(
+    part: &Path,
+    record: &Path,
+    df: DataFrame,
+    format: Format,
+    id: PartId,
+) -> Result<usize> {
     let rows = df.height();
     let key = seal_key(part).context("a part has a folder and a name")?;
     write_sealed(
@@ -617,6 +640,49 @@ mod tests {
             record,
             dir.join("partial/h"),
         )
+    }
+
+    /// On a pool of one worker, a job writing its part (a batch, then the sealed part) must not
+    /// run the next job inside the write (see `pool::outside_workers`): else a finished job's
+    /// part reached the disk only when the jobs run inside its write had ended.
+    #[test]
+    fn a_job_writing_its_rows_runs_no_other_job_meanwhile() {
+        use rayon::prelude::*;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        for format in [Format::Parquet, Format::Csv] {
+            let dir = tempfile::tempdir().unwrap();
+            let (part, record, partial) = setup(dir.path(), format);
+            let id = PartId {
+                experiment: "e",
+                job: "h",
+            };
+            let second_started = AtomicBool::new(false);
+            let started_during_write = crate::pool::with_threads(Some(1), || {
+                Ok((0..2)
+                    .into_par_iter()
+                    .map(|job| {
+                        if job == 1 {
+                            second_started.store(true, Ordering::SeqCst);
+                            return false;
+                        }
+                        let mut s = JobStream::open(
+                            id,
+                            format,
+                            part.clone(),
+                            record.clone(),
+                            partial.clone(),
+                        )
+                        .unwrap();
+                        s.save_batch(frame(0, 50_000), 1, serde_json::Value::Null)
+                            .unwrap();
+                        s.finish(frame(50_000, 50_000)).unwrap();
+                        second_started.load(Ordering::SeqCst)
+                    })
+                    .collect::<Vec<bool>>()[0])
+            })
+            .unwrap();
+            assert!(!started_during_write, "{format:?}");
+        }
     }
 
     #[test]
