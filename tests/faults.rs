@@ -269,6 +269,47 @@ fn ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_r
     }
 }
 
+/// A life-and-death GA killed in its test phase, once its checkpoint holds test solves, resumes
+/// after them: the same generations and the same test solves as an uninterrupted run.
+#[test]
+fn a_life_and_death_ga_killed_in_its_test_phase_resumes_to_the_same_rows() {
+    // 240 test problems x 2 weights: several chunks of 64, a checkpoint after each.
+    let tga = "name = \"tgt\"\nkind = \"tsumego_ga\"\ngame = \"tsumego\"\nstage = \"tiny\"\nseed = 4\n[library]\nsets = 1\nlevels = \"1-4\"\nper_level = 60\nseed = 9\n[tsumego_ga]\npart = \"static\"\nfitness = \"static\"\npopulation = 6\nchildren = 6\ngenerations = 2\ncheckpoint_s = 0.01\nnode_budget = 20000\ntrain = { sets = [1], levels = \"1\", count = 8 }\ntest = { sets = [1], levels = \"1-4\" }\ncompare = { zero = \"zero\" }\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "tgt.toml", tga);
+    let f = file.to_str().unwrap();
+    let (clean, killed) = (dir.path().join("clean"), dir.path().join("killed"));
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    let checkpoints = killed.join("results/tgt/checkpoints");
+    let holds_test_rows = || {
+        std::fs::read_dir(&checkpoints).is_ok_and(|d| {
+            d.flatten()
+                .any(|c| std::fs::read_to_string(c.path()).is_ok_and(|t| t.contains("\"test\":[{")))
+        })
+    };
+    let mut child = spawn(&["run", f, "--out", killed.to_str().unwrap()]);
+    let t0 = Instant::now();
+    while !holds_test_rows()
+        && child.try_wait().unwrap().is_none()
+        && t0.elapsed() < Duration::from_secs(120)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run ended before its checkpoint held test solves"
+    );
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert!(holds_test_rows());
+    run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
+    for folder in ["generations", "solves"] {
+        let reference = parts(&clean, "tgt", folder);
+        assert!(!reference.is_empty());
+        assert_same(&reference, &parts(&killed, "tgt", folder), folder);
+    }
+}
+
 #[test]
 fn a_second_run_on_the_same_folder_is_refused_naming_the_first_and_shards_run_side_by_side() {
     let dir = tempfile::tempdir().unwrap();

@@ -8,8 +8,12 @@
 //! of the GA comes from the job's generator, so the rows are the same on any thread count (the
 //! times are not). Children are evaluated in parallel, one solver per worker thread.
 //!
-//! A GA checkpoint (generation, population with its fitness, generator, rows so far) is written
-//! atomically every `checkpoint_s` seconds; a killed run resumes from it with the same rows.
+//! A GA checkpoint (generation, population with its fitness, generator, rows so far, and, once
+//! every generation is done, the test solves so far) is written atomically every `checkpoint_s`
+//! seconds; a killed run resumes from it with the same rows. The test phase is solved in chunks
+//! of `SOLVE_CHUNK` problems so that it checkpoints too: on GoTools' files it is most of a
+//! static-fitness job (about 17 minutes a job of gotools-files-static on one core, its GA well
+//! under one), and a kill there used to start the job over.
 
 use super::grid::Job;
 use super::job_kind::{JobContext, KindRunner, streamed};
@@ -348,6 +352,10 @@ struct Checkpoint {
     old_leaves: Vec<u64>,
     rng: GameRng,
     rows: Vec<GaRow>,
+    /// The test solves done so far, in unit order, once every generation is: a run killed in the
+    /// test phase (on GoTools' files the longer part of a static-fitness job) resumes after them.
+    #[serde(default)]
+    test: Vec<SolveRow>,
 }
 
 /// What a finished `tsumego_ga` job produced.
@@ -516,6 +524,7 @@ pub fn run_tsumego_ga(
                 old_leaves,
                 rng,
                 rows,
+                test: Vec::new(),
             }
         }
     };
@@ -550,7 +559,6 @@ pub fn run_tsumego_ga(
     }
     let top = elite(&state.fitness, 1)[0];
     let best = base.with_part(spec.part, &state.population[top]);
-    let mut test = Vec::new();
     if let Some(sel) = &spec.test {
         let problems = sel.load(library)?;
         let mut labelled = vec![("trained".to_string(), best.clone())];
@@ -560,8 +568,23 @@ pub fn run_tsumego_ga(
             weights: labelled,
             limits,
         };
-        test = match crate::farm::farm() {
-            None => work.solve(0..work.units(), &|| {}),
+        // In chunks, the rows so far in the checkpoint every `checkpoint_s` seconds.
+        let mut save = |state: &mut Checkpoint, rows: Vec<SolveRow>| -> Result<()> {
+            state.test.extend(rows);
+            if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
+                write_checkpoint(checkpoint, &*state)?;
+                last_checkpoint = Instant::now();
+            }
+            Ok(())
+        };
+        match crate::farm::farm() {
+            None => {
+                while state.test.len() < work.units() {
+                    let from = state.test.len();
+                    let rows = work.solve(from..(from + SOLVE_CHUNK).min(work.units()), &|| {});
+                    save(&mut state, rows)?;
+                }
+            }
             Some(farm) => {
                 let context = super::remote::solves_context(
                     format!("{}/test", job.hash),
@@ -569,19 +592,17 @@ pub fn run_tsumego_ga(
                     sel,
                     &work,
                 )?;
-                super::remote::gather(
-                    farm,
-                    super::remote::SOLVES,
-                    &context,
-                    crate::farm::ranges(0..work.units(), farm.workers(), 8, 1, 1),
-                )?
+                let from = state.test.len();
+                solve_on_farm(farm, &context, &work, from, &mut |rows, _| {
+                    save(&mut state, rows)
+                })?;
             }
-        };
+        }
     }
     Ok(TsumegoGaOutcome {
         rows: state.rows,
         best,
-        test,
+        test: state.test,
     })
 }
 
