@@ -1742,7 +1742,10 @@ fn dynamic_features(
 /// for the opponent", and a sum of finite numbers must never reach it. On long level-14 searches
 /// the proof numbers of a DAG, counted once per path, did reach 2^30: the root then stopped
 /// with neither number 0 and the question was unknown well within its node budget (P1059006
-/// of lv6.14 at 0.8M of 6M nodes, with a 2^22-entry table).
+/// of lv6.14 at 0.8M of 6M nodes, with a 2^22-entry table). Weak proof numbers (Ueda et al.:
+/// the largest child's number plus one, or 16, per other child, against the DAG's overcounting)
+/// were measured worse: 100 level-14 questions (seed 2) at 6M nodes, 50 and 69 solved against
+/// the sum's 91.
 #[inline]
 fn node_numbers(kids: &[(u32, u32)]) -> (u32, u32, usize, u32) {
     let (mut phi, mut delta) = (INF, 0u32);
