@@ -39,35 +39,45 @@ pub fn outside_workers<T: Send>(f: impl FnOnce() -> T + Send) -> T {
     })
 }
 
+/// Test harness: on a pool of one worker, runs two tasks, `first` and a second one that only
+/// notes that it started; returns whether the second had started when `first` returned (a
+/// wait inside `first` that ran the other task).
+#[cfg(test)]
+pub(crate) fn second_task_ran_inside(first: impl Fn() + Sync) -> bool {
+    use rayon::prelude::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let second_started = AtomicBool::new(false);
+    with_threads(Some(1), || {
+        Ok((0..2)
+            .into_par_iter()
+            .map(|task| {
+                if task == 1 {
+                    second_started.store(true, Ordering::SeqCst);
+                    return false;
+                }
+                first();
+                second_started.load(Ordering::SeqCst)
+            })
+            .collect::<Vec<bool>>()[0])
+    })
+    .expect("a pool of one thread")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rayon::prelude::*;
-    use std::sync::atomic::{AtomicBool, Ordering};
 
-    /// On a pool of one worker, the first of two tasks waits for another pool (as polars' writers
-    /// do) inside `outside_workers`: the second task must not start before that wait ends.
+    /// A task that waits for another pool (as polars' readers and writers do) inside
+    /// `outside_workers` runs no other task of its own pool meanwhile; without it, it does.
     #[test]
     fn a_wait_for_another_pool_inside_outside_workers_runs_no_other_task() {
         let other = rayon::ThreadPoolBuilder::new()
             .num_threads(1)
             .build()
             .unwrap();
-        let second_started = AtomicBool::new(false);
-        let started_during_wait = with_threads(Some(1), || {
-            Ok((0..2)
-                .into_par_iter()
-                .map(|task| {
-                    if task == 1 {
-                        second_started.store(true, Ordering::SeqCst);
-                        return false;
-                    }
-                    outside_workers(|| other.install(|| ()));
-                    second_started.load(Ordering::SeqCst)
-                })
-                .collect::<Vec<bool>>()[0])
-        })
-        .unwrap();
-        assert!(!started_during_wait);
+        assert!(!second_task_ran_inside(|| outside_workers(
+            || other.install(|| ())
+        )));
+        assert!(second_task_ran_inside(|| other.install(|| ())));
     }
 }

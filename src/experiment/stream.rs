@@ -615,6 +615,11 @@ mod tests {
     use super::*;
     use polars::prelude::Column;
 
+    const ID: PartId<'static> = PartId {
+        experiment: "e",
+        job: "h",
+    };
+
     fn frame(from: i64, n: i64) -> DataFrame {
         DataFrame::new(
             n as usize,
@@ -642,46 +647,23 @@ mod tests {
         )
     }
 
-    /// On a pool of one worker, a job writing its part (a batch, then the sealed part) must not
-    /// run the next job inside the write (see `pool::outside_workers`): else a finished job's
-    /// part reached the disk only when the jobs run inside its write had ended.
+    /// A job writing its rows (a batch, then the sealed part) runs no other job of its pool
+    /// meanwhile (see `pool::outside_workers`): else a finished job's part reached the disk only
+    /// when the jobs run inside its write had ended.
     #[test]
     fn a_job_writing_its_rows_runs_no_other_job_meanwhile() {
-        use rayon::prelude::*;
-        use std::sync::atomic::{AtomicBool, Ordering};
         for format in [Format::Parquet, Format::Csv] {
             let dir = tempfile::tempdir().unwrap();
             let (part, record, partial) = setup(dir.path(), format);
-            let id = PartId {
-                experiment: "e",
-                job: "h",
-            };
-            let second_started = AtomicBool::new(false);
-            let started_during_write = crate::pool::with_threads(Some(1), || {
-                Ok((0..2)
-                    .into_par_iter()
-                    .map(|job| {
-                        if job == 1 {
-                            second_started.store(true, Ordering::SeqCst);
-                            return false;
-                        }
-                        let mut s = JobStream::open(
-                            id,
-                            format,
-                            part.clone(),
-                            record.clone(),
-                            partial.clone(),
-                        )
+            let write = || {
+                let mut s =
+                    JobStream::open(ID, format, part.clone(), record.clone(), partial.clone())
                         .unwrap();
-                        s.save_batch(frame(0, 50_000), 1, serde_json::Value::Null)
-                            .unwrap();
-                        s.finish(frame(50_000, 50_000)).unwrap();
-                        second_started.load(Ordering::SeqCst)
-                    })
-                    .collect::<Vec<bool>>()[0])
-            })
-            .unwrap();
-            assert!(!started_during_write, "{format:?}");
+                s.save_batch(frame(0, 50_000), 1, serde_json::Value::Null)
+                    .unwrap();
+                s.finish(frame(50_000, 50_000)).unwrap();
+            };
+            assert!(!crate::pool::second_task_ran_inside(write), "{format:?}");
         }
     }
 
@@ -690,10 +672,7 @@ mod tests {
         for format in [Format::Parquet, Format::Csv] {
             let dir = tempfile::tempdir().unwrap();
             let (part, record, partial) = setup(dir.path(), format);
-            let id = PartId {
-                experiment: "e",
-                job: "h",
-            };
+            let id = ID;
             let mut s =
                 JobStream::open(id, format, part.clone(), record.clone(), partial.clone()).unwrap();
             s.save_batch(frame(0, 3), 3, serde_json::json!([1]))
@@ -770,10 +749,7 @@ mod tests {
         for format in [Format::Parquet, Format::Csv] {
             let dir = tempfile::tempdir().unwrap();
             let (part, record, partial) = setup(dir.path(), format);
-            let id = PartId {
-                experiment: "e",
-                job: "h",
-            };
+            let id = ID;
             let mut s = JobStream::open(id, format, part.clone(), record.clone(), partial).unwrap();
             s.save_batch(frame(0, 3), 3, serde_json::Value::Null)
                 .unwrap();
@@ -804,10 +780,7 @@ mod tests {
     fn a_batch_that_fails_its_seal_is_played_again_with_everything_after_it() {
         let dir = tempfile::tempdir().unwrap();
         let (part, record, partial) = setup(dir.path(), Format::Parquet);
-        let id = PartId {
-            experiment: "e",
-            job: "h",
-        };
+        let id = ID;
         let mut s = JobStream::open(
             id,
             Format::Parquet,
@@ -839,10 +812,7 @@ mod tests {
         for format in [Format::Parquet, Format::Csv] {
             let dir = tempfile::tempdir().unwrap();
             let (part, record, _) = setup(dir.path(), format);
-            let id = PartId {
-                experiment: "e",
-                job: "h",
-            };
+            let id = ID;
             write_part(&part, &record, frame(0, 50), format, id).unwrap();
             assert_eq!(verify_part(&part, &record, id), Ok(Some(50)));
             let good = std::fs::read(&part).unwrap();
