@@ -808,6 +808,12 @@ fn dispatch(command: Command) -> Result<()> {
                 s.markdown.display(),
                 s.reported.len()
             );
+            if !s.unfinished.is_empty() {
+                eprintln!(
+                    "reported before their runs ended: {} (run them again, report, then summarise again)",
+                    s.unfinished.join(", ")
+                );
+            }
             if !s.missing.is_empty() {
                 eprintln!(
                     "not reported yet: {} (run and report them, then summarise again)",

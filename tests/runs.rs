@@ -1513,6 +1513,67 @@ fn games_writes_solve_rows_as_sgf_with_the_solvers_main_line() {
     assert!(lines > trees.len(), "the trees carry main lines: {sgf}");
 }
 
+/// A report made before its run had every job is named on the summary page as such, with its
+/// jobs, until the run ends and is reported again.
+#[test]
+fn a_summary_says_which_reports_were_made_before_their_runs_ended() {
+    let text = r#"
+name = "halfway"
+kind = "match"
+game = "othello"
+stage = "small6"
+seed = 5
+repeats = 2
+[match]
+players = ["greedy", "random"]
+games = 20
+[agents.greedy]
+kind = "greedy"
+[agents.random]
+kind = "random"
+[[report.tables]]
+name = "scores"
+statistic = "score"
+group_by = ["agent"]
+[[report.reference]]
+table = "scores"
+source = "A made-up paper"
+keys = ["agent"]
+n = 40
+rows = [["greedy", 80.0]]
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "halfway.toml", text);
+    let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));
+    let o = out.to_str().unwrap();
+    let report_and_summarise = || {
+        for args in [
+            vec!["report", f, "--out", o],
+            vec!["summary", f, "--out", o],
+        ] {
+            let r = gamelab(&args);
+            assert!(r.status.success(), "{}", stderr(&r));
+        }
+        std::fs::read_to_string(out.join("results/summary.md")).unwrap()
+    };
+    run_ok(&["run", f, "--out", o, "--shard", "1/2"]);
+    let md = report_and_summarise();
+    assert!(
+        md.contains("Reported before their runs ended: halfway (1 of 2 jobs)")
+            && md.contains("| halfway (1 of 2 jobs) |")
+            && md.contains("**an unfinished run: 1 of 2 jobs**"),
+        "{md}"
+    );
+    run_ok(&["run", f, "--out", o]);
+    let md = report_and_summarise();
+    assert!(
+        !md.contains("before their runs ended")
+            && !md.contains("unfinished")
+            && md.contains("| halfway |"),
+        "{md}"
+    );
+}
+
 #[test]
 fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
     let text = r#"

@@ -775,6 +775,17 @@ fn provenance_line(p: &crate::provenance::Provenance) -> String {
     )
 }
 
+/// The jobs a report.md was computed from, with rows and in all (its `- computed from R rows of
+/// J of N jobs` line), if it has that line: J < N is a report of an unfinished run.
+pub fn jobs_reported(report_md: &str) -> Option<(usize, usize)> {
+    let line = report_md
+        .lines()
+        .find(|l| l.starts_with("- computed from "))?;
+    let (with_rows, rest) = line.split_once(" rows of ")?.1.split_once(" of ")?;
+    let all = rest.split_once(" jobs")?.0;
+    Some((with_rows.parse().ok()?, all.parse().ok()?))
+}
+
 /// The commit and date of a report.md's provenance line (`provenance_line`), if it has one.
 pub fn reported_at(report_md: &str) -> Option<(String, String)> {
     let line = report_md.lines().find(|l| l.starts_with("- gamelab "))?;

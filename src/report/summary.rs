@@ -17,6 +17,8 @@ pub struct Summary {
     /// Experiments with published values compared, and those whose report is missing.
     pub reported: Vec<String>,
     pub missing: Vec<String>,
+    /// Reported before their runs ended: `name (J of N jobs)`.
+    pub unfinished: Vec<String>,
     /// Verdict word -> count.
     pub counts: Vec<(String, usize)>,
 }
@@ -71,13 +73,16 @@ struct Reversal {
 }
 
 /// The commit and date of the report a comparison file came from (its report.md's provenance
-/// line), or a note that it cannot be read.
-fn reported_at(report_dir: &Path) -> String {
+/// line), or a note that it cannot be read; and, when the report was made before its run had
+/// every job, how many it had (with rows, in all).
+fn reported_at(report_dir: &Path) -> (String, Option<(usize, usize)>) {
     let text = std::fs::read_to_string(report_dir.join("report.md")).unwrap_or_default();
-    match super::reported_at(&text) {
+    let when = match super::reported_at(&text) {
         Some((commit, date)) => format!("commit {commit}, {date}"),
         None => "no provenance line in its report.md".into(),
-    }
+    };
+    let unfinished = super::jobs_reported(&text).filter(|(with_rows, all)| with_rows < all);
+    (when, unfinished)
 }
 
 /// Writes `out/results/summary.md` and `summary.csv` from the reports of `experiments` (those
@@ -85,6 +90,7 @@ fn reported_at(report_dir: &Path) -> String {
 /// the same page to `page` when given (`make reproduction` writes docs/reproduction.md).
 pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> Result<Summary> {
     let (mut reported, mut missing) = (Vec::new(), Vec::new());
+    let mut unfinished_runs: Vec<String> = Vec::new();
     let mut md_rows = String::new();
     let mut reversals: Vec<Reversal> = Vec::new();
     let mut sources = String::new();
@@ -114,10 +120,21 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
             continue;
         }
         reported.push(exp.name.clone());
+        let (when, unfinished) = reported_at(path.parent().unwrap_or(Path::new(".")));
+        let name = match unfinished {
+            Some((with_rows, all)) => {
+                let jobs = format!("{with_rows} of {all} jobs");
+                unfinished_runs.push(format!("{} ({jobs})", exp.name));
+                format!("{} ({jobs})", exp.name)
+            }
+            None => exp.name.clone(),
+        };
         sources += &format!(
-            "- `{}`: {}\n",
+            "- `{}`: {when}{}\n",
             exp.path.display(),
-            reported_at(path.parent().unwrap_or(Path::new(".")))
+            unfinished.map_or(String::new(), |(with_rows, all)| format!(
+                "; **an unfinished run: {with_rows} of {all} jobs**"
+            ))
         );
         for row in read_comparisons(&path)? {
             csv += &csv_line(
@@ -177,7 +194,7 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
             };
             md_rows += &format!(
                 "| {} | {} | {} | {} ({paper_n}) | {ours} | {diff} | {p} | {verdict} |\n",
-                exp.name,
+                name,
                 row.get("source").replace('|', "/"),
                 row.get("keys").replace('|', "/"),
                 row.get("published"),
@@ -207,6 +224,12 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
         )
     };
     md += "Each verdict compares two samples, the paper's and ours (Fisher's exact test for scores, Welch's t for means with a spread; p-values Holm-adjusted within each table; \"sign differs\" when the two lie on opposite sides of 50% or 0 and the paper's value is clearly on its side). See each experiment's report.md for the tables.\n\n";
+    if !unfinished_runs.is_empty() {
+        md += &format!(
+            "Reported before their runs ended: {} (their values will change when the runs end; run them again, report, then summarise again).\n\n",
+            unfinished_runs.join(", ")
+        );
+    }
     if !missing.is_empty() {
         md += &format!(
             "Not reported yet: {} experiment files with published values (listed at the end; run and report them, then summarise again).\n\n",
@@ -262,6 +285,7 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
         csv: csv_path,
         reported,
         missing,
+        unfinished: unfinished_runs,
         counts: counts.into_iter().collect(),
     })
 }
