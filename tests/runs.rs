@@ -1513,20 +1513,19 @@ fn games_writes_solve_rows_as_sgf_with_the_solvers_main_line() {
     assert!(lines > trees.len(), "the trees carry main lines: {sgf}");
 }
 
-/// A report made before its run had every job is named on the summary page as such, with its
-/// jobs, until the run ends and is reported again.
-#[test]
-fn a_summary_says_which_reports_were_made_before_their_runs_ended() {
-    let text = r#"
-name = "halfway"
+/// An experiment with published values for the summary tests: greedy against random, a
+/// reference whose values `GREEDY` and `RANDOM` each test fills in.
+const CLAIMS: &str = r#"
+name = "claims"
 kind = "match"
 game = "othello"
 stage = "small6"
 seed = 5
-repeats = 2
 [match]
 players = ["greedy", "random"]
-games = 20
+games = 200
+[openings]
+random_plies = 2
 [agents.greedy]
 kind = "greedy"
 [agents.random]
@@ -1540,10 +1539,22 @@ table = "scores"
 source = "A made-up paper"
 keys = ["agent"]
 n = 40
-rows = [["greedy", 80.0]]
+rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
+reversal = "The made-up paper's random agent read the board upside down."
 "#;
+
+/// A report made before its run had every job is named on the summary page as such, with its
+/// jobs, until the run ends and is reported again.
+#[test]
+fn a_summary_says_which_reports_were_made_before_their_runs_ended() {
+    // The claims experiment in two jobs, under another name.
+    let text = CLAIMS
+        .replace("name = \"claims\"", "name = \"halfway\"")
+        .replace("seed = 5\n", "seed = 5\nrepeats = 2\n")
+        .replace("\"GREEDY\"", "80.0")
+        .replace("\"RANDOM\"", "50.0");
     let dir = tempfile::tempdir().unwrap();
-    let file = write(dir.path(), "halfway.toml", text);
+    let file = write(dir.path(), "halfway.toml", &text);
     let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));
     let o = out.to_str().unwrap();
     let report_and_summarise = || {
@@ -1576,33 +1587,7 @@ rows = [["greedy", 80.0]]
 
 #[test]
 fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
-    let text = r#"
-name = "claims"
-kind = "match"
-game = "othello"
-stage = "small6"
-seed = 5
-[match]
-players = ["greedy", "random"]
-games = 200
-[openings]
-random_plies = 2
-[agents.greedy]
-kind = "greedy"
-[agents.random]
-kind = "random"
-[[report.tables]]
-name = "scores"
-statistic = "score"
-group_by = ["agent"]
-[[report.reference]]
-table = "scores"
-source = "A made-up paper"
-keys = ["agent"]
-n = 40
-rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
-reversal = "The made-up paper's random agent read the board upside down."
-"#;
+    let text = CLAIMS;
     // Read greedy's measured score first, then claim it (consistent) and a reversal for random.
     let (dir, file, out, _) = played(
         "claims",

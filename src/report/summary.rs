@@ -123,9 +123,9 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
         let (when, unfinished) = reported_at(path.parent().unwrap_or(Path::new(".")));
         let name = match unfinished {
             Some((with_rows, all)) => {
-                let jobs = format!("{with_rows} of {all} jobs");
-                unfinished_runs.push(format!("{} ({jobs})", exp.name));
-                format!("{} ({jobs})", exp.name)
+                let name = format!("{} ({with_rows} of {all} jobs)", exp.name);
+                unfinished_runs.push(name.clone());
+                name
             }
             None => exp.name.clone(),
         };
