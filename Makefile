@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all
+.PHONY: openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all
 
 run: deps
 	$(GAMELAB) run $(EXPERIMENT)
@@ -179,6 +179,14 @@ RANKS ?= 3
 MPIRUN = mpirun --allow-run-as-root --oversubscribe -n $(RANKS)
 reproduce-gotools-files-mpi: mpi
 	@for f in $(GOTOOLS_FILES); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(MPIRUN) -x GOTOOLS_PROBLEMS target/release/gamelab run "$$f" --mpi && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" target/release/gamelab report "$$f" || exit 1; done
+
+# The same tables on the report's sets with GAs small enough for 2 cores: the full static-fitness
+# file (Table 1, Figures 4-5; about 80 minutes), then the scaled dynamic-fitness GAs and the
+# combined heuristics from their weights (each file's comments say why and how much smaller).
+GOTOOLS_FILES_SCALED = experiments/gotools-files-static.toml experiments/gotools-files-static-dynamic-fitness-scaled.toml \
+                       experiments/gotools-files-dynamic-scaled.toml experiments/gotools-files-combined-scaled.toml
+reproduce-gotools-files-scaled: deps
+	@for f in $(GOTOOLS_FILES_SCALED); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run "$$f" && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) report "$$f" || exit 1; done
 
 reproduce-gotools-files-quick: deps
 	GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run experiments/gotools-files-quick.toml
