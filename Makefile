@@ -182,11 +182,14 @@ reproduce-gotools-files-mpi: mpi
 
 # The same tables on the report's sets with GAs small enough for 2 cores: the full static-fitness
 # file (Table 1, Figures 4-5; about 80 minutes), then the scaled dynamic-fitness GAs and the
-# combined heuristics from their weights (each file's comments say why and how much smaller).
+# combined heuristics and the timed t-test from their weights (each file's comments say why and
+# how much smaller).
 GOTOOLS_FILES_SCALED = experiments/gotools-files-static.toml experiments/gotools-files-static-dynamic-fitness-scaled.toml \
                        experiments/gotools-files-dynamic-scaled.toml experiments/gotools-files-combined-scaled.toml
 reproduce-gotools-files-scaled: deps
 	@for f in $(GOTOOLS_FILES_SCALED); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run "$$f" && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) report "$$f" || exit 1; done
+	GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run experiments/gotools-files-time-per-leaf-scaled.toml --threads 1
+	GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) report experiments/gotools-files-time-per-leaf-scaled.toml
 
 reproduce-gotools-files-quick: deps
 	GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run experiments/gotools-files-quick.toml
