@@ -158,6 +158,9 @@ struct SolvesContext {
     problems: crate::game::tsumego::library::Selection,
     weights: Vec<(String, crate::game::tsumego::heuristic::Weights)>,
     limits: crate::game::tsumego::solver::Limits,
+    /// `SolveWork::reuse`: a worker reuses its own earlier solves of a GA's test set.
+    #[serde(default)]
+    reuse: bool,
 }
 
 /// The context of a set of solves: the problems (read by the worker from `library`), the
@@ -175,6 +178,7 @@ pub fn solves_context(
             problems: problems.clone(),
             weights: work.weights.clone(),
             limits: work.limits,
+            reuse: work.reuse,
         },
     )
 }
@@ -241,6 +245,7 @@ fn decode(kind: &str, bytes: &[u8]) -> Result<Held> {
                 problems,
                 weights: c.weights,
                 limits: c.limits,
+                reuse: c.reuse,
             })
         }
         TSUMEGO_GA => {

@@ -187,7 +187,10 @@ const SOLVES: &[(&str, &str)] = &[
     ("nodes", "nodes the search visited"),
     ("tt_hits", "transposition-table hits"),
     ("max_depth", "the deepest ply the search reached"),
-    ("time_s", "the solve's time in seconds"),
+    (
+        "time_s",
+        "the solve's time in seconds (a GA's test row reusing a solve made earlier in the run: that solve's time)",
+    ),
     ("us_per_leaf", "`time_s` per leaf, in microseconds"),
     ("budget_hit", "1 when the node budget ran out, else 0"),
 ];

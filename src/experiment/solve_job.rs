@@ -31,6 +31,7 @@ use anyhow::{Context, Result};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
@@ -242,6 +243,41 @@ pub struct SolveWork {
     pub problems: Vec<Problem>,
     pub weights: Vec<(String, Weights)>,
     pub limits: Limits,
+    /// Reuse a solve of the same problem with the same weights and limits made earlier in this
+    /// process (`SHARED_SOLVES`) instead of solving again. True for a GA's test phase, where
+    /// every job of a file solves the same test set with the same `compare` weights; false for
+    /// `solve` jobs, whose repeats are timed runs.
+    pub reuse: bool,
+}
+
+/// Solves a GA's test phase made in this process, by problem, weights and limits. A solve is
+/// deterministic (fresh tables, no clock in its decisions), so a reused solution is the one a
+/// new solve would find; its time is the one measured when it was made. Without it, every job
+/// of gotools-files-static solves GoTools' three test files with the zero weights again (half of
+/// each job's test). In memory only: a resumed run or another process solves them once more.
+static SHARED_SOLVES: std::sync::LazyLock<std::sync::Mutex<HashMap<String, Solution>>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// What tells one solve from another: the problem (all of it, not only its name), the weights'
+/// exact numbers and the limits.
+fn solve_key(p: &Problem, w: &Weights, limits: Limits) -> String {
+    format!("{p:?}|{w:?}|{limits:?}")
+}
+
+/// Solves `p` with `w`, or takes the solution from `SHARED_SOLVES` when `reuse` (and puts a new
+/// one there). Two jobs that need the same solve at the same moment both solve it (no waiting).
+fn solve_one(p: &Problem, w: &Weights, limits: Limits, reuse: bool) -> Solution {
+    let key = reuse.then(|| solve_key(p, w, limits));
+    if let Some(k) = &key
+        && let Some(s) = SHARED_SOLVES.lock().unwrap().get(k)
+    {
+        return s.clone();
+    }
+    let s = with_solver(|solver| solver.solve(p, w, limits, false));
+    if let Some(k) = key {
+        SHARED_SOLVES.lock().unwrap().insert(k, s.clone());
+    }
+    s
 }
 
 impl SolveWork {
@@ -261,6 +297,7 @@ impl SolveWork {
             problems,
             weights,
             limits: Limits::with_budget(spec.node_budget),
+            reuse: false,
         })
     }
 
@@ -279,7 +316,7 @@ impl SolveWork {
             .into_par_iter()
             .map(|u| {
                 let ((label, w), p) = (&self.weights[u / n], &self.problems[u % n]);
-                let s = with_solver(|solver| solver.solve(p, w, self.limits, false));
+                let s = solve_one(p, w, self.limits, self.reuse);
                 on_problem();
                 solve_row(label, p, &s)
             })
@@ -567,6 +604,7 @@ pub fn run_tsumego_ga(
             problems,
             weights: labelled,
             limits,
+            reuse: true,
         };
         // In chunks, the rows so far in the checkpoint every `checkpoint_s` seconds.
         let mut save = |state: &mut Checkpoint, rows: Vec<SolveRow>| -> Result<()> {
@@ -627,4 +665,80 @@ pub fn generations_of(job: &Job) -> usize {
         .tsumego_ga
         .as_ref()
         .map_or(0, |g| g.generations as usize + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::tsumego::library::Selection;
+
+    /// Two generated problems under names of their own (the name is part of a solve's key, so
+    /// no other test's solves meet these in `SHARED_SOLVES`).
+    fn two_problems(tag: &str) -> Vec<Problem> {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = LibrarySpec::generated(1, "1", 2, 7)
+            .ensure(dir.path(), "t", Some(1))
+            .unwrap();
+        let sel = Selection {
+            sets: vec![1],
+            levels: "1".into(),
+            count: None,
+            unique: false,
+        };
+        let mut problems = sel.load(&lib).unwrap();
+        for (i, p) in problems.iter_mut().enumerate() {
+            p.name = format!("shared-solves-{tag}-{i}");
+        }
+        problems
+    }
+
+    /// A GA's test phase (`reuse`) takes a solve made earlier in the process instead of solving
+    /// again, and keeps the ones it makes; a `solve` job's timed runs never do.
+    #[test]
+    fn a_test_phase_reuses_solves_made_earlier_and_a_solve_job_does_not() {
+        let problems = two_problems("reuse");
+        let weights = Weights::reference();
+        let limits = Limits::with_budget(100_000);
+        let fresh: Vec<Solution> = problems
+            .iter()
+            .map(|p| Solver::new(20).solve(p, &weights, limits, false))
+            .collect();
+        // A solution planted for the first problem, unlike any real one.
+        let mut planted = fresh[0].clone();
+        planted.counters.leaves = 987_654_321;
+        SHARED_SOLVES
+            .lock()
+            .unwrap()
+            .insert(solve_key(&problems[0], &weights, limits), planted);
+        let work = |reuse| SolveWork {
+            problems: problems.clone(),
+            weights: vec![("w".to_string(), weights.clone())],
+            limits,
+            reuse,
+        };
+        let rows = work(true).solve(0..2, &|| {});
+        assert_eq!(rows[0].leaves, 987_654_321, "the planted solve is reused");
+        assert_eq!(rows[1].leaves, fresh[1].counters.leaves);
+        // The second problem's solve is kept, and it is what a fresh solve finds.
+        let kept = SHARED_SOLVES
+            .lock()
+            .unwrap()
+            .get(&solve_key(&problems[1], &weights, limits))
+            .cloned()
+            .expect("a new solve is kept for reuse");
+        assert_eq!(kept.status, fresh[1].status);
+        assert_eq!(kept.counters.leaves, fresh[1].counters.leaves);
+        assert_eq!(kept.counters.nodes, fresh[1].counters.nodes);
+        // Without reuse both problems are solved: the real leaf counts.
+        let rows = work(false).solve(0..2, &|| {});
+        assert_eq!(rows[0].leaves, fresh[0].counters.leaves);
+        assert_ne!(fresh[0].counters.leaves, 987_654_321);
+        // Other weights or limits are other solves.
+        let other = Limits::with_budget(99_999);
+        assert!(!SHARED_SOLVES.lock().unwrap().contains_key(&solve_key(
+            &problems[0],
+            &weights,
+            other
+        )));
+    }
 }
