@@ -69,9 +69,19 @@ pub const GA_KEYS: [&str; 5] = ["generation", "individual", "repeat", "best", "f
 /// Numeric columns of GA generation rows.
 pub const GA_MEASURES: [&str; 4] = ["fitness", "points", "games", "generation"];
 
-/// Group keys of solve rows (life-and-death) besides the grid keys.
-pub const SOLVE_KEYS: [&str; 9] = [
-    "weights", "problem", "set", "level", "band", "status", "expected", "repeat", "job",
+/// Group keys of solve rows (life-and-death) besides the grid keys; `budget_hit` too, so that a
+/// table can keep the problems solved within the node budget (`filter = { budget_hit = 0 }`).
+pub const SOLVE_KEYS: [&str; 10] = [
+    "weights",
+    "problem",
+    "set",
+    "level",
+    "band",
+    "status",
+    "expected",
+    "repeat",
+    "job",
+    "budget_hit",
 ];
 
 /// Numeric columns of solve rows.

@@ -537,6 +537,11 @@ fn natural_order_compares_digit_runs_by_value_and_bands_by_difficulty() {
 /// Solve rows: weights `new` and `old` on problems p0..p4 (leaves given), `new` on one more
 /// problem that `old` lacks.
 fn solve_records() -> Records {
+    solve_records_cut(&[])
+}
+
+/// `solve_records`, with `old`'s searches of the problems `cut` stopped at the node budget.
+fn solve_records_cut(cut: &[usize]) -> Records {
     let old = [100.0, 200.0, 400.0, 800.0, 1600.0];
     let new = [90.0, 170.0, 380.0, 700.0, 1500.0, 5.0];
     let row = |weights: &str, i: usize, leaves: f64| crate::experiment::solve_job::SolveRow {
@@ -551,7 +556,7 @@ fn solve_records() -> Records {
         tt_hits: 0,
         max_depth: 1,
         time_s: 0.0,
-        budget_hit: false,
+        budget_hit: weights == "old" && cut.contains(&i),
     };
     let rows: Vec<_> = old
         .iter()
@@ -572,6 +577,37 @@ fn solve_records() -> Records {
             .lazy(),
     )])
     .unwrap()
+}
+
+/// `filter = { budget_hit = 0 }` drops the cut-off searches, so a paired table compares the
+/// problems both weight vectors solved within the budget.
+#[test]
+fn a_budget_hit_filter_leaves_the_problems_both_weights_solved() {
+    let r = solve_records_cut(&[4]);
+    let keys = vec!["weights".to_string()];
+    let with = |filter: &[(String, String)]| {
+        let t = compute(
+            &r,
+            &TableParams {
+                metric: Some("leaves"),
+                unit: Some("problem"),
+                baseline: Some(("weights".into(), "old".into())),
+                paired: true,
+                filter,
+                ..params(&keys, Statistic::Mean)
+            },
+        )
+        .unwrap();
+        let new = t.rows.iter().find(|row| row.keys == ["new"]).unwrap();
+        new.after[1..3].to_vec()
+    };
+    // Every problem: differences -10 -30 -20 -100 -100 (mean -52, of the partners' 620).
+    assert_eq!(with(&[]), ["-52.00", "-8.4"]);
+    // Solved by both: p0..p3, differences -10 -30 -20 -100 (mean -40, of 375: -10.7%).
+    assert_eq!(
+        with(&[("budget_hit".into(), "0".into())]),
+        ["-40.00", "-10.7"]
+    );
 }
 
 #[test]
