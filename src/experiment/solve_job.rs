@@ -13,7 +13,9 @@
 //! seconds; a killed run resumes from it with the same rows. The test phase is solved in chunks
 //! of `SOLVE_CHUNK` problems so that it checkpoints too: on GoTools' files it is most of a
 //! static-fitness job (about 17 minutes a job of gotools-files-static on one core, its GA well
-//! under one), and a kill there used to start the job over.
+//! under one), and a kill there used to start the job over. The test phase also reuses the
+//! solves that other jobs' test phases made in the same process (`SHARED_SOLVES`): the jobs of a
+//! file solve the same test set with the same `compare` weights.
 
 use super::grid::Job;
 use super::job_kind::{JobContext, KindRunner, streamed};
@@ -250,7 +252,7 @@ pub struct SolveWork {
     pub reuse: bool,
 }
 
-/// Solves a GA's test phase made in this process, by problem, weights and limits. A solve is
+/// The solves GA test phases made in this process, by problem, weights and limits. A solve is
 /// deterministic (fresh tables, no clock in its decisions), so a reused solution is the one a
 /// new solve would find; its time is the one measured when it was made. Without it, every job
 /// of gotools-files-static solves GoTools' three test files with the zero weights again (half of
