@@ -995,6 +995,12 @@ statistic = "mean"
 metric = "leaves"
 group_by = ["weights", "problem"]
 hidden = true
+[[report.tables]]
+name = "within_budget"
+statistic = "mean"
+metric = "leaves"
+group_by = ["weights"]
+filter = { budget_hit = 0 }
 [[report.figures]]
 name = "profile"
 kind = "profile"
@@ -1067,6 +1073,24 @@ baseline = "reference"
         one.to_str().unwrap(),
     ]);
     assert!(one.join("figures/tsolve/profile.png").exists());
+    // `filter = { budget_hit = 0 }` keeps the solves that ended within the node budget.
+    let within: i64 = r
+        .column("budget_hit")
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .filter(|b| *b == Some(0))
+        .count() as i64;
+    let csv = std::fs::read_to_string(one.join("results/tsolve/report/within_budget.csv")).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    let n_at = header.iter().position(|c| *c == "n").unwrap();
+    let counted: i64 = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(n_at).unwrap().parse::<i64>().unwrap())
+        .sum();
+    assert_eq!(counted, within, "{csv}");
 
     // The GA trained again (here: its best weights replaced by zero ones): the solve job, whose
     // hash names only the source, runs again with the new numbers; unchanged, it is skipped.
