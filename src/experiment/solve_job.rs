@@ -257,13 +257,14 @@ pub struct SolveWork {
 /// new solve would find; its time is the one measured when it was made. Without it, every job
 /// of gotools-files-static solves GoTools' three test files with the zero weights again (half of
 /// each job's test). In memory only: a resumed run or another process solves them once more.
-static SHARED_SOLVES: std::sync::LazyLock<std::sync::Mutex<HashMap<String, Solution>>> =
+static SHARED_SOLVES: std::sync::LazyLock<std::sync::Mutex<HashMap<u128, Solution>>> =
     std::sync::LazyLock::new(Default::default);
 
 /// What tells one solve from another: the problem (all of it, not only its name), the weights'
-/// exact numbers and the limits.
-fn solve_key(p: &Problem, w: &Weights, limits: Limits) -> String {
-    format!("{p:?}|{w:?}|{limits:?}")
+/// exact numbers and the limits, as a 128-bit digest of their text (about 2 KB, mostly the
+/// position; kept whole, a file's test solves would hold megabytes of keys).
+fn solve_key(p: &Problem, w: &Weights, limits: Limits) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(format!("{p:?}|{w:?}|{limits:?}").as_bytes())
 }
 
 /// Solves `p` with `w`, or takes the solution from `SHARED_SOLVES` when `reuse` (and puts a new
