@@ -180,10 +180,11 @@ MPIRUN = mpirun --allow-run-as-root --oversubscribe -n $(RANKS)
 reproduce-gotools-files-mpi: mpi
 	@for f in $(GOTOOLS_FILES); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(MPIRUN) -x GOTOOLS_PROBLEMS target/release/gamelab run "$$f" --mpi && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" target/release/gamelab report "$$f" || exit 1; done
 
-# The same tables on the report's sets with GAs small enough for 2 cores: the full static-fitness
-# file (Table 1, Figures 4-5; about 80 minutes), then the scaled dynamic-fitness GAs and the
-# combined heuristics and the timed t-test from their weights (each file's comments say why and
-# how much smaller).
+# The same tables on the report's sets with GAs small enough for 2 cores, about 5 hours in all:
+# the full static-fitness file (Table 1, Figures 4-5; about 80 minutes), then the dynamic-fitness
+# GAs (the report's GA where affordable, scaled elsewhere; about 1 and 2 hours), and the combined
+# heuristics and the timed t-test from their weights (each file's comments say why and how much
+# smaller, and what the full files cost).
 GOTOOLS_FILES_SCALED = experiments/gotools-files-static.toml experiments/gotools-files-static-dynamic-fitness-scaled.toml \
                        experiments/gotools-files-dynamic-scaled.toml experiments/gotools-files-combined-scaled.toml
 reproduce-gotools-files-scaled: deps
