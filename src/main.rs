@@ -351,6 +351,10 @@ enum Command {
         /// Also write the page here (`make reproduction`: docs/reproduction.md).
         #[arg(long)]
         page: Option<PathBuf>,
+        /// Keep what the page already says of files whose report is not under OUT (marked as
+        /// carried over), so a page gathered from runs on several machines keeps every value.
+        #[arg(long, requires = "page")]
+        carry_over: bool,
     },
     /// List games, stages, agent kinds and experiment files.
     List {
@@ -788,12 +792,18 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Summary { files, out, page } => {
+        Command::Summary {
+            files,
+            out,
+            page,
+            carry_over,
+        } => {
             let experiments = files
                 .iter()
                 .map(|f| Experiment::load(f))
                 .collect::<Result<Vec<_>, InputError>>()?;
-            let s = gamelab::report::summary::summary(&experiments, &out, page.as_deref())?;
+            let s =
+                gamelab::report::summary::summary(&experiments, &out, page.as_deref(), carry_over)?;
             let counts = if s.counts.is_empty() {
                 "no published values yet".to_string()
             } else {
@@ -804,9 +814,14 @@ fn dispatch(command: Command) -> Result<()> {
                     .join(", ")
             };
             println!(
-                "summary: {} ({} experiments reported; {counts})",
+                "summary: {} ({} experiments reported{}; {counts})",
                 s.markdown.display(),
-                s.reported.len()
+                s.reported.len(),
+                if s.carried.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} carried over from the page", s.carried.len())
+                }
             );
             if !s.unfinished.is_empty() {
                 eprintln!(

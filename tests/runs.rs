@@ -1708,6 +1708,53 @@ fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
         "{csv}"
     );
     assert_eq!(csv.lines().count(), 4);
+
+    // Summarised where the report is not (another machine), the page keeps its values only with
+    // --carry-over, marked as carried, with the same rows, verdicts and reversal; and carrying a
+    // carried page again changes nothing.
+    let elsewhere = dir.path().join("elsewhere");
+    let carry = || {
+        gamelab(&[
+            "summary",
+            file.to_str().unwrap(),
+            "--out",
+            elsewhere.to_str().unwrap(),
+            "--page",
+            page.to_str().unwrap(),
+            "--carry-over",
+        ])
+    };
+    let o = carry();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let carried = std::fs::read_to_string(&page).unwrap();
+    let table_rows = |t: &str| {
+        t.lines()
+            .filter(|l| l.starts_with("| claims |") || l.starts_with("- **claims**"))
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(table_rows(&carried), table_rows(&written));
+    assert_eq!(table_rows(&carried).len(), 4, "{carried}");
+    assert!(
+        carried.contains("3 published values from 1 experiments (1 of them carried over")
+            && carried.contains("1 consistent, 1 not comparable, 1 sign differs")
+            && carried.contains("`: commit ")
+            && carried.contains("**carried over from the earlier page**")
+            && !carried.contains("Not reported yet"),
+        "{carried}"
+    );
+    let o = carry();
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), carried);
+    // A page that never had the file: listed as not reported, and the page is left as it is.
+    std::fs::write(&page, "the record\n").unwrap();
+    let o = carry();
+    assert!(
+        !o.status.success() && stderr(&o).contains("left as it is"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), "the record\n");
 }
 
 /// The browser the HTML report test drives: `GAMELAB_CHROMIUM`, else chromium on the PATH.

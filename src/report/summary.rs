@@ -17,6 +17,8 @@ pub struct Summary {
     /// Experiments with published values compared, and those whose report is missing.
     pub reported: Vec<String>,
     pub missing: Vec<String>,
+    /// Not reported here, their values kept from the earlier page (`carry_over`).
+    pub carried: Vec<String>,
     /// Reported before their runs ended: `name (J of N jobs)`.
     pub unfinished: Vec<String>,
     /// Verdict word -> count.
@@ -62,14 +64,86 @@ fn read_comparisons(path: &Path) -> Result<Vec<Row>> {
         .collect())
 }
 
-/// A "sign differs" row and what the experiment file says about it.
-struct Reversal {
-    experiment: String,
-    file: PathBuf,
-    row: String,
-    published: String,
-    ours: String,
-    why: Option<String>,
+/// What an earlier page (the one `--page` names) said of one experiment, read back from the
+/// page's own Markdown: its rows of "Every published value" and their verdicts and its reversal
+/// lines (its line under "Where the numbers come from" is read by file, `read_page`). A page is a record across machines:
+/// a file reported on one machine and summarised on another keeps its values this way.
+#[derive(Default)]
+struct Carried {
+    rows: Vec<String>,
+    verdicts: Vec<String>,
+    reversals: Vec<String>,
+    /// The name column as written, `name (J of N jobs)` for a report of an unfinished run.
+    shown_as: Option<String>,
+}
+
+/// The suffix a carried experiment's source line gets (once, however often it is carried).
+const CARRIED_NOTE: &str =
+    "; **carried over from the earlier page** (its report was not where this page was made)";
+
+/// Experiments of an earlier page by name (rows, reversals) and by file (source lines).
+fn read_page(
+    text: &str,
+) -> (
+    std::collections::HashMap<String, Carried>,
+    Vec<(String, String)>,
+) {
+    let mut by_name: std::collections::HashMap<String, Carried> = Default::default();
+    let mut sources = Vec::new();
+    let mut section = "";
+    for line in text.lines() {
+        if let Some(h) = line.strip_prefix("## ") {
+            section = match h.trim() {
+                "Reversals" => "reversals",
+                "Every published value" => "values",
+                "Where the numbers come from" => "sources",
+                _ => "",
+            };
+            continue;
+        }
+        match section {
+            "values" if line.starts_with("| ") && !line.starts_with("| experiment |") => {
+                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+                // "| a | b | … | verdict |" splits into ["", a, b, …, verdict, ""].
+                let (Some(shown), Some(verdict)) = (cells.get(1), cells.iter().rev().nth(1)) else {
+                    continue;
+                };
+                let name = match shown
+                    .strip_suffix(" jobs)")
+                    .and_then(|s| s.rsplit_once(" ("))
+                {
+                    Some((name, _)) => name,
+                    None => shown,
+                };
+                let verdict = verdict.trim_matches('*');
+                let verdict = verdict.split_once(':').map_or(verdict, |(w, _)| w);
+                let c = by_name.entry(name.to_string()).or_default();
+                c.rows.push(line.to_string());
+                c.verdicts.push(verdict.trim().to_string());
+                c.shown_as = Some(shown.to_string());
+            }
+            "reversals" => {
+                if let Some((name, _)) = line.strip_prefix("- **").and_then(|l| l.split_once("**,"))
+                {
+                    by_name
+                        .entry(name.to_string())
+                        .or_default()
+                        .reversals
+                        .push(line.to_string());
+                }
+            }
+            "sources" => {
+                if let Some((file, rest)) =
+                    line.strip_prefix("- `").and_then(|l| l.split_once("`: "))
+                {
+                    let rest = rest.strip_suffix(CARRIED_NOTE).unwrap_or(rest);
+                    sources.push((file.to_string(), rest.to_string()));
+                }
+            }
+            _ => {}
+        }
+    }
+    (by_name, sources)
 }
 
 /// The commit and date of the report a comparison file came from (its report.md's provenance
@@ -88,11 +162,27 @@ fn reported_at(report_dir: &Path) -> (String, Option<(usize, usize)>) {
 /// Writes `out/results/summary.md` and `summary.csv` from the reports of `experiments` (those
 /// without published values are left out; those not reported yet are listed as missing), and
 /// the same page to `page` when given (`make reproduction` writes docs/reproduction.md).
-pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> Result<Summary> {
-    let (mut reported, mut missing) = (Vec::new(), Vec::new());
+///
+/// With `carry_over`, an experiment whose report is not under `out` keeps what the page at
+/// `page` says of it (its rows, verdicts, reversals and provenance, marked as carried over), so
+/// that a page made from runs on several machines, or sessions, keeps every value; without a
+/// line on that page it is listed as not reported, as always.
+pub fn summary(
+    experiments: &[Experiment],
+    out: &Path,
+    page: Option<&Path>,
+    carry_over: bool,
+) -> Result<Summary> {
+    let (mut reported, mut missing, mut carried) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut earlier, earlier_sources) = match page.filter(|_| carry_over) {
+        Some(p) if p.exists() => read_page(
+            &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+        ),
+        _ => Default::default(),
+    };
     let mut unfinished_runs: Vec<String> = Vec::new();
     let mut md_rows = String::new();
-    let mut reversals: Vec<Reversal> = Vec::new();
+    let mut reversals = String::new();
     let mut sources = String::new();
     let mut not_run = String::new();
     let mut csv = csv_line(
@@ -108,6 +198,26 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
     {
         let path = results_dir(out, &exp.name).join("report").join(CSV_FILE);
         if !path.exists() {
+            let file = exp.path.display().to_string();
+            if let Some(c) = earlier.remove(&exp.name).filter(|c| !c.rows.is_empty()) {
+                carried.push(exp.name.clone());
+                for (row, verdict) in c.rows.iter().zip(&c.verdicts) {
+                    md_rows += &format!("{row}\n");
+                    *counts.entry(verdict.clone()).or_default() += 1;
+                }
+                for line in &c.reversals {
+                    reversals += &format!("{line}\n");
+                }
+                if let Some(shown) = c.shown_as.filter(|s| *s != exp.name) {
+                    unfinished_runs.push(shown);
+                }
+                let when = earlier_sources
+                    .iter()
+                    .find(|(f, _)| *f == file)
+                    .map_or("provenance not on the earlier page", |(_, w)| w.as_str());
+                sources += &format!("- `{file}`: {when}{CARRIED_NOTE}\n");
+                continue;
+            }
             missing.push(exp.name.clone());
             not_run += &format!(
                 "- `{}`: {}\n",
@@ -178,14 +288,17 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
                             && r.source.as_deref().unwrap_or("") == row.get("source")
                     })
                     .and_then(|r| r.reversal.clone());
-                reversals.push(Reversal {
-                    experiment: exp.name.clone(),
-                    file: exp.path.clone(),
-                    row: format!("{} {}", row.get("table"), row.get("keys")),
-                    published: row.get("published").to_string(),
-                    ours: ours.clone(),
-                    why,
-                });
+                reversals += &format!(
+                    "- **{}**, {} {}: paper {}, ours {ours}. {}\n",
+                    exp.name,
+                    row.get("table"),
+                    row.get("keys").replace('|', "/"),
+                    row.get("published"),
+                    why.unwrap_or_else(|| format!(
+                        "Not explained yet: give this reference a `reversal` in {}.",
+                        exp.path.display()
+                    ))
+                );
             }
             let verdict = match row.get("verdict") {
                 "not comparable" => format!("not comparable: {}", row.get("why")),
@@ -202,7 +315,7 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
         }
     }
     // The page is a record of what was run: a run that reported nothing would only overwrite it.
-    if let Some(page) = page.filter(|_| reported.is_empty()) {
+    if let Some(page) = page.filter(|_| reported.is_empty() && carried.is_empty()) {
         anyhow::bail!(
             "no experiment here has been reported yet, so {} is left as it is: run and report the experiments first (make reproduce-all)",
             page.display()
@@ -214,8 +327,16 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
         "No published values compared yet.\n\n".to_string()
     } else {
         format!(
-            "{total} published values from {} experiments: {}.\n\n",
-            reported.len(),
+            "{total} published values from {} experiments{}: {}.\n\n",
+            reported.len() + carried.len(),
+            if carried.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " ({} of them carried over from the earlier page; see \"Where the numbers come from\")",
+                    carried.len()
+                )
+            },
             counts
                 .iter()
                 .map(|(w, n)| format!("{n} {w}"))
@@ -238,19 +359,7 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
     }
     if !reversals.is_empty() {
         md += "## Reversals\n\nEach row where ours lies on the other side of the paper's value, and why (the `reversal` of its `[[report.reference]]`).\n\n";
-        for r in &reversals {
-            md += &format!(
-                "- **{}**, {}: paper {}, ours {}. {}\n",
-                r.experiment,
-                r.row.replace('|', "/"),
-                r.published,
-                r.ours,
-                r.why.clone().unwrap_or_else(|| format!(
-                    "Not explained yet: give this reference a `reversal` in {}.",
-                    r.file.display()
-                ))
-            );
-        }
+        md += &reversals;
         md += "\n";
     }
     md += "## Every published value\n\n";
@@ -285,6 +394,7 @@ pub fn summary(experiments: &[Experiment], out: &Path, page: Option<&Path>) -> R
         csv: csv_path,
         reported,
         missing,
+        carried,
         unfinished: unfinished_runs,
         counts: counts.into_iter().collect(),
     })
