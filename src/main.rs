@@ -375,12 +375,20 @@ fn main() -> ExitCode {
             ) {
                 e.exit();
             }
-            // Bad arguments: one line, exit code 2.
+            // Bad arguments: one line, exit code 2. clap's first paragraph, joined: a missing
+            // argument's name is on the line after "required arguments were not provided:".
             let text = e.render().to_string();
-            eprintln!(
-                "{} (see gamelab --help)",
-                text.lines().next().unwrap_or("error: bad arguments")
-            );
+            let first: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.is_empty())
+                .collect();
+            let line = if first.is_empty() {
+                "error: bad arguments".to_string()
+            } else {
+                first.join(" ")
+            };
+            eprintln!("{line} (see gamelab --help)");
             return ExitCode::from(2);
         }
     };

@@ -73,6 +73,25 @@ fn malformed_toml() {
     );
 }
 
+/// A missing argument is named in the one line (clap puts its name on a second line, which
+/// the one-line error used to drop: "required arguments were not provided: (see …)").
+#[test]
+fn a_missing_argument_is_named() {
+    for (args, name) in [
+        (vec!["run"], "<FILE>"),
+        (vec!["summary", "x.toml", "--carry-over"], "--page <PAGE>"),
+    ] {
+        let o = gamelab(&args);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("not provided: {name} (see gamelab --help)")),
+            "{args:?}: {err}"
+        );
+    }
+}
+
 #[test]
 fn missing_file() {
     let dir = tempfile::tempdir().unwrap();
