@@ -87,7 +87,13 @@ pub fn welch_of(a: Moments, b: Moments, level: f64) -> Option<TTest> {
     }
     let (va, vb) = (a.variance / a.n as f64, b.variance / b.n as f64);
     let se = (va + vb).sqrt();
-    let df = (va + vb).powi(2) / (va * va / (a.n as f64 - 1.0) + vb * vb / (b.n as f64 - 1.0));
+    let df = if se == 0.0 {
+        // Both samples constant: Welch-Satterthwaite is 0/0; Student's df (t_test makes the
+        // difference exact anyway).
+        (a.n + b.n - 2) as f64
+    } else {
+        (va + vb).powi(2) / (va * va / (a.n as f64 - 1.0) + vb * vb / (b.n as f64 - 1.0))
+    };
     Some(t_test(a.mean - b.mean, se, df, level))
 }
 
@@ -119,7 +125,29 @@ pub fn student(a: &[f64], b: &[f64], level: f64) -> Option<TTest> {
     Some(t_test(mean(a) - mean(b), se, df, level))
 }
 
+/// t, interval and two-sided p of a difference with standard error `se`. With no spread at all
+/// (`se` 0: every paired difference equal, or two constant samples) the difference is exact:
+/// the interval is the point, p is 1 when it is 0 and 0 otherwise (t 0 or infinite), where the
+/// formula would give 0/0 (and statrs would panic on it).
 fn t_test(diff: f64, se: f64, df: f64, level: f64) -> TTest {
+    if se == 0.0 {
+        let exact = Estimate {
+            value: diff,
+            lo: diff,
+            hi: diff,
+        };
+        let (t, p) = if diff == 0.0 {
+            (0.0, 1.0)
+        } else {
+            (diff.signum() * f64::INFINITY, 0.0)
+        };
+        return TTest {
+            difference: exact,
+            t,
+            df,
+            p,
+        };
+    }
     let t = diff / se;
     let half = t_quantile(level, df) * se;
     TTest {
@@ -220,6 +248,35 @@ mod tests {
         );
         // The same data unpaired: Welch's test misses the effect (R: p-value = 0.07939).
         assert!(close(welch(&drug1, &drug2, 0.95).unwrap().p, 0.07939, 1e-5));
+    }
+
+    /// Samples without spread (a share that is 0 or 1 for every problem of both weight vectors,
+    /// say) used to reach statrs with t = 0/0 and panic the report.
+    #[test]
+    fn samples_without_spread_give_an_exact_difference() {
+        let same = paired(&[1.0, 0.0, 1.0], &[1.0, 0.0, 1.0], 0.95).unwrap();
+        assert_eq!((same.difference.lo, same.difference.hi), (0.0, 0.0));
+        assert_eq!((same.t, same.p), (0.0, 1.0));
+        let shifted = paired(&[3.0, 2.0, 5.0], &[1.0, 0.0, 3.0], 0.95).unwrap();
+        assert_eq!(
+            (
+                shifted.difference.value,
+                shifted.difference.lo,
+                shifted.difference.hi
+            ),
+            (2.0, 2.0, 2.0)
+        );
+        assert_eq!((shifted.t, shifted.p), (f64::INFINITY, 0.0));
+        let apart = welch(&[0.0, 0.0, 0.0], &[1.0, 1.0], 0.95).unwrap();
+        assert_eq!(
+            (apart.difference.value, apart.p, apart.df),
+            (-1.0, 0.0, 3.0)
+        );
+        assert_eq!(apart.t, f64::NEG_INFINITY);
+        let level = welch(&[2.0, 2.0], &[2.0, 2.0, 2.0], 0.95).unwrap();
+        assert_eq!((level.p, level.t), (1.0, 0.0));
+        // One constant sample beside one with spread is an ordinary Welch test.
+        assert!(welch(&[0.0, 0.0, 0.0], &[1.0, 2.0, 3.0], 0.95).unwrap().p > 0.0);
     }
 
     #[test]
