@@ -8,6 +8,7 @@ use crate::experiment::Experiment;
 use crate::experiment::runner::results_dir;
 use anyhow::{Context, Result};
 use polars::prelude::*;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// What the summary wrote.
@@ -65,9 +66,10 @@ fn read_comparisons(path: &Path) -> Result<Vec<Row>> {
 }
 
 /// What an earlier page (the one `--page` names) said of one experiment, read back from the
-/// page's own Markdown: its rows of "Every published value" and their verdicts and its reversal
-/// lines (its line under "Where the numbers come from" is read by file, `read_page`). A page is a record across machines:
-/// a file reported on one machine and summarised on another keeps its values this way.
+/// page's own Markdown: its rows of "Every published value" with their verdicts, and its
+/// reversal lines (its line under "Where the numbers come from" is kept by file, `read_page`).
+/// A page is a record across machines: a file reported on one machine and summarised on
+/// another keeps its values this way.
 #[derive(Default)]
 struct Carried {
     rows: Vec<String>,
@@ -82,13 +84,8 @@ const CARRIED_NOTE: &str =
     "; **carried over from the earlier page** (its report was not where this page was made)";
 
 /// Experiments of an earlier page by name (rows, reversals) and by file (source lines).
-fn read_page(
-    text: &str,
-) -> (
-    std::collections::HashMap<String, Carried>,
-    Vec<(String, String)>,
-) {
-    let mut by_name: std::collections::HashMap<String, Carried> = Default::default();
+fn read_page(text: &str) -> (HashMap<String, Carried>, Vec<(String, String)>) {
+    let mut by_name: HashMap<String, Carried> = HashMap::new();
     let mut sources = Vec::new();
     let mut section = "";
     for line in text.lines() {
