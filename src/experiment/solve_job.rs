@@ -751,10 +751,22 @@ mod tests {
     /// evaluated once each, in order, and every child gets its own chromosome's fitness.
     #[test]
     fn only_chromosomes_not_seen_before_are_evaluated() {
-        let (a, b, c, d) = (vec![1.0, 2.0], vec![3.0, 4.0], vec![5.0, 6.0], vec![1.0, 7.0]);
+        let (a, b, c, d) = (
+            vec![1.0, 2.0],
+            vec![3.0, 4.0],
+            vec![5.0, 6.0],
+            vec![1.0, 7.0],
+        );
         let parents = vec![a.clone(), b.clone()];
         let known = vec![(-10.0, Some(10.0)), (-20.0, Some(20.0))];
-        let children = vec![a.clone(), c.clone(), c.clone(), b.clone(), d.clone(), a.clone()];
+        let children = vec![
+            a.clone(),
+            c.clone(),
+            c.clone(),
+            b.clone(),
+            d.clone(),
+            a.clone(),
+        ];
         let asked = RefCell::new(Vec::new());
         // A stand-in evaluation: fitness minus the sum of the genes, leaves the sum.
         let eval = |genes: &[Vec<f64>]| -> Result<Vec<(f64, Option<f64>)>> {
