@@ -462,7 +462,8 @@ fn evaluate_anywhere(
 /// makes the same rows as one that evaluated every child, at about half the solves.
 fn fitness_of_children(
     parents: &[Vec<f64>],
-    parents_fitness: &[(f64, Option<f64>)],
+    fitness: &[f64],
+    leaves: &[Option<f64>],
     children: &[Vec<f64>],
     eval: impl FnOnce(&[Vec<f64>]) -> Result<Vec<(f64, Option<f64>)>>,
 ) -> Result<Vec<(f64, Option<f64>)>> {
@@ -471,8 +472,8 @@ fn fitness_of_children(
     }
     let mut known: HashMap<Vec<u64>, (f64, Option<f64>)> = parents
         .iter()
-        .zip(parents_fitness)
-        .map(|(g, &f)| (bits(g), f))
+        .zip(fitness.iter().copied().zip(leaves.iter().copied()))
+        .map(|(g, f)| (bits(g), f))
         .collect();
     let mut new: Vec<Vec<f64>> = Vec::new();
     let mut queued = HashSet::new();
@@ -615,18 +616,15 @@ pub fn run_tsumego_ga(
     let mut last_checkpoint = Instant::now();
     while state.generation < spec.generations {
         let children = breed(&state.population, &state.fitness, &cfg, &mut state.rng);
-        let parents: Vec<(f64, Option<f64>)> = state
-            .fitness
-            .iter()
-            .copied()
-            .zip(state.leaves.iter().copied())
-            .collect();
-        let (cf, cl): (Vec<f64>, Vec<Option<f64>>) =
-            fitness_of_children(&state.population, &parents, &children, |new| {
-                evaluate_anywhere(job, library, &base, &train, &state.old_leaves, new)
-            })?
-            .into_iter()
-            .unzip();
+        let (cf, cl): (Vec<f64>, Vec<Option<f64>>) = fitness_of_children(
+            &state.population,
+            &state.fitness,
+            &state.leaves,
+            &children,
+            |new| evaluate_anywhere(job, library, &base, &train, &state.old_leaves, new),
+        )?
+        .into_iter()
+        .unzip();
         let pooled: Vec<Vec<f64>> = state.population.iter().cloned().chain(children).collect();
         let pooled_fitness: Vec<f64> = state.fitness.iter().copied().chain(cf).collect();
         let pooled_leaves: Vec<Option<f64>> = state.leaves.iter().copied().chain(cl).collect();
@@ -758,7 +756,7 @@ mod tests {
             vec![1.0, 7.0],
         );
         let parents = vec![a.clone(), b.clone()];
-        let known = vec![(-10.0, Some(10.0)), (-20.0, Some(20.0))];
+        let (fitness, leaves) = ([-10.0, -20.0], [Some(10.0), Some(20.0)]);
         let children = vec![
             a.clone(),
             c.clone(),
@@ -776,7 +774,7 @@ mod tests {
                 .map(|g| (-g.iter().sum::<f64>(), Some(g.iter().sum())))
                 .collect())
         };
-        let got = fitness_of_children(&parents, &known, &children, eval).unwrap();
+        let got = fitness_of_children(&parents, &fitness, &leaves, &children, eval).unwrap();
         assert_eq!(*asked.borrow(), vec![c.clone(), d.clone()]);
         assert_eq!(
             got,
@@ -790,13 +788,15 @@ mod tests {
             ]
         );
         // Nothing new: the evaluation is not called at all.
-        let got = fitness_of_children(&parents, &known, &[b.clone()], |_| {
+        let got = fitness_of_children(&parents, &fitness, &leaves, &[b.clone()], |_| {
             panic!("nothing to evaluate")
         })
         .unwrap();
         assert_eq!(got, vec![(-20.0, Some(20.0))]);
         // An evaluation that answers for fewer chromosomes than asked is an error, not a panic.
-        assert!(fitness_of_children(&parents, &known, &[c], |_| Ok(Vec::new())).is_err());
+        assert!(
+            fitness_of_children(&parents, &fitness, &leaves, &[c], |_| Ok(Vec::new())).is_err()
+        );
     }
 
     /// A GA's test phase (`reuse`) takes a solve made earlier in the process instead of solving
