@@ -579,6 +579,10 @@ pub fn run_tsumego_ga(
         .context("tsumego_ga.base")?;
     let train = spec.train.load(library)?;
     let limits = Limits::with_budget(spec.node_budget);
+    // From the job's start: generation 0 (the base weights' solves and a whole population's) is
+    // the longest step of a dynamic-fitness GA (on GoTools' lv3.14 over half an hour on 2 cores),
+    // so it is checkpointed like the generations after it, not only once generation 1 is done.
+    let mut last_checkpoint = Instant::now();
     let mut state = match read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)? {
         Some(ck) => ck,
         None => {
@@ -600,7 +604,7 @@ pub fn run_tsumego_ga(
             let mut rows = Vec::new();
             push_rows(&mut rows, 0, &population, &fitness, &leaves);
             on_generation();
-            Checkpoint {
+            let state = Checkpoint {
                 job: job.hash.clone(),
                 generation: 0,
                 population,
@@ -610,10 +614,14 @@ pub fn run_tsumego_ga(
                 rng,
                 rows,
                 test: Vec::new(),
+            };
+            if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
+                write_checkpoint(checkpoint, &state)?;
+                last_checkpoint = Instant::now();
             }
+            state
         }
     };
-    let mut last_checkpoint = Instant::now();
     while state.generation < spec.generations {
         let children = breed(&state.population, &state.fitness, &cfg, &mut state.rng);
         let (cf, cl): (Vec<f64>, Vec<Option<f64>>) = fitness_of_children(
@@ -797,6 +805,34 @@ mod tests {
         assert!(
             fitness_of_children(&parents, &fitness, &leaves, &[c], |_| Ok(Vec::new())).is_err()
         );
+    }
+
+    /// Generation 0 is checkpointed once it is done (when `checkpoint_s` has passed since the
+    /// job started), before generation 1 is bred: a kill during generation 1 resumes after
+    /// generation 0 instead of starting the job over.
+    #[test]
+    fn generation_zero_is_checkpointed_before_generation_one_runs() {
+        let dir = tempfile::tempdir().unwrap();
+        let lib = LibrarySpec::generated(1, "1", 4, 9)
+            .ensure(dir.path(), "t", Some(1))
+            .unwrap();
+        let text = "name = \"ck0\"\nkind = \"tsumego_ga\"\ngame = \"tsumego\"\nstage = \"tiny\"\nseed = 4\n[library]\nsets = 1\nlevels = \"1\"\nper_level = 4\nseed = 9\n[tsumego_ga]\npart = \"static\"\nfitness = \"static\"\npopulation = 4\nchildren = 4\ngenerations = 2\ncheckpoint_s = 1e-9\nnode_budget = 20000\ntrain = { sets = [1], levels = \"1\" }\n";
+        let exp =
+            crate::experiment::spec::Experiment::from_text(Path::new("ck0.toml"), text.to_string())
+                .unwrap();
+        let job = crate::experiment::expand(&exp).unwrap().remove(0);
+        let checkpoint = dir.path().join("ck0.json");
+        // At each generation's end: the generation the checkpoint on disk holds, if any.
+        let seen = std::sync::Mutex::new(Vec::new());
+        let on_generation = || {
+            let held = read_checkpoint(&checkpoint, &job.hash, |c: &Checkpoint| &c.job)
+                .unwrap()
+                .map(|c| c.generation);
+            seen.lock().unwrap().push(held);
+        };
+        let out = run_tsumego_ga(&job, &lib, dir.path(), &checkpoint, &on_generation).unwrap();
+        assert_eq!(out.rows.len(), 3 * 4, "generations 0-2, 4 rows each");
+        assert_eq!(*seen.lock().unwrap(), vec![None, Some(0), Some(1)]);
     }
 
     /// A GA's test phase (`reuse`) takes a solve made earlier in the process instead of solving
