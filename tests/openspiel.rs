@@ -107,11 +107,7 @@ fn python_with_openspiel() -> Result<PathBuf, String> {
     let python = std::env::var_os("GAMELAB_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python"));
-    let ok = Command::new(&python)
-        .args(["-c", "import pyspiel"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if ok {
+    if gamelab::game::openspiel::imports_pyspiel(&python) {
         Ok(python)
     } else {
         Err(format!(

@@ -556,6 +556,20 @@ fn push_rows(
     }
 }
 
+/// Writes `state` to `checkpoint` when `every_s` seconds have passed since `last` (then resets it).
+fn checkpoint_when_due(
+    checkpoint: &Path,
+    state: &Checkpoint,
+    last: &mut Instant,
+    every_s: f64,
+) -> Result<()> {
+    if last.elapsed().as_secs_f64() >= every_s {
+        write_checkpoint(checkpoint, state)?;
+        *last = Instant::now();
+    }
+    Ok(())
+}
+
 /// Runs (or resumes) a `tsumego_ga` job. Progress: `on_generation` after each generation.
 pub fn run_tsumego_ga(
     job: &Job,
@@ -615,10 +629,7 @@ pub fn run_tsumego_ga(
                 rows,
                 test: Vec::new(),
             };
-            if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
-                write_checkpoint(checkpoint, &state)?;
-                last_checkpoint = Instant::now();
-            }
+            checkpoint_when_due(checkpoint, &state, &mut last_checkpoint, spec.checkpoint_s)?;
             state
         }
     };
@@ -650,10 +661,7 @@ pub fn run_tsumego_ga(
             &state.leaves,
         );
         on_generation();
-        if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
-            write_checkpoint(checkpoint, &state)?;
-            last_checkpoint = Instant::now();
-        }
+        checkpoint_when_due(checkpoint, &state, &mut last_checkpoint, spec.checkpoint_s)?;
     }
     let top = elite(&state.fitness, 1)[0];
     let best = base.with_part(spec.part, &state.population[top]);
@@ -670,11 +678,7 @@ pub fn run_tsumego_ga(
         // In chunks, the rows so far in the checkpoint every `checkpoint_s` seconds.
         let mut save = |state: &mut Checkpoint, rows: Vec<SolveRow>| -> Result<()> {
             state.test.extend(rows);
-            if last_checkpoint.elapsed().as_secs_f64() >= spec.checkpoint_s {
-                write_checkpoint(checkpoint, &*state)?;
-                last_checkpoint = Instant::now();
-            }
-            Ok(())
+            checkpoint_when_due(checkpoint, state, &mut last_checkpoint, spec.checkpoint_s)
         };
         match crate::farm::farm() {
             None => {

@@ -136,6 +136,14 @@ thread_local! {
     static BRIDGE_PROCESS: RefCell<Option<Bridge>> = const { RefCell::new(None) };
 }
 
+/// Whether `python` imports OpenSpiel (`pyspiel`).
+pub fn imports_pyspiel(python: &std::path::Path) -> bool {
+    Command::new(python)
+        .args(["-c", "import pyspiel"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
 /// The Python interpreter the bridge runs in: `GAMELAB_PYTHON`, else `.venv/bin/python` in the
 /// current folder or beside the binary's repository (`target/<profile>/gamelab`), else `python3`.
 pub fn python() -> std::path::PathBuf {
