@@ -1448,6 +1448,13 @@ fn a_library_of_gotools_files_reads_them_and_without_them_fails_at_once() {
         !json.contains("gt-files"),
         "the folder is not a setting: {json}"
     );
+    // Each row names the volume its question came from (GoTools' problem names do not carry it).
+    let solves = parts(&out, "gt", "solves");
+    assert_eq!(solves.len(), 1, "{:?}", solves.keys());
+    for df in solves.values() {
+        let sets: Vec<Option<i64>> = df.column("set").unwrap().i64().unwrap().iter().collect();
+        assert_eq!(sets, vec![Some(2); 2], "{df}");
+    }
     // The solve job solved both questions.
     let o = run_without_gotools_env(&[
         "report",

@@ -166,12 +166,16 @@ pub struct SolveRow {
 }
 
 /// The set number of a library problem (`lv<set>-<level>-NNN`).
+/// The set a row names: the library set the problem was read from, else the set its generated
+/// name (`lv<set>-<level>-<n>`) carries, else 0.
 fn set_of(p: &Problem) -> u32 {
-    p.name
-        .strip_prefix("lv")
-        .and_then(|r| r.split('-').next())
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0)
+    p.set.map(u32::from).unwrap_or_else(|| {
+        p.name
+            .strip_prefix("lv")
+            .and_then(|r| r.split('-').next())
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0)
+    })
 }
 
 fn solve_row(label: &str, p: &Problem, s: &Solution) -> SolveRow {

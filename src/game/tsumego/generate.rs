@@ -230,6 +230,7 @@ pub(crate) fn draw(level: u8, rng: &mut GameRng) -> Option<Problem> {
         winning: Vec::new(),
         unique: None,
         level: Some(level),
+        set: None,
         origin,
     })
 }

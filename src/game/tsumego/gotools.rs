@@ -530,6 +530,7 @@ fn questions(
             winning: Vec::new(),
             unique: None,
             level: None,
+            set: None,
             origin: (0, 0),
         };
         let mut winning: Vec<Move> = mine

@@ -417,6 +417,10 @@ impl Selection {
                     problems
                         .into_iter()
                         .filter(|p| !self.unique || p.unique.is_some())
+                        .map(|p| Problem {
+                            set: Some(set),
+                            ..p
+                        })
                         .collect(),
                 );
             }

@@ -50,6 +50,9 @@ pub struct Problem {
     pub winning: Vec<Move>,
     pub unique: Option<Move>,
     pub level: Option<u8>,
+    /// The library set the problem was read from (`Selection::load` sets it; for GoTools' files
+    /// the volume, which their problem names do not carry). None for a problem read on its own.
+    pub set: Option<u8>,
     /// Board row and column of the map's top-left character.
     pub origin: Coord,
 }
@@ -529,6 +532,7 @@ fn finish(d: Draft) -> Result<Problem, TextError> {
         winning: Vec::new(),
         unique: None,
         level: d.level,
+        set: None,
         origin: d.origin,
     };
     if let Some((n, names)) = &d.targets {
