@@ -172,9 +172,12 @@ const SOLVES: &[(&str, &str)] = &[
     ),
     (
         "problem",
-        "the problem's name in the library (`lv<set>-<level>-NNN`)",
+        "the problem's name in the library (`lv<set>-<level>-NNN`; for GoTools' files, GoTools' name and the side to move, `P1028211/defender`)",
     ),
-    ("set", "the problem's set"),
+    (
+        "set",
+        "the library set the problem was read from (for GoTools' files, the volume)",
+    ),
     ("level", "the problem's level (difficulty)"),
     ("band", "the level's band: `easy`, `medium` or `hard`"),
     (
