@@ -165,24 +165,12 @@ pub struct SolveRow {
     pub budget_hit: bool,
 }
 
-/// The set number of a library problem (`lv<set>-<level>-NNN`).
-/// The set a row names: the library set the problem was read from, else the set its generated
-/// name (`lv<set>-<level>-<n>`) carries, else 0.
-fn set_of(p: &Problem) -> u32 {
-    p.set.map(u32::from).unwrap_or_else(|| {
-        p.name
-            .strip_prefix("lv")
-            .and_then(|r| r.split('-').next())
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0)
-    })
-}
-
 fn solve_row(label: &str, p: &Problem, s: &Solution) -> SolveRow {
     SolveRow {
         weights: label.to_string(),
         problem: p.name.clone(),
-        set: set_of(p),
+        // Every solved problem comes from `Selection::load`, which records its library set.
+        set: p.set.map_or(0, u32::from),
         level: p.level.unwrap_or(0) as u32,
         status: s.status.to_string(),
         expected: p.status.map(|s| s.to_string()).unwrap_or_default(),
