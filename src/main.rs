@@ -831,6 +831,12 @@ fn dispatch(command: Command) -> Result<()> {
                     format!(", {} carried over from the page", s.carried.len())
                 }
             );
+            if !s.stale.is_empty() {
+                eprintln!(
+                    "reported from an earlier version of their experiment file, so left out: {} (run and report them again, then summarise again)",
+                    s.stale.join(", ")
+                );
+            }
             if !s.unfinished.is_empty() {
                 eprintln!(
                     "reported before their runs ended: {} (run them again, report, then summarise again)",

@@ -1567,6 +1567,53 @@ rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
 reversal = "The made-up paper's random agent read the board upside down."
 "#;
 
+/// A report made from an earlier version of its experiment file (its jobs are no longer the
+/// file's) is left out of the summary, saying so, until the file is run and reported again.
+#[test]
+fn a_summary_leaves_out_a_report_of_an_earlier_version_of_its_file() {
+    let text = CLAIMS
+        .replace("name = \"claims\"", "name = \"edited\"")
+        .replace("games = 200", "games = 40")
+        .replace("\"GREEDY\"", "80.0")
+        .replace("\"RANDOM\"", "50.0");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "edited.toml", &text);
+    let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));
+    let o = out.to_str().unwrap();
+    run_ok(&["run", f, "--out", o]);
+    run_ok(&["report", f, "--out", o]);
+    let summarise = || {
+        let r = gamelab(&["summary", f, "--out", o]);
+        assert!(r.status.success(), "{}", stderr(&r));
+        (
+            std::fs::read_to_string(out.join("results/summary.md")).unwrap(),
+            stderr(&r),
+        )
+    };
+    let (md, _) = summarise();
+    assert!(md.contains("| edited |"), "{md}");
+    // The file now asks for other games: the report on disk is of the old ones.
+    write(
+        dir.path(),
+        "edited.toml",
+        &text.replace("games = 40", "games = 60"),
+    );
+    let (md, err) = summarise();
+    assert!(
+        !md.contains("| edited |")
+            && md.contains("its report is of an earlier version of the file")
+            && err.contains("earlier version of their experiment file, so left out: edited"),
+        "{md}\n{err}"
+    );
+    run_ok(&["run", f, "--out", o]);
+    run_ok(&["report", f, "--out", o]);
+    let (md, err) = summarise();
+    assert!(
+        md.contains("| edited |") && !md.contains("earlier version") && !err.contains("earlier"),
+        "{md}\n{err}"
+    );
+}
+
 /// A report made before its run had every job is named on the summary page as such, with its
 /// jobs, until the run ends and is reported again.
 #[test]

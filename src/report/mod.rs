@@ -720,6 +720,12 @@ fn write_report(
         std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
         table_files.push(compare::CSV_FILE.to_string());
     }
+    // The jobs this report was computed from, so that `gamelab summary` can tell a report of an
+    // earlier version of the experiment file from a current one.
+    let hashes: Vec<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
+    let path = folder.join(JOBS_FILE);
+    std::fs::write(&path, serde_json::to_string_pretty(&hashes)?)
+        .with_context(|| format!("writing {}", path.display()))?;
     md += &sprt_section(jobs, records)?;
     if exp.file.kind.plays_games() {
         md += &terminations_section(records)?;
@@ -766,6 +772,9 @@ fn write_report(
     .with_context(|| format!("writing {}", html_path.display()))?;
     Ok((table_files, figures))
 }
+
+/// The file in a report's folder that lists the hashes of the jobs it was computed from.
+pub const JOBS_FILE: &str = "jobs.json";
 
 /// report.md's provenance line: `- gamelab VERSION (commit: C); `COMMAND` on HOST, DATE`.
 fn provenance_line(p: &crate::provenance::Provenance) -> String {

@@ -22,6 +22,9 @@ pub struct Summary {
     pub carried: Vec<String>,
     /// Reported before their runs ended: `name (J of N jobs)`.
     pub unfinished: Vec<String>,
+    /// Whose report was made from another version of their experiment file (other jobs): left
+    /// out of the page (or carried over from it) until reported again.
+    pub stale: Vec<String>,
     /// Verdict word -> count.
     pub counts: Vec<(String, usize)>,
 }
@@ -156,6 +159,27 @@ fn reported_at(report_dir: &Path) -> (String, Option<(usize, usize)>) {
     (when, unfinished)
 }
 
+/// Whether the report in `report_dir` was made from jobs other than those `exp` expands to now
+/// (the file was edited since: its rows are of another experiment). A report written before
+/// reports listed their jobs cannot tell, and counts as current.
+fn report_is_stale(exp: &Experiment, report_dir: &Path) -> Result<bool> {
+    let path = report_dir.join(super::JOBS_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let reported: std::collections::BTreeSet<String> =
+        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    // The grid alone: the hashes depend on the jobs only, and a job kind's checks (GoTools'
+    // folder present, say) are not needed to name them.
+    let now: std::collections::BTreeSet<String> = crate::experiment::grid::expand_grid(exp)?
+        .into_iter()
+        .map(|j| j.hash)
+        .collect();
+    Ok(reported != now)
+}
+
 /// Writes `out/results/summary.md` and `summary.csv` from the reports of `experiments` (those
 /// without published values are left out; those not reported yet are listed as missing), and
 /// the same page to `page` when given (`make reproduction` writes docs/reproduction.md).
@@ -163,7 +187,8 @@ fn reported_at(report_dir: &Path) -> (String, Option<(usize, usize)>) {
 /// With `carry_over`, an experiment whose report is not under `out` keeps what the page at
 /// `page` says of it (its rows, verdicts, reversals and provenance, marked as carried over), so
 /// that a page made from runs on several machines, or sessions, keeps every value; without a
-/// line on that page it is listed as not reported, as always.
+/// line on that page it is listed as not reported, as always. A report made from an earlier
+/// version of its experiment file (`report_is_stale`) counts as not there.
 pub fn summary(
     experiments: &[Experiment],
     out: &Path,
@@ -171,6 +196,7 @@ pub fn summary(
     carry_over: bool,
 ) -> Result<Summary> {
     let (mut reported, mut missing, mut carried) = (Vec::new(), Vec::new(), Vec::new());
+    let mut stale = Vec::new();
     let (mut earlier, earlier_sources) = match page.filter(|_| carry_over) {
         Some(p) if p.exists() => read_page(
             &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
@@ -194,7 +220,11 @@ pub fn summary(
         .filter(|e| !e.file.report.reference.is_empty())
     {
         let path = results_dir(out, &exp.name).join("report").join(CSV_FILE);
-        if !path.exists() {
+        let is_stale = path.exists() && report_is_stale(exp, path.parent().expect("a folder"))?;
+        if is_stale {
+            stale.push(exp.name.clone());
+        }
+        if !path.exists() || is_stale {
             let file = exp.path.display().to_string();
             if let Some(c) = earlier.remove(&exp.name).filter(|c| !c.rows.is_empty()) {
                 carried.push(exp.name.clone());
@@ -217,12 +247,17 @@ pub fn summary(
             }
             missing.push(exp.name.clone());
             not_run += &format!(
-                "- `{}`: {}\n",
+                "- `{}`: {}{}\n",
                 exp.path.display(),
                 exp.file
                     .description
                     .as_deref()
-                    .unwrap_or("(no description)")
+                    .unwrap_or("(no description)"),
+                if is_stale {
+                    " (its report is of an earlier version of the file: run and report it again)"
+                } else {
+                    ""
+                }
             );
             continue;
         }
@@ -393,6 +428,7 @@ pub fn summary(
         missing,
         carried,
         unfinished: unfinished_runs,
+        stale,
         counts: counts.into_iter().collect(),
     })
 }
