@@ -161,7 +161,9 @@ fn reported_at(report_dir: &Path) -> (String, Option<(usize, usize)>) {
 
 /// Whether the report in `report_dir` was made from jobs other than those `exp` expands to now
 /// (the file was edited since: its rows are of another experiment). A report written before
-/// reports listed their jobs cannot tell, and counts as current.
+/// reports listed their jobs cannot tell, and counts as current. Where the file cannot be
+/// expanded here (the data it names, GoTools' files or another experiment's trained weights,
+/// are not on this machine), the jobs its last run ran (`current-jobs.json`) stand for it.
 fn report_is_stale(exp: &Experiment, report_dir: &Path) -> Result<bool> {
     let path = report_dir.join(super::JOBS_FILE);
     let text = match std::fs::read_to_string(&path) {
@@ -171,12 +173,19 @@ fn report_is_stale(exp: &Experiment, report_dir: &Path) -> Result<bool> {
     };
     let reported: std::collections::BTreeSet<String> =
         serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
-    // The grid alone: the hashes depend on the jobs only, and a job kind's checks (GoTools'
-    // folder present, say) are not needed to name them.
-    let now: std::collections::BTreeSet<String> = crate::experiment::grid::expand_grid(exp)?
-        .into_iter()
-        .map(|j| j.hash)
-        .collect();
+    // The grid alone: a job kind's checks are not needed to name the jobs.
+    let now: std::collections::BTreeSet<String> = match crate::experiment::grid::expand_grid(exp) {
+        Ok(jobs) => jobs.into_iter().map(|j| j.hash).collect(),
+        Err(_) => match report_dir
+            .parent()
+            .map(crate::experiment::runner::current_jobs)
+            .transpose()?
+            .flatten()
+        {
+            Some(last_run) => last_run,
+            None => return Ok(false),
+        },
+    };
     Ok(reported != now)
 }
 
