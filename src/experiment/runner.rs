@@ -120,8 +120,12 @@ pub fn current_jobs_file(results: &Path) -> PathBuf {
 
 /// The hashes listed by `current_jobs_file`, or None for results written before the list existed.
 pub fn current_jobs(results: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
-    let path = current_jobs_file(results);
-    match std::fs::read_to_string(&path) {
+    read_job_hashes(&current_jobs_file(results))
+}
+
+/// A JSON list of job hashes (`current_jobs_file`, a report's `jobs.json`), or None without the file.
+pub fn read_job_hashes(path: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
+    match std::fs::read_to_string(path) {
         Ok(text) => Ok(Some(
             serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?,
         )),

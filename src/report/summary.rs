@@ -159,29 +159,21 @@ fn reported_at(report_dir: &Path) -> (String, Option<(usize, usize)>) {
     (when, unfinished)
 }
 
-/// Whether the report in `report_dir` was made from jobs other than those `exp` expands to now
-/// (the file was edited since: its rows are of another experiment). A report written before
-/// reports listed their jobs cannot tell, and counts as current. Where the file cannot be
-/// expanded here (the data it names, GoTools' files or another experiment's trained weights,
-/// are not on this machine), the jobs its last run ran (`current-jobs.json`) stand for it.
-fn report_is_stale(exp: &Experiment, report_dir: &Path) -> Result<bool> {
-    let path = report_dir.join(super::JOBS_FILE);
-    let text = match std::fs::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+/// Whether the report under `results` (an experiment's results folder) was made from jobs other
+/// than those `exp` expands to now (the file was edited since: its rows are of another
+/// experiment). A report written before reports listed their jobs cannot tell, and counts as
+/// current. Where the file cannot be expanded here (the data it names, GoTools' files or another
+/// experiment's trained weights, are not on this machine), the jobs its last run ran
+/// (`current-jobs.json`) stand for it.
+fn report_is_stale(exp: &Experiment, results: &Path) -> Result<bool> {
+    use crate::experiment::runner::{current_jobs, read_job_hashes};
+    let Some(reported) = read_job_hashes(&results.join("report").join(super::JOBS_FILE))? else {
+        return Ok(false);
     };
-    let reported: std::collections::BTreeSet<String> =
-        serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
     // The grid alone: a job kind's checks are not needed to name the jobs.
-    let now: std::collections::BTreeSet<String> = match crate::experiment::grid::expand_grid(exp) {
+    let now = match crate::experiment::grid::expand_grid(exp) {
         Ok(jobs) => jobs.into_iter().map(|j| j.hash).collect(),
-        Err(_) => match report_dir
-            .parent()
-            .map(crate::experiment::runner::current_jobs)
-            .transpose()?
-            .flatten()
-        {
+        Err(_) => match current_jobs(results)? {
             Some(last_run) => last_run,
             None => return Ok(false),
         },
@@ -228,8 +220,9 @@ pub fn summary(
         .iter()
         .filter(|e| !e.file.report.reference.is_empty())
     {
-        let path = results_dir(out, &exp.name).join("report").join(CSV_FILE);
-        let is_stale = path.exists() && report_is_stale(exp, path.parent().expect("a folder"))?;
+        let results = results_dir(out, &exp.name);
+        let path = results.join("report").join(CSV_FILE);
+        let is_stale = path.exists() && report_is_stale(exp, &results)?;
         if is_stale {
             stale.push(exp.name.clone());
         }
