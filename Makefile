@@ -143,10 +143,10 @@ reproduce-freckers: deps
 
 # The GoTools report's GA experiments. The quick version (a small library, small GAs) takes a few
 # minutes; the full one generates a 3 x 14 x 50 problem library and runs GAs that solve thousands
-# of problems per generation: about 4.5 minutes on 2 cores with df-pn (measured 2026-11-26; it
-# was about 40 with the depth-first search). The combined
-# and time-per-leaf experiments read the weights the GAs trained, so the order matters; the
-# timed runs use one thread.
+# of problems per generation: about 2-3 minutes on 2 cores with df-pn (133 s measured 2026-11-27
+# on an idle machine, 4.5 minutes on 2026-11-26 beside other work; it was about 40 with the
+# depth-first search). The combined and time-per-leaf experiments read the weights the GAs
+# trained, so the order matters; the timed runs use one thread.
 GOTOOLS_QUICK = experiments/gotools-quick-static.toml experiments/gotools-quick-static-df.toml \
                 experiments/gotools-quick-dynamic.toml experiments/gotools-quick-combined.toml
 reproduce-gotools-quick: deps
@@ -169,10 +169,11 @@ reproduce-gotools: deps
 # timed runs use one thread. reproduce-gotools-files-mpi runs the same files over MPI, RANKS
 # processes (default 3) on this machine (`make mpi` builds the MPI binary first).
 # Wall times on 2 cores (measured 2026-11-26/27; each file's comments say more): static about
-# 65 min, static-dynamic-fitness 4 h 45 min (measured before the GA skipped children that copy a
-# parent, so less now), dynamic about 8 h 20 min, combined about 7.5 h (from a 1,120-question
-# sample of its 24,371), time-per-leaf about 3 h on one idle core: about a day in all. Every file
-# resumes from its checkpoints and rows, so the day may be split.
+# 45 min (idle machine; 65 beside other work), static-dynamic-fitness 4 h 45 min (measured before
+# the GA skipped children that copy a parent, so less now), dynamic about 8 h 20 min, combined
+# about 7.5 h (from a 1,120-question sample of its 24,371), time-per-leaf about 3 h on one idle
+# core: about a day in all. Every file resumes from its checkpoints and rows, so the day may be
+# split.
 GOTOOLS_FILES = experiments/gotools-files-static.toml experiments/gotools-files-static-dynamic-fitness.toml \
                 experiments/gotools-files-dynamic.toml experiments/gotools-files-combined.toml
 reproduce-gotools-files: deps
@@ -186,7 +187,7 @@ reproduce-gotools-files-mpi: mpi
 	@for f in $(GOTOOLS_FILES); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(MPIRUN) -x GOTOOLS_PROBLEMS target/release/gamelab run "$$f" --mpi && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" target/release/gamelab report "$$f" || exit 1; done
 
 # The same tables on the report's sets with GAs small enough for 2 cores, about 5 hours in all:
-# the full static-fitness file (Table 1, Figures 4-5; about 65 minutes), then the dynamic-fitness
+# the full static-fitness file (Table 1, Figures 4-5; about 45 minutes), then the dynamic-fitness
 # GAs (the report's GA where affordable, scaled elsewhere; about 1 and 2 hours), and the combined
 # heuristics and the timed t-test from their weights (each file's comments say why and how much
 # smaller, and what the full files cost).
