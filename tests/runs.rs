@@ -1567,15 +1567,19 @@ rows = [["greedy", "GREEDY"], ["random", "RANDOM"], ["nobody", 50.0]]
 reversal = "The made-up paper's random agent read the board upside down."
 "#;
 
+/// The claims experiment under another name, its published rows given as numbers.
+fn claims_named(name: &str) -> String {
+    CLAIMS
+        .replace("name = \"claims\"", &format!("name = \"{name}\""))
+        .replace("\"GREEDY\"", "80.0")
+        .replace("\"RANDOM\"", "50.0")
+}
+
 /// A report made from an earlier version of its experiment file (its jobs are no longer the
 /// file's) is left out of the summary, saying so, until the file is run and reported again.
 #[test]
 fn a_summary_leaves_out_a_report_of_an_earlier_version_of_its_file() {
-    let text = CLAIMS
-        .replace("name = \"claims\"", "name = \"edited\"")
-        .replace("games = 200", "games = 40")
-        .replace("\"GREEDY\"", "80.0")
-        .replace("\"RANDOM\"", "50.0");
+    let text = claims_named("edited").replace("games = 200", "games = 40");
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "edited.toml", &text);
     let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));
@@ -1619,11 +1623,7 @@ fn a_summary_leaves_out_a_report_of_an_earlier_version_of_its_file() {
 #[test]
 fn a_summary_says_which_reports_were_made_before_their_runs_ended() {
     // The claims experiment in two jobs, under another name.
-    let text = CLAIMS
-        .replace("name = \"claims\"", "name = \"halfway\"")
-        .replace("seed = 5\n", "seed = 5\nrepeats = 2\n")
-        .replace("\"GREEDY\"", "80.0")
-        .replace("\"RANDOM\"", "50.0");
+    let text = claims_named("halfway").replace("seed = 5\n", "seed = 5\nrepeats = 2\n");
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "halfway.toml", &text);
     let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));

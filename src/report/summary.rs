@@ -222,11 +222,12 @@ pub fn summary(
     {
         let results = results_dir(out, &exp.name);
         let path = results.join("report").join(CSV_FILE);
-        let is_stale = path.exists() && report_is_stale(exp, &results)?;
+        let is_there = path.exists();
+        let is_stale = is_there && report_is_stale(exp, &results)?;
         if is_stale {
             stale.push(exp.name.clone());
         }
-        if !path.exists() || is_stale {
+        if !is_there || is_stale {
             let file = exp.path.display().to_string();
             if let Some(c) = earlier.remove(&exp.name).filter(|c| !c.rows.is_empty()) {
                 carried.push(exp.name.clone());
