@@ -555,6 +555,111 @@ fn no_agent_process_outlives_its_run_not_even_a_child_it_forked_or_gamelab_kille
     );
 }
 
+/// Waits up to `secs` seconds for no process with `marker` on its command line to be left.
+fn none_left_within(marker: &str, secs: u64) -> Vec<String> {
+    let t0 = std::time::Instant::now();
+    while !processes_with(marker).is_empty() && t0.elapsed().as_secs() < secs {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    processes_with(marker)
+}
+
+#[test]
+fn an_agent_whose_children_escape_with_setsid_neither_hangs_the_run_nor_outlives_it() {
+    // 20 children per agent process leave its process group and session, ignore SIGTERM and
+    // hold its standard output and error open: the run still ends, and none of them is left.
+    let marker = format!("gamelab-escape-test-{}", std::process::id());
+    let dir = tempfile::tempdir().unwrap();
+    let command =
+        format!("[\"python3\", \"tests/agents/misbehaving.py\", \"escape\", \"1\", \"{marker}\"]");
+    let file = write(
+        dir.path(),
+        "escape.toml",
+        &match_file("othello", "small6", 4, &command, ""),
+    );
+    let out = dir.path().join("out");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "2",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let status = loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            break s;
+        }
+        if t0.elapsed().as_secs() > 60 {
+            child.kill().ok();
+            child.wait().ok();
+            let left = processes_with(&marker);
+            for p in &left {
+                let pid: i32 = p.split(' ').next().unwrap().parse().unwrap();
+                // SAFETY: cleaning up this test's own escaped processes.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            panic!(
+                "the run did not end within 60 s; {} escaped processes",
+                left.len()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(status.success());
+    assert_eq!(text(&rows_of(&out), "termination").len(), 4);
+    assert_eq!(
+        none_left_within(&marker, 2),
+        Vec::<String>::new(),
+        "processes left after the run"
+    );
+
+    // kill -9 of gamelab while the escaped children live: none of them is left either.
+    let marker = format!("gamelab-escape-kill-test-{}", std::process::id());
+    let command =
+        format!("[\"python3\", \"tests/agents/misbehaving.py\", \"escape\", \"1\", \"{marker}\"]");
+    let file = write(
+        dir.path(),
+        "escape-killed.toml",
+        &match_file("othello", "small6", 2000, &command, ""),
+    );
+    let out = dir.path().join("killed");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "1",
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    while processes_with(&marker).len() < 20 {
+        assert!(
+            t0.elapsed().as_secs() < 20,
+            "the agent's children never started"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    assert_eq!(
+        none_left_within(&marker, 5),
+        Vec::<String>::new(),
+        "processes left after gamelab was killed"
+    );
+}
+
 #[test]
 fn an_agent_over_its_memory_loses_by_memory_and_the_run_goes_on() {
     let dir = tempfile::tempdir().unwrap();

@@ -10,8 +10,8 @@
 //!
 //! The bridge is a Python process (the interpreter `GAMELAB_PYTHON` names, else the repository's
 //! `.venv`, which `make openspiel` creates, else `python3`), one per worker thread, started on
-//! first use and ended with gamelab (its standard input closes; Linux also kills it when gamelab
-//! dies). The script is built into the binary and run with `-c`. Every request carries the
+//! first use and ended with gamelab (its standard input closes; its keeper, `external::contain`,
+//! also kills it and what it started when gamelab dies, even by kill -9). The script is built into the binary and run with `-c`. Every request carries the
 //! game and the whole history (the bridge caches states, so a game played move by move costs
 //! one `apply_action` a move), so an answer never depends on which thread's bridge gave it.
 //!
@@ -121,12 +121,9 @@ struct Bridge {
 }
 
 impl Drop for Bridge {
-    /// Kills the bridge's process group (the bridge leads it).
+    /// Kills the bridge and whatever it started (its keeper, `external::contain`, does).
     fn drop(&mut self) {
-        // SAFETY: a signal to the group this bridge leads; no memory is touched.
-        unsafe {
-            libc::kill(-(self.child.id() as i32), libc::SIGKILL);
-        }
+        crate::agent::external::stop_contained(self.child.id());
         let _ = self.child.wait();
     }
 }

@@ -5,7 +5,9 @@
 the protocol), ok (never misbehaves), onegame (plays well, then exits after each game, as an
 agent that ignores the protocol's newgame might), longline (a 100 MB move line, written in
 pieces), spam (20 MB of standard error with every move), fork (starts a child that sleeps with
-argv[3] on its command line, then plays well), stubborn (ignores SIGTERM and the end of its
+argv[3] on its command line, then plays well), escape (starts 20 children that leave its process
+group and session with setsid(), ignore SIGTERM and keep its standard output and error open,
+with argv[3] on their command lines; then plays well), stubborn (ignores SIGTERM and the end of its
 input, with argv[3] on its command line; plays well), hog (takes 300 MB at move N and keeps playing).
 Used by tests/external.rs."""
 import random
@@ -20,6 +22,13 @@ rng = random.Random(7)
 print("started", file=sys.stderr, flush=True)
 if mode == "fork":
     subprocess.Popen([sys.executable, "-c", "import time; time.sleep(300)", sys.argv[3]])
+if mode == "escape":
+    for _ in range(20):
+        subprocess.Popen(
+            [sys.executable, "-c",
+             "import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(300)",
+             sys.argv[3]],
+            start_new_session=True)
 if mode == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 legal, moves = [], 0
