@@ -81,8 +81,10 @@ pub const BOARD: u8 = 19;
 /// 7: the status sweep starts with the solve least favourable to the side to move
 /// (`Solver::status`): other leaf counts. 8: a proof that met no repetition ban holds under
 /// every threat budget (`Solver::clean`), so the sweep's later solves reuse more: other leaf
-/// counts.
-pub const GENERATOR_VERSION: u32 = 8;
+/// counts. 9: a leaf is counted once per problem (a terminal position met again, by a df-pn
+/// re-expansion or a transposition, is not a new leaf), and the tables' slots mix the key
+/// (`solver::slot_of`): other leaf counts.
+pub const GENERATOR_VERSION: u32 = 9;
 
 /// The size of a level: empty points and region points. Empty points grow from 6 (level 1) to
 /// 11 (level 14), the region from 14 to 16 points, so the defender's shell (the region's other

@@ -2,16 +2,16 @@
 //! search over win/loss, each with a transposition table and ordered by the weighted heuristic,
 //! and the status sweep over ko threats.
 //!
-//! A node is a position with the side to move. Terminal tests (`life::decided`) end the search
-//! and count one leaf each. Otherwise every legal move is scored by the heuristic.
+//! A node is a position with the side to move. Terminal tests (`life::decided`) end the search;
+//! a position they decide is a leaf, counted the first time the problem's search meets it
+//! (`count_leaf`). Otherwise every legal move is scored by the heuristic.
 //! - df-pn (`Search::DfPn`, Nagai's depth-first proof-number search, with Pawlewicz and Lew's
-//!   1+epsilon thresholds): a node's children are expanded with their terminal tests (each a
-//!   leaf, counted again when the node is expanded again); unsearched children start with
-//!   numbers from the defender's eye space, the one the parent minimises growing with their
+//!   1+epsilon thresholds): a node's children are expanded with their terminal tests;
+//!   unsearched children start with numbers from the defender's eye space, the one the parent minimises growing with their
 //!   place in the heuristic's order (`initial_numbers`); the child with the smallest disproof
 //!   number (the first of equals in that order) is searched next. So the weights still decide
-//!   the order and the cost (the GA's genes), never the answer; a leaf is still "a terminal
-//!   position reached", now by every expansion.
+//!   the order and the cost (the GA's genes), never the answer; a leaf is "a terminal position
+//!   reached", once per problem (GoTools' terminal leaf), however often the search meets it.
 //! - The plain search (`Search::AlphaBeta`): best first; the first winning child returns.
 //!
 //! Legal: empty points that are not suicide and do not repeat a position of the current line
@@ -263,11 +263,11 @@ impl Learning {
     }
     /// Starts loading the slot `hash_move(hash)` reads.
     fn prefetch(&self, hash: u64) {
-        prefetch(&self.hash_moves, (hash >> (64 - HASH_MOVE_BITS)) as usize);
+        prefetch(&self.hash_moves, slot_of(hash, HASH_MOVE_BITS));
     }
 
     fn hash_move(&self, hash: u64) -> u8 {
-        let e = self.hash_moves[(hash >> (64 - HASH_MOVE_BITS)) as usize];
+        let e = self.hash_moves[slot_of(hash, HASH_MOVE_BITS)];
         if e.0 == hash { e.1 } else { NONE }
     }
 }
@@ -351,6 +351,9 @@ pub struct Solver {
     played: Vec<(usize, Position, super::board::PlayInfo, bool)>,
     /// A line reached the depth cap in this solve: a df-pn result is then unknown.
     depth_cut: bool,
+    /// The terminal positions this problem's searches met (memo keys), and how many times.
+    #[cfg(test)]
+    leaves_met: (std::collections::HashSet<u64>, u64),
 }
 
 /// Which search the solver runs (the same answers, other costs).
@@ -392,10 +395,12 @@ struct ProofEntry {
 
 /// A memo of the terminal test (`life::decided`) for one problem: df-pn expands a node again
 /// each time it comes back to it, and every expansion tests each child, so most tests repeat.
-/// Only the work is saved; each test still counts its leaf.
+/// It also marks the positions already counted as leaves, so a leaf counts once per problem
+/// (a position whose slot another took meanwhile counts again: rare, with 2^20 slots).
 struct DecidedMemo {
-    /// (key, generation, result: 0 undecided, 1 attacker, 2 defender, eye space: `life::eye_space`
-    /// as (space, eyes), or `NO_SPACE` before it is asked for).
+    /// (key, generation, result: 0 undecided, 1 attacker, 2 defender, plus `LEAF_COUNTED` once
+    /// the position was counted as a leaf; eye space: `life::eye_space` as (space, eyes), or
+    /// `NO_SPACE` before it is asked for).
     entries: Vec<(u64, u32, u8, (u8, u8))>,
     generation: u32,
     /// log2 of the number of entries.
@@ -403,6 +408,8 @@ struct DecidedMemo {
 }
 
 const NO_SPACE: (u8, u8) = (u8::MAX, u8::MAX);
+/// The memo's flag for a terminal position already counted as a leaf (`DecidedMemo::first_leaf`).
+const LEAF_COUNTED: u8 = 4;
 
 impl DecidedMemo {
     /// A memo of 2^`bits` entries (16 bytes each).
@@ -433,7 +440,8 @@ impl DecidedMemo {
         let (key, slot) = self.slot(pos);
         let e = self.entries[slot];
         if e.0 == key && e.1 == self.generation {
-            return [None, Some(Side::Attacker), Some(Side::Defender)][e.2 as usize];
+            return [None, Some(Side::Attacker), Some(Side::Defender)]
+                [(e.2 & !LEAF_COUNTED) as usize];
         }
         let d = decided(region, pos, targets);
         let code = match d {
@@ -443,6 +451,20 @@ impl DecidedMemo {
         };
         self.entries[slot] = (key, self.generation, code, NO_SPACE);
         d
+    }
+
+    /// Whether terminal position `pos` is a new leaf of this problem: true the first time it is
+    /// asked (and then marked), false after. A position the memo no longer holds (its slot
+    /// taken by another) counts again, as a terminal test computed again.
+    fn first_leaf(&mut self, pos: &Position) -> bool {
+        let (key, slot) = self.slot(pos);
+        let e = &mut self.entries[slot];
+        if e.0 != key || e.1 != self.generation {
+            return true;
+        }
+        let first = e.2 & LEAF_COUNTED == 0;
+        e.2 |= LEAF_COUNTED;
+        first
     }
 
     /// `life::eye_space(region, pos)`, kept beside the position's terminal test when it is in
@@ -470,8 +492,18 @@ impl DecidedMemo {
     fn slot(&self, pos: &Position) -> (u64, usize) {
         const TWO_PASSES_KEY: u64 = 0x2d35_8dcc_aa6c_78a5;
         let key = pos.hash ^ if pos.passes >= 2 { TWO_PASSES_KEY } else { 0 };
-        (key, (key >> (64 - self.bits)) as usize)
+        (key, slot_of(key, self.bits))
     }
+}
+
+/// The slot of `key` in a table of 2^`bits` slots: the top bits of the key times an odd
+/// constant (Fibonacci hashing). The top bits of the Zobrist key alone collided by structure:
+/// positions a few stones apart differ by the XOR of a few fixed point keys, and where that XOR
+/// has zero top bits (among the thousands of such combinations of a region's keys, some do),
+/// every such pair of positions shared a slot and evicted each other in every search.
+#[inline]
+fn slot_of(key: u64, bits: u32) -> usize {
+    (key.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - bits)) as usize
 }
 
 /// A table entry whose all-zero bytes are a valid value (integers, bools, and an
@@ -588,6 +620,8 @@ impl Solver {
             pn_kids: Vec::new(),
             played: Vec::with_capacity(64),
             depth_cut: false,
+            #[cfg(test)]
+            leaves_met: Default::default(),
         }
     }
 
@@ -682,6 +716,10 @@ impl Solver {
         }
         self.learning.reset();
         self.decided_memo.reset();
+        #[cfg(test)]
+        {
+            self.leaves_met = Default::default();
+        }
         self.counters = Counters::default();
         self.limits = limits;
         self.out_of_budget = false;
@@ -883,7 +921,7 @@ impl Solver {
     }
 
     fn tt_index(&self, key: u64) -> usize {
-        (key >> (64 - self.tt_bits)) as usize
+        slot_of(key, self.tt_bits)
     }
 
     /// The proof table's key: `tt_key` without the threat budgets.
@@ -1088,7 +1126,7 @@ impl Solver {
     /// `terminal` as the mover's value, counting the leaf.
     fn terminal_value(&mut self, pos: &Position, known: Option<Option<Side>>) -> Option<Val> {
         let winner = self.terminal(pos, known)?;
-        self.counters.leaves += 1;
+        self.count_leaf(pos);
         Some(if winner == pos.to_move {
             Val::Win
         } else {
@@ -1184,7 +1222,7 @@ impl Solver {
             let terminal = self.terminal(&c.child, c.decided);
             let numbers = match terminal {
                 Some(winner) => {
-                    self.counters.leaves += 1;
+                    self.count_leaf(&c.child);
                     if winner == c.child.to_move {
                         (0, INF)
                     } else {
@@ -1298,6 +1336,31 @@ impl Solver {
         r
     }
 
+    /// Counts terminal position `pos` as a leaf, once per problem: a leaf is a position the
+    /// terminal test decides (GoTools' "terminal leaf"), not each time a search reaches it
+    /// again (df-pn re-expands nodes as its thresholds grow; the plain search meets positions
+    /// again by transposition).
+    fn count_leaf(&mut self, pos: &Position) {
+        #[cfg(test)]
+        {
+            let (key, _) = self.decided_memo.slot(pos);
+            self.leaves_met
+                .0
+                .insert(key ^ (self.two_eyes_only && pos.passes >= 2) as u64);
+            self.leaves_met.1 += 1;
+        }
+        if self.two_eyes_only && pos.passes >= 2 || self.decided_memo.first_leaf(pos) {
+            self.counters.leaves += 1;
+        }
+    }
+
+    /// The distinct terminal positions the last problem's searches met, and how many times
+    /// they met one.
+    #[cfg(test)]
+    pub(super) fn leaf_positions_met(&self) -> (u64, u64) {
+        (self.leaves_met.0.len() as u64, self.leaves_met.1)
+    }
+
     /// Counts a node searched at `ply`.
     fn count_node(&mut self, ply: u32) {
         self.counters.nodes += 1;
@@ -1338,8 +1401,7 @@ impl Solver {
         if last != NONE {
             l.counter[s][last as usize] = mv;
         }
-        let slot = (pos.hash >> (64 - HASH_MOVE_BITS)) as usize;
-        l.hash_moves[slot] = (pos.hash, mv);
+        l.hash_moves[slot_of(pos.hash, HASH_MOVE_BITS)] = (pos.hash, mv);
     }
 
     /// The legal moves of `pos`, scored and sorted best first (ties by point, pass after

@@ -853,3 +853,38 @@ fn proofs_shared_across_threat_budgets_give_the_status_of_each_budget_alone() {
         "{compared} compared, {shared} read a proof of another budget, {kos} ko statuses"
     );
 }
+
+#[test]
+fn a_terminal_position_counts_as_one_leaf_however_often_the_search_meets_it() {
+    // A leaf is a position the terminal test decides, counted once per problem: df-pn meets the
+    // same terminal children again at each re-expansion (and the plain search by transposition),
+    // and counted them again each time (3-6 times the distinct positions on these problems).
+    let mut problems: Vec<Problem> =
+        vec![problem("attacker", BENT_FOUR), problem("defender", SEKI)];
+    for level in [6, 10] {
+        problems
+            .extend(generate::generate_level(1, level, 3, 5, Limits::default(), &|| {}).problems);
+    }
+    let mut reexpanded = 0;
+    for p in &problems {
+        for search in [solver::Search::DfPn, solver::Search::AlphaBeta] {
+            let mut s = Solver::new(23);
+            s.set_search(search);
+            let r = s.solve(p, &Weights::reference(), Limits::default(), true);
+            assert_ne!(r.status, Status::Unknown);
+            let (distinct, met) = s.leaf_positions_met();
+            // Each distinct position once; again only where the memo's slot was taken by
+            // another position meanwhile (a collision in its 2^20 slots: rare).
+            let leaves = r.counters.leaves;
+            assert!(
+                leaves >= distinct && leaves <= distinct + distinct / 100,
+                "{}: {search:?} counted {leaves} leaves for {distinct} distinct terminal positions, met {met} times",
+                p.name
+            );
+            reexpanded += (met > distinct + distinct / 10) as u32;
+        }
+    }
+    // The problems do make the searches meet terminal positions again, far more often than
+    // once each (so the test fails when each meeting counts).
+    assert!(reexpanded >= 4, "{reexpanded}");
+}
