@@ -1498,3 +1498,36 @@ fn a_library_of_gotools_files_reads_them_and_without_them_fails_at_once() {
     let exp = write(dir.path(), "gt.toml", &gotools_experiment(Some("gt-files")));
     refused(&exp, "key `library.folder`", "lv1.1");
 }
+
+#[test]
+fn numbers_past_what_the_agent_can_hold_are_named_before_any_job() {
+    // A game clock past what a Duration holds panicked (exit 101), even with --dry-run; a move
+    // cache past what a machine can allocate panicked (2^63) or aborted (4e9: 146 GB).
+    let freckers = |agent: &str| {
+        format!(
+            "kind = \"match\"\ngame = \"freckers\"\nstage = \"standard\"\nseed = 1\n[match]\nplayers = [\"a\", \"b\"]\ngames = 2\n[agents.a]\n{agent}\n[agents.b]\nkind = \"random\"\n"
+        )
+    };
+    for (agent, key) in [
+        (
+            "kind = \"alphabeta\"\ndepth = 2\ngame_time_s = 1e308",
+            "game_time_s",
+        ),
+        (
+            "kind = \"freckers_mcts\"\ngame_time_s = 1e12",
+            "game_time_s",
+        ),
+        (
+            "kind = \"alphabeta\"\ndepth = 2\nmove_cache = 9223372036854775807",
+            "move_cache",
+        ),
+        (
+            "kind = \"freckers_mcts\"\niterations = 10\nmove_cache = 4000000000",
+            "move_cache",
+        ),
+    ] {
+        for extra in [&["--dry-run"][..], &[][..]] {
+            rejected(&freckers(agent), extra, &["exp.toml", key]);
+        }
+    }
+}

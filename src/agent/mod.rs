@@ -94,6 +94,25 @@ pub trait Agent<G: Game>: Send {
     }
 }
 
+/// The largest game clock (`game_time_s`): a year, far past any game, and far inside what a
+/// `Duration` holds (a larger value panicked when the clock was split into move times).
+pub const MAX_GAME_TIME_S: f64 = 365.0 * 24.0 * 3600.0;
+
+/// The largest move cache (`move_cache`, positions): its table is allocated when the agent is
+/// built, so a larger value asked the system for more memory than any machine has (4e9 asked for
+/// 146 GB and aborted; 2^63 overflowed the table's capacity and panicked). Ten million positions
+/// is a few GB; the reports use 100,000.
+pub const MAX_MOVE_CACHE: usize = 10_000_000;
+
+fn check_move_cache(n: usize) -> Result<(), String> {
+    if n > MAX_MOVE_CACHE {
+        return Err(format!(
+            "move_cache = {n} is past the largest move cache, {MAX_MOVE_CACHE} positions"
+        ));
+    }
+    Ok(())
+}
+
 /// An agent's budgets for a whole game: the per-move budget, the first move's when it differs,
 /// or a game clock spread geometrically (seconds, decay).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -655,8 +674,10 @@ impl AgentSpec {
                 gain,
                 cohesion,
                 mobility,
+                move_cache,
                 ..
             } => {
+                check_move_cache(*move_cache)?;
                 at_least("c", *c, 0.0)?;
                 if !(widening_k.is_finite() && *widening_k > 0.0) {
                     return Err(format!("widening_k = {widening_k} must be positive"));
@@ -679,8 +700,10 @@ impl AgentSpec {
                 jumps,
                 cohesion,
                 depth,
+                move_cache,
                 ..
             } => {
+                check_move_cache(*move_cache)?;
                 if *depth == 0 {
                     return Err("depth must be at least 1".into());
                 }
@@ -769,6 +792,11 @@ impl AgentSpec {
             if !(t > 0.0 && t.is_finite() && decay > 0.0 && decay < 1.0) {
                 return Err(format!(
                     "game_time_s must be positive and decay in (0, 1), got {t} and {decay}"
+                ));
+            }
+            if t > MAX_GAME_TIME_S {
+                return Err(format!(
+                    "game_time_s = {t} is past the largest game clock, {MAX_GAME_TIME_S} s"
                 ));
             }
             return Ok(Budget::Time(Duration::from_secs_f64(t * (1.0 - decay))));
