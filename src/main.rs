@@ -865,7 +865,14 @@ fn dispatch(command: Command) -> Result<()> {
             let w = gamelab::game::tsumego::heuristic::load_weights(&weights)
                 .map_err(|e| InputError::plain(format!("--weights: {e}")))?;
             if is_gotools_path(&file) {
-                return solve_gotools(&file, &w, node_budget, problem.as_deref(), search);
+                return solve_gotools(
+                    &file,
+                    &w,
+                    node_budget,
+                    problem.as_deref(),
+                    search,
+                    status_only,
+                );
             }
             let problems = read_problems(&file)?;
             let chosen: Vec<&gamelab::game::tsumego::Problem> = problems
@@ -1345,8 +1352,9 @@ fn solve_gotools(
     node_budget: u64,
     only: Option<&str>,
     search: gamelab::game::tsumego::solver::Search,
+    status_only: bool,
 ) -> Result<()> {
-    use gamelab::game::tsumego::check::compare;
+    use gamelab::game::tsumego::check::{compare, compare_status};
     let questions = gamelab::workflow::read_gotools(path)?;
     let chosen: Vec<&gamelab::workflow::GoToolsQuestion> = questions
         .iter()
@@ -1371,7 +1379,13 @@ fn solve_gotools(
     let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
     let mut counts = [0usize; 3];
     for q in chosen {
-        let c = compare(&mut solver, &q.question, q.volume, q.level, w, limits, true);
+        // --status-only: the status sweep alone (before, GoTools' files ignored the flag and
+        // searched every winning first move too: on lv4.6 half of the nodes).
+        let c = if status_only {
+            compare_status(&mut solver, &q.question, q.volume, q.level, w, limits)
+        } else {
+            compare(&mut solver, &q.question, q.volume, q.level, w, limits, true)
+        };
         let p = &q.question.problem;
         let names = |ms: &[gamelab::game::tsumego::Move]| {
             ms.iter()

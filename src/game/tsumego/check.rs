@@ -120,7 +120,35 @@ pub fn compare(
     limits: Limits,
     all_moves: bool,
 ) -> Compared {
+    compare_with(solver, q, volume, level, weights, limits, Some(all_moves))
+}
+
+/// `compare` on the status alone (the status sweep, no search of first moves): what `gamelab
+/// solve --status-only` prints; the first-move verdict is then unknown.
+pub fn compare_status(
+    solver: &mut Solver,
+    q: &Question,
+    volume: u8,
+    level: u8,
+    weights: &Weights,
+    limits: Limits,
+) -> Compared {
+    compare_with(solver, q, volume, level, weights, limits, None)
+}
+
+/// `compare`: with `moves` Some(true) every winning first move, Some(false) GoTools' best one,
+/// None none.
+fn compare_with(
+    solver: &mut Solver,
+    q: &Question,
+    volume: u8,
+    level: u8,
+    weights: &Weights,
+    limits: Limits,
+    moves: Option<bool>,
+) -> Compared {
     let mover = q.problem.start.to_move;
+    let all_moves = moves == Some(true);
     let s = solver.solve(&q.problem, weights, limits, all_moves);
     let gotools_best = if q.status().mover_wins(mover) == Some(true) {
         q.best_first_move()
@@ -129,7 +157,9 @@ pub fn compare(
     };
     let (mut ours, mut nodes, mut time_s) = (s.status, s.counters.nodes, s.counters.time_s);
     let mut best_wins_for_us = None;
-    if let Some(best) = gotools_best.filter(|_| ours.mover_wins(mover) == Some(true)) {
+    if let Some(best) =
+        gotools_best.filter(|_| moves.is_some() && ours.mover_wins(mover) == Some(true))
+    {
         if all_moves {
             best_wins_for_us = Some(s.winning_moves.contains(&best));
         } else {
