@@ -564,33 +564,45 @@ fn none_left_within(marker: &str, secs: u64) -> Vec<String> {
     processes_with(marker)
 }
 
-#[test]
-fn an_agent_whose_children_escape_with_setsid_neither_hangs_the_run_nor_outlives_it() {
-    // 20 children per agent process leave its process group and session, ignore SIGTERM and
-    // hold its standard output and error open: the run still ends, and none of them is left.
-    let marker = format!("gamelab-escape-test-{}", std::process::id());
-    let dir = tempfile::tempdir().unwrap();
+/// Starts `gamelab run` on a match of the escaping agent (`misbehaving.py escape`, its children
+/// marked with `marker`) against random: `games` games on `threads` threads, rows under `out`.
+fn run_escaping_agent(
+    dir: &Path,
+    marker: &str,
+    games: u32,
+    threads: &str,
+) -> (std::process::Child, std::path::PathBuf) {
     let command =
         format!("[\"python3\", \"tests/agents/misbehaving.py\", \"escape\", \"1\", \"{marker}\"]");
     let file = write(
-        dir.path(),
-        "escape.toml",
-        &match_file("othello", "small6", 4, &command, ""),
+        dir,
+        &format!("{marker}.toml"),
+        &match_file("othello", "small6", games, &command, ""),
     );
-    let out = dir.path().join("out");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+    let out = dir.join(marker);
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
         .args([
             "run",
             file.to_str().unwrap(),
             "--out",
             out.to_str().unwrap(),
             "--threads",
-            "2",
+            threads,
         ])
         .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    (child, out)
+}
+
+#[test]
+fn an_agent_whose_children_escape_with_setsid_neither_hangs_the_run_nor_outlives_it() {
+    // 20 children per agent process leave its process group and session, ignore SIGTERM and
+    // hold its standard output and error open: the run still ends, and none of them is left.
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("gamelab-escape-test-{}", std::process::id());
+    let (mut child, out) = run_escaping_agent(dir.path(), &marker, 4, "2");
     let t0 = std::time::Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {
@@ -622,27 +634,7 @@ fn an_agent_whose_children_escape_with_setsid_neither_hangs_the_run_nor_outlives
 
     // kill -9 of gamelab while the escaped children live: none of them is left either.
     let marker = format!("gamelab-escape-kill-test-{}", std::process::id());
-    let command =
-        format!("[\"python3\", \"tests/agents/misbehaving.py\", \"escape\", \"1\", \"{marker}\"]");
-    let file = write(
-        dir.path(),
-        "escape-killed.toml",
-        &match_file("othello", "small6", 2000, &command, ""),
-    );
-    let out = dir.path().join("killed");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-            "--threads",
-            "1",
-        ])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
+    let (mut child, _) = run_escaping_agent(dir.path(), &marker, 2000, "1");
     let t0 = std::time::Instant::now();
     while processes_with(&marker).len() < 20 {
         assert!(
