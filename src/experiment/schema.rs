@@ -186,7 +186,10 @@ const SOLVES: &[(&str, &str)] = &[
     ),
     ("expected", "the status the library recorded"),
     ("correct", "1 when `status` is `expected`, else 0"),
-    ("leaves", "leaves the search evaluated"),
+    (
+        "leaves",
+        "terminal leaves: distinct positions the terminal test decided in this solve, each counted once however often the search met it (docs/rules/tsumego.md; before generator version 9, every meeting counted)",
+    ),
     ("nodes", "nodes the search visited"),
     ("tt_hits", "transposition-table hits"),
     ("max_depth", "the deepest ply the search reached"),
