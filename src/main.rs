@@ -1354,7 +1354,7 @@ fn solve_gotools(
     search: gamelab::game::tsumego::solver::Search,
     status_only: bool,
 ) -> Result<()> {
-    use gamelab::game::tsumego::check::{compare, compare_status};
+    use gamelab::game::tsumego::check::{FirstMoves, compare};
     let questions = gamelab::workflow::read_gotools(path)?;
     let chosen: Vec<&gamelab::workflow::GoToolsQuestion> = questions
         .iter()
@@ -1381,11 +1381,20 @@ fn solve_gotools(
     for q in chosen {
         // --status-only: the status sweep alone (before, GoTools' files ignored the flag and
         // searched every winning first move too: on lv4.6 half of the nodes).
-        let c = if status_only {
-            compare_status(&mut solver, &q.question, q.volume, q.level, w, limits)
+        let moves = if status_only {
+            FirstMoves::None
         } else {
-            compare(&mut solver, &q.question, q.volume, q.level, w, limits, true)
+            FirstMoves::All
         };
+        let c = compare(
+            &mut solver,
+            &q.question,
+            q.volume,
+            q.level,
+            w,
+            limits,
+            moves,
+        );
         let p = &q.question.problem;
         let names = |ms: &[gamelab::game::tsumego::Move]| {
             ms.iter()

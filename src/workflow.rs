@@ -501,7 +501,7 @@ pub fn compare_gotools(
                         q.level,
                         weights,
                         limits,
-                        false,
+                        crate::game::tsumego::check::FirstMoves::GoToolsBest,
                     )
                 });
                 bar.inc(1);

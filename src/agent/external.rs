@@ -394,16 +394,15 @@ fn tree_peak_bytes(pid: u32) -> u64 {
         if seen > 4096 {
             break;
         }
-        if p == pid {
-            // The keeper itself.
-        } else if let Ok(status) = std::fs::read_to_string(format!("/proc/{p}/status")) {
-            if let Some(kb) = status
+        // Every process below the keeper, not the keeper itself.
+        if p != pid
+            && let Ok(status) = std::fs::read_to_string(format!("/proc/{p}/status"))
+            && let Some(kb) = status
                 .lines()
                 .find_map(|l| l.strip_prefix("VmPeak:"))
                 .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-            {
-                total += kb * 1024;
-            }
+        {
+            total += kb * 1024;
         }
         if let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) {
             for t in tasks.flatten() {

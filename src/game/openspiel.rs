@@ -11,9 +11,10 @@
 //! The bridge is a Python process (the interpreter `GAMELAB_PYTHON` names, else the repository's
 //! `.venv`, which `make openspiel` creates, else `python3`), one per worker thread, started on
 //! first use and ended with gamelab (its standard input closes; its keeper, `external::contain`,
-//! also kills it and what it started when gamelab dies, even by kill -9). The script is built into the binary and run with `-c`. Every request carries the
-//! game and the whole history (the bridge caches states, so a game played move by move costs
-//! one `apply_action` a move), so an answer never depends on which thread's bridge gave it.
+//! also kills it and what it started when gamelab dies, even by kill -9). The script is built
+//! into the binary and run with `-c`. Every request carries the game and the whole history
+//! (the bridge caches states, so a game played move by move costs one `apply_action` a move),
+//! so an answer never depends on which thread's bridge gave it.
 //!
 //! Where this departs from the built-in games (docs/design.md): a position is its history, and
 //! every `play` is a round trip to Python, so OpenSpiel games are for sweeps of OpenSpiel's bots

@@ -107,10 +107,21 @@ impl Compared {
     }
 }
 
+/// Which first moves `compare` searches after the status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FirstMoves {
+    /// Every winning first move (as `gamelab solve` prints them).
+    All,
+    /// Only GoTools' best first move (the first-move check needs no more); its search counts in
+    /// the nodes.
+    GoToolsBest,
+    /// None: the status sweep alone (`gamelab solve --status-only`); the first-move verdict is
+    /// then unknown.
+    None,
+}
+
 /// Solves a question with `weights` within `limits` (and the solver's time limit) and sets
-/// the answer beside GoTools'. `all_moves`: find every winning first move (as `gamelab solve`
-/// does); otherwise only GoTools' best first move is searched (the first-move check needs no
-/// more), and `ours_moves` holds it when it wins for us; its search counts in the nodes.
+/// the answer beside GoTools', searching the first moves `moves` says.
 pub fn compare(
     solver: &mut Solver,
     q: &Question,
@@ -118,37 +129,10 @@ pub fn compare(
     level: u8,
     weights: &Weights,
     limits: Limits,
-    all_moves: bool,
-) -> Compared {
-    compare_with(solver, q, volume, level, weights, limits, Some(all_moves))
-}
-
-/// `compare` on the status alone (the status sweep, no search of first moves): what `gamelab
-/// solve --status-only` prints; the first-move verdict is then unknown.
-pub fn compare_status(
-    solver: &mut Solver,
-    q: &Question,
-    volume: u8,
-    level: u8,
-    weights: &Weights,
-    limits: Limits,
-) -> Compared {
-    compare_with(solver, q, volume, level, weights, limits, None)
-}
-
-/// `compare`: with `moves` Some(true) every winning first move, Some(false) GoTools' best one,
-/// None none.
-fn compare_with(
-    solver: &mut Solver,
-    q: &Question,
-    volume: u8,
-    level: u8,
-    weights: &Weights,
-    limits: Limits,
-    moves: Option<bool>,
+    moves: FirstMoves,
 ) -> Compared {
     let mover = q.problem.start.to_move;
-    let all_moves = moves == Some(true);
+    let all_moves = moves == FirstMoves::All;
     let s = solver.solve(&q.problem, weights, limits, all_moves);
     let gotools_best = if q.status().mover_wins(mover) == Some(true) {
         q.best_first_move()
@@ -158,7 +142,7 @@ fn compare_with(
     let (mut ours, mut nodes, mut time_s) = (s.status, s.counters.nodes, s.counters.time_s);
     let mut best_wins_for_us = None;
     if let Some(best) =
-        gotools_best.filter(|_| moves.is_some() && ours.mover_wins(mover) == Some(true))
+        gotools_best.filter(|_| moves != FirstMoves::None && ours.mover_wins(mover) == Some(true))
     {
         if all_moves {
             best_wins_for_us = Some(s.winning_moves.contains(&best));

@@ -7,11 +7,12 @@
 //! (`count_leaf`). Otherwise every legal move is scored by the heuristic.
 //! - df-pn (`Search::DfPn`, Nagai's depth-first proof-number search, with Pawlewicz and Lew's
 //!   1+epsilon thresholds): a node's children are expanded with their terminal tests;
-//!   unsearched children start with numbers from the defender's eye space, the one the parent minimises growing with their
-//!   place in the heuristic's order (`initial_numbers`); the child with the smallest disproof
-//!   number (the first of equals in that order) is searched next. So the weights still decide
-//!   the order and the cost (the GA's genes), never the answer; a leaf is "a terminal position
-//!   reached", once per problem (GoTools' terminal leaf), however often the search meets it.
+//!   unsearched children start with numbers from the defender's eye space, the one the parent
+//!   minimises growing with their place in the heuristic's order (`initial_numbers`); the
+//!   child with the smallest disproof number (the first of equals in that order) is searched
+//!   next. So the weights still decide the order and the cost (the GA's genes), never the
+//!   answer; a leaf is "a terminal position reached", once per problem (GoTools' terminal
+//!   leaf), however often the search meets it.
 //! - The plain search (`Search::AlphaBeta`): best first; the first winning child returns.
 //!
 //! Legal: empty points that are not suicide and do not repeat a position of the current line
@@ -53,11 +54,12 @@
 //!
 //! Across the status sweep's solves: more threats only add moves, so a proof that a side wins
 //! with `t` threats against `u` holds with more than `t` against fewer than `u`. df-pn records
-//! every proof it stores in a table keyed without the budgets (`proofs`), and the sweep's later
-//! solves read the proofs there that hold for their budgets (a test checks the statuses and
-//! moves against the plain search, which does not share them). And the terminal test of a
-//! position is memoised for the problem (`DecidedMemo`): df-pn tests each child again at every
-//! re-expansion; the leaf is counted each time as before, only the work is saved.
+//! every proof it stores in a table keyed without the budgets (`proofs`), and every solve reads
+//! the proofs there that hold for its budgets, the earlier solves' and its own under other
+//! budgets (a test checks the statuses and moves against the plain search, which does not share
+//! them). And the terminal test of a position is memoised for the problem (`DecidedMemo`): df-pn
+//! tests each child again at every re-expansion; the memo saves the work and marks the positions
+//! already counted as leaves.
 //!
 //! The transposition table is the "hash database" of the report, always on; the rules page's
 //! "TT move first" shows through the `hash_move` dynamic feature, since a table hit with a
@@ -1158,8 +1160,8 @@ impl Solver {
     }
 
     /// Starts loading the table slots `mid` reads for `child` (its numbers, and its proof)
-    /// while the other children are generated: the tables are far
-    /// larger than the caches, and without this a node waited on each child's slot in turn.
+    /// while the other children are generated: the tables are far larger than the caches, and
+    /// without this a node waited on each child's slot in turn.
     fn prefetch_numbers(&self, child: &Position) {
         prefetch(&self.pn_tt, self.tt_index(Solver::tt_key(child)));
         prefetch(&self.proofs, self.tt_index(Solver::proof_key(child)));

@@ -868,7 +868,7 @@ fn a_terminal_position_counts_as_one_leaf_however_often_the_search_meets_it() {
     let mut reexpanded = 0;
     for p in &problems {
         for search in [solver::Search::DfPn, solver::Search::AlphaBeta] {
-            let mut s = Solver::new(23);
+            let mut s = Solver::new(20);
             s.set_search(search);
             let r = s.solve(p, &Weights::reference(), Limits::default(), true);
             assert_ne!(r.status, Status::Unknown);
