@@ -83,8 +83,11 @@ pub const BOARD: u8 = 19;
 /// every threat budget (`Solver::clean`), so the sweep's later solves reuse more: other leaf
 /// counts. 9: a leaf is counted once per problem (a terminal position met again, by a df-pn
 /// re-expansion or a transposition, is not a new leaf), and the tables' slots mix the key
-/// (`solver::slot_of`): other leaf counts.
-pub const GENERATOR_VERSION: u32 = 9;
+/// (`solver::slot_of`): other leaf counts. 10: attacker chains with two liberties shared with
+/// safe stones count as safe, and the eye test looks only at the targets' part of the region
+/// (`life`); a move that leaves the opponent an immediate win is lost without expanding it
+/// (`Solver::wins_at_once`): other node and leaf counts, the same answers.
+pub const GENERATOR_VERSION: u32 = 10;
 
 /// The size of a level: empty points and region points. Empty points grow from 6 (level 1) to
 /// 11 (level 14), the region from 14 to 16 points, so the defender's shell (the region's other

@@ -1,5 +1,8 @@
 //! The terminal tests of the search: Benson's unconditional life for the defender, and the
-//! cheap proofs of death (targets captured; no room for two eyes).
+//! cheap proofs of death (targets captured; no room for two eyes beside stones the defender can
+//! never capture, the attacker's safe stones: joined to the wall, or joined to safe stones by
+//! two liberties, Müller's connections to safe stones as Kishimoto and Müller's Tsumego
+//! Explorer uses them).
 //!
 //! Benson's algorithm, inside R: the defender's chains and the regions of R left by them
 //! (connected sets of empty points and attacker stones). A region that touches the wall is
@@ -76,14 +79,29 @@ pub fn enclosed_regions<'a>(
 }
 
 /// Whether the defender provably cannot make two eyes: an eye point can be neither next to the
-/// wall nor next to an uncapturable attacker stone, nor be one; two eyes need two such points
-/// that are not neighbours. (A cheap necessary condition, so "cannot" is a proof.)
-pub fn cannot_make_two_eyes(region: &Region, pos: &Position) -> bool {
+/// wall nor next to a safe attacker stone (`safe_attacker`), nor be one; two eyes need two such
+/// points that are not neighbours, in the same part of the region as a target stone (the
+/// region split by the safe attacker stones: a target's group never leaves its part). A cheap
+/// necessary condition, so "cannot" is a proof; it also rules out seki, since every shared
+/// liberty of a target group and safe stones can be filled by the attacker without risk.
+pub fn cannot_make_two_eyes(region: &Region, pos: &Position, targets: u64) -> bool {
     let safe = safe_attacker(region, pos);
     let candidates = region.all & !safe & !region.wall_adj & !region.dilate(safe);
-    for p in Bits(candidates) {
-        if candidates & !(region.nbr[p] | bit(p)) != 0 {
-            return false;
+    #[cfg(test)]
+    let safe = if BASIC_DEATH_TEST.with(|b| b.get()) {
+        0
+    } else {
+        safe
+    };
+    for (part, _) in region.parts(region.all & !safe) {
+        if part & targets & pos.of(Side::Defender) == 0 {
+            continue;
+        }
+        let candidates = candidates & part;
+        for p in Bits(candidates) {
+            if candidates & !(region.nbr[p] | bit(p)) != 0 {
+                return false;
+            }
         }
     }
     true
@@ -103,7 +121,7 @@ pub fn decided(region: &Region, pos: &Position, targets: u64) -> Option<Side> {
     if benson_alive(region, pos) & targets != 0 {
         return Some(Side::Defender);
     }
-    if cannot_make_two_eyes(region, pos) {
+    if cannot_make_two_eyes(region, pos, targets) {
         return Some(Side::Attacker);
     }
     None
@@ -125,11 +143,55 @@ pub fn eye_space(region: &Region, pos: &Position) -> (u32, u32) {
     (candidates.count_ones(), eyes)
 }
 
-/// The attacker's stones joined to the wall (the chains through wall-adjacent attacker
-/// stones): they can never be captured.
+/// The attacker's stones that the defender can never capture nor make an eye next to: the
+/// chains joined to the wall, and (Müller's "connections to safe stones", as Tsumego Explorer
+/// uses them) the chains with two liberties that are also liberties of safe stones or of the
+/// wall, two points no other such chain uses: when the defender fills one, the attacker joins
+/// at the other, so they end up joined to the wall. Added until none is left to add.
 fn safe_attacker(region: &Region, pos: &Position) -> u64 {
-    region
-        .parts(pos.of(Side::Attacker))
-        .filter(|(c, _)| c & region.wall_adj != 0)
-        .fold(0u64, |acc, (c, _)| acc | c)
+    let mut safe = 0u64;
+    let mut unsafe_chains: [(u64, u64); 32] = [(0, 0); 32];
+    let mut n = 0;
+    for (chain, adj) in region.parts(pos.of(Side::Attacker)) {
+        if chain & region.wall_adj != 0 {
+            safe |= chain;
+        } else if n < unsafe_chains.len() {
+            unsafe_chains[n] = (chain, adj & pos.empty(region));
+            n += 1;
+        }
+    }
+    #[cfg(test)]
+    if BASIC_DEATH_TEST.with(|b| b.get()) {
+        return safe;
+    }
+    let mut used = 0u64;
+    loop {
+        let joins = region.wall_adj | region.dilate(safe);
+        let mut added = false;
+        for (chain, libs) in unsafe_chains[..n].iter_mut() {
+            if *chain == 0 {
+                continue;
+            }
+            let shared = *libs & joins & !used;
+            if shared.count_ones() >= 2 {
+                let first = shared & shared.wrapping_neg();
+                let rest = shared & !first;
+                used |= first | (rest & rest.wrapping_neg());
+                safe |= *chain;
+                *chain = 0;
+                added = true;
+            }
+        }
+        if !added {
+            return safe;
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The death test as it was before Müller's connections and the targets' part of the region
+    /// (the attacker's safe stones are those joined to the wall; every part of the region
+    /// counts): what the tests compare the search's answers against.
+    pub(super) static BASIC_DEATH_TEST: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }

@@ -12,7 +12,9 @@
 //!   child with the smallest disproof number (the first of equals in that order) is searched
 //!   next. So the weights still decide the order and the cost (the GA's genes), never the
 //!   answer; a leaf is "a terminal position reached", once per problem (GoTools' terminal
-//!   leaf), however often the search meets it.
+//!   leaf), however often the search meets it. Forced moves (Tsumego Explorer's): an
+//!   unsearched child where the opponent still wins at once by a point where it won before
+//!   the move (`threats_now`, `wins_at_once`) is lost without being expanded.
 //! - The plain search (`Search::AlphaBeta`): best first; the first winning child returns.
 //!
 //! Legal: empty points that are not suicide and do not repeat a position of the current line
@@ -1214,6 +1216,7 @@ impl Solver {
         }
         let mut kids = std::mem::take(&mut self.pn_kids[ply as usize]);
         kids.clear();
+        let mut threats: Option<u64> = None;
         for c in &cands {
             let terminal = self.terminal(&c.child, c.decided);
             let numbers = match terminal {
@@ -1237,8 +1240,13 @@ impl Solver {
                     // An unsearched child: numbers from its eye space and its place in the
                     // heuristic's order (`initial_numbers`).
                     if (p, d) == (1, 1) {
-                        let space = self.decided_memo.eye_space(&self.region, &c.child);
-                        initial_numbers(space, &c.child, kids.len() as u32)
+                        let threats = *threats.get_or_insert_with(|| self.threats_now(pos));
+                        if threats != 0 && self.wins_at_once(c, threats) {
+                            (0, INF)
+                        } else {
+                            let space = self.decided_memo.eye_space(&self.region, &c.child);
+                            initial_numbers(space, &c.child, kids.len() as u32)
+                        }
                     } else {
                         (p, d)
                     }
@@ -1306,6 +1314,51 @@ impl Solver {
         self.recycle(ply, cands);
         self.ban_floor = outer_floor.min(floor);
         (phi, delta, floor)
+    }
+
+    /// The points where the opponent of the mover of `pos` would win at once (the terminal
+    /// test) if it were its move: what a move of the mover must stop (`wins_at_once`).
+    fn threats_now(&mut self, pos: &Position) -> u64 {
+        if self.two_eyes_only {
+            return 0;
+        }
+        let passed = pos.pass();
+        let mut threats = 0;
+        for p in Bits(pos.empty(&self.region)) {
+            if let Some((g, _)) = passed.play(&self.region, p)
+                && self.decided_memo.decided(&self.region, &g, self.targets) == Some(passed.to_move)
+            {
+                threats |= bit(p);
+            }
+        }
+        threats
+    }
+
+    /// Whether the side to move of candidate `c`'s child wins at once by one of the `threats`
+    /// (points where it won before the candidate's move): a move that does not stop the
+    /// opponent's immediate win is lost without expanding its child (Tsumego Explorer's forced
+    /// moves). The winning reply counts as a leaf; a reply that repeats a position of the line
+    /// is not taken.
+    fn wins_at_once(&mut self, c: &Candidate, threats: u64) -> bool {
+        if c.new_line.is_some() {
+            return false;
+        }
+        let child = c.child;
+        for p in Bits(threats & child.empty(&self.region)) {
+            let Some((g, info)) = child.play(&self.region, p) else {
+                continue;
+            };
+            if (self.captures_on_line > 0 || c.captures || info.captured != 0)
+                && self.path[self.line_start..].contains(&g.hash)
+            {
+                continue;
+            }
+            if self.decided_memo.decided(&self.region, &g, self.targets) == Some(child.to_move) {
+                self.count_leaf(&g);
+                return true;
+            }
+        }
+        false
     }
 
     /// Plays a candidate on the path and searches it; the value is the mover's.

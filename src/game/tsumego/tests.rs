@@ -260,9 +260,82 @@ fn benson_on_textbook_positions() {
 fn no_room_for_two_eyes_is_death() {
     // Every point of this strip touches the wall except the two adjacent points B19 C19.
     let p = problem("defender", "#..#\n#OO#\n####");
-    assert!(cannot_make_two_eyes(&p.region, &p.start));
+    assert!(cannot_make_two_eyes(&p.region, &p.start, p.targets));
     let p = problem("defender", STRAIGHT_THREE);
-    assert!(!cannot_make_two_eyes(&p.region, &p.start));
+    assert!(!cannot_make_two_eyes(&p.region, &p.start, p.targets));
+}
+
+#[test]
+fn an_attacker_stone_with_two_liberties_beside_safe_stones_leaves_no_eye_next_to_it() {
+    // B19 is not joined to the wall, but its liberties A19 (next to the safe A18) and B18 (next
+    // to the wall) are miai: the defender fills one, the attacker joins at the other. So C19 can
+    // never be an eye, and D19 alone is one eye at most. Counted as capturable, B19 had left
+    // room for two eyes (B19 and D19).
+    let p = problem("defender", ".X..O#\nX.OOO#\n######");
+    assert!(cannot_make_two_eyes(&p.region, &p.start, p.targets));
+    super::life::BASIC_DEATH_TEST.with(|b| b.set(true));
+    let basic = cannot_make_two_eyes(&p.region, &p.start, p.targets);
+    super::life::BASIC_DEATH_TEST.with(|b| b.set(false));
+    assert!(!basic);
+    assert_eq!(solve(&p).status, Status::Dead);
+}
+
+#[test]
+fn only_the_part_of_the_region_that_holds_a_target_can_give_it_eyes() {
+    // The safe attacker stones E19 E18 cut the region in two: the targets F18 G18 G19 (one
+    // liberty, F19) have no eye space on their side, whatever room the stones on the other side
+    // have.
+    let map = "...OX.O#\nOOOOXOO#\n########";
+    let text = format!("problem t\nto-move defender\ntargets F18 G18 G19\nmap\n{map}\nend\n");
+    let cut_off = parse_problems(&text).unwrap().remove(0);
+    assert!(cannot_make_two_eyes(
+        &cut_off.region,
+        &cut_off.start,
+        cut_off.targets
+    ));
+    assert_eq!(solve(&cut_off).status, Status::Dead);
+    let every_stone = problem("defender", map);
+    assert!(!cannot_make_two_eyes(
+        &every_stone.region,
+        &every_stone.start,
+        every_stone.targets
+    ));
+}
+
+/// The stronger death test (connections to safe stones, the targets' part of the region) only
+/// saves search: on generated problems every status and winning move is the one the basic
+/// death test gives, and the searches are smaller. (The forced moves of df-pn are checked by
+/// the plain search's answers, which do not use them: `proofs_shared_...` above.)
+#[test]
+fn the_stronger_death_test_changes_no_answer() {
+    let limits = Limits {
+        node_budget: 300_000,
+        max_depth: 80,
+    };
+    let mut solver = Solver::new(18);
+    let (mut compared, mut nodes, mut basic_nodes) = (0, 0, 0);
+    for (case, p, _) in open_problems(23, 3, 400) {
+        let a = solver.solve(&p, &Weights::reference(), limits, true);
+        super::life::BASIC_DEATH_TEST.with(|b| b.set(true));
+        let b = solver.solve(&p, &Weights::reference(), limits, true);
+        super::life::BASIC_DEATH_TEST.with(|b| b.set(false));
+        if a.status == Status::Unknown || b.status == Status::Unknown {
+            continue;
+        }
+        compared += 1;
+        nodes += a.counters.nodes;
+        basic_nodes += b.counters.nodes;
+        assert_eq!(
+            (a.status, &a.winning_moves),
+            (b.status, &b.winning_moves),
+            "case {case}:\n{}",
+            p.to_text()
+        );
+    }
+    assert!(
+        compared > 200 && nodes < basic_nodes,
+        "{compared} compared, {nodes} nodes against {basic_nodes}"
+    );
 }
 
 #[test]
