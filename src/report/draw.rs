@@ -252,12 +252,10 @@ pub fn figure(
         results,
     } = *src;
     let table = |name: &Option<String>| -> Result<&Table> {
-        let name = name
-            .as_deref()
-            .with_context(|| format!("figure '{}' needs `table`", spec.name))?;
+        let name = name.as_deref().context("needs `table`")?;
         tables
             .get(name)
-            .with_context(|| format!("figure '{}': no table '{name}'", spec.name))
+            .with_context(|| format!("no table '{name}'"))
     };
     let title = |default: String| spec.title.clone().unwrap_or(default);
     match spec.kind {
@@ -276,17 +274,10 @@ pub fn figure(
             )
         }
         FigureKind::Box => {
-            let x = spec
-                .x
-                .clone()
-                .with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let x = spec.x.clone().context("needs `x`")?;
             let (groups, y_label): (Vec<(String, Vec<f64>)>, String) = match &spec.metric {
                 Some(metric) => {
-                    anyhow::ensure!(
-                        records.is_numeric(metric),
-                        "figure '{}': no numeric column '{metric}'",
-                        spec.name
-                    );
+                    anyhow::ensure!(records.is_numeric(metric), "no numeric column '{metric}'");
                     // Each group's values (a box needs them all).
                     let value = polars::prelude::col(metric.as_str())
                         .cast(polars::prelude::DataType::Float64);
@@ -319,10 +310,7 @@ pub fn figure(
         }
         FigureKind::Curve => {
             let t = table(&spec.table)?;
-            let x = spec
-                .x
-                .clone()
-                .with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let x = spec.x.clone().context("needs `x`")?;
             let xi = key_index(t, &x)?;
             let si = spec
                 .series
@@ -341,12 +329,9 @@ pub fn figure(
             let line_keys: Vec<usize> = si.into_iter().chain(varying.iter().copied()).collect();
             let mut series: BTreeMap<String, Vec<(f64, f64, f64, f64)>> = BTreeMap::new();
             for r in &t.rows {
-                let xv: f64 = r.keys[xi].parse().with_context(|| {
-                    format!(
-                        "figure '{}': x = {x} is not numeric ('{}')",
-                        spec.name, r.keys[xi]
-                    )
-                })?;
+                let xv: f64 = r.keys[xi]
+                    .parse()
+                    .with_context(|| format!("x = {x} is not numeric ('{}')", r.keys[xi]))?;
                 let name = line_keys
                     .iter()
                     .map(|&k| r.keys[k].as_str())
@@ -464,20 +449,22 @@ pub fn figure(
             let stage = match &spec.stage {
                 Some(id) => crate::game::othello::StageRef::Id(id.clone())
                     .resolve()
-                    .map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?,
-                None => job.config.stage.othello().cloned().with_context(|| {
-                    format!(
-                        "figure '{}': heatmaps draw Othello weight tables",
-                        spec.name
-                    )
-                })?,
+                    .map_err(|e| anyhow::anyhow!("{e}"))?,
+                None => job
+                    .config
+                    .stage
+                    .othello()
+                    .cloned()
+                    .with_context(|| format!("heatmaps draw Othello weight tables"))?,
             };
             let size = stage.size as usize;
             let (rows, what) = match (&spec.agent, &spec.weights) {
                 (Some(label), _) => {
-                    let agent = job.config.agents.get(label).with_context(|| {
-                        format!("figure '{}': no agent '{label}' in the jobs", spec.name)
-                    })?;
+                    let agent = job
+                        .config
+                        .agents
+                        .get(label)
+                        .with_context(|| format!("no agent '{label}' in the jobs"))?;
                     let t = match agent {
                         AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => {
                             table.clone()
@@ -486,19 +473,16 @@ pub fn figure(
                         | AgentSpec::Uct { table: Some(t), .. } => t.clone(),
                         AgentSpec::Positional {} => TableRef::Name("classic".into()),
                         other => bail!(
-                            "figure '{}': agent '{label}' ({}) has no weight table",
-                            spec.name,
+                            "agent '{label}' ({}) has no weight table",
                             other.kind_name()
                         ),
                     };
                     (t, format!("weights of agent {label}"))
                 }
                 (None, Some(w)) => (TableRef::Name(w.clone()), format!("table {w}")),
-                (None, None) => bail!("figure '{}' needs `agent` or `weights`", spec.name),
+                (None, None) => bail!("needs `agent` or `weights`"),
             };
-            let wt = rows
-                .table_for(size)
-                .map_err(|e| anyhow::anyhow!("figure '{}': {e}", spec.name))?;
+            let wt = rows.table_for(size).map_err(|e| anyhow::anyhow!("{e}"))?;
             let values = on_board(&stage, &wt.values);
             let fig = Heatmap {
                 title: title(format!("{what} on {}", stage.id)),
@@ -510,16 +494,10 @@ pub fn figure(
         }
         FigureKind::Profile => {
             let t = table(&spec.table)?;
-            let x = spec
-                .x
-                .clone()
-                .with_context(|| format!("figure '{}' needs `x`", spec.name))?;
+            let x = spec.x.clone().context("needs `x`")?;
             let (new, base) = match (&spec.new, &spec.baseline) {
                 (Some(n), Some(b)) => (n.clone(), b.clone()),
-                _ => bail!(
-                    "figure '{}' needs `new` and `baseline` (two values of {x})",
-                    spec.name
-                ),
+                _ => bail!("needs `new` and `baseline` (two values of {x})"),
             };
             let xi = key_index(t, &x)?;
             let mut pairs: BTreeMap<Vec<String>, (Option<f64>, Option<f64>)> = BTreeMap::new();
