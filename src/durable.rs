@@ -3,7 +3,8 @@
 //! it knows nothing of either.
 //!
 //! - `write_atomic`: a file is written to a temporary name in its folder, synced, and renamed,
-//!   so a reader sees the old file or the new one, never half of one.
+//!   so a reader sees the old file or the new one, never half of one. A write that fails with
+//!   less than 4 MB left on the device says the disk is full, naming the folder.
 //! - `replace_folder`: a folder of outputs (a report with its tables and figures) is built
 //!   beside the old one and swapped in by one rename of a symbolic link, so a reader sees the
 //!   old set or the new set, never a mix.
@@ -23,6 +24,21 @@ use anyhow::{Context, Result};
 use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
+
+/// Free space under which a failed write is reported as a full disk.
+const DISK_FULL_BELOW: u64 = 4 << 20;
+
+/// The bytes free for an unprivileged writer on the file system of `dir`, if it can be asked.
+fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: `c` is a NUL-terminated path and `st` a valid statvfs to fill.
+    if unsafe { libc::statvfs(c.as_ptr(), &mut st) } != 0 {
+        return None;
+    }
+    Some(st.f_bavail as u64 * st.f_frsize as u64)
+}
 
 /// The temporary name `write_atomic` uses for `path` in this process.
 fn temp_name(path: &Path) -> PathBuf {
@@ -67,8 +83,18 @@ pub fn write_atomic_then(
         before_rename(&mut f)
     })();
     if let Err(e) = result {
+        // A writer that fails on a full disk does not always say so (polars' Parquet writer
+        // reports "Invalid thrift: transport error"): name the cause where the disk is full.
+        let full = free_bytes(dir).filter(|&free| free < DISK_FULL_BELOW);
         std::fs::remove_file(&tmp).ok();
-        return Err(e);
+        return Err(match full {
+            Some(free) => e.context(format!(
+                "no space left on the device of {}: {} KB free",
+                dir.display(),
+                free / 1024
+            )),
+            None => e,
+        });
     }
     std::fs::rename(&tmp, path)
         .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))

@@ -616,3 +616,74 @@ fn an_edited_best_table_is_refused_by_the_report_and_by_an_agent_that_names_it()
         );
     }
 }
+
+/// A full disk: polars' Parquet writer says only "Invalid thrift: transport error" when a write
+/// fails for want of space, so the error must say the disk is full and name the folder; and the
+/// run resumes to the same rows as an uninterrupted one once there is room. Needs root to
+/// mount a small tmpfs: SKIPPED without.
+#[test]
+fn a_full_disk_is_named_and_the_run_resumes_once_there_is_room() {
+    let base = std::env::temp_dir().join(format!("gamelab-full-disk-{}", std::process::id()));
+    let (disk, elsewhere) = (base.join("disk"), base.join("elsewhere"));
+    std::fs::create_dir_all(&disk).unwrap();
+    let mount = |opts: &str| {
+        Command::new("mount")
+            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
+            .arg(&disk)
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    if !mount("size=600k") {
+        eprintln!("SKIPPED: cannot mount a tmpfs (root needed)");
+        std::fs::remove_dir_all(&base).ok();
+        return;
+    }
+    let exp = write(
+        &base,
+        "big.toml",
+        "name = \"big\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 1\n\
+         [match]\nplayers = [\"a\", \"b\"]\ngames = 4000\n[agents.a]\nkind = \"random\"\n\
+         [agents.b]\nkind = \"random\"\n",
+    );
+    let out = disk.join("o");
+    let args = |out: &Path| -> Vec<String> {
+        vec![
+            "run".into(),
+            exp.display().to_string(),
+            "--out".into(),
+            out.display().to_string(),
+        ]
+    };
+    let full = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(args(&out))
+        .env("GAMELAB_BATCH_ROWS", "40")
+        .output()
+        .unwrap();
+    let message = stderr(&full);
+    // Room again: the same file system, remounted larger, keeps what was written.
+    let grown = Command::new("mount")
+        .args(["-o", "remount,size=64m"])
+        .arg(&disk)
+        .status()
+        .is_ok_and(|s| s.success());
+    let resumed = grown.then(|| {
+        let argv = args(&out);
+        run_ok(&argv.iter().map(String::as_str).collect::<Vec<_>>())
+    });
+    let (rows, reference) = (parts(&out, "big", "games"), {
+        let argv = args(&elsewhere);
+        run_ok(&argv.iter().map(String::as_str).collect::<Vec<_>>());
+        parts(&elsewhere, "big", "games")
+    });
+    Command::new("umount").arg(&disk).status().ok();
+    std::fs::remove_dir_all(&base).ok();
+    assert!(!full.status.success(), "the run on a 600 KB disk succeeded");
+    assert!(
+        message.contains("no space left on the device of")
+            && message.contains(&*disk.to_string_lossy()),
+        "{message}"
+    );
+    assert!(resumed.is_some(), "remount failed");
+    assert_same(&reference, &rows, "resumed after a full disk");
+}

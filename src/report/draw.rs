@@ -455,7 +455,7 @@ pub fn figure(
                     .stage
                     .othello()
                     .cloned()
-                    .with_context(|| format!("heatmaps draw Othello weight tables"))?,
+                    .context("heatmaps draw Othello weight tables")?,
             };
             let size = stage.size as usize;
             let (rows, what) = match (&spec.agent, &spec.weights) {
