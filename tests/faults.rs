@@ -238,10 +238,10 @@ fn solve_jobs_killed_at_many_points_resume_to_the_same_rows() {
     }
 }
 
-/// Held by the GA tests that run life-and-death GAs: the kills of
+/// Held by the GA tests that run life-and-death GAs, and by the full-disk test: the kills of
 /// `ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_rows` are placed
 /// by the length of a clean run, and a heavy test beside it made that length wrong (seen: one
-/// run in three under load landed a single kill).
+/// run in three under load landed a single kill; once with the full-disk test beside it).
 static LIFE_AND_DEATH_GA_RUNS: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 #[test]
@@ -623,6 +623,9 @@ fn an_edited_best_table_is_refused_by_the_report_and_by_an_agent_that_names_it()
 /// mount a small tmpfs: SKIPPED without.
 #[test]
 fn a_full_disk_is_named_and_the_run_resumes_once_there_is_room() {
+    let _alone = LIFE_AND_DEATH_GA_RUNS
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let base = std::env::temp_dir().join(format!("gamelab-full-disk-{}", std::process::id()));
     let (disk, elsewhere) = (base.join("disk"), base.join("elsewhere"));
     std::fs::create_dir_all(&disk).unwrap();
