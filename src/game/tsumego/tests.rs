@@ -21,6 +21,21 @@ fn names(p: &Problem, moves: &[Move]) -> Vec<String> {
     moves.iter().map(|&m| p.move_name(m)).collect()
 }
 
+/// Whether two solves of one problem both finished; if so, they must give the same status and
+/// winning moves (`what` names the case in the failure).
+fn same_answer(a: &Solution, b: &Solution, what: impl FnOnce() -> String) -> bool {
+    if a.status == Status::Unknown || b.status == Status::Unknown {
+        return false;
+    }
+    assert_eq!(
+        (a.status, &a.winning_moves),
+        (b.status, &b.winning_moves),
+        "{}",
+        what()
+    );
+    true
+}
+
 fn point(p: &Problem, name: &str) -> usize {
     let c = board::parse_coord(p.region.size, name).unwrap();
     p.region.index_of(c).unwrap()
@@ -319,18 +334,12 @@ fn the_stronger_death_test_changes_no_answer() {
         super::life::BASIC_DEATH_TEST.with(|b| b.set(true));
         let b = solver.solve(&p, &Weights::reference(), limits, true);
         super::life::BASIC_DEATH_TEST.with(|b| b.set(false));
-        if a.status == Status::Unknown || b.status == Status::Unknown {
+        if !same_answer(&a, &b, || format!("case {case}:\n{}", p.to_text())) {
             continue;
         }
         compared += 1;
         nodes += a.counters.nodes;
         basic_nodes += b.counters.nodes;
-        assert_eq!(
-            (a.status, &a.winning_moves),
-            (b.status, &b.winning_moves),
-            "case {case}:\n{}",
-            p.to_text()
-        );
     }
     assert!(
         compared > 200 && nodes < basic_nodes,
@@ -738,16 +747,11 @@ fn the_weights_never_change_the_status_or_the_winning_moves() {
         checked += 1;
         for w in [Weights::reference(), random] {
             let s = solver.solve(&p, &w, limits, true);
-            if zero.status == Status::Unknown || s.status == Status::Unknown {
-                continue;
+            if same_answer(&zero, &s, || {
+                format!("case {case}, weights {w:?}:\n{}", p.to_text())
+            }) {
+                compared += 1;
             }
-            compared += 1;
-            assert_eq!(
-                (zero.status, &zero.winning_moves),
-                (s.status, &s.winning_moves),
-                "case {case}, weights {w:?}:\n{}",
-                p.to_text()
-            );
         }
     }
     assert!(
@@ -908,18 +912,12 @@ fn proofs_shared_across_threat_budgets_give_the_status_of_each_budget_alone() {
     for (case, p, _) in open_problems(11, 2, 600) {
         let a = dfpn.solve(&p, &Weights::reference(), limits, true);
         let b = plain.solve(&p, &Weights::reference(), limits, true);
-        if a.status == Status::Unknown || b.status == Status::Unknown {
+        if !same_answer(&a, &b, || format!("case {case}:\n{}", p.to_text())) {
             continue;
         }
         compared += 1;
         kos += !matches!(a.status, Status::Alive | Status::Dead) as u32;
         shared += (a.counters.proofs_shared > 0) as u32;
-        assert_eq!(
-            (a.status, &a.winning_moves),
-            (b.status, &b.winning_moves),
-            "case {case}:\n{}",
-            p.to_text()
-        );
     }
     assert!(
         compared > 300 && shared > 50,
