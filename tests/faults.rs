@@ -629,15 +629,13 @@ fn a_full_disk_is_named_and_the_run_resumes_once_there_is_room() {
     let base = std::env::temp_dir().join(format!("gamelab-full-disk-{}", std::process::id()));
     let (disk, elsewhere) = (base.join("disk"), base.join("elsewhere"));
     std::fs::create_dir_all(&disk).unwrap();
-    let mount = |opts: &str| {
-        Command::new("mount")
-            .args(["-t", "tmpfs", "-o", opts, "tmpfs"])
-            .arg(&disk)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success())
-    };
-    if !mount("size=600k") {
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=600k", "tmpfs"])
+        .arg(&disk)
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
         eprintln!("SKIPPED: cannot mount a tmpfs (root needed)");
         std::fs::remove_dir_all(&base).ok();
         return;
@@ -650,16 +648,13 @@ fn a_full_disk_is_named_and_the_run_resumes_once_there_is_room() {
          [agents.b]\nkind = \"random\"\n",
     );
     let out = disk.join("o");
-    let args = |out: &Path| -> Vec<String> {
-        vec![
-            "run".into(),
-            exp.display().to_string(),
-            "--out".into(),
-            out.display().to_string(),
-        ]
-    };
+    let (exp, out_s, elsewhere_s) = (
+        exp.to_str().unwrap(),
+        out.to_str().unwrap(),
+        elsewhere.to_str().unwrap(),
+    );
     let full = Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args(args(&out))
+        .args(["run", exp, "--out", out_s])
         .env("GAMELAB_BATCH_ROWS", "40")
         .output()
         .unwrap();
@@ -670,15 +665,10 @@ fn a_full_disk_is_named_and_the_run_resumes_once_there_is_room() {
         .arg(&disk)
         .status()
         .is_ok_and(|s| s.success());
-    let resumed = grown.then(|| {
-        let argv = args(&out);
-        run_ok(&argv.iter().map(String::as_str).collect::<Vec<_>>())
-    });
-    let (rows, reference) = (parts(&out, "big", "games"), {
-        let argv = args(&elsewhere);
-        run_ok(&argv.iter().map(String::as_str).collect::<Vec<_>>());
-        parts(&elsewhere, "big", "games")
-    });
+    let resumed = grown.then(|| run_ok(&["run", exp, "--out", out_s]));
+    let rows = parts(&out, "big", "games");
+    run_ok(&["run", exp, "--out", elsewhere_s]);
+    let reference = parts(&elsewhere, "big", "games");
     Command::new("umount").arg(&disk).status().ok();
     std::fs::remove_dir_all(&base).ok();
     assert!(!full.status.success(), "the run on a 600 KB disk succeeded");

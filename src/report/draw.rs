@@ -449,7 +449,7 @@ pub fn figure(
             let stage = match &spec.stage {
                 Some(id) => crate::game::othello::StageRef::Id(id.clone())
                     .resolve()
-                    .map_err(|e| anyhow::anyhow!("{e}"))?,
+                    .map_err(anyhow::Error::msg)?,
                 None => job
                     .config
                     .stage
@@ -482,7 +482,7 @@ pub fn figure(
                 (None, Some(w)) => (TableRef::Name(w.clone()), format!("table {w}")),
                 (None, None) => bail!("needs `agent` or `weights`"),
             };
-            let wt = rows.table_for(size).map_err(|e| anyhow::anyhow!("{e}"))?;
+            let wt = rows.table_for(size).map_err(anyhow::Error::msg)?;
             let values = on_board(&stage, &wt.values);
             let fig = Heatmap {
                 title: title(format!("{what} on {}", stage.id)),

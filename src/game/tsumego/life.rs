@@ -152,11 +152,12 @@ fn safe_attacker(region: &Region, pos: &Position) -> u64 {
     let mut safe = 0u64;
     let mut unsafe_chains: [(u64, u64); 32] = [(0, 0); 32];
     let mut n = 0;
+    let empty = pos.empty(region);
     for (chain, adj) in region.parts(pos.of(Side::Attacker)) {
         if chain & region.wall_adj != 0 {
             safe |= chain;
         } else if n < unsafe_chains.len() {
-            unsafe_chains[n] = (chain, adj & pos.empty(region));
+            unsafe_chains[n] = (chain, adj & empty);
             n += 1;
         }
     }

@@ -1348,8 +1348,9 @@ impl Solver {
             let Some((g, info)) = child.play(&self.region, p) else {
                 continue;
             };
-            if (self.captures_on_line > 0 || c.captures || info.captured != 0)
-                && self.path[self.line_start..].contains(&g.hash)
+            if self
+                .repeated_at(g.hash, c.captures || info.captured != 0)
+                .is_some()
             {
                 continue;
             }
@@ -1359,6 +1360,22 @@ impl Solver {
             }
         }
         false
+    }
+
+    /// Where on the current line (its place on the path) the position `hash` stood before, if
+    /// it repeats one; `captured`: the moves since the path's end captured stones. Without a
+    /// capture on the line a move adds a stone to every earlier position's count, so only then
+    /// can it repeat one.
+    #[inline]
+    fn repeated_at(&self, hash: u64, captured: bool) -> Option<usize> {
+        if self.captures_on_line == 0 && !captured {
+            return None;
+        }
+        let start = self.line_start;
+        self.path[start..]
+            .iter()
+            .position(|h| *h == hash)
+            .map(|i| i + start)
     }
 
     /// Plays a candidate on the path and searches it; the value is the mover's.
@@ -1509,17 +1526,7 @@ impl Solver {
                 continue;
             };
             let mut retake = false;
-            // Without a capture on the line a move adds a stone to every earlier position's
-            // count, so only then can it repeat one.
-            let start = self.line_start;
-            if let Some(at) = ((self.captures_on_line > 0 || info.captured != 0).then(|| {
-                self.path[start..]
-                    .iter()
-                    .position(|h| *h == child.hash)
-                    .map(|i| i + start)
-            }))
-            .flatten()
-            {
+            if let Some(at) = self.repeated_at(child.hash, info.captured != 0) {
                 self.ban_seen = true;
                 self.node_ban = true;
                 self.ban_floor = self.ban_floor.min(at);
