@@ -86,8 +86,11 @@ pub const BOARD: u8 = 19;
 /// (`solver::slot_of`): other leaf counts. 10: attacker chains with two liberties shared with
 /// safe stones count as safe, and the eye test looks only at the targets' part of the region
 /// (`life`); a move that leaves the opponent an immediate win is lost without expanding it
-/// (`Solver::wins_at_once`): other node and leaf counts, the same answers.
-pub const GENERATOR_VERSION: u32 = 10;
+/// (`Solver::wins_at_once`): other node and leaf counts, the same answers. 11: a proof holds
+/// for every threat budget of its winner from the threats it spent up
+/// (`Solver::threats_needed`), and a solve whose root is proven already ends there: other node
+/// and leaf counts, the same answers.
+pub const GENERATOR_VERSION: u32 = 11;
 
 /// The size of a level: empty points and region points. Empty points grow from 6 (level 1) to
 /// 11 (level 14), the region from 14 to 16 points, so the defender's shell (the region's other

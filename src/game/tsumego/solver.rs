@@ -350,6 +350,9 @@ pub struct Solver {
     decided_memo: DecidedMemo,
     /// Per ply: the children's (proof, disproof) numbers of the node being searched there.
     pn_kids: Vec<Vec<(u32, u32)>>,
+    /// Per ply, the ko threats each proven child's winner needs (`threats_needed`; NEEDS_LOOKUP
+    /// where the proof table is to be asked).
+    pn_needs: Vec<Vec<u8>>,
     /// `candidates`' moves between its two passes (point, child, what the move did, retake).
     played: Vec<(usize, Position, super::board::PlayInfo, bool)>,
     /// A line reached the depth cap in this solve: a df-pn result is then unknown.
@@ -620,6 +623,7 @@ impl Solver {
             proofs: huge_table(1 << tt_bits),
             decided_memo: DecidedMemo::new(tt_bits),
             pn_kids: Vec::new(),
+            pn_needs: Vec::new(),
             played: Vec::with_capacity(64),
             depth_cut: false,
             #[cfg(test)]
@@ -760,6 +764,26 @@ impl Solver {
             return Some(winner == Side::Defender);
         }
         self.defender_lives(&problem.start, attacker_threats, defender_threats)
+    }
+
+    /// After solves of `problem` under each of `budgets` (attacker's, defender's threats) in
+    /// turn, whether the proof table alone says the defender lives (Some(true)) or dies at the
+    /// start under budgets `query`.
+    #[cfg(test)]
+    pub(super) fn proven_after(
+        &mut self,
+        problem: &Problem,
+        budgets: &[(u8, u8)],
+        query: (u8, u8),
+    ) -> Option<bool> {
+        self.start(problem, &Weights::reference(), Limits::default());
+        for &(a, d) in budgets {
+            self.defender_lives(&problem.start, a, d)?;
+        }
+        let mut p = problem.start;
+        p.threats = [query.0, query.1];
+        let mover_wins = self.proven_elsewhere(&p)?;
+        Some(mover_wins == (p.to_move == Side::Defender))
     }
 
     /// Whether the defender lives from `pos` with the given threat budgets (None: unknown).
@@ -990,9 +1014,71 @@ impl Solver {
         }
     }
 
-    /// Records that the side to move of `pos` wins (`mover_wins`) or loses under its budgets,
-    /// or under every budget when the proof is `clean`.
-    fn record_proof(&mut self, pos: &Position, mover_wins: bool, clean: bool) {
+    /// How many ko threats of its own the winner of a node just proven needs: its proof holds
+    /// for every budget of the winner from that number up (and every budget of the loser up to
+    /// the node's). Where the mover wins: the fewest a winning child needs, plus one when that
+    /// move is a retake (it spends a threat). Where it loses: the most any child needs (the
+    /// loser's own retakes spend the loser's threats). `needs`: what the children searched here
+    /// returned (their proofs may rest on a ban of this node's position, so the table may not
+    /// hold them); children decided by the terminal test or by an immediate winning reply
+    /// (`wins_at_once`, which never retakes) need none; the others are read from the proof
+    /// table, and one the table no longer holds counts as needing its whole budget. The status
+    /// sweep's later solves then find many answers in the table: a kill proven against five
+    /// threats that spent one also holds against one.
+    fn threats_needed(
+        &mut self,
+        pos: &Position,
+        cands: &[Candidate],
+        kids: &[(u32, u32)],
+        needs: &[u8],
+        mover_wins: bool,
+    ) -> u8 {
+        let winner = if mover_wins {
+            pos.to_move
+        } else {
+            pos.to_move.other()
+        };
+        let needed_at = |me: &mut Self, i: usize| -> u8 {
+            if needs[i] != NEEDS_LOOKUP {
+                return needs[i];
+            }
+            let c = &cands[i];
+            let own = c.child.threats[winner.index()].min(MAX_THREATS);
+            let Some(e) = me.proof_entry(&c.child) else {
+                return own;
+            };
+            if e.every_budget == Some(winner) {
+                return 0;
+            }
+            let opp = c.child.threats[winner.other().index()].min(MAX_THREATS) as i8;
+            let proven = if winner == Side::Defender {
+                &e.defender
+            } else {
+                &e.attacker
+            };
+            (0..=own)
+                .find(|&i| proven[i as usize] >= opp)
+                .unwrap_or(own)
+        };
+        if mover_wins {
+            // The winning child that needs the fewest.
+            (0..cands.len())
+                .filter(|&i| kids[i].1 == 0)
+                .map(|i| needed_at(self, i) + (cands[i].new_line == Some(1)) as u8)
+                .min()
+                .unwrap_or(pos.threats[winner.index()].min(MAX_THREATS))
+        } else {
+            (0..cands.len())
+                .map(|i| needed_at(self, i))
+                .max()
+                .unwrap_or(0)
+        }
+    }
+
+    /// Records that the side to move of `pos` wins (`mover_wins`) or loses under its budgets
+    /// (for every budget of the winner from `needed` up, `threats_needed`), or under every
+    /// budget when the proof is `clean`.
+    fn record_proof(&mut self, pos: &Position, mover_wins: bool, clean: bool, needed: u8) {
         let key = Solver::proof_key(pos);
         let slot = self.tt_index(key);
         let e = &mut self.proofs[slot];
@@ -1010,9 +1096,12 @@ impl Solver {
             e.every_budget = Some(if mover_wins { mover } else { mover.other() });
         }
         let [a, d] = pos.threats.map(|t| t.min(MAX_THREATS) as usize);
+        let needed = needed as usize;
         if mover_wins == (pos.to_move == Side::Defender) {
+            let d = needed.min(d);
             e.defender[d] = e.defender[d].max(a as i8);
         } else {
+            let a = needed.min(a);
             e.attacker[a] = e.attacker[a].max(d as i8);
         }
     }
@@ -1149,7 +1238,12 @@ impl Solver {
         if let Some(v) = self.terminal_value(pos, known) {
             return v;
         }
-        let (phi, delta, _) = self.mid(pos, ply, INF, INF, last, prev, favourite);
+        // Proven by an earlier solve of the problem under budgets that dominate these.
+        if let Some(wins) = self.proven_elsewhere(pos) {
+            self.counters.proofs_shared += 1;
+            return if wins { Val::Win } else { Val::Loss };
+        }
+        let (phi, delta, ..) = self.mid(pos, ply, INF, INF, last, prev, favourite);
         if self.out_of_budget || self.depth_cut {
             Val::Unknown
         } else if phi == 0 {
@@ -1183,8 +1277,9 @@ impl Solver {
     /// it): expands `pos` (each child's terminal test counts one leaf, as in the plain search,
     /// so the leaves stay the report's "terminal leaves"), then searches the child with the
     /// smallest disproof number (the first of equals in the heuristic's order, so the weights
-    /// shape the search) until the node's numbers reach the thresholds. Returns its numbers and
-    /// the earliest place on the line that a repetition ban in its subtree referred to. A proof
+    /// shape the search) until the node's numbers reach the thresholds. Returns its numbers,
+    /// the earliest place on the line that a repetition ban in its subtree referred to, and
+    /// when proven the ko threats its winner needs (`threats_needed`). A proof
     /// or disproof is stored only when it rests on no ban above the node (graph-history
     /// interaction, as in the plain search); numbers short of a proof are only estimates and
     /// are always stored. The node's children keep their own numbers while it is searched, so a
@@ -1199,10 +1294,10 @@ impl Solver {
         last: u8,
         prev: u8,
         favourite: u8,
-    ) -> (u32, u32, usize) {
+    ) -> (u32, u32, usize, u8) {
         if ply >= self.limits.max_depth {
             self.depth_cut = true;
-            return (INF, 0, usize::MAX);
+            return (INF, 0, usize::MAX, NEEDS_LOOKUP);
         }
         let key = Solver::tt_key(pos);
         // The node's own slot, written when it returns.
@@ -1213,12 +1308,16 @@ impl Solver {
         let mut floor = self.ban_floor;
         while self.pn_kids.len() <= ply as usize {
             self.pn_kids.push(Vec::with_capacity(32));
+            self.pn_needs.push(Vec::with_capacity(32));
         }
         let mut kids = std::mem::take(&mut self.pn_kids[ply as usize]);
         kids.clear();
+        let mut needs = std::mem::take(&mut self.pn_needs[ply as usize]);
+        needs.clear();
         let mut threats: Option<u64> = None;
         for c in &cands {
             let terminal = self.terminal(&c.child, c.decided);
+            needs.push(if terminal.is_some() { 0 } else { NEEDS_LOOKUP });
             let numbers = match terminal {
                 Some(winner) => {
                     self.count_leaf(&c.child);
@@ -1242,6 +1341,8 @@ impl Solver {
                     if (p, d) == (1, 1) {
                         let threats = *threats.get_or_insert_with(|| self.threats_now(pos));
                         if threats != 0 && self.wins_at_once(c, threats) {
+                            // The immediate reply never retakes.
+                            *needs.last_mut().expect("pushed above") = 0;
                             (0, INF)
                         } else {
                             let space = self.decided_memo.eye_space(&self.region, &c.child);
@@ -1277,7 +1378,7 @@ impl Solver {
                 break;
             }
             let c = cands[best];
-            let (p, d, f) = self.on_line(&c, |me| {
+            let (p, d, f, n) = self.on_line(&c, |me| {
                 me.mid(
                     &c.child,
                     ply + 1,
@@ -1289,6 +1390,7 @@ impl Solver {
                 )
             });
             kids[best] = (p, d);
+            needs[best] = n;
             floor = floor.min(f);
         }
         if phi == 0
@@ -1297,9 +1399,11 @@ impl Solver {
             self.learn(pos, ply, cands[i].mv, last);
         }
         let proven = phi == 0 || delta == 0;
+        let mut needed = NEEDS_LOOKUP;
         if proven && floor >= ply as usize && !self.out_of_budget && !self.depth_cut {
             let clean = self.clean(pos, &cands, &kids, phi == 0, banned_here);
-            self.record_proof(pos, phi == 0, clean);
+            needed = self.threats_needed(pos, &cands, &kids, &needs, phi == 0);
+            self.record_proof(pos, phi == 0, clean, needed);
         }
         if !proven || floor >= ply as usize {
             let slot = self.tt_index(key);
@@ -1310,10 +1414,14 @@ impl Solver {
                 delta,
             };
         }
+        if proven && needed == NEEDS_LOOKUP {
+            needed = self.threats_needed(pos, &cands, &kids, &needs, phi == 0);
+        }
         self.pn_kids[ply as usize] = kids;
+        self.pn_needs[ply as usize] = needs;
         self.recycle(ply, cands);
         self.ban_floor = outer_floor.min(floor);
-        (phi, delta, floor)
+        (phi, delta, floor, needed)
     }
 
     /// The points where the opponent of the mover of `pos` would win at once (the terminal
@@ -1904,6 +2012,9 @@ fn initial_numbers((space, eyes): (u32, u32), child: &Position, rank: u32) -> (u
         (defender, attacker + order)
     }
 }
+
+/// `Solver::pn_needs` for a child whose threats needed are to be read from the proof table.
+const NEEDS_LOOKUP: u8 = u8::MAX;
 
 /// The attacker's initial proof number per point of the defender's eye space.
 const EYE_SPACE_WEIGHT: u32 = 16;

@@ -96,6 +96,20 @@ fn a_ko_for_life_needs_threats_to_kill() {
 const SEKI: &str = "O.XXX.O#\nOOOOOOO#\n########";
 
 #[test]
+fn a_proof_holds_for_every_budget_of_the_winner_from_the_threats_it_spent() {
+    // The attacker kills with five threats by spending one (the retake at A18 after the
+    // defender's A19), so the proof also says the defender dies against one threat; against
+    // none the defender lives, and the table must not claim either there.
+    let p = problem("defender", ".X.O#\nXOOO#\nOO###\n##");
+    let mut solver = Solver::new(16);
+    assert_eq!(solver.proven_after(&p, &[(5, 0)], (1, 0)), Some(false));
+    assert_eq!(solver.proven_after(&p, &[(5, 0)], (0, 0)), None);
+    // The defender's life with five threats of its own spends none (it moves first and retakes
+    // nothing): it lives with none.
+    assert_eq!(solver.proven_after(&p, &[(0, 5)], (0, 0)), Some(true));
+}
+
+#[test]
 fn seki_counts_as_alive() {
     let d = problem("defender", SEKI);
     let s = solve(&d);
