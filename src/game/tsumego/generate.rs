@@ -88,8 +88,9 @@ pub const BOARD: u8 = 19;
 /// (`life`); a move that leaves the opponent an immediate win is lost without expanding it
 /// (`Solver::wins_at_once`): other node and leaf counts, the same answers. 11: a proof holds
 /// for every threat budget of its winner from the threats it spent up
-/// (`Solver::threats_needed`), and a solve whose root is proven already ends there: other node
-/// and leaf counts, the same answers.
+/// (`Solver::threats_needed`), a solve whose root is proven already ends there, and the status
+/// sweep finds a ko's budget by scanning (`Solver::status`): other node and leaf counts, the
+/// same answers.
 pub const GENERATOR_VERSION: u32 = 11;
 
 /// The size of a level: empty points and region points. Empty points grow from 6 (level 1) to

@@ -803,10 +803,11 @@ impl Solver {
         }
     }
 
-    /// The status sweep: one boolean solve without threats, then budgets of threats for the
-    /// side that loses it (5, 1, then a halving search between) for the smallest that flips
-    /// it. A decided root needs no search; and when the first solve met no banned retake anywhere, its proof holds whatever the threats (a
-    /// budget only adds moves where a retake is banned), so the status is `l` or `d` at once.
+    /// The status sweep: the status's definition (the threat-free result, then the smallest
+    /// budget of the side losing it that flips it) found with few costly solves. A decided
+    /// root needs no search; and when the first solve met no banned retake anywhere, its proof
+    /// holds whatever the threats (a budget only adds moves where a retake is banned), so the
+    /// status is `l` or `d` at once.
     fn status(&mut self, root: &Position) -> Status {
         if let Some(winner) = decided(&self.region, root, self.targets) {
             self.counters.nodes += 1;
@@ -823,8 +824,7 @@ impl Solver {
         // (one solve for the commonest answers: `d` when the attacker moves, `l` when the
         // defender does); so does a result met without a repetition ban. Else the solve most
         // favourable to the mover: losing there, it loses at every budget. Else the result
-        // turns on a ko: the budget-free solve says who wins it, then the smallest budget of
-        // the losing side that flips it (1 first, then halving).
+        // turns on a ko (below).
         let mover_defends = root.to_move == Side::Defender;
         let (least, most) = if mover_defends {
             ((MAX_THREATS, 0), (0, MAX_THREATS))
@@ -844,41 +844,46 @@ impl Solver {
             Some(l) if l != mover_defends => return plain,
             Some(_) => {}
         }
-        let Some(lives) = self.defender_lives(root, 0, 0) else {
-            return Status::Unknown;
-        };
-        // The smallest budget of threats for the losing side that flips the result (it flips
-        // at MAX_THREATS: the solves above).
-        let mut flips = |n: u8| -> Option<bool> {
-            let now = if lives {
-                self.defender_lives(root, n, 0)
-            } else {
-                self.defender_lives(root, 0, n)
-            };
-            now.map(|l| l != lives)
-        };
-        let found = match flips(1) {
-            None => return Status::Unknown,
-            Some(true) => 1,
-            Some(false) => {
-                // Flips at MAX_THREATS, not at 1: the smallest flip lies in (lo, hi].
-                let (mut lo, mut hi) = (1u8, MAX_THREATS);
-                while hi - lo > 1 {
-                    let mid = (lo + hi) / 2;
-                    match flips(mid) {
-                        None => return Status::Unknown,
-                        Some(true) => hi = mid,
-                        Some(false) => lo = mid,
-                    }
+        // The result turns on a ko. Who wins it without threats, and the smallest budget of
+        // the side losing that which flips it (the status's definition), found so that the
+        // mover's costly answer, a loss (every move refuted), is searched once where it can
+        // be: first the mover's own budget downward from MAX_THREATS - 1 (it wins with
+        // MAX_THREATS); a loss there at k holds at every smaller budget, so it loses without
+        // threats and k + 1 flips it. Wins on the way are mostly read from the table (a proof
+        // holds from the threats its winner spent up). If it wins down to none of its own,
+        // the opponent's budget upward from 1 until the mover loses (it does at MAX_THREATS).
+        let mine = |k: u8| if mover_defends { (0, k) } else { (k, 0) };
+        let theirs = |k: u8| if mover_defends { (k, 0) } else { (0, k) };
+        for k in (0..MAX_THREATS).rev() {
+            let (a, d) = mine(k);
+            match self.defender_lives(root, a, d) {
+                None => return Status::Unknown,
+                Some(lives) if lives != mover_defends => {
+                    return if mover_defends {
+                        Status::DeadUnlessKo(k + 1)
+                    } else {
+                        Status::AliveUnlessKo(k + 1)
+                    };
                 }
-                hi
+                Some(_) => {}
             }
-        };
-        if lives {
-            Status::AliveUnlessKo(found)
-        } else {
-            Status::DeadUnlessKo(found)
         }
+        for k in 1..=MAX_THREATS {
+            let (a, d) = theirs(k);
+            match self.defender_lives(root, a, d) {
+                None => return Status::Unknown,
+                Some(lives) if lives != mover_defends => {
+                    return if mover_defends {
+                        Status::AliveUnlessKo(k)
+                    } else {
+                        Status::DeadUnlessKo(k)
+                    };
+                }
+                Some(_) => {}
+            }
+        }
+        // The least favourable solve above: the mover loses at MAX_THREATS of the opponent's.
+        unreachable!("the status sweep's budgets are monotone")
     }
 
     /// Chooses the search for later solves (df-pn by default).
