@@ -203,18 +203,22 @@ impl ExternalSpec {
             .unwrap_or_else(|| PathBuf::from("."))
     }
 
-    /// Sets `fingerprint` from the bytes of every command argument that names a file.
-    pub fn resolve_files(&mut self) {
+    /// Sets `fingerprint` from the bytes of every command argument that names a regular file,
+    /// read in pieces of a MiB. A file past the input cap (`durable::MAX_INPUT_BYTES`, 64 MiB:
+    /// an interpreter such as node, a network's weights) counts by its length and its first and
+    /// last MiB, so a fingerprint costs at most a few MiB of reading and one MiB of memory
+    /// whatever the file (a 2 GB file took 2 GB and 11 s). Error: a file that cannot be read.
+    pub fn resolve_files(&mut self) -> Result<(), String> {
         let dir = self.workdir();
         let mut h = xxhash_rust::xxh3::Xxh3::new();
         let mut any = false;
         for arg in &self.command {
             let p = dir.join(arg);
-            if p.is_file()
-                && let Ok(bytes) = std::fs::read(&p)
-            {
+            if p.is_file() {
                 h.update(arg.as_bytes());
-                h.update(&bytes);
+                digest_file(&p, &mut h).map_err(|e| {
+                    format!("cannot read {} (named in `command`): {e}", p.display())
+                })?;
                 any = true;
             }
         }
@@ -223,6 +227,7 @@ impl ExternalSpec {
         } else {
             String::new()
         };
+        Ok(())
     }
 
     /// The pool key: processes of one spec (and log) are interchangeable.
@@ -1205,4 +1210,81 @@ pub fn log_path(results: &Path, job: &str, label: &str) -> PathBuf {
         .join(crate::durable::safe_component(&format!(
             "{job}-{label}.log"
         )))
+}
+
+/// Feeds a file's bytes to `h` in pieces of a MiB: all of them up to `durable::MAX_INPUT_BYTES`
+/// (the same digest as the whole file at once); past it a marker, the length, the first MiB and
+/// the last.
+fn digest_file(path: &Path, h: &mut xxhash_rust::xxh3::Xxh3) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    const PIECE: u64 = 1 << 20;
+    let mut f = std::fs::File::open(path)?;
+    let len = f.metadata()?.len();
+    let mut buf = vec![0u8; PIECE as usize];
+    let feed = |f: &mut std::fs::File,
+                h: &mut xxhash_rust::xxh3::Xxh3,
+                buf: &mut [u8],
+                limit: u64|
+     -> std::io::Result<()> {
+        let mut left = limit;
+        while left > 0 {
+            let n = f.read(&mut buf[..PIECE.min(left) as usize])?;
+            if n == 0 {
+                break;
+            }
+            h.update(&buf[..n]);
+            left -= n as u64;
+        }
+        Ok(())
+    };
+    if len <= crate::durable::MAX_INPUT_BYTES {
+        return feed(&mut f, h, &mut buf, crate::durable::MAX_INPUT_BYTES);
+    }
+    h.update(b"\0file past the input cap\0");
+    h.update(&len.to_le_bytes());
+    feed(&mut f, h, &mut buf, PIECE)?;
+    f.seek(SeekFrom::Start(len - PIECE))?;
+    feed(&mut f, h, &mut buf, PIECE)
+}
+
+#[cfg(test)]
+mod fingerprint_tests {
+    use super::ExternalSpec;
+
+    fn spec(dir: &std::path::Path, args: &[&str]) -> ExternalSpec {
+        let mut s: ExternalSpec = serde_json::from_value(serde_json::json!({
+            "command": args,
+            "cwd": dir.to_str().unwrap(),
+        }))
+        .unwrap();
+        s.resolve_files().unwrap();
+        s
+    }
+
+    #[test]
+    fn a_small_file_counts_whole_and_a_huge_one_by_its_length_and_ends() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("agent.py"), b"print('hi')\n").unwrap();
+        // Files under the cap: the argument and every byte, as one digest (the job hashes of
+        // earlier runs stay).
+        let mut h = xxhash_rust::xxh3::Xxh3::new();
+        h.update(b"agent.py");
+        h.update(b"print('hi')\n");
+        let small = spec(dir.path(), &["python3", "agent.py", "--fast"]);
+        assert_eq!(small.fingerprint, format!("{:016x}", h.digest()));
+        // A 3 GB sparse file: its length and its first and last MiB.
+        let big = dir.path().join("weights.bin");
+        let f = std::fs::File::create(&big).unwrap();
+        f.set_len(3 << 30).unwrap();
+        let a = spec(dir.path(), &["python3", "agent.py", "weights.bin"]).fingerprint;
+        // A change at its end or in its length is a new agent.
+        use std::io::{Seek, SeekFrom, Write};
+        let mut f = std::fs::OpenOptions::new().write(true).open(&big).unwrap();
+        f.seek(SeekFrom::Start((3 << 30) - 10)).unwrap();
+        f.write_all(b"x").unwrap();
+        let b = spec(dir.path(), &["python3", "agent.py", "weights.bin"]).fingerprint;
+        f.set_len((3 << 30) + 1).unwrap();
+        let c = spec(dir.path(), &["python3", "agent.py", "weights.bin"]).fingerprint;
+        assert!(a != b && b != c && a != c && a != small.fingerprint);
+    }
 }

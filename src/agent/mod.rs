@@ -991,10 +991,7 @@ impl AgentSpec {
     /// carries the table itself. Paths are relative to `base_dir`.
     pub fn resolve_tables(&mut self, base_dir: &std::path::Path) -> Result<(), String> {
         match self {
-            AgentSpec::External(e) => {
-                e.resolve_files();
-                Ok(())
-            }
+            AgentSpec::External(e) => e.resolve_files(),
             AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => {
                 table.resolve(base_dir)
             }
