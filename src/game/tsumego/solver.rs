@@ -854,36 +854,39 @@ impl Solver {
         // the opponent's budget upward from 1 until the mover loses (it does at MAX_THREATS).
         let mine = |k: u8| if mover_defends { (0, k) } else { (k, 0) };
         let theirs = |k: u8| if mover_defends { (k, 0) } else { (0, k) };
-        for k in (0..MAX_THREATS).rev() {
-            let (a, d) = mine(k);
-            match self.defender_lives(root, a, d) {
-                None => return Status::Unknown,
-                Some(lives) if lives != mover_defends => {
-                    return if mover_defends {
-                        Status::DeadUnlessKo(k + 1)
-                    } else {
-                        Status::AliveUnlessKo(k + 1)
-                    };
-                }
-                Some(_) => {}
+        match self.first_mover_loss(root, (0..MAX_THREATS).rev(), mine) {
+            None => return Status::Unknown,
+            Some(Some(k)) if mover_defends => return Status::DeadUnlessKo(k + 1),
+            Some(Some(k)) => return Status::AliveUnlessKo(k + 1),
+            Some(None) => {}
+        }
+        match self.first_mover_loss(root, 1..=MAX_THREATS, theirs) {
+            None => Status::Unknown,
+            Some(Some(k)) if mover_defends => Status::AliveUnlessKo(k),
+            Some(Some(k)) => Status::DeadUnlessKo(k),
+            // The least favourable solve above: the mover loses at MAX_THREATS of the
+            // opponent's.
+            Some(None) => unreachable!("the status sweep's budgets are monotone"),
+        }
+    }
+
+    /// The first budget `k` of `ks` at which the mover of `root` loses, solved under the
+    /// threats `budgets(k)` (attacker's, defender's): Some(None) when it wins at all of them,
+    /// None when a solve is unknown.
+    fn first_mover_loss(
+        &mut self,
+        root: &Position,
+        ks: impl Iterator<Item = u8>,
+        budgets: impl Fn(u8) -> (u8, u8),
+    ) -> Option<Option<u8>> {
+        let mover_defends = root.to_move == Side::Defender;
+        for k in ks {
+            let (a, d) = budgets(k);
+            if self.defender_lives(root, a, d)? != mover_defends {
+                return Some(Some(k));
             }
         }
-        for k in 1..=MAX_THREATS {
-            let (a, d) = theirs(k);
-            match self.defender_lives(root, a, d) {
-                None => return Status::Unknown,
-                Some(lives) if lives != mover_defends => {
-                    return if mover_defends {
-                        Status::AliveUnlessKo(k)
-                    } else {
-                        Status::DeadUnlessKo(k)
-                    };
-                }
-                Some(_) => {}
-            }
-        }
-        // The least favourable solve above: the mover loses at MAX_THREATS of the opponent's.
-        unreachable!("the status sweep's budgets are monotone")
+        Some(None)
     }
 
     /// Chooses the search for later solves (df-pn by default).
@@ -997,11 +1000,7 @@ impl Solver {
         mover_wins: bool,
         banned_here: bool,
     ) -> bool {
-        let winner = if mover_wins {
-            pos.to_move
-        } else {
-            pos.to_move.other()
-        };
+        let winner = winner_of(pos, mover_wins);
         let child_clean = |me: &mut Self, c: &Candidate| -> bool {
             me.terminal(&c.child, c.decided).is_some()
                 || me
@@ -1038,11 +1037,7 @@ impl Solver {
         needs: &[u8],
         mover_wins: bool,
     ) -> u8 {
-        let winner = if mover_wins {
-            pos.to_move
-        } else {
-            pos.to_move.other()
-        };
+        let winner = winner_of(pos, mover_wins);
         let needed_at = |me: &mut Self, i: usize| -> u8 {
             if needs[i] != NEEDS_LOOKUP {
                 return needs[i];
@@ -1097,8 +1092,7 @@ impl Solver {
             };
         }
         if clean {
-            let mover = pos.to_move;
-            e.every_budget = Some(if mover_wins { mover } else { mover.other() });
+            e.every_budget = Some(winner_of(pos, mover_wins));
         }
         let [a, d] = pos.threats.map(|t| t.min(MAX_THREATS) as usize);
         let needed = needed as usize;
@@ -1404,10 +1398,13 @@ impl Solver {
             self.learn(pos, ply, cands[i].mv, last);
         }
         let proven = phi == 0 || delta == 0;
-        let mut needed = NEEDS_LOOKUP;
+        let needed = if proven {
+            self.threats_needed(pos, &cands, &kids, &needs, phi == 0)
+        } else {
+            NEEDS_LOOKUP
+        };
         if proven && floor >= ply as usize && !self.out_of_budget && !self.depth_cut {
             let clean = self.clean(pos, &cands, &kids, phi == 0, banned_here);
-            needed = self.threats_needed(pos, &cands, &kids, &needs, phi == 0);
             self.record_proof(pos, phi == 0, clean, needed);
         }
         if !proven || floor >= ply as usize {
@@ -1418,9 +1415,6 @@ impl Solver {
                 phi,
                 delta,
             };
-        }
-        if proven && needed == NEEDS_LOOKUP {
-            needed = self.threats_needed(pos, &cands, &kids, &needs, phi == 0);
         }
         self.pn_kids[ply as usize] = kids;
         self.pn_needs[ply as usize] = needs;
@@ -2015,6 +2009,15 @@ fn initial_numbers((space, eyes): (u32, u32), child: &Position, rank: u32) -> (u
         (attacker, defender + order)
     } else {
         (defender, attacker + order)
+    }
+}
+
+/// The side that wins at `pos`: its mover when `mover_wins`, else the other.
+fn winner_of(pos: &Position, mover_wins: bool) -> Side {
+    if mover_wins {
+        pos.to_move
+    } else {
+        pos.to_move.other()
     }
 }
 

@@ -337,10 +337,7 @@ fn only_the_part_of_the_region_that_holds_a_target_can_give_it_eyes() {
 /// the plain search's answers, which do not use them: `proofs_shared_...` above.)
 #[test]
 fn the_stronger_death_test_changes_no_answer() {
-    let limits = Limits {
-        node_budget: 300_000,
-        max_depth: 80,
-    };
+    let limits = Limits::with_budget(300_000);
     let mut solver = Solver::new(18);
     let (mut compared, mut nodes, mut basic_nodes) = (0, 0, 0);
     for (case, p, _) in open_problems(23, 3, 400) {
@@ -462,15 +459,7 @@ fn the_weights_change_the_cost_not_the_answer() {
 #[test]
 fn a_node_budget_gives_unknown() {
     let p = problem("attacker", BENT_FOUR);
-    let s = Solver::new(16).solve(
-        &p,
-        &Weights::zero(),
-        Limits {
-            node_budget: 5,
-            max_depth: 80,
-        },
-        true,
-    );
+    let s = Solver::new(16).solve(&p, &Weights::zero(), Limits::with_budget(5), true);
     assert_eq!(s.status, Status::Unknown);
     assert!(s.winning_moves.is_empty());
 }
@@ -741,10 +730,7 @@ fn open_problems(
 #[test]
 fn the_weights_never_change_the_status_or_the_winning_moves() {
     use crate::rng::unit_f64;
-    let limits = Limits {
-        node_budget: 200_000,
-        max_depth: 80,
-    };
+    let limits = Limits::with_budget(200_000);
     let mut solver = Solver::new(18);
     let (mut compared, mut checked) = (0, 0);
     for (case, p, mut rng) in open_problems(7, 1, 400) {
@@ -834,10 +820,7 @@ fn the_status_sweep_gives_the_status_its_definition_gives() {
     // budget (1..5) of the side losing it that flips it (none: plain), each budget solved alone.
     use super::solver::MAX_THREATS;
     use crate::rng::{below, derive_seed, rng_from_seed, unit_f64};
-    let limits = Limits {
-        node_budget: 300_000,
-        max_depth: 80,
-    };
+    let limits = Limits::with_budget(300_000);
     let w = Weights::reference();
     let (mut sweep, mut alone) = (Solver::new(18), Solver::new(18));
     let (mut compared, mut kos, mut past_one) = (0, 0, 0);
@@ -916,10 +899,7 @@ fn proofs_shared_across_threat_budgets_give_the_status_of_each_budget_alone() {
     // threat budgets (`Solver::proofs`); the plain search reads only its own budget's table.
     // Both must give every status alike, ko statuses above all.
     use super::solver::Search;
-    let limits = Limits {
-        node_budget: 300_000,
-        max_depth: 80,
-    };
+    let limits = Limits::with_budget(300_000);
     let (mut dfpn, mut plain) = (Solver::new(18), Solver::new(18));
     plain.set_search(Search::AlphaBeta);
     let (mut compared, mut kos, mut shared) = (0, 0, 0);
