@@ -100,6 +100,50 @@ fn kill_repeatedly(
     (landed, saw_batches)
 }
 
+/// Kills `gamelab run` once per delay, each time after the run has written a new checkpoint
+/// (so every kill lands after saved progress, however loaded the machine) and then waited the
+/// delay; then runs it once more to the end. Placing kills by checkpoints rather than by the
+/// clean run's wall time keeps them inside the run when later runs go faster than the first.
+/// Returns how many kills landed inside a run.
+fn kill_after_checkpoints(file: &str, out: &Path, name: &str, delays: &[u64]) -> usize {
+    let checkpoints = out.join("results").join(name).join("checkpoints");
+    let saved = || -> Vec<(std::ffi::OsString, Vec<u8>)> {
+        let mut all: Vec<_> = std::fs::read_dir(&checkpoints)
+            .map(|d| {
+                d.flatten()
+                    .map(|c| (c.file_name(), std::fs::read(c.path()).unwrap_or_default()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        all.sort();
+        all
+    };
+    let mut landed = 0;
+    for &d in delays {
+        let before = saved();
+        let mut child = spawn(&["run", file, "--out", out.to_str().unwrap()]);
+        let t0 = Instant::now();
+        while saved() == before
+            && child.try_wait().unwrap().is_none()
+            && t0.elapsed() < Duration::from_secs(120)
+        {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        std::thread::sleep(Duration::from_millis(d));
+        let finished = child.try_wait().unwrap().is_some();
+        if !finished {
+            child.kill().unwrap(); // SIGKILL
+            landed += 1;
+        }
+        child.wait().unwrap();
+        if finished {
+            break;
+        }
+    }
+    run_ok(&["run", file, "--out", out.to_str().unwrap()]);
+    landed
+}
+
 /// A tournament long enough (a second or two) for kills to land inside its jobs, with batches
 /// of 40 rows.
 const GAMES: &str = r#"
@@ -253,8 +297,9 @@ fn ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_r
     let tune = TUNE
         .replace("games = 8", "games = 24")
         .replace("nodes = 200", "nodes = 600");
-    // Static fitness: its rows have no training leaves (a null), which the checkpoint must keep.
-    let tga = "name = \"tga\"\nkind = \"tsumego_ga\"\ngame = \"tsumego\"\nstage = \"tiny\"\nseed = 4\n[library]\nsets = 1\nlevels = \"1-4\"\nper_level = 4\nseed = 9\n[tsumego_ga]\npart = \"static\"\nfitness = \"static\"\npopulation = 6\nchildren = 6\ngenerations = 40\ncheckpoint_s = 0.01\nnode_budget = 20000\ntrain = { sets = [1], levels = \"1-4\" }\n";
+    // A generation takes under a millisecond here: 400 of them keep the GA going long enough
+    // after each checkpoint for the next kill to land. Static fitness: its rows have no training leaves (a null), which the checkpoint must keep.
+    let tga = "name = \"tga\"\nkind = \"tsumego_ga\"\ngame = \"tsumego\"\nstage = \"tiny\"\nseed = 4\n[library]\nsets = 1\nlevels = \"1-4\"\nper_level = 4\nseed = 9\n[tsumego_ga]\npart = \"static\"\nfitness = \"static\"\npopulation = 6\nchildren = 6\ngenerations = 400\ncheckpoint_s = 0.01\nnode_budget = 20000\ntrain = { sets = [1], levels = \"1-4\" }\n";
     for (name, text, folder) in [
         ("ga", ga.to_string(), "generations"),
         ("tune", tune, "tuning"),
@@ -269,7 +314,13 @@ fn ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_r
         let span = (t0.elapsed().as_millis() as u64).max(100);
         let reference = parts(&clean, name, folder);
         assert!(!reference.is_empty());
-        let (landed, _) = kill_repeatedly(f, &killed, name, false, &delays(3, 40, span / 4));
+        // The GAs checkpoint, so each run goes further than the last: kills placed by checkpoints.
+        // A tune job has none and restarts whole, so each run is as long as the clean one.
+        let landed = if name == "tune" {
+            kill_repeatedly(f, &killed, name, false, &delays(3, 40, span / 4)).0
+        } else {
+            kill_after_checkpoints(f, &killed, name, &[0, 5, 10])
+        };
         assert!(
             landed >= 2,
             "{name}: only {landed} kills landed inside the run"
