@@ -253,21 +253,22 @@ pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
     }
     // A value listed twice on a grid axis (or a zipped row listed twice) would make two identical
     // jobs: one hash, its games counted twice.
+    // Found through a map from each value's TOML text (its type shows in it: `10` and `10.0`
+    // differ), so a long axis costs linear time.
     for (at, _, values) in named.iter().filter(|(at, _, _)| at.starts_with("grid.")) {
-        if let Some((i, v)) = values
-            .iter()
-            .enumerate()
-            .find(|(i, v)| values[..*i].contains(v))
-        {
-            return Err(exp.error(at, format!("the value {v} is listed twice (at positions {} and {}): each value makes one job; use `repeats` to run a job again", values.iter().position(|x| x == v).unwrap_or(0) + 1, i + 1)));
+        if let Some((first, i)) = first_repeat(values.iter().map(|v| v.to_string())) {
+            return Err(exp.error(at, format!("the value {} is listed twice (at positions {} and {}): each value makes one job; use `repeats` to run a job again", values[i], first + 1, i + 1)));
         }
     }
-    let zip_row = |i: usize| exp.file.zip.values().map(|v| v.get(i)).collect::<Vec<_>>();
     let zip_rows = exp.file.zip.values().map(Vec::len).min().unwrap_or(0);
-    if let Some((i, j)) = (0..zip_rows)
-        .flat_map(|j| (0..j).map(move |i| (i, j)))
-        .find(|&(i, j)| zip_row(i) == zip_row(j))
-    {
+    let zip_row = |i: usize| {
+        exp.file
+            .zip
+            .values()
+            .map(|v| v[i].to_string())
+            .collect::<Vec<_>>()
+    };
+    if let Some((i, j)) = first_repeat((0..zip_rows).map(zip_row)) {
         return Err(exp.error("zip", format!("rows {} and {} of the zipped lists are the same: each row makes one job; use `repeats` to run a job again", i + 1, j + 1)));
     }
     // The grid's size, before anything is built.
@@ -326,6 +327,12 @@ pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
                 .collect(),
         );
     }
+    // Each point's file is the experiment's without its axes and report (which no job setting
+    // reads): copying the axes into every point made expansion quadratic in their length.
+    let mut base = exp.raw.clone();
+    for key in ["grid", "zip", "report"] {
+        base.remove(key);
+    }
     let mut jobs = Vec::new();
     let mut index = vec![0usize; axes.len()];
     loop {
@@ -334,7 +341,7 @@ pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
             .zip(&index)
             .flat_map(|(axis, &i)| axis[i].iter().cloned())
             .collect();
-        let config = point_config(exp, &swept)?;
+        let config = point_config(exp, &base, &swept)?;
         for repeat in 0..exp.file.repeats {
             let mut config = config.clone();
             config.repeat = repeat;
@@ -390,6 +397,18 @@ pub const MAX_JOBS: usize = 100_000;
 /// them over shards.
 pub const MAX_GAMES_PER_JOB: u64 = 10_000_000;
 
+/// The first item equal to an earlier one, as (the earlier one's index, its index).
+fn first_repeat<T: std::hash::Hash + Eq>(items: impl Iterator<Item = T>) -> Option<(usize, usize)> {
+    let mut seen = std::collections::HashMap::new();
+    for (i, item) in items.enumerate() {
+        if let Some(&first) = seen.get(&item) {
+            return Some((first, i));
+        }
+        seen.insert(item, i);
+    }
+    None
+}
+
 /// Two grid points whose settings resolve to the same job (`10` and `10.0`, say) would share one
 /// hash and be counted twice: an error naming both.
 fn unique(exp: &Experiment, jobs: Vec<Job>) -> Result<Vec<Job>, InputError> {
@@ -420,12 +439,13 @@ pub fn describe_point(swept: &[(String, toml::Value)]) -> String {
 /// The validated config of one grid point (repeat 0).
 fn point_config(
     exp: &Experiment,
+    base: &toml::Table,
     swept: &[(String, toml::Value)],
 ) -> Result<JobConfig, InputError> {
     let file: ExperimentFile = if swept.is_empty() {
         exp.file.clone()
     } else {
-        let mut raw = exp.raw.clone();
+        let mut raw = base.clone();
         for (key, value) in swept {
             let parts: Vec<&str> = key.split('.').collect();
             let mut table = &mut raw;
@@ -442,6 +462,8 @@ fn point_config(
             .map_err(|e: toml::de::Error| {
                 let key = if swept.len() == 1 && exp.file.zip.is_empty() {
                     format!("grid.{}", swept[0].0)
+                } else if exp.file.grid.is_empty() {
+                    "zip".to_string()
                 } else {
                     "grid".to_string()
                 };
@@ -982,6 +1004,58 @@ kind = "greedy"
 "agents.m.c" = [0.5, 1]
 stage = ["small6", "partial-c8"]
 "#;
+
+    /// A match whose UCT agent sweeps `iterations` over `values` in `section` (grid or zip).
+    fn long_axis(section: &str, values: impl Iterator<Item = String>) -> String {
+        let list: Vec<String> = values.collect();
+        format!(
+            "kind = \"match\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 3\n[match]\nplayers = [\"m\", \"g\"]\ngames = 2\n[agents.m]\nkind = \"uct\"\niterations = 50\n[agents.g]\nkind = \"greedy\"\n[{section}]\n\"agents.m.iterations\" = [{}]\n",
+            list.join(", ")
+        )
+    }
+
+    /// The most jobs a file may have, on one axis: every value its own job, in order (the
+    /// expansion used to copy the whole axis into each point, quadratic in its length); a
+    /// value repeated at the far end is found and both places named.
+    #[test]
+    fn an_axis_of_the_most_jobs_expands_and_its_repeats_are_found() {
+        let all = jobs(&long_axis("grid", (1..=MAX_JOBS).map(|i| i.to_string())));
+        assert_eq!(all.len(), MAX_JOBS);
+        let config = serde_json::to_string(&all[MAX_JOBS - 1].config).unwrap();
+        assert!(config.contains("\"iterations\":100000"), "{config}");
+        let last = &all[MAX_JOBS - 1].swept;
+        assert_eq!(last[0].1, toml::Value::Integer(MAX_JOBS as i64));
+        let hashes: std::collections::HashSet<&str> = all.iter().map(|j| j.hash.as_str()).collect();
+        assert_eq!(hashes.len(), MAX_JOBS);
+        for (section, key, says) in [
+            (
+                "grid",
+                "grid.agents.m.iterations",
+                "the value 7 is listed twice (at positions 7 and 100000)",
+            ),
+            (
+                "zip",
+                "zip",
+                "rows 7 and 100000 of the zipped lists are the same",
+            ),
+        ] {
+            let text = long_axis(
+                section,
+                (1..MAX_JOBS)
+                    .map(|i| i.to_string())
+                    .chain(["7".to_string()]),
+            );
+            let err = crate::experiment::expand(
+                &Experiment::from_text(Path::new("t.toml"), text).unwrap(),
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(
+                err.contains(&format!("key `{key}`")) && err.contains(says),
+                "{err}"
+            );
+        }
+    }
 
     fn jobs(text: &str) -> Vec<Job> {
         crate::experiment::expand(
