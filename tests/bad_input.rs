@@ -2,6 +2,7 @@
 
 mod common;
 use common::*;
+use std::process::Command;
 
 /// Runs `gamelab run` on `text` (or with `extra` arguments) and checks the error contract.
 fn rejected(text: &str, extra: &[&str], expected: &[&str]) {
@@ -1530,4 +1531,79 @@ fn numbers_past_what_the_agent_can_hold_are_named_before_any_job() {
             rejected(&freckers(agent), extra, &["exp.toml", key]);
         }
     }
+}
+
+/// What only the report used to reject (exit 1 after a run that `run` and `--dry-run` had
+/// accepted) stops `run` and `--dry-run` before anything is written: a heatmap of a device, a
+/// FIFO, a binary or missing file, a table of the wrong shape, a heatmap on a game without
+/// Othello boards. A table file is found from the experiment file's folder, as agents' are.
+#[test]
+fn a_heatmap_the_report_could_not_draw_stops_the_run() {
+    let heatmap = |weights: &str, extra: &str| {
+        format!(
+            "{SMALL}\n[[report.figures]]\nname = \"h\"\nkind = \"heatmap\"\nweights = \"{weights}\"\n{extra}"
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let binary = write(dir.path(), "binary.dat", "");
+    std::fs::write(&binary, [0xffu8, 0xfe, 0x00, 0x80, 0x81]).unwrap();
+    for (weights, says) in [
+        ("/dev/zero".to_string(), "is not a regular file"),
+        (fifo.display().to_string(), "is not a regular file"),
+        (binary.display().to_string(), "valid UTF-8"),
+        ("no-such-table.txt".to_string(), "No such file"),
+        ("six.txt".to_string(), "the board is 6x6"),
+    ] {
+        for extra in [&[][..], &["--dry-run"][..]] {
+            rejected_with_files(
+                &[("six.txt", "1 2 3\n4 5 6\n")],
+                &heatmap(&weights, ""),
+                extra,
+                &["exp.toml:", "key `report.figures`", "figure 'h'", says],
+            );
+        }
+    }
+    // The same table file, right for the board and beside the experiment file: accepted.
+    let six = "1 2 3 3 2 1\n".repeat(6);
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "six.txt", &six);
+    let file = write(dir.path(), "exp.toml", &heatmap("six.txt", ""));
+    let out = dir.path().join("out");
+    let dry = |file: &std::path::Path| {
+        gamelab(&[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--dry-run",
+        ])
+    };
+    let o = dry(&file);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // On Freckers, only with an Othello stage to draw on.
+    let freckers = TUNE.to_string()
+        + "\n[[report.figures]]\nname = \"h\"\nkind = \"heatmap\"\nweights = \"classic\"\n";
+    rejected(
+        &freckers,
+        &["--dry-run"],
+        &[
+            "key `report.figures`",
+            "heatmaps draw Othello weight tables",
+        ],
+    );
+    let file = write(
+        dir.path(),
+        "tune.toml",
+        &(freckers + "stage = \"standard8\"\n"),
+    );
+    let o = dry(&file);
+    assert!(o.status.success(), "{}", stderr(&o));
 }

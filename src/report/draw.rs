@@ -235,6 +235,56 @@ pub struct Sources<'a> {
     pub games: Option<&'a Records>,
     pub jobs: &'a [Job],
     pub results: &'a Path,
+    /// The experiment file's folder: a heatmap's table file is found from it, as an agent's is.
+    pub base_dir: &'a Path,
+}
+
+/// What a heatmap (not `weights = "evolved"`) draws: the stage (the figure's `stage`, else the
+/// jobs' Othello stage, `stage` here), the table (its agent's, or the named table or file, a
+/// path relative to `base_dir`) checked against the board, and a caption. The report's plan
+/// calls it before a run with the file's agents, so a table the report could not draw stops
+/// `run` and `--dry-run`, not only `report`.
+pub fn heatmap_source(
+    spec: &FigureSpec,
+    stage: Option<&StageDef>,
+    agents: &BTreeMap<String, AgentSpec>,
+    base_dir: &Path,
+) -> Result<(StageDef, crate::agent::table::WeightTable, String), String> {
+    let stage = match &spec.stage {
+        Some(id) => crate::game::othello::StageRef::Id(id.clone())
+            .resolve()
+            .map_err(|e| format!("stage: {e}"))?,
+        None => stage.cloned().ok_or(
+            "heatmaps draw Othello weight tables: on another game, give `stage` (an Othello stage such as standard8)",
+        )?,
+    };
+    let (mut rows, what) = match (&spec.agent, &spec.weights) {
+        (Some(label), _) => {
+            let agent = agents
+                .get(label)
+                .ok_or_else(|| format!("no agent '{label}' in the jobs"))?;
+            let t = match agent {
+                AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => {
+                    table.clone()
+                }
+                AgentSpec::SimpleMcts { table: Some(t), .. }
+                | AgentSpec::Uct { table: Some(t), .. } => t.clone(),
+                AgentSpec::Positional {} => TableRef::Name("classic".into()),
+                other => {
+                    return Err(format!(
+                        "agent '{label}' ({}) has no weight table",
+                        other.kind_name()
+                    ));
+                }
+            };
+            (t, format!("weights of agent {label}"))
+        }
+        (None, Some(w)) => (TableRef::Name(w.clone()), format!("table {w}")),
+        (None, None) => return Err("needs `agent` or `weights`".into()),
+    };
+    rows.resolve(base_dir)?;
+    let table = rows.table_for(stage.size as usize)?;
+    Ok((stage, table, what))
 }
 
 /// Builds and writes one figure into `dir`; returns the files written.
@@ -250,6 +300,7 @@ pub fn figure(
         games,
         jobs,
         results,
+        base_dir,
     } = *src;
     let table = |name: &Option<String>| -> Result<&Table> {
         let name = name.as_deref().context("needs `table`")?;
@@ -446,43 +497,14 @@ pub fn figure(
         }
         FigureKind::Heatmap => {
             let job = jobs.first().context("no jobs")?;
-            let stage = match &spec.stage {
-                Some(id) => crate::game::othello::StageRef::Id(id.clone())
-                    .resolve()
-                    .map_err(anyhow::Error::msg)?,
-                None => job
-                    .config
-                    .stage
-                    .othello()
-                    .cloned()
-                    .context("heatmaps draw Othello weight tables")?,
-            };
+            let (stage, wt, what) = heatmap_source(
+                spec,
+                job.config.stage.othello(),
+                &job.config.agents,
+                base_dir,
+            )
+            .map_err(anyhow::Error::msg)?;
             let size = stage.size as usize;
-            let (rows, what) = match (&spec.agent, &spec.weights) {
-                (Some(label), _) => {
-                    let agent = job
-                        .config
-                        .agents
-                        .get(label)
-                        .with_context(|| format!("no agent '{label}' in the jobs"))?;
-                    let t = match agent {
-                        AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => {
-                            table.clone()
-                        }
-                        AgentSpec::SimpleMcts { table: Some(t), .. }
-                        | AgentSpec::Uct { table: Some(t), .. } => t.clone(),
-                        AgentSpec::Positional {} => TableRef::Name("classic".into()),
-                        other => bail!(
-                            "agent '{label}' ({}) has no weight table",
-                            other.kind_name()
-                        ),
-                    };
-                    (t, format!("weights of agent {label}"))
-                }
-                (None, Some(w)) => (TableRef::Name(w.clone()), format!("table {w}")),
-                (None, None) => bail!("needs `agent` or `weights`"),
-            };
-            let wt = rows.table_for(size).map_err(anyhow::Error::msg)?;
             let values = on_board(&stage, &wt.values);
             let fig = Heatmap {
                 title: title(format!("{what} on {}", stage.id)),

@@ -598,6 +598,7 @@ fn write_report(
             games,
             jobs,
             results: results_of,
+            base_dir: &exp.base_dir(),
         };
         let written = draw::figure(f, &sources, &fig_dir, &plan.title)
             .with_context(|| format!("figure '{}'", f.name))?;

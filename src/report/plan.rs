@@ -570,6 +570,9 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             {
                 return Err(err("`agent` names no agent of the file".into()));
             }
+            FigureKind::Heatmap if f.weights.as_deref() != Some("evolved") => {
+                check_heatmap(exp, f).map_err(err)?;
+            }
             _ => {}
         }
     }
@@ -644,4 +647,46 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
 
 fn blank_figure() -> FigureSpec {
     FigureSpec::default()
+}
+
+/// Draws nothing, but finds what the report's heatmap would draw (`draw::heatmap_source`) from
+/// the file, so a table it could not draw (a missing or unreadable file, a device, the wrong
+/// shape) or a heatmap on a game without Othello boards stops the run before it starts. The
+/// jobs' stage is the first of a swept `stage`, as the report takes the first job's; an agent
+/// whose settings the grid sweeps is left to the report (its table may come from the grid),
+/// and so is a stage that does not resolve (the grid's expansion names that error).
+fn check_heatmap(exp: &Experiment, f: &FigureSpec) -> Result<(), String> {
+    use crate::experiment::spec::GameName;
+    if let Some(label) = &f.agent {
+        let prefix = format!("agents.{label}.");
+        if exp
+            .file
+            .grid
+            .keys()
+            .chain(exp.file.zip.keys())
+            .any(|k| k.starts_with(&prefix))
+        {
+            return Ok(());
+        }
+    }
+    let stage = if exp.file.game == GameName::Othello {
+        let swept = exp
+            .file
+            .grid
+            .get("stage")
+            .or(exp.file.zip.get("stage"))
+            .and_then(|v| v.first());
+        let stage: Option<crate::game::othello::StageRef> = match swept {
+            Some(v) => v.clone().try_into().ok(),
+            None => exp.file.stage.clone(),
+        };
+        match stage.map(|s| s.resolve()) {
+            Some(Ok(def)) => Some(def),
+            _ if f.stage.is_none() => return Ok(()),
+            _ => None,
+        }
+    } else {
+        None
+    };
+    super::draw::heatmap_source(f, stage.as_ref(), &exp.file.agents, &exp.base_dir()).map(|_| ())
 }
