@@ -85,19 +85,25 @@ fn kill_repeatedly(
     for &d in delays {
         let mut child = spawn(&["run", file, "--out", out.to_str().unwrap()]);
         std::thread::sleep(Duration::from_millis(d));
-        let finished = child.try_wait().unwrap().is_some();
-        if !finished {
-            child.kill().unwrap(); // SIGKILL
-            landed += 1;
-        }
-        child.wait().unwrap();
+        let killed = kill_if_running(child);
+        landed += killed as usize;
         saw_batches |= has_batches();
-        if finished {
+        if !killed {
             break;
         }
     }
     run_ok(&["run", file, "--out", out.to_str().unwrap()]);
     (landed, saw_batches)
+}
+
+/// SIGKILLs `child` unless it has ended by itself; whether it was killed.
+fn kill_if_running(mut child: std::process::Child) -> bool {
+    let running = child.try_wait().unwrap().is_none();
+    if running {
+        child.kill().unwrap();
+    }
+    child.wait().unwrap();
+    running
 }
 
 /// Kills `gamelab run` once per delay, each time after the run has written a new checkpoint
@@ -130,13 +136,9 @@ fn kill_after_checkpoints(file: &str, out: &Path, name: &str, delays: &[u64]) ->
             std::thread::sleep(Duration::from_millis(1));
         }
         std::thread::sleep(Duration::from_millis(d));
-        let finished = child.try_wait().unwrap().is_some();
-        if !finished {
-            child.kill().unwrap(); // SIGKILL
-            landed += 1;
-        }
-        child.wait().unwrap();
-        if finished {
+        let killed = kill_if_running(child);
+        landed += killed as usize;
+        if !killed {
             break;
         }
     }
