@@ -107,6 +107,7 @@ check-gotools: deps
 CASES ?= 5000
 fuzz-experiments: deps
 	GENERATED_CASES=$(CASES) $(CARGO) test --release --test generated -- --nocapture
+	MUTATED_FILES=all $(CARGO) test --release --test mutated -- --nocapture
 
 # Every experiment file must parse, validate and expand (nothing is run or written).
 check-experiments: deps
