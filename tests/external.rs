@@ -110,6 +110,10 @@ fn faults_end_the_game_as_a_loss_and_never_stop_the_run() {
         ("garbage", "protocol_error", "hello there"),
         ("crash", "crash", "exited"),
         ("sleep", "timeout", "no move within 300 ms"),
+        // 200 MB of a line without its end, the pipe left open: out of time, not held.
+        ("nonewline", "timeout", "no move within 300 ms"),
+        // Standard output closed by a process that stays alive.
+        ("closedout", "crash", "closed"),
     ];
     for (mode, termination, detail) in cases {
         let dir = tempfile::tempdir().unwrap();

@@ -8,7 +8,9 @@ pieces), spam (20 MB of standard error with every move), fork (starts a child th
 argv[3] on its command line, then plays well), escape (starts 20 children that leave its process
 group and session with setsid(), ignore SIGTERM and keep its standard output and error open,
 with argv[3] on their command lines; then plays well), stubborn (ignores SIGTERM and the end of its
-input, with argv[3] on its command line; plays well), hog (takes 300 MB at move N and keeps playing).
+input, with argv[3] on its command line; plays well), hog (takes 300 MB at move N and keeps playing),
+nonewline (200 MB of a move line without its newline, then silence with its output open), closedout
+(closes its standard output and stays alive, silent).
 Used by tests/external.rs."""
 import random
 import signal
@@ -71,6 +73,19 @@ while True:
                 sys.stdout.write("x" * 1_000_000)
             sys.stdout.write("\n")
             sys.stdout.flush()
+        elif moves == at and mode == "nonewline":
+            # 200 MB of a move line that never ends, then silence with the pipe open.
+            sys.stdout.write("move ")
+            for _ in range(200):
+                sys.stdout.write("x" * 1_000_000)
+            sys.stdout.flush()
+            time.sleep(30)
+        elif moves == at and mode == "closedout":
+            # Standard output closed, the process alive and silent.
+            sys.stdout.flush()
+            import os
+            os.close(1)
+            time.sleep(30)
         elif mode == "spam":
             for _ in range(20):
                 sys.stderr.write("y" * 1_000_000)
