@@ -1533,6 +1533,69 @@ fn numbers_past_what_the_agent_can_hold_are_named_before_any_job() {
     }
 }
 
+/// Sizes that a run allocates or loops over, past any real run: exit 2 naming the key, before
+/// any job (they were accepted, and a run would abort on the allocation or never end).
+#[test]
+fn sizes_past_what_a_run_can_allocate_are_named_before_any_job() {
+    let ga = |extra: &str| {
+        let text = "kind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\n[ga]\npopulation = 10\ngenerations = 5\nsubset = \"full\"\nstrategy = \"det\"\n";
+        let key = extra.split(" =").next().unwrap();
+        let kept: Vec<&str> = text.lines().filter(|l| !l.starts_with(key)).collect();
+        format!("{}\n{extra}\n", kept.join("\n"))
+    };
+    let uct = |extra: &str| {
+        COLOSSEUM.replacen(
+            "kind = \"annealed_uct\"\nsimulations = 300",
+            &format!("kind = \"uct\"\n{extra}"),
+            1,
+        )
+    };
+    let external = |extra: &str| {
+        format!(
+            "kind = \"match\"\ngame = \"othello\"\nstage = \"small6\"\n[match]\nplayers = [\"a\", \"b\"]\ngames = 2\n[agents.a]\nkind = \"external\"\ncommand = [\"python3\", \"examples/agents/random_agent.py\"]\n{extra}\n[agents.b]\nkind = \"random\"\n"
+        )
+    };
+    let cases = [
+        (
+            ga("population = 9223372036854775807"),
+            "population = 9223372036854775807 is past the largest",
+        ),
+        (
+            ga("tournament = 9223372036854775807"),
+            "tournament = 9223372036854775807 must be from 1 to 100000",
+        ),
+        (
+            solve_with("per_level = 2", "per_level = 4294967296"),
+            "per_level = 4294967296 is past the largest",
+        ),
+        (
+            uct("time_ms = 9223372036854775807"),
+            "time_ms = 9223372036854775807 is past the longest move time",
+        ),
+        (
+            uct("time_ms = 10\nfirst_move_ms = 9223372036854775807"),
+            "first_move_ms = 9223372036854775807 is past the longest",
+        ),
+        (
+            external("memory_mb = 9223372036854775807"),
+            "memory_mb = 9223372036854775807 is past the largest",
+        ),
+        (
+            external("grace_ms = 9223372036854775807"),
+            "grace_ms = 9223372036854775807 is past the largest",
+        ),
+        (
+            external("game_time_s = 1e308"),
+            "game_time_s = 1e308 is past the largest game clock",
+        ),
+    ];
+    for (text, says) in &cases {
+        for extra in [&["--dry-run"][..], &[][..]] {
+            rejected(text, extra, &["exp.toml", "key `", says]);
+        }
+    }
+}
+
 /// What only the report used to reject (exit 1 after a run that `run` and `--dry-run` had
 /// accepted) stops `run` and `--dry-run` before anything is written: a heatmap of a device, a
 /// FIFO, a binary or missing file, a table of the wrong shape, a heatmap on a game without

@@ -225,7 +225,12 @@ fn every_shipped_file_mutated_is_accepted_or_refused_naming_the_file_and_key() {
             Ok(())
         });
         match outcome {
-            Ok(Ok(())) => accepted += 1,
+            Ok(Ok(())) => {
+                accepted += 1;
+                if std::env::var("MUTATED_SHOW").is_ok() {
+                    eprintln!("ACCEPTED {}: {what}", file.display());
+                }
+            }
             Ok(Err(message)) => {
                 refused += 1;
                 // The file and key, or another input file the experiment names (an openings

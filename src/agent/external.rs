@@ -137,6 +137,9 @@ impl ExternalClock {
     }
 }
 
+/// The largest `memory_mb` (16 TB): past it the limit in bytes would not fit the counters.
+pub const MAX_MEMORY_MB: u64 = 1 << 24;
+
 impl ExternalSpec {
     /// Checks what can be checked without running the program.
     pub fn check(&self) -> Result<(), String> {
@@ -154,6 +157,33 @@ impl ExternalSpec {
             if v == Some(0) {
                 return Err(format!("{name} must be positive"));
             }
+        }
+        for (name, v, max, what) in [
+            ("time_ms", self.time_ms, super::MAX_MOVE_MS, "ms (a year)"),
+            (
+                "first_move_ms",
+                self.first_move_ms,
+                super::MAX_MOVE_MS,
+                "ms (a year)",
+            ),
+            (
+                "init_timeout_ms",
+                self.init_timeout_ms,
+                super::MAX_MOVE_MS,
+                "ms (a year)",
+            ),
+            ("grace_ms", self.grace_ms, super::MAX_MOVE_MS, "ms (a year)"),
+            ("memory_mb", self.memory_mb, MAX_MEMORY_MB, "MB"),
+        ] {
+            if let Some(v) = v.filter(|v| *v > max) {
+                return Err(format!("{name} = {v} is past the largest, {max} {what}"));
+            }
+        }
+        if let Some(t) = self.game_time_s.filter(|t| *t > super::MAX_GAME_TIME_S) {
+            return Err(format!(
+                "game_time_s = {t:e} is past the largest game clock, {} s",
+                super::MAX_GAME_TIME_S
+            ));
         }
         if let Some(t) = self.game_time_s {
             if !(t.is_finite() && t > 0.0) {

@@ -97,6 +97,8 @@ pub trait Agent<G: Game>: Send {
 /// The largest game clock (`game_time_s`): a year, far past any game, and far inside what a
 /// `Duration` holds (a larger value panicked when the clock was split into move times).
 pub const MAX_GAME_TIME_S: f64 = 365.0 * 24.0 * 3600.0;
+/// The longest time a move may be given, in ms (a year, as the game clock).
+pub const MAX_MOVE_MS: u64 = 365 * 24 * 3600 * 1000;
 
 /// The largest move cache (`move_cache`, positions): its table is allocated when the agent is
 /// built, so a larger value asked the system for more memory than any machine has (4e9 asked for
@@ -796,7 +798,7 @@ impl AgentSpec {
             }
             if t > MAX_GAME_TIME_S {
                 return Err(format!(
-                    "game_time_s = {t} is past the largest game clock, {MAX_GAME_TIME_S} s"
+                    "game_time_s = {t:e} is past the largest game clock, {MAX_GAME_TIME_S} s"
                 ));
             }
             return Ok(Budget::Time(Duration::from_secs_f64(t * (1.0 - decay))));
@@ -812,6 +814,9 @@ impl AgentSpec {
             match given.as_slice() {
                 [] => Err(format!("a budget is needed: {names}")),
                 [(_, Some(0))] => Err("the budget must be positive".to_string()),
+                [("time_ms", Some(t))] if *t > MAX_MOVE_MS => Err(format!(
+                    "time_ms = {t} is past the longest move time, {MAX_MOVE_MS} ms (a year)"
+                )),
                 [("time_ms", Some(t))] => Ok(Budget::Time(Duration::from_millis(*t))),
                 [(_, Some(n))] => Ok(Budget::Iterations(*n)),
                 _ => Err(format!(
@@ -893,6 +898,9 @@ impl AgentSpec {
         match (first, time) {
             (None, _) => Ok(None),
             (Some(0), _) => Err("first_move_ms must be positive".into()),
+            (Some(f), _) if f > MAX_MOVE_MS => Err(format!(
+                "first_move_ms = {f} is past the longest move time, {MAX_MOVE_MS} ms (a year)"
+            )),
             (Some(f), Some(_)) => Ok(Some(Budget::Time(Duration::from_millis(f)))),
             (Some(_), None) => Err("first_move_ms goes with a time budget (time_ms)".into()),
         }

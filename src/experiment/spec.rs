@@ -311,7 +311,8 @@ impl TuneSpec {
 
     /// GA generations the game budget buys.
     pub fn generations(&self) -> u32 {
-        self.games / (self.population as u32 * self.games_per_individual).max(1)
+        let per_generation = self.population as u64 * self.games_per_individual as u64;
+        (self.games as u64 / per_generation.max(1)) as u32
     }
 
     /// What is wrong with the section, if anything (agents are checked by the grid).

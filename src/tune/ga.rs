@@ -33,9 +33,18 @@ pub struct GaConfig {
 }
 
 /// The checks both GA schemes share: population size, probabilities, gene bounds.
+/// The largest population (and number of children) a GA may have: each individual is a vector
+/// in memory and plays or solves every generation, so a larger one is a typo, not a run.
+pub const MAX_POPULATION: usize = 100_000;
+
 fn check_population(population: usize) -> Result<(), String> {
     if population < 2 {
         return Err(format!("population must be at least 2, got {population}"));
+    }
+    if population > MAX_POPULATION {
+        return Err(format!(
+            "population = {population} is past the largest, {MAX_POPULATION}"
+        ));
     }
     Ok(())
 }
@@ -66,8 +75,13 @@ impl GaConfig {
                 self.elite
             ));
         }
-        if self.tournament == 0 {
-            return Err("tournament must be at least 1".into());
+        // Drawn with replacement, so it may pass the population (the Othello report's table 2
+        // has 5 of 4); each draw is a step of every selection, so not without end.
+        if self.tournament == 0 || self.tournament > MAX_POPULATION {
+            return Err(format!(
+                "tournament = {} must be from 1 to {MAX_POPULATION}",
+                self.tournament
+            ));
         }
         check_probability("mutation", self.mutation)?;
         check_bounds(self.bounds)
@@ -181,8 +195,11 @@ impl PlusConfig {
     /// What is wrong with the configuration, if anything.
     pub fn check(&self) -> Result<(), String> {
         check_population(self.population)?;
-        if self.children == 0 {
-            return Err("children must be at least 1".into());
+        if self.children == 0 || self.children > MAX_POPULATION {
+            return Err(format!(
+                "children = {} must be from 1 to {MAX_POPULATION}",
+                self.children
+            ));
         }
         check_probability("crossover", self.crossover)?;
         check_probability("mutation", self.mutation)?;

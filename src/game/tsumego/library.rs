@@ -66,6 +66,10 @@ pub fn parse_level_list(s: &str) -> Result<Vec<u8>, String> {
     Ok(out)
 }
 
+/// The most problems a level of a library may have (GoTools' largest file has a few hundred):
+/// each one is generated, solved and kept in memory.
+pub const MAX_PER_LEVEL: usize = 100_000;
+
 /// The `[library]` section: how the experiment's problem library is generated.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -175,6 +179,12 @@ impl LibrarySpec {
         parse_levels(&self.levels)?;
         if self.sets == 0 || self.per_level == 0 {
             return Err("sets and per_level must be at least 1".into());
+        }
+        if self.per_level > MAX_PER_LEVEL {
+            return Err(format!(
+                "per_level = {} is past the largest, {MAX_PER_LEVEL} problems a level",
+                self.per_level
+            ));
         }
         if self.source == LibrarySource::Gotools && self.sets > GOTOOLS_VOLUMES {
             return Err(format!(
