@@ -85,19 +85,33 @@ pub fn write_atomic_then(
     if let Err(e) = result {
         // A writer that fails on a full disk does not always say so (polars' Parquet writer
         // reports "Invalid thrift: transport error"): name the cause where the disk is full.
-        let full = free_bytes(dir).filter(|&free| free < DISK_FULL_BELOW);
         std::fs::remove_file(&tmp).ok();
-        return Err(match full {
-            Some(free) => e.context(format!(
-                "no space left on the device of {}: {} KB free",
-                dir.display(),
-                free / 1024
-            )),
-            None => e,
-        });
+        let full = free_bytes(dir).is_some_and(|free| free < DISK_FULL_BELOW);
+        return Err(if full { name_full_disk(e, dir) } else { e });
     }
     std::fs::rename(&tmp, path)
         .with_context(|| format!("renaming {} to {}", tmp.display(), path.display()))
+}
+
+/// `e`, said to come from a full disk where it does (an error of "no space left" in its chain,
+/// or `dir`'s device nearly full), naming the folder and its free space; an error that already
+/// says so is left as it is (one writer inside another names it once).
+pub fn name_full_disk(e: anyhow::Error, dir: &Path) -> anyhow::Error {
+    const NAMED: &str = "no space left on the device of";
+    if e.chain().any(|c| c.to_string().starts_with(NAMED)) {
+        return e;
+    }
+    let enospc = e.chain().any(|c| {
+        c.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.raw_os_error() == Some(28))
+            || c.to_string().contains("No space left on device")
+    });
+    match free_bytes(dir) {
+        Some(free) if enospc || free < DISK_FULL_BELOW => {
+            e.context(format!("{NAMED} {}: {} KB free", dir.display(), free / 1024))
+        }
+        _ => e,
+    }
 }
 
 /// `write_atomic` for bytes already in memory.
@@ -536,6 +550,34 @@ impl FolderLock {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A full disk is named once, with the folder, however deep the writer that met it; other
+    /// errors pass as they are (where the folder's disk has room).
+    #[test]
+    fn a_full_disk_is_named_once_with_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let enospc = anyhow::Error::from(std::io::Error::from_raw_os_error(28));
+        let named = name_full_disk(enospc.context("writing x"), dir.path());
+        let text = format!("{named:#}");
+        assert!(
+            text.starts_with(&format!(
+                "no space left on the device of {}: ",
+                dir.path().display()
+            )),
+            "{text}"
+        );
+        let outer = name_full_disk(named.context("writing y"), Path::new("/"));
+        assert_eq!(
+            format!("{outer:#}")
+                .matches("no space left on the device of")
+                .count(),
+            1
+        );
+        if free_bytes(dir.path()).is_some_and(|f| f >= DISK_FULL_BELOW) {
+            let other = name_full_disk(anyhow::anyhow!("permission denied"), dir.path());
+            assert_eq!(format!("{other:#}"), "permission denied");
+        }
+    }
 
     #[test]
     fn a_failed_atomic_write_leaves_the_old_file_and_no_temporary() {

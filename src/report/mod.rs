@@ -601,6 +601,7 @@ fn write_report(
             base_dir: &exp.base_dir(),
         };
         let written = draw::figure(f, &sources, &fig_dir, &plan.title)
+            .map_err(|e| crate::durable::name_full_disk(e, &fig_dir))
             .with_context(|| format!("figure '{}'", f.name))?;
         for png in written
             .iter()
