@@ -107,9 +107,11 @@ pub fn name_full_disk(e: anyhow::Error, dir: &Path) -> anyhow::Error {
             || c.to_string().contains("No space left on device")
     });
     match free_bytes(dir) {
-        Some(free) if enospc || free < DISK_FULL_BELOW => {
-            e.context(format!("{NAMED} {}: {} KB free", dir.display(), free / 1024))
-        }
+        Some(free) if enospc || free < DISK_FULL_BELOW => e.context(format!(
+            "{NAMED} {}: {} KB free",
+            dir.display(),
+            free / 1024
+        )),
         _ => e,
     }
 }
