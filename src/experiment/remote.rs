@@ -161,6 +161,9 @@ struct SolvesContext {
     /// `SolveWork::reuse`: a worker reuses its own earlier solves of a GA's test set.
     #[serde(default)]
     reuse: bool,
+    /// `SolveWork::store`: the folder of shared solves, where the worker's file system has it.
+    #[serde(default)]
+    store: Option<PathBuf>,
 }
 
 /// The context of a set of solves: the problems (read by the worker from `library`), the
@@ -179,6 +182,7 @@ pub fn solves_context(
             weights: work.weights.clone(),
             limits: work.limits,
             reuse: work.reuse,
+            store: work.store.clone(),
         },
     )
 }
@@ -246,6 +250,7 @@ fn decode(kind: &str, bytes: &[u8]) -> Result<Held> {
                 weights: c.weights,
                 limits: c.limits,
                 reuse: c.reuse,
+                store: c.store,
             })
         }
         TSUMEGO_GA => {

@@ -36,7 +36,7 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Problems solved between two looks at the flush timer.
@@ -118,9 +118,15 @@ impl KindRunner for TsumegoGa {
         generations_of(job)
     }
     fn run(&self, cx: &JobContext) -> Result<usize> {
-        let outcome = run_tsumego_ga(cx.job, cx.library()?, cx.out, &cx.files.checkpoint, &|| {
-            (cx.progress)(1)
-        })?;
+        let shared = cx.files.results.join("shared-solves");
+        let outcome = run_tsumego_ga(
+            cx.job,
+            cx.library()?,
+            cx.out,
+            &cx.files.checkpoint,
+            Some(&shared),
+            &|| (cx.progress)(1),
+        )?;
         write_weights_file(&cx.files.weights, cx.job, &outcome.best)?;
         // The test rows first: the generations part marks the job done.
         let test = if outcome.test.is_empty() {
@@ -244,13 +250,17 @@ pub struct SolveWork {
     /// every job of a file solves the same test set with the same `compare` weights; false for
     /// `solve` jobs, whose repeats are timed runs.
     pub reuse: bool,
+    /// With `reuse`, a folder of solves shared with other processes (the experiment's
+    /// `shared-solves/`): a solve found there is taken, a new one is written there.
+    pub store: Option<PathBuf>,
 }
 
 /// The solves GA test phases made in this process, by problem, weights and limits. A solve is
 /// deterministic (fresh tables, no clock in its decisions), so a reused solution is the one a
 /// new solve would find; its time is the one measured when it was made. Without it, every job
 /// of gotools-files-static solves GoTools' three test files with the zero weights again (half of
-/// each job's test). In memory only: a resumed run or another process solves them once more.
+/// each job's test). Other processes (a resumed run, Slurm shards, MPI workers on the same
+/// file system) find them in the experiment's `shared-solves/` folder (`SolveWork::store`).
 static SHARED_SOLVES: std::sync::LazyLock<std::sync::Mutex<HashMap<u128, Solution>>> =
     std::sync::LazyLock::new(Default::default);
 
@@ -261,20 +271,55 @@ fn solve_key(p: &Problem, w: &Weights, limits: Limits) -> u128 {
     xxhash_rust::xxh3::xxh3_128(format!("{p:?}|{w:?}|{limits:?}").as_bytes())
 }
 
-/// Solves `p` with `w`, or takes the solution from `SHARED_SOLVES` when `reuse` (and puts a new
-/// one there). Two jobs that need the same solve at the same moment both solve it (no waiting).
-fn solve_one(p: &Problem, w: &Weights, limits: Limits, reuse: bool) -> Solution {
-    let key = reuse.then(|| solve_key(p, w, limits));
-    if let Some(k) = &key
-        && let Some(s) = SHARED_SOLVES.lock().unwrap().get(k)
-    {
-        return s.clone();
+/// The row of `p` solved with `w` (labelled `label`). With `reuse`, a solve made earlier is
+/// taken instead: from `SHARED_SOLVES`, else from the folder `store` (a solve another process
+/// made), and a new solve is kept in both. Two jobs that need the same solve at the same moment
+/// both solve it (no waiting); a stored solve that cannot be read or whose seal does not match
+/// is solved again, and one that cannot be written costs only a later solve.
+fn solve_unit(
+    label: &str,
+    p: &Problem,
+    w: &Weights,
+    limits: Limits,
+    reuse: bool,
+    store: Option<&Path>,
+) -> SolveRow {
+    if !reuse {
+        return solve_row(label, p, &with_solver(|s| s.solve(p, w, limits, false)));
+    }
+    let key = solve_key(p, w, limits);
+    if let Some(s) = SHARED_SOLVES.lock().unwrap().get(&key) {
+        return solve_row(label, p, s);
+    }
+    let file = store.map(|dir| dir.join(format!("{key:032x}.json")));
+    if let Some(row) = file.as_deref().and_then(read_stored_solve) {
+        return SolveRow {
+            weights: label.to_string(),
+            ..row
+        };
     }
     let s = with_solver(|solver| solver.solve(p, w, limits, false));
-    if let Some(k) = key {
-        SHARED_SOLVES.lock().unwrap().insert(k, s.clone());
+    SHARED_SOLVES.lock().unwrap().insert(key, s.clone());
+    let row = solve_row(label, p, &s);
+    if let Some(file) = &file {
+        let json = serde_json::to_string(&SolveRow {
+            weights: String::new(),
+            ..row.clone()
+        })
+        .expect("rows serialise");
+        crate::durable::write_bytes_atomic(file, crate::durable::sealed(&json).as_bytes()).ok();
     }
-    s
+    row
+}
+
+/// A solve another process stored (`solve_unit`), if its file reads and its seal holds.
+fn read_stored_solve(file: &Path) -> Option<SolveRow> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let body = crate::durable::unsealed(file, &text, "stored solve").ok()?;
+    if body.len() == text.len() {
+        return None; // written by gamelab with a seal, so one without is not ours
+    }
+    serde_json::from_str(body).ok()
 }
 
 impl SolveWork {
@@ -295,6 +340,7 @@ impl SolveWork {
             weights,
             limits: Limits::with_budget(spec.node_budget),
             reuse: false,
+            store: None,
         })
     }
 
@@ -313,9 +359,9 @@ impl SolveWork {
             .into_par_iter()
             .map(|u| {
                 let ((label, w), p) = (&self.weights[u / n], &self.problems[u % n]);
-                let s = solve_one(p, w, self.limits, self.reuse);
+                let row = solve_unit(label, p, w, self.limits, self.reuse, self.store.as_deref());
                 on_problem();
-                solve_row(label, p, &s)
+                row
             })
             .collect()
     }
@@ -563,11 +609,13 @@ fn checkpoint_when_due(
 }
 
 /// Runs (or resumes) a `tsumego_ga` job. Progress: `on_generation` after each generation.
+/// `shared_solves`: the experiment's folder of test solves shared between processes.
 pub fn run_tsumego_ga(
     job: &Job,
     library: &Path,
     out: &Path,
     checkpoint: &Path,
+    shared_solves: Option<&Path>,
     on_generation: &(dyn Fn() + Sync),
 ) -> Result<TsumegoGaOutcome> {
     let spec = job
@@ -666,6 +714,7 @@ pub fn run_tsumego_ga(
             weights: labelled,
             limits,
             reuse: true,
+            store: shared_solves.map(Path::to_path_buf),
         };
         // In chunks, the rows so far in the checkpoint every `checkpoint_s` seconds.
         let mut save = |state: &mut Checkpoint, rows: Vec<SolveRow>| -> Result<()> {
@@ -826,7 +875,8 @@ mod tests {
                 .map(|c| c.generation);
             seen.lock().unwrap().push(held);
         };
-        let out = run_tsumego_ga(&job, &lib, dir.path(), &checkpoint, &on_generation).unwrap();
+        let out =
+            run_tsumego_ga(&job, &lib, dir.path(), &checkpoint, None, &on_generation).unwrap();
         assert_eq!(out.rows.len(), 3 * 4, "generations 0-2, 4 rows each");
         assert_eq!(*seen.lock().unwrap(), vec![None, Some(0), Some(1)]);
     }
@@ -854,6 +904,7 @@ mod tests {
             weights: vec![("w".to_string(), weights.clone())],
             limits,
             reuse,
+            store: None,
         };
         let rows = work(true).solve(0..2, &|| {});
         assert_eq!(rows[0].leaves, 987_654_321, "the planted solve is reused");
@@ -879,5 +930,59 @@ mod tests {
             &weights,
             other
         )));
+    }
+
+    /// Another process's solves (a resumed run, a shard) are found in the store folder and
+    /// taken under this job's label; a stored solve whose seal does not hold is solved again.
+    #[test]
+    fn a_test_phase_takes_the_solves_another_process_stored() {
+        let problems = two_problems("store");
+        let weights = Weights::reference();
+        let limits = Limits::with_budget(100_000);
+        let dir = tempfile::tempdir().unwrap();
+        let work = |label: &str| SolveWork {
+            problems: problems.clone(),
+            weights: vec![(label.to_string(), weights.clone())],
+            limits,
+            reuse: true,
+            store: Some(dir.path().to_path_buf()),
+        };
+        let first = work("zero").solve(0..2, &|| {});
+        let file = |i: usize| {
+            dir.path().join(format!(
+                "{:032x}.json",
+                solve_key(&problems[i], &weights, limits)
+            ))
+        };
+        assert!(file(0).is_file() && file(1).is_file());
+        // As another process would see it: not in this process's memory.
+        for p in &problems {
+            SHARED_SOLVES
+                .lock()
+                .unwrap()
+                .remove(&solve_key(p, &weights, limits));
+        }
+        // A stored solve (sealed as gamelab writes them) is taken; a broken seal is not.
+        let planted = SolveRow {
+            weights: String::new(),
+            leaves: 987_654_321,
+            ..first[0].clone()
+        };
+        let json = serde_json::to_string(&planted).unwrap();
+        std::fs::write(file(0), crate::durable::sealed(&json)).unwrap();
+        let broken =
+            std::fs::read_to_string(file(1))
+                .unwrap()
+                .replacen("\"nodes\":", "\"nodes\":1", 1);
+        std::fs::write(file(1), broken).unwrap();
+        let again = work("mine").solve(0..2, &|| {});
+        assert_eq!(again[0].leaves, 987_654_321, "the stored solve is taken");
+        assert_eq!(again[0].weights, "mine");
+        assert_eq!(again[1].weights, "mine");
+        assert_eq!(
+            (&again[1].status, again[1].leaves, again[1].nodes),
+            (&first[1].status, first[1].leaves, first[1].nodes),
+            "solved again"
+        );
     }
 }
