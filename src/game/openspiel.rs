@@ -29,7 +29,7 @@ use crate::rng::{GameRng, derive_seed};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::Arc;
@@ -108,9 +108,12 @@ impl OpenSpielStage {
         })
     }
 
-    /// The start of a game: chance outcomes along it are drawn with `chance_seed`.
+    /// The start of a game: chance outcomes along it are drawn with `chance_seed` (a game
+    /// without chance takes 0: its states do not depend on it, and so they repeat across games
+    /// and are found in `OpenSpiel::at`'s memo).
     pub fn start(&self, chance_seed: u64) -> Result<OpenSpiel, String> {
-        OpenSpiel::at(Arc::from(self.openspiel.as_str()), chance_seed, Vec::new())
+        let seed = if self.chance { chance_seed } else { 0 };
+        OpenSpiel::at(Arc::from(self.openspiel.as_str()), seed, Vec::new())
     }
 }
 
@@ -242,7 +245,31 @@ impl PartialEq for OpenSpiel {
 
 impl OpenSpiel {
     /// The position after `history`, its chance outcomes drawn with `chance_seed`.
+    /// The state after `history` from the start of `game` (with chance drawn from
+    /// `chance_seed`): a request to the bridge, or the memo of states already asked for in this
+    /// process (a state is a function of the three; checking a sweep's random openings asked
+    /// for the same few states once per pair of every job, 17 ms a job on Connect Four).
     fn at(game: Arc<str>, chance_seed: u64, history: Vec<u32>) -> Result<OpenSpiel, String> {
+        type Key = (Arc<str>, u64, Vec<u32>);
+        /// Past this many states the memo starts again (about 100 MB at most).
+        const MEMO_STATES: usize = 100_000;
+        static MEMO: std::sync::LazyLock<std::sync::Mutex<HashMap<Key, OpenSpiel>>> =
+            std::sync::LazyLock::new(Default::default);
+        let key = (game, chance_seed, history);
+        if let Some(s) = MEMO.lock().unwrap().get(&key) {
+            return Ok(s.clone());
+        }
+        let state = OpenSpiel::ask(key.0.clone(), key.1, key.2.clone())?;
+        let mut memo = MEMO.lock().unwrap();
+        if memo.len() >= MEMO_STATES {
+            memo.clear();
+        }
+        memo.insert(key, state.clone());
+        Ok(state)
+    }
+
+    /// `at`, asked of the bridge.
+    fn ask(game: Arc<str>, chance_seed: u64, history: Vec<u32>) -> Result<OpenSpiel, String> {
         let a = request(&json!({"op": "state", "game": &*game, "history": history,
             "seed": chance_seed & 0x7fff_ffff_ffff_ffff}))?;
         let ints = |v: &Value| -> Vec<u32> {
