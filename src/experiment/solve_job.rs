@@ -266,9 +266,12 @@ static SHARED_SOLVES: std::sync::LazyLock<std::sync::Mutex<HashMap<u128, Solutio
 
 /// What tells one solve from another: the problem (all of it, not only its name), the weights'
 /// exact numbers and the limits, as a 128-bit digest of their text (about 2 KB, mostly the
-/// position; kept whole, a file's test solves would hold megabytes of keys).
+/// position; kept whole, a file's test solves would hold megabytes of keys), and the solver's
+/// counting version (`GENERATOR_VERSION`), so that a folder of stored solves written by an
+/// older gamelab is not taken for this one's.
 fn solve_key(p: &Problem, w: &Weights, limits: Limits) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(format!("{p:?}|{w:?}|{limits:?}").as_bytes())
+    let version = crate::game::tsumego::generate::GENERATOR_VERSION;
+    xxhash_rust::xxh3::xxh3_128(format!("{version}|{p:?}|{w:?}|{limits:?}").as_bytes())
 }
 
 /// The row of `p` solved with `w` (labelled `label`). With `reuse`, a solve made earlier is
