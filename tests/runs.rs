@@ -340,7 +340,12 @@ kind = "greedy"
     run_ok(&["report", f, "--out", one.to_str().unwrap()]);
     let md = std::fs::read_to_string(one.join("results/sprt/report/report.md")).unwrap();
     assert!(md.contains("## Sequential tests"), "{md}");
-    assert_eq!(md.matches("H1 accepted (Elo = 30)").count(), 2, "{md}");
+    assert_eq!(
+        md.matches("H1 accepted: Elo 30 rather than 0 (hypotheses, not an estimate)")
+            .count(),
+        2,
+        "{md}"
+    );
 }
 
 /// The generation rows and best-table files under `out`, by file name.

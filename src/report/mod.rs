@@ -294,8 +294,15 @@ fn sprt_section(jobs: &[Job], records: &Records) -> Result<String> {
         let llr = sprt.llr_pentanomial(penta);
         let (lo, hi) = sprt.bounds();
         let decision = match sprt.decide(llr) {
-            SprtDecision::AcceptH0 => format!("H0 accepted (Elo = {})", sprt.elo0),
-            SprtDecision::AcceptH1 => format!("H1 accepted (Elo = {})", sprt.elo1),
+            // The hypotheses' Elo, said as such: "H1 accepted (Elo = 50)" read as an estimate.
+            SprtDecision::AcceptH0 => format!(
+                "H0 accepted: Elo {} rather than {} (hypotheses, not an estimate)",
+                sprt.elo0, sprt.elo1
+            ),
+            SprtDecision::AcceptH1 => format!(
+                "H1 accepted: Elo {} rather than {} (hypotheses, not an estimate)",
+                sprt.elo1, sprt.elo0
+            ),
             SprtDecision::Continue => "no decision: game cap reached".to_string(),
         };
         if md.is_empty() {
