@@ -1108,6 +1108,23 @@ fn dispatch(command: Command) -> Result<()> {
 /// than the thousands that would take minutes to start and then fail.
 const MAX_THREADS: usize = 1024;
 
+/// On Ctrl-C (SIGINT), says what is kept and how to go on before exiting 130 as the signal
+/// would: finished jobs and the saved batches and checkpoints of running ones stay, and the
+/// same command resumes. `run.lock` stays too: it is a lock the system releases with its
+/// holder, and a shard running beside this run may hold it. What the exit leaves running is
+/// stopped as after a kill (external agents are contained; their keeper ends them).
+fn say_on_interrupt(file: &std::path::Path, out: &std::path::Path) {
+    let again = format!("gamelab run {} --out {}", file.display(), out.display());
+    // Set once per process; a second handler (an arena run after its GA) is refused, and the
+    // first one says the same.
+    let _ = ctrlc::set_handler(move || {
+        eprintln!(
+            "\ninterrupted: finished jobs and the saved batches and checkpoints of running ones are kept; `{again}` resumes without losing or repeating a row"
+        );
+        std::process::exit(130);
+    });
+}
+
 /// `gamelab run` (in one process, or as rank 0 of an MPI run).
 fn run_command(
     file: PathBuf,
@@ -1148,6 +1165,7 @@ fn run_command(
         return Ok(());
     }
     check_out(&out)?;
+    say_on_interrupt(&file, &out);
     let opts = RunOptions {
         out,
         threads,

@@ -733,3 +733,38 @@ fn a_full_disk_is_named_and_the_run_resumes_once_there_is_room() {
     assert!(resumed.is_some(), "remount failed");
     assert_same(&reference, &rows, "resumed after a full disk");
 }
+
+/// Ctrl-C (SIGINT) says what is kept and how to resume, exits 130, and the same command then
+/// finishes with the rows of an uninterrupted run.
+#[test]
+fn an_interrupted_run_says_how_to_resume_and_resumes_to_the_same_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "games.toml", GAMES);
+    let f = file.to_str().unwrap();
+    let (clean, stopped) = (dir.path().join("clean"), dir.path().join("stopped"));
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    let child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", f, "--out", stopped.to_str().unwrap()])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let o = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    if o.status.code() == Some(130) {
+        assert!(
+            err.contains("interrupted:") && err.contains("resumes"),
+            "{err}"
+        );
+    } else {
+        assert!(o.status.success(), "{err}"); // it had finished before the signal
+    }
+    run_ok(&["run", f, "--out", stopped.to_str().unwrap()]);
+    assert_same(
+        &parts(&clean, "games", "games"),
+        &parts(&stopped, "games", "games"),
+        "after Ctrl-C",
+    );
+}
