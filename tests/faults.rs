@@ -743,12 +743,7 @@ fn an_interrupted_run_says_how_to_resume_and_resumes_to_the_same_rows() {
     let f = file.to_str().unwrap();
     let (clean, stopped) = (dir.path().join("clean"), dir.path().join("stopped"));
     run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
-    let child = Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args(["run", f, "--out", stopped.to_str().unwrap()])
-        .stderr(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = spawn(&["run", f, "--out", stopped.to_str().unwrap()]);
     std::thread::sleep(Duration::from_millis(300));
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let o = child.wait_with_output().unwrap();
