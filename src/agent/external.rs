@@ -234,10 +234,12 @@ impl ExternalSpec {
     }
 
     /// Sets `fingerprint` from the bytes of every command argument that names a regular file,
-    /// read in pieces of a MiB. A file past the input cap (`durable::MAX_INPUT_BYTES`, 64 MiB:
-    /// an interpreter such as node, a network's weights) counts by its length and its first and
-    /// last MiB, so a fingerprint costs at most a few MiB of reading and one MiB of memory
-    /// whatever the file (a 2 GB file took 2 GB and 11 s). Error: a file that cannot be read.
+    /// streamed in pieces of a MiB (one MiB of memory whatever the file). Errors: a file that
+    /// cannot be read, and a file past the input cap (`durable::MAX_INPUT_BYTES`, 64 MiB, the
+    /// cap on every file gamelab reads), named with its size and the cap before any read: a
+    /// 2 GB file once took 2 GB and 11 s of a dry run. An interpreter named by its name
+    /// (`node`) is found on PATH and not read; by a path (`/usr/bin/node`) it is an argument
+    /// like any other.
     pub fn resolve_files(&mut self) -> Result<(), String> {
         let dir = self.workdir();
         let mut h = xxhash_rust::xxh3::Xxh3::new();
@@ -246,8 +248,19 @@ impl ExternalSpec {
             let p = dir.join(arg);
             if p.is_file() {
                 h.update(arg.as_bytes());
-                digest_file(&p, &mut h).map_err(|e| {
-                    format!("cannot read {} (named in `command`): {e}", p.display())
+                digest_file(&p, &mut h).map_err(|e| match e {
+                    Digest::PastCap(len) => format!(
+                        "{} (named in `command`) is {:.1} MiB, past the {} MiB cap on input \
+                         files (gamelab reads each file the command names to tell an edited \
+                         agent from the old one); name an interpreter by its name on PATH \
+                         (`node`, not `/usr/bin/node`)",
+                        p.display(),
+                        len as f64 / (1u64 << 20) as f64,
+                        crate::durable::MAX_INPUT_BYTES >> 20
+                    ),
+                    Digest::Io(e) => {
+                        format!("cannot read {} (named in `command`): {e}", p.display())
+                    }
                 })?;
                 any = true;
             }
@@ -1242,39 +1255,37 @@ pub fn log_path(results: &Path, job: &str, label: &str) -> PathBuf {
         )))
 }
 
-/// Feeds a file's bytes to `h` in pieces of a MiB: all of them up to `durable::MAX_INPUT_BYTES`
-/// (the same digest as the whole file at once); past it a marker, the length, the first MiB and
-/// the last.
-fn digest_file(path: &Path, h: &mut xxhash_rust::xxh3::Xxh3) -> std::io::Result<()> {
-    use std::io::{Read, Seek, SeekFrom};
-    const PIECE: u64 = 1 << 20;
-    let mut f = std::fs::File::open(path)?;
-    let len = f.metadata()?.len();
-    let mut buf = vec![0u8; PIECE as usize];
-    let feed = |f: &mut std::fs::File,
-                h: &mut xxhash_rust::xxh3::Xxh3,
-                buf: &mut [u8],
-                limit: u64|
-     -> std::io::Result<()> {
-        let mut left = limit;
-        while left > 0 {
-            let n = f.read(&mut buf[..PIECE.min(left) as usize])?;
-            if n == 0 {
-                break;
-            }
-            h.update(&buf[..n]);
-            left -= n as u64;
-        }
-        Ok(())
-    };
-    if len <= crate::durable::MAX_INPUT_BYTES {
-        return feed(&mut f, h, &mut buf, crate::durable::MAX_INPUT_BYTES);
+/// Why a file named in an agent's command has no digest.
+enum Digest {
+    /// Its length, past `durable::MAX_INPUT_BYTES`.
+    PastCap(u64),
+    Io(std::io::Error),
+}
+
+/// Feeds a file's bytes to `h` in pieces of a MiB, or says it is past the input cap (by its
+/// length, before reading; a file that grows past the cap while read is caught too).
+fn digest_file(path: &Path, h: &mut xxhash_rust::xxh3::Xxh3) -> Result<(), Digest> {
+    use std::io::Read;
+    const PIECE: usize = 1 << 20;
+    let cap = crate::durable::MAX_INPUT_BYTES;
+    let mut f = std::fs::File::open(path).map_err(Digest::Io)?;
+    let len = f.metadata().map_err(Digest::Io)?.len();
+    if len > cap {
+        return Err(Digest::PastCap(len));
     }
-    h.update(b"\0file past the input cap\0");
-    h.update(&len.to_le_bytes());
-    feed(&mut f, h, &mut buf, PIECE)?;
-    f.seek(SeekFrom::Start(len - PIECE))?;
-    feed(&mut f, h, &mut buf, PIECE)
+    let mut buf = vec![0u8; PIECE];
+    let mut read = 0u64;
+    loop {
+        let n = f.read(&mut buf).map_err(Digest::Io)?;
+        if n == 0 {
+            return Ok(());
+        }
+        read += n as u64;
+        if read > cap {
+            return Err(Digest::PastCap(read));
+        }
+        h.update(&buf[..n]);
+    }
 }
 
 #[cfg(test)]
@@ -1292,7 +1303,7 @@ mod fingerprint_tests {
     }
 
     #[test]
-    fn a_small_file_counts_whole_and_a_huge_one_by_its_length_and_ends() {
+    fn a_small_file_counts_whole_and_one_past_the_cap_is_named() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("agent.py"), b"print('hi')\n").unwrap();
         // Files under the cap: the argument and every byte, as one digest (the job hashes of
@@ -1302,19 +1313,29 @@ mod fingerprint_tests {
         h.update(b"print('hi')\n");
         let small = spec(dir.path(), &["python3", "agent.py", "--fast"]);
         assert_eq!(small.fingerprint, format!("{:016x}", h.digest()));
-        // A 3 GB sparse file: its length and its first and last MiB.
-        let big = dir.path().join("weights.bin");
-        let f = std::fs::File::create(&big).unwrap();
-        f.set_len(3 << 30).unwrap();
+        // A file of exactly the cap counts whole: a change in its last byte is a new agent.
+        let at_cap = dir.path().join("weights.bin");
+        let f = std::fs::File::create(&at_cap).unwrap();
+        f.set_len(crate::durable::MAX_INPUT_BYTES).unwrap();
         let a = spec(dir.path(), &["python3", "agent.py", "weights.bin"]).fingerprint;
-        // A change at its end or in its length is a new agent.
         use std::io::{Seek, SeekFrom, Write};
-        let mut f = std::fs::OpenOptions::new().write(true).open(&big).unwrap();
-        f.seek(SeekFrom::Start((3 << 30) - 10)).unwrap();
+        let mut f = std::fs::OpenOptions::new().write(true).open(&at_cap).unwrap();
+        f.seek(SeekFrom::End(-1)).unwrap();
         f.write_all(b"x").unwrap();
         let b = spec(dir.path(), &["python3", "agent.py", "weights.bin"]).fingerprint;
-        f.set_len((3 << 30) + 1).unwrap();
-        let c = spec(dir.path(), &["python3", "agent.py", "weights.bin"]).fingerprint;
-        assert!(a != b && b != c && a != c && a != small.fingerprint);
+        assert!(a != b && a != small.fingerprint);
+        // One byte past it (a 3 GB sparse file alike): an error naming the file, its size and
+        // the cap, before any read.
+        f.set_len(crate::durable::MAX_INPUT_BYTES + 1).unwrap();
+        let mut s: ExternalSpec = serde_json::from_value(serde_json::json!({
+            "command": ["python3", "agent.py", "weights.bin"],
+            "cwd": dir.path().to_str().unwrap(),
+        }))
+        .unwrap();
+        let e = s.resolve_files().unwrap_err();
+        assert!(e.contains("weights.bin") && e.contains("64.0 MiB") && e.contains("64 MiB cap"), "{e}");
+        f.set_len(3 << 30).unwrap();
+        let e = s.resolve_files().unwrap_err();
+        assert!(e.contains("3072.0 MiB, past the 64 MiB cap"), "{e}");
     }
 }
