@@ -113,6 +113,11 @@ enum Command {
         /// Tables as Markdown in report.md only (md), or also one CSV file each (csv).
         #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
         format: TableFormat,
+        /// Also keep the report's tables (report.md, the CSV files, jobs.json) and the
+        /// experiment file in DIR/<experiment>/, replacing what was there: a reference
+        /// artefact small enough for git (`make reproduce-*` keep theirs in docs/reports/).
+        #[arg(long, value_name = "DIR")]
+        keep: Option<PathBuf>,
     },
     /// Write Slurm batch scripts for an experiment: a job array over shards (--shards N) or one
     /// MPI job (--mpi-ranks R), and a report job that waits for it; prints how to submit them.
@@ -351,10 +356,11 @@ enum Command {
         /// Also write the page here (`make reproduction`: docs/reproduction.md).
         #[arg(long)]
         page: Option<PathBuf>,
-        /// Keep what the page already says of files whose report is not under OUT (marked as
-        /// carried over), so a page gathered from runs on several machines keeps every value.
-        #[arg(long, requires = "page")]
-        carry_over: bool,
+        /// Read each experiment's report from DIR/<experiment>/ (reports kept with `gamelab
+        /// report --keep DIR`) instead of OUT's results: `make reproduction` builds
+        /// docs/reproduction.md from docs/reports/ alone, without a run.
+        #[arg(long, value_name = "DIR")]
+        reports: Option<PathBuf>,
     },
     /// List games, stages, agent kinds and experiment files.
     List {
@@ -480,9 +486,20 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Report { file, out, format } => {
+        Command::Report {
+            file,
+            out,
+            format,
+            keep,
+        } => {
             let (exp, jobs) = load(&file)?;
             check_out(&out)?;
+            if keep.is_some() && format != TableFormat::Csv {
+                return Err(anyhow::anyhow!(
+                    "--keep needs the tables as CSV files (--format csv): the reproduction page reads comparisons.csv"
+                )
+                .into());
+            }
             let r = gamelab::report::report(&exp, &jobs, &out, format == TableFormat::Csv)?;
             println!(
                 "{}: report from {} rows ({} of {} jobs)",
@@ -498,6 +515,11 @@ fn dispatch(command: Command) -> Result<()> {
             }
             for f in &r.figures {
                 println!("figure: {}", f.display());
+            }
+            if let Some(dir) = keep {
+                let report_dir = r.report.parent().unwrap_or(std::path::Path::new("."));
+                let kept = gamelab::report::kept::keep(&exp, report_dir, &dir)?;
+                println!("kept: {}", kept.display());
             }
             Ok(())
         }
@@ -804,14 +826,18 @@ fn dispatch(command: Command) -> Result<()> {
             files,
             out,
             page,
-            carry_over,
+            reports,
         } => {
             let experiments = files
                 .iter()
                 .map(|f| Experiment::load(f))
                 .collect::<Result<Vec<_>, InputError>>()?;
-            let s =
-                gamelab::report::summary::summary(&experiments, &out, page.as_deref(), carry_over)?;
+            let s = gamelab::report::summary::summary(
+                &experiments,
+                &out,
+                page.as_deref(),
+                reports.as_deref(),
+            )?;
             let counts = if s.counts.is_empty() {
                 "no published values yet".to_string()
             } else {
@@ -825,15 +851,15 @@ fn dispatch(command: Command) -> Result<()> {
                 "summary: {} ({} experiments reported{}; {counts})",
                 s.markdown.display(),
                 s.reported.len(),
-                if s.carried.is_empty() {
+                if s.stale.is_empty() {
                     String::new()
                 } else {
-                    format!(", {} carried over from the page", s.carried.len())
+                    format!(", {} stale", s.stale.len())
                 }
             );
             if !s.stale.is_empty() {
                 eprintln!(
-                    "reported from an earlier version of their experiment file, so left out: {} (run and report them again, then summarise again)",
+                    "reported from an earlier version of their experiment file, named stale on the page: {} (run and report them again, then summarise again)",
                     s.stale.join(", ")
                 );
             }

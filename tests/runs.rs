@@ -1583,7 +1583,7 @@ fn claims_named(name: &str) -> String {
 /// A report made from an earlier version of its experiment file (its jobs are no longer the
 /// file's) is left out of the summary, saying so, until the file is run and reported again.
 #[test]
-fn a_summary_leaves_out_a_report_of_an_earlier_version_of_its_file() {
+fn a_summary_names_a_report_of_an_earlier_version_of_its_file_stale() {
     let text = claims_named("edited").replace("games = 200", "games = 40");
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "edited.toml", &text);
@@ -1609,16 +1609,17 @@ fn a_summary_leaves_out_a_report_of_an_earlier_version_of_its_file() {
     );
     let (md, err) = summarise();
     assert!(
-        !md.contains("| edited |")
-            && md.contains("its report is of an earlier version of the file")
-            && err.contains("earlier version of their experiment file, so left out: edited"),
+        md.contains("| edited (stale) |")
+            && md.contains("1 of them stale, made from an earlier version of their file: edited")
+            && md.contains("; **stale**: made from an earlier version of the file")
+            && err.contains("named stale on the page: edited"),
         "{md}\n{err}"
     );
     run_ok(&["run", f, "--out", o]);
     run_ok(&["report", f, "--out", o]);
     let (md, err) = summarise();
     assert!(
-        md.contains("| edited |") && !md.contains("earlier version") && !err.contains("earlier"),
+        md.contains("| edited |") && !md.contains("stale") && !err.contains("earlier"),
         "{md}\n{err}"
     );
 }
@@ -1761,52 +1762,102 @@ fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
     );
     assert_eq!(csv.lines().count(), 4);
 
-    // Summarised where the report is not (another machine), the page keeps its values only with
-    // --carry-over, marked as carried, with the same rows, verdicts and reversal; and carrying a
-    // carried page again changes nothing.
-    let elsewhere = dir.path().join("elsewhere");
-    let carry = || {
+    // Kept (`report --keep`), the report's tables and the file go to docs/reports/claims/, and a
+    // summary from there alone, on a root where nothing ran, writes the same page; a kept
+    // report whose file changed since is named stale there.
+    let kept = dir.path().join("docs/reports");
+    let keep = || {
+        let o = gamelab(&[
+            "report",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--keep",
+            kept.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    };
+    keep();
+    let mut names: Vec<String> = std::fs::read_dir(kept.join("claims"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "comparisons.csv",
+            "experiment.toml",
+            "jobs.json",
+            "report.md",
+            "run-times.csv",
+            "scores.csv"
+        ]
+    );
+    assert_eq!(
+        std::fs::read_to_string(kept.join("claims/experiment.toml")).unwrap(),
+        claimed
+    );
+    let from_kept = || {
         gamelab(&[
             "summary",
             file.to_str().unwrap(),
             "--out",
-            elsewhere.to_str().unwrap(),
+            dir.path().join("elsewhere").to_str().unwrap(),
             "--page",
             page.to_str().unwrap(),
-            "--carry-over",
+            "--reports",
+            kept.to_str().unwrap(),
         ])
     };
-    let o = carry();
+    let o = from_kept();
     assert!(o.status.success(), "{}", stderr(&o));
-    let carried = std::fs::read_to_string(&page).unwrap();
+    let rebuilt = std::fs::read_to_string(&page).unwrap();
     let table_rows = |t: &str| {
         t.lines()
-            .filter(|l| l.starts_with("| claims |") || l.starts_with("- **claims**"))
+            .filter(|l| l.starts_with("| claims") || l.starts_with("- **claims**"))
             .map(String::from)
             .collect::<Vec<_>>()
     };
-    assert_eq!(table_rows(&carried), table_rows(&written));
-    assert_eq!(table_rows(&carried).len(), 4, "{carried}");
+    assert_eq!(table_rows(&rebuilt), table_rows(&written));
     assert!(
-        carried.contains("3 published values from 1 experiments (1 of them carried over")
-            && carried.contains("1 consistent, 1 not comparable, 1 sign differs")
-            && carried.contains("`: commit ")
-            && carried.contains("**carried over from the earlier page**")
-            && !carried.contains("Not reported yet"),
-        "{carried}"
+        rebuilt.contains("kept in `")
+            && rebuilt.contains("`: commit ")
+            && !rebuilt.contains("stale"),
+        "{rebuilt}"
     );
-    let o = carry();
+    // The run's wall time (one run here) is on the page's table of costs.
+    let cost = rebuilt
+        .lines()
+        .find(|l| l.starts_with("| `") && l.contains("claims.toml"))
+        .unwrap_or_else(|| panic!("{rebuilt}"));
+    let cells: Vec<&str> = cost.split('|').map(str::trim).collect();
+    assert!(
+        cells[2].ends_with(" s") && cells[3] == "1" && cells[4].parse::<usize>().unwrap() >= 1,
+        "{cost}"
+    );
+    write(
+        dir.path(),
+        "claims.toml",
+        &claimed.replace("games = 200", "games = 201"),
+    );
+    let o = from_kept();
     assert!(o.status.success(), "{}", stderr(&o));
-    assert_eq!(std::fs::read_to_string(&page).unwrap(), carried);
-    // A page that never had the file: listed as not reported, and the page is left as it is.
-    std::fs::write(&page, "the record\n").unwrap();
-    let o = carry();
+    let after_edit = std::fs::read_to_string(&page).unwrap();
     assert!(
-        !o.status.success() && stderr(&o).contains("left as it is"),
-        "{}",
-        stderr(&o)
+        after_edit.contains("| claims (stale) |") && after_edit.contains("; **stale**"),
+        "{after_edit}"
     );
-    assert_eq!(std::fs::read_to_string(&page).unwrap(), "the record\n");
+    // Keeping again replaces the folder whole.
+    std::fs::write(kept.join("claims/extra.txt"), "x").unwrap();
+    write(dir.path(), "claims.toml", &claimed);
+    keep();
+    assert!(!kept.join("claims/extra.txt").exists());
+    assert_eq!(
+        std::fs::read_dir(&kept).unwrap().count(),
+        1,
+        "no leftover folders"
+    );
 }
 
 /// The browser the HTML report test drives: `GAMELAB_CHROMIUM`, else chromium on the PATH.
@@ -2154,4 +2205,64 @@ kind = "random_greedy"
         md.contains("Score of the final weights against the opponent"),
         "{md}"
     );
+}
+
+/// docs/reproduction.md is what `make reproduction` builds from the kept reports
+/// (docs/reports/<experiment>/) alone: rebuilt here from a fresh clone's files, without a run,
+/// it is the committed page byte for byte. So a kept report whose experiment file changed since
+/// (other jobs) is named stale on the committed page, and a report kept without rebuilding the
+/// page fails here. Every kept folder belongs to an experiment file of that name.
+#[test]
+fn the_committed_reproduction_page_is_rebuilt_from_the_kept_reports_alone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(root.join("experiments"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .map(|p| format!("experiments/{}", p.file_name().unwrap().to_string_lossy()))
+        .collect();
+    files.sort();
+    let kept = root.join("docs/reports");
+    for e in std::fs::read_dir(&kept).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            files.contains(&format!("experiments/{name}.toml")),
+            "docs/reports/{name} has no experiment file experiments/{name}.toml"
+        );
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("reproduction.md");
+    let mut args = vec!["summary".to_string()];
+    args.extend(files);
+    args.extend([
+        "--reports".into(),
+        "docs/reports".into(),
+        "--page".into(),
+        page.to_str().unwrap().into(),
+        "--out".into(),
+        dir.path().to_str().unwrap().into(),
+    ]);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(&args)
+        .current_dir(root)
+        .env_remove("GOTOOLS_PROBLEMS")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rebuilt = std::fs::read_to_string(&page).unwrap();
+    let committed = std::fs::read_to_string(root.join("docs/reproduction.md")).unwrap();
+    if rebuilt != committed {
+        let first = rebuilt
+            .lines()
+            .zip(committed.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(rebuilt.lines().count().min(committed.lines().count()));
+        panic!(
+            "docs/reproduction.md is not what `make reproduction` builds from docs/reports/ (run it \
+             and commit the page); first different line {}:\nbuilt:     {}\ncommitted: {}",
+            first + 1,
+            rebuilt.lines().nth(first).unwrap_or("(end)"),
+            committed.lines().nth(first).unwrap_or("(end)")
+        );
+    }
 }

@@ -1319,7 +1319,10 @@ mod fingerprint_tests {
         f.set_len(crate::durable::MAX_INPUT_BYTES).unwrap();
         let a = spec(dir.path(), &["python3", "agent.py", "weights.bin"]).fingerprint;
         use std::io::{Seek, SeekFrom, Write};
-        let mut f = std::fs::OpenOptions::new().write(true).open(&at_cap).unwrap();
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&at_cap)
+            .unwrap();
         f.seek(SeekFrom::End(-1)).unwrap();
         f.write_all(b"x").unwrap();
         let b = spec(dir.path(), &["python3", "agent.py", "weights.bin"]).fingerprint;
@@ -1333,7 +1336,10 @@ mod fingerprint_tests {
         }))
         .unwrap();
         let e = s.resolve_files().unwrap_err();
-        assert!(e.contains("weights.bin") && e.contains("64.0 MiB") && e.contains("64 MiB cap"), "{e}");
+        assert!(
+            e.contains("weights.bin") && e.contains("64.0 MiB") && e.contains("64 MiB cap"),
+            "{e}"
+        );
         f.set_len(3 << 30).unwrap();
         let e = s.resolve_files().unwrap_err();
         assert!(e.contains("3072.0 MiB, past the 64 MiB cap"), "{e}");

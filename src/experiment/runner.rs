@@ -106,6 +106,56 @@ pub struct RunSummary {
     pub results_dir: PathBuf,
 }
 
+/// The file in an experiment's results folder where each run that ran jobs adds a line: its
+/// wall time, the jobs it ran, the worker threads and the machine's cores, and when it ended
+/// (`run_times`). A resumed run adds its own line, so the lines sum to the file's cost; a run
+/// killed before its end adds none (its finished jobs are not counted).
+pub const RUN_TIMES_FILE: &str = "run-times.csv";
+const RUN_TIMES_HEADER: &str = "seconds,jobs,threads,cores,ended\n";
+
+fn record_run_time(dir: &Path, seconds: f64, jobs: usize, threads: Option<usize>) -> Result<()> {
+    use std::io::Write;
+    let path = dir.join(RUN_TIMES_FILE);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let line = format!(
+        "{seconds:.1},{jobs},{},{cores},{}\n",
+        threads.unwrap_or(cores),
+        crate::provenance::current().date
+    );
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    let text = if f.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
+        format!("{RUN_TIMES_HEADER}{line}")
+    } else {
+        line
+    };
+    f.write_all(text.as_bytes())
+        .map_err(|e| crate::durable::name_full_disk(e.into(), &path))
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// What the runs of an experiment recorded (`RUN_TIMES_FILE`): wall seconds in all, runs, and
+/// the most threads and cores any of them had. None without the file or with no line.
+pub fn run_times(path: &Path) -> Option<(f64, usize, usize, usize)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut total = (0.0, 0, 0, 0);
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (Some(s), Some(t), Some(c)) = (
+            f.first().and_then(|x| x.parse::<f64>().ok()),
+            f.get(2).and_then(|x| x.parse::<usize>().ok()),
+            f.get(3).and_then(|x| x.parse::<usize>().ok()),
+        ) else {
+            continue;
+        };
+        total = (total.0 + s, total.1 + 1, total.2.max(t), total.3.max(c));
+    }
+    (total.1 > 0).then_some(total)
+}
+
 pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
     out.join("results")
         .join(crate::durable::safe_component(experiment))
@@ -387,6 +437,14 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     };
     with_threads(opts.threads, work)?;
     bar.finish_and_clear();
+    if !pending.is_empty() {
+        record_run_time(
+            &dir,
+            t0.elapsed().as_secs_f64(),
+            pending.len(),
+            opts.threads,
+        )?;
+    }
     Ok(RunSummary {
         jobs_total: jobs.len(),
         jobs_in_shard: in_shard.len(),

@@ -3,13 +3,18 @@
 //! (`stats::two_sample`: Fisher's exact test for scores, Welch's t for means with a spread,
 //! Holm's adjustment over the table's rows, directions checked on their own).
 //!
-//! The old one-sample question, whether the paper's value lies inside our interval, is kept as
-//! a column for the reader, never as the verdict: it ignores the paper's own sampling error.
+//! Where the paper gives no n (or no spread), no two-sample test is possible: the paper's value
+//! is then taken as a fixed number (`two_sample::one_sample`: the exact binomial test for scores,
+//! a one-sample t for means, changes and ratings), and the verdict is labelled one-sample. The
+//! plain question whether the paper's value lies inside our interval stays a column for the
+//! reader.
 
 use super::spec::{ReferenceSpec, Statistic};
 use super::table::Table;
 use crate::stats::Estimate;
-use crate::stats::two_sample::{Sample, holm, sign_differs, test, verdict};
+use crate::stats::two_sample::{
+    Ours, Sample, holm, is_one_sample, one_sample, sign_differs, test, verdict,
+};
 
 pub use crate::stats::two_sample::Verdict;
 
@@ -28,6 +33,22 @@ pub struct Comparison {
     /// Whether the paper's value lies inside our interval (for the reader; not the verdict).
     pub inside: Option<bool>,
     pub verdict: Verdict,
+}
+
+impl Comparison {
+    /// Whether the verdict came from a one-sample test (the paper's value taken as fixed).
+    pub fn one_sample(&self) -> bool {
+        self.test.is_some_and(|(name, _, _)| is_one_sample(name))
+    }
+
+    /// The verdict as shown, `(one-sample)` after a one-sample one.
+    pub fn verdict_text(&self) -> String {
+        if self.one_sample() && !matches!(self.verdict, Verdict::NotComparable(_)) {
+            format!("{} (one-sample)", self.verdict.text())
+        } else {
+            self.verdict.text()
+        }
+    }
 }
 
 fn text_of(v: &toml::Value) -> String {
@@ -152,15 +173,28 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
                             f64::NAN,
                         ),
                     };
+                    // Two samples where the paper gives its n (and spread, for means); else
+                    // the paper's value as a fixed number (`one_sample`, labelled so).
+                    let level = 1.0 - ALPHA;
+                    let by_interval = Ours::Interval {
+                        value: v,
+                        lo,
+                        hi,
+                        n,
+                    };
                     let tested = match (table.statistic, reference.relative) {
-                        (Statistic::Rating, _) => {
-                            Err("ratings have no two-sample test here".to_string())
+                        (Statistic::Score, _) if paper_n.is_none() => {
+                            one_sample(Ours::Percent { value: v, n }, x, level)
                         }
-                        (_, true) if paper_sd.is_none() => {
-                            Err("the paper gives a change without its spread".to_string())
+                        (Statistic::Score, _) => test(ours, paper, level),
+                        (Statistic::Rating, _) | (_, true) => one_sample(by_interval, x, level),
+                        (Statistic::Mean, false) if paper_sd.is_none() || paper_n.is_none() => {
+                            match row.sd {
+                                Some(sd) => one_sample(Ours::Mean { value: v, sd, n }, x, level),
+                                None => one_sample(by_interval, x, level),
+                            }
                         }
-                        (_, true) => Err("a change has no two-sample test here".to_string()),
-                        _ => test(ours, paper, 1.0 - ALPHA),
+                        _ => test(ours, paper, level),
                     };
                     (tested, sign_differs(ours, paper, point, 1.0 - ALPHA))
                 }
@@ -195,6 +229,9 @@ fn p_text(p: f64) -> String {
 /// The comparison as Markdown, with a line saying how the verdict was reached.
 pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -> String {
     let mut s = String::new();
+    if reference.derived {
+        s += "Derived values: the \"published\" column is ours, computed from the paper's numbers (the note says how), not printed in the paper; the reproduction page shows them apart and does not count them as published values.\n\n";
+    }
     let mut header = reference.keys.clone();
     let (value_name, interval_name) = if reference.relative {
         (
@@ -261,7 +298,7 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
         cells.push(c.test.map_or("–".into(), |(_, p, adj)| {
             format!("{} ({})", p_text(adj), p_text(p))
         }));
-        cells.push(c.verdict.text());
+        cells.push(c.verdict_text());
         cells.push(
             c.inside
                 .map_or("–".into(), |i| if i { "yes".into() } else { "no".into() }),
@@ -269,23 +306,28 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
         s += &format!("| {} |\n", cells.join(" | "));
     }
     let count = |w: &str| rows.iter().filter(|c| c.verdict.word() == w).count();
+    let one = rows
+        .iter()
+        .filter(|c| c.one_sample() && !matches!(c.verdict, Verdict::NotComparable(_)))
+        .count();
     s += &format!(
-        "\n{} published values: {} consistent, {} different, {} with the sign reversed, {} not comparable.\n",
+        "\n{} published values: {} consistent, {} different, {} with the sign reversed, {} not comparable ({one} of the verdicts one-sample).\n",
         rows.len(),
         count("consistent"),
         count("different"),
         count("sign differs"),
         count("not comparable")
     );
+    let one_sample_text = "where the paper gives no n, a one-sample test takes its value as a fixed number (labelled one-sample; it ignores the paper's own sampling error, so it finds differences more readily)";
     let test = match (table.statistic, reference.relative) {
-        (Statistic::Score, _) => {
-            "Fisher's exact test on score points (W + D/2 of n games, rounded to whole points for the exact test; ours against the paper's), with Newcombe's interval for the difference in percentage points"
-        }
-        (_, true) => {
-            "no test: the paper gives changes without their spread, so only the direction is checked"
-        }
-        (Statistic::Mean, false) => "Welch's t test, where the paper gives its n and SD",
-        (Statistic::Rating, false) => "no test for ratings",
+        (Statistic::Score, _) => format!(
+            "Fisher's exact test on score points (W + D/2 of n games, rounded to whole points for the exact test; ours against the paper's), with Newcombe's interval for the difference in percentage points; {one_sample_text}: the exact binomial test of our points, with our Wilson interval less the paper's value"
+        ),
+        (_, true) => "the paper's change as a fixed number against ours: a one-sample t test with the standard error read from our interval (one-sample)".to_string(),
+        (Statistic::Mean, false) => format!(
+            "Welch's t test where the paper gives its n and SD; {one_sample_text}: the one-sample t test from our SD"
+        ),
+        (Statistic::Rating, false) => "the paper's rating as a fixed number against ours: a one-sample t test with the standard error read from our interval (one-sample)".to_string(),
     };
     s += &format!(
         "Verdict: {test}; p-values Holm-adjusted over this table's rows (first number; raw in brackets), \"different\" below {ALPHA}. \"Sign differs\": the paper and we lie on opposite sides of {} and the paper's own interval excludes it. Both samples count, so the verdict does not ask whether the paper's value lies inside our interval (last column, for the reader).\n",
@@ -300,7 +342,8 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
 
 /// The comparison as CSV rows (no header), for the summary page: table, source, keys (as
 /// `k=v; ...`), published, paper n, n assumed, measured, lo, hi, n, difference, its interval,
-/// test, p, p (Holm), verdict.
+/// test, p, p (Holm), verdict, why not comparable, derived (the values are ours, from the
+/// paper's numbers).
 pub fn csv_rows(reference: &ReferenceSpec, rows: &[Comparison]) -> Vec<Vec<String>> {
     let f = |x: f64| {
         if x.is_nan() {
@@ -351,6 +394,7 @@ pub fn csv_rows(reference: &ReferenceSpec, rows: &[Comparison]) -> Vec<Vec<Strin
                 f(adj),
                 c.verdict.word().to_string(),
                 why,
+                reference.derived.to_string(),
             ]
         })
         .collect()
@@ -361,7 +405,7 @@ pub fn csv_rows(reference: &ReferenceSpec, rows: &[Comparison]) -> Vec<Vec<Strin
 pub const CSV_FILE: &str = "comparisons.csv";
 
 /// The header of `csv_rows`.
-pub const CSV_HEADER: [&str; 18] = [
+pub const CSV_HEADER: [&str; 19] = [
     "table",
     "source",
     "keys",
@@ -380,4 +424,5 @@ pub const CSV_HEADER: [&str; 18] = [
     "p_holm",
     "verdict",
     "why",
+    "derived",
 ];

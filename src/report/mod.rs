@@ -16,6 +16,7 @@ pub mod compare;
 pub mod draw;
 pub mod figure;
 pub mod html;
+pub mod kept;
 pub mod plan;
 pub mod records;
 pub mod spec;
@@ -231,6 +232,7 @@ pub fn tables(
                     seed: exp.file.seed,
                 },
             )
+            .map(|table| if t.total { table.totals() } else { table })
             .with_context(|| format!("table '{}'", t.name))
         })
         .collect()

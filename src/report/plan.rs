@@ -126,6 +126,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         method: Default::default(),
         baseline: None,
         paired: false,
+        total: false,
         hidden: false,
         filter: Default::default(),
         rows: RowSource::Own,
@@ -379,6 +380,9 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         }
         if t.paired && (t.baseline.is_none() || t.unit.is_none()) {
             return Err(exp.error(at, format!("table '{}': `paired` compares with the `baseline` unit by unit: it needs both `baseline` and `unit`", t.name)));
+        }
+        if t.total && (t.statistic != Statistic::Mean || t.baseline.is_some()) {
+            return Err(exp.error(at, format!("table '{}': `total` shows a mean table's totals: it goes with statistic = \"mean\" and without `baseline` (a change in % is the same for totals and means)", t.name)));
         }
         if t.metric.is_some() && t.statistic != Statistic::Mean {
             return Err(exp.error(

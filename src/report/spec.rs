@@ -86,6 +86,11 @@ pub struct TableSpec {
     /// Student t interval and the paired t-test's p-value, over the units both groups have.
     #[serde(default)]
     pub paired: bool,
+    /// Mean tables: show each group's total over its units (n x the mean, the interval and
+    /// SD scaled alike) instead of the mean, where the paper gives totals over the same units
+    /// (GoTools' "370,115 leaves in total" of a test set): like with like.
+    #[serde(default)]
+    pub total: bool,
     /// Computed (CSV and figures) but left out of report.md, for long tables behind a figure.
     #[serde(default)]
     pub hidden: bool,
@@ -209,6 +214,12 @@ pub struct ReferenceSpec {
     /// ("sign differs"): `gamelab summary` prints it under the table of every such row.
     #[serde(default)]
     pub reversal: Option<String>,
+    /// The values are ours, derived from the paper's numbers (means of a table's rows pooled
+    /// as a figure pools them), not printed in the paper: compared like the others, but shown
+    /// apart on the reproduction page and not counted as published values. The note says how
+    /// they were derived.
+    #[serde(default)]
+    pub derived: bool,
 }
 
 /// The `[report]` section.

@@ -8,7 +8,6 @@ use crate::experiment::Experiment;
 use crate::experiment::runner::results_dir;
 use anyhow::{Context, Result};
 use polars::prelude::*;
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// What the summary wrote.
@@ -18,12 +17,10 @@ pub struct Summary {
     /// Experiments with published values compared, and those whose report is missing.
     pub reported: Vec<String>,
     pub missing: Vec<String>,
-    /// Not reported here, their values kept from the earlier page (`carry_over`).
-    pub carried: Vec<String>,
     /// Reported before their runs ended: `name (J of N jobs)`.
     pub unfinished: Vec<String>,
-    /// Whose report was made from another version of their experiment file (other jobs): left
-    /// out of the page (or carried over from it) until reported again.
+    /// Whose report was made from another version of their experiment file (other jobs): on
+    /// the page, named stale with the commit it came from, until run and reported again.
     pub stale: Vec<String>,
     /// Verdict word -> count.
     pub counts: Vec<(String, usize)>,
@@ -68,84 +65,6 @@ fn read_comparisons(path: &Path) -> Result<Vec<Row>> {
         .collect())
 }
 
-/// What an earlier page (the one `--page` names) said of one experiment, read back from the
-/// page's own Markdown: its rows of "Every published value" with their verdicts, and its
-/// reversal lines (its line under "Where the numbers come from" is kept by file, `read_page`).
-/// A page is a record across machines: a file reported on one machine and summarised on
-/// another keeps its values this way.
-#[derive(Default)]
-struct Carried {
-    rows: Vec<String>,
-    verdicts: Vec<String>,
-    reversals: Vec<String>,
-    /// The name column as written, `name (J of N jobs)` for a report of an unfinished run.
-    shown_as: Option<String>,
-}
-
-/// The suffix a carried experiment's source line gets (once, however often it is carried).
-const CARRIED_NOTE: &str =
-    "; **carried over from the earlier page** (its report was not where this page was made)";
-
-/// Experiments of an earlier page by name (rows, reversals) and by file (source lines).
-fn read_page(text: &str) -> (HashMap<String, Carried>, Vec<(String, String)>) {
-    let mut by_name: HashMap<String, Carried> = HashMap::new();
-    let mut sources = Vec::new();
-    let mut section = "";
-    for line in text.lines() {
-        if let Some(h) = line.strip_prefix("## ") {
-            section = match h.trim() {
-                "Reversals" => "reversals",
-                "Every published value" => "values",
-                "Where the numbers come from" => "sources",
-                _ => "",
-            };
-            continue;
-        }
-        match section {
-            "values" if line.starts_with("| ") && !line.starts_with("| experiment |") => {
-                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
-                // "| a | b | … | verdict |" splits into ["", a, b, …, verdict, ""].
-                let (Some(shown), Some(verdict)) = (cells.get(1), cells.iter().rev().nth(1)) else {
-                    continue;
-                };
-                let name = match shown
-                    .strip_suffix(" jobs)")
-                    .and_then(|s| s.rsplit_once(" ("))
-                {
-                    Some((name, _)) => name,
-                    None => shown,
-                };
-                let verdict = verdict.trim_matches('*');
-                let verdict = verdict.split_once(':').map_or(verdict, |(w, _)| w);
-                let c = by_name.entry(name.to_string()).or_default();
-                c.rows.push(line.to_string());
-                c.verdicts.push(verdict.trim().to_string());
-                c.shown_as = Some(shown.to_string());
-            }
-            "reversals" => {
-                if let Some((name, _)) = line.strip_prefix("- **").and_then(|l| l.split_once("**,"))
-                {
-                    by_name
-                        .entry(name.to_string())
-                        .or_default()
-                        .reversals
-                        .push(line.to_string());
-                }
-            }
-            "sources" => {
-                if let Some((file, rest)) =
-                    line.strip_prefix("- `").and_then(|l| l.split_once("`: "))
-                {
-                    let rest = rest.strip_suffix(CARRIED_NOTE).unwrap_or(rest);
-                    sources.push((file.to_string(), rest.to_string()));
-                }
-            }
-            _ => {}
-        }
-    }
-    (by_name, sources)
-}
-
 /// The commit and date of the report a comparison file came from (its report.md's provenance
 /// line), or a note that it cannot be read; and, when the report was made before its run had
 /// every job, how many it had (with rows, in all).
@@ -183,32 +102,29 @@ fn report_is_stale(exp: &Experiment, results: &Path) -> Result<bool> {
 
 /// Writes `out/results/summary.md` and `summary.csv` from the reports of `experiments` (those
 /// without published values are left out; those not reported yet are listed as missing), and
-/// the same page to `page` when given (`make reproduction` writes docs/reproduction.md).
+/// the same page to `page` when given.
 ///
-/// With `carry_over`, an experiment whose report is not under `out` keeps what the page at
-/// `page` says of it (its rows, verdicts, reversals and provenance, marked as carried over), so
-/// that a page made from runs on several machines, or sessions, keeps every value; without a
-/// line on that page it is listed as not reported, as always. A report made from an earlier
-/// version of its experiment file (`report_is_stale`) counts as not there.
+/// The reports are read from `reports/<name>/` when given (kept reports, `kept::keep`: `make
+/// reproduction` builds docs/reproduction.md from docs/reports/ alone), else from each
+/// experiment's results folder under `out`. A report made from an earlier version of its
+/// experiment file (`kept::is_stale`, `report_is_stale`) stays on the page, named stale with
+/// the commit it came from.
 pub fn summary(
     experiments: &[Experiment],
     out: &Path,
     page: Option<&Path>,
-    carry_over: bool,
+    reports: Option<&Path>,
 ) -> Result<Summary> {
-    let (mut reported, mut missing, mut carried) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut reported, mut missing) = (Vec::new(), Vec::new());
     let mut stale = Vec::new();
-    let (mut earlier, earlier_sources) = match page.filter(|_| carry_over) {
-        Some(p) if p.exists() => read_page(
-            &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
-        ),
-        _ => Default::default(),
-    };
     let mut unfinished_runs: Vec<String> = Vec::new();
     let mut md_rows = String::new();
+    let mut md_derived = String::new();
+    let mut derived_counts: std::collections::BTreeMap<String, usize> = Default::default();
     let mut reversals = String::new();
     let mut sources = String::new();
     let mut not_run = String::new();
+    let mut costs = String::new();
     let mut csv = csv_line(
         &std::iter::once("experiment")
             .chain(CSV_HEADER)
@@ -216,57 +132,57 @@ pub fn summary(
     );
     let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
     let number = |s: &str| s.parse::<f64>().ok();
-    for exp in experiments
+    // By file path, byte by byte: the page does not depend on the order a shell's glob (and its
+    // locale) gave the files in.
+    let mut experiments: Vec<&Experiment> = experiments
         .iter()
         .filter(|e| !e.file.report.reference.is_empty())
-    {
+        .collect();
+    experiments.sort_by(|a, b| a.path.as_os_str().cmp(b.path.as_os_str()));
+    for exp in experiments {
         let results = results_dir(out, &exp.name);
-        let path = results.join("report").join(CSV_FILE);
-        let is_there = path.exists();
-        let is_stale = is_there && report_is_stale(exp, &results)?;
-        if is_stale {
-            stale.push(exp.name.clone());
-        }
-        if !is_there || is_stale {
-            let file = exp.path.display().to_string();
-            if let Some(c) = earlier.remove(&exp.name).filter(|c| !c.rows.is_empty()) {
-                carried.push(exp.name.clone());
-                for (row, verdict) in c.rows.iter().zip(&c.verdicts) {
-                    md_rows += &format!("{row}\n");
-                    *counts.entry(verdict.clone()).or_default() += 1;
-                }
-                for line in &c.reversals {
-                    reversals += &format!("{line}\n");
-                }
-                if let Some(shown) = c.shown_as.filter(|s| *s != exp.name) {
-                    unfinished_runs.push(shown);
-                }
-                let when = earlier_sources
-                    .iter()
-                    .find(|(f, _)| *f == file)
-                    .map_or("provenance not on the earlier page", |(_, w)| w.as_str());
-                sources += &format!("- `{file}`: {when}{CARRIED_NOTE}\n");
-                continue;
-            }
+        let folder = match reports {
+            Some(r) => r.join(crate::durable::safe_component(&exp.name)),
+            None => results.join("report"),
+        };
+        let path = folder.join(CSV_FILE);
+        if !path.exists() {
             missing.push(exp.name.clone());
             not_run += &format!(
-                "- `{}`: {}{}\n",
+                "- `{}`: {}\n",
                 exp.path.display(),
                 exp.file
                     .description
                     .as_deref()
                     .unwrap_or("(no description)"),
-                if is_stale {
-                    " (its report is of an earlier version of the file: run and report it again)"
-                } else {
-                    ""
-                }
             );
             continue;
         }
+        let is_stale = match reports {
+            Some(_) => super::kept::is_stale(exp, &folder)?,
+            None => report_is_stale(exp, &results)?,
+        };
+        if is_stale {
+            stale.push(exp.name.clone());
+        }
         reported.push(exp.name.clone());
-        let (when, unfinished) = reported_at(path.parent().unwrap_or(Path::new(".")));
-        let name = match unfinished {
+        let (when, unfinished) = reported_at(&folder);
+        let times = match reports {
+            Some(_) => folder.join(crate::experiment::runner::RUN_TIMES_FILE),
+            None => results.join(crate::experiment::runner::RUN_TIMES_FILE),
+        };
+        costs += &match crate::experiment::runner::run_times(&times) {
+            Some((seconds, runs, threads, cores)) => format!(
+                "| `{}` | {} | {runs} | {threads} | {cores} |\n",
+                exp.path.display(),
+                duration_text(seconds)
+            ),
+            None => format!(
+                "| `{}` | not recorded (reported before runs recorded their times) | – | – | – |\n",
+                exp.path.display()
+            ),
+        };
+        let mut name = match unfinished {
             Some((with_rows, all)) => {
                 let name = format!("{} ({with_rows} of {all} jobs)", exp.name);
                 unfinished_runs.push(name.clone());
@@ -274,12 +190,20 @@ pub fn summary(
             }
             None => exp.name.clone(),
         };
+        if is_stale {
+            name += " (stale)";
+        }
         sources += &format!(
-            "- `{}`: {when}{}\n",
+            "- `{}`: {when}{}{}\n",
             exp.path.display(),
             unfinished.map_or(String::new(), |(with_rows, all)| format!(
                 "; **an unfinished run: {with_rows} of {all} jobs**"
-            ))
+            )),
+            if is_stale {
+                "; **stale**: made from an earlier version of the file (other jobs); run and report it again"
+            } else {
+                ""
+            }
         );
         for row in read_comparisons(&path)? {
             csv += &csv_line(
@@ -287,7 +211,21 @@ pub fn summary(
                     .chain(row.0.iter().cloned())
                     .collect::<Vec<_>>(),
             );
-            *counts.entry(row.get("verdict").to_string()).or_default() += 1;
+            let one_sample = crate::stats::two_sample::is_one_sample(row.get("test"))
+                && row.get("verdict") != "not comparable";
+            let word = if one_sample {
+                format!("{} (one-sample)", row.get("verdict"))
+            } else {
+                row.get("verdict").to_string()
+            };
+            let derived = row.get("derived") == "true";
+            *if derived {
+                &mut derived_counts
+            } else {
+                &mut counts
+            }
+            .entry(word)
+            .or_default() += 1;
             let paper_n = match (row.get("paper_n"), row.get("paper_n_assumed")) {
                 ("", _) => "n ?".to_string(),
                 (n, "true") => format!("n {n}, assumed"),
@@ -312,7 +250,7 @@ pub fn summary(
                     format!("{p:.3}")
                 }
             });
-            if row.get("verdict") == "sign differs" {
+            if row.get("verdict") == "sign differs" && !derived {
                 let why = exp
                     .file
                     .report
@@ -335,12 +273,19 @@ pub fn summary(
                     ))
                 );
             }
-            let verdict = match row.get("verdict") {
+            let mut verdict = match row.get("verdict") {
                 "not comparable" => format!("not comparable: {}", row.get("why")),
                 "consistent" => "consistent".into(),
                 w => format!("**{w}**"),
             };
-            md_rows += &format!(
+            if one_sample {
+                verdict += " (one-sample)";
+            }
+            *if derived {
+                &mut md_derived
+            } else {
+                &mut md_rows
+            } += &format!(
                 "| {} | {} | {} | {} ({paper_n}) | {ours} | {diff} | {p} | {verdict} |\n",
                 name,
                 row.get("source").replace('|', "/"),
@@ -350,7 +295,7 @@ pub fn summary(
         }
     }
     // The page is a record of what was run: a run that reported nothing would only overwrite it.
-    if let Some(page) = page.filter(|_| reported.is_empty() && carried.is_empty()) {
+    if let Some(page) = page.filter(|_| reported.is_empty()) {
         anyhow::bail!(
             "no experiment here has been reported yet, so {} is left as it is: run and report the experiments first (make reproduce-all)",
             page.display()
@@ -363,13 +308,14 @@ pub fn summary(
     } else {
         format!(
             "{total} published values from {} experiments{}: {}.\n\n",
-            reported.len() + carried.len(),
-            if carried.is_empty() {
+            reported.len(),
+            if stale.is_empty() {
                 String::new()
             } else {
                 format!(
-                    " ({} of them carried over from the earlier page; see \"Where the numbers come from\")",
-                    carried.len()
+                    " ({} of them stale, made from an earlier version of their file: {}; see \"Where the numbers come from\")",
+                    stale.len(),
+                    stale.join(", ")
                 )
             },
             counts
@@ -379,7 +325,7 @@ pub fn summary(
                 .join(", ")
         )
     };
-    md += "Each verdict compares two samples, the paper's and ours (Fisher's exact test for scores, Welch's t for means with a spread; p-values Holm-adjusted within each table; \"sign differs\" when the two lie on opposite sides of 50% or 0 and the paper's value is clearly on its side). See each experiment's report.md for the tables.\n\n";
+    md += "Where the paper gives its n, a verdict compares two samples, the paper's and ours (Fisher's exact test for scores, Welch's t for means with a spread). Where it gives no n (or no spread), the verdict is one-sample, and says so: the paper's value taken as a fixed number against our sample (the exact binomial test for scores, a one-sample t test for means, changes and ratings); it ignores the paper's own sampling error, so it finds differences more readily. P-values are Holm-adjusted within each table; \"sign differs\" when the two lie on opposite sides of 50% or 0 and the paper's value is clearly on its side. \"Not comparable\" only where the source gives no number or no measured row matches. See each experiment's report.md for the tables.\n\n";
     if !unfinished_runs.is_empty() {
         md += &format!(
             "Reported before their runs ended: {} (their values will change when the runs end; run them again, report, then summarise again).\n\n",
@@ -400,9 +346,32 @@ pub fn summary(
     md += "## Every published value\n\n";
     md += "| experiment | source | row | paper | ours | ours − paper (95% CI) | p (Holm) | verdict |\n|---|---|---|---:|---:|---:|---:|---|\n";
     md += &md_rows;
+    if !md_derived.is_empty() {
+        let total: usize = derived_counts.values().sum();
+        md += &format!(
+            "\n## Values we derived from the papers' numbers\n\nNot published values, so not counted above: each is ours, computed from a paper's table as the paper's figure pools it (the experiment file's note says how), compared in the same way. {total} values: {}.\n\n",
+            derived_counts
+                .iter()
+                .map(|(w, n)| format!("{n} {w}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        md += "| experiment | source | row | derived | ours | ours − derived (95% CI) | p (Holm) | verdict |\n|---|---|---|---:|---:|---:|---:|---|\n";
+        md += &md_derived;
+    }
     if !sources.is_empty() {
-        md += "\n## Where the numbers come from\n\nEach experiment's report (its `report.md` says how it was run):\n\n";
+        md += &match reports {
+            Some(r) => format!(
+                "\n## Where the numbers come from\n\nEach experiment's report, kept in `{}/<experiment>/` with the experiment file it was made from (its `report.md` says how it was run):\n\n",
+                r.display()
+            ),
+            None => "\n## Where the numbers come from\n\nEach experiment's report (its `report.md` says how it was run):\n\n".to_string(),
+        };
         md += &sources;
+    }
+    if !costs.is_empty() {
+        md += "\n## What each file costs\n\nThe wall time of the runs that made each report's rows (`gamelab run`, every run and resume of its results folder added up; `run-times.csv` beside the report), with the worker threads and the machine's cores; the report itself takes seconds. Files that train weights for others (`trained:`) count only their own runs.\n\n| experiment file | wall time | runs | threads | cores |\n|---|---:|---:|---:|---:|\n";
+        md += &costs;
     }
     if !not_run.is_empty() {
         md += "\n## Not in this page\n\nExperiment files with published values whose report was not there when this page was made (each file's comments say what it costs):\n\n";
@@ -429,9 +398,18 @@ pub fn summary(
         csv: csv_path,
         reported,
         missing,
-        carried,
         unfinished: unfinished_runs,
         stale,
         counts: counts.into_iter().collect(),
     })
+}
+
+/// Seconds as `1 h 02 min`, `12 min 05 s` or `45 s`.
+fn duration_text(seconds: f64) -> String {
+    let s = seconds.round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
+    }
 }

@@ -50,6 +50,26 @@ pub struct Table {
     pub repeated: Vec<(Vec<String>, u64, u64)>,
 }
 
+impl Table {
+    /// The table's totals (`TableSpec::total`): each row's mean, interval and SD times its n,
+    /// so a total over n units is compared as the mean is (a one-sample t of the total against a
+    /// published total is that of the mean against the total / n).
+    pub fn totals(mut self) -> Table {
+        for r in &mut self.rows {
+            let n = r.n as f64;
+            r.value = Estimate {
+                value: r.value.value * n,
+                lo: r.value.lo * n,
+                hi: r.value.hi * n,
+            };
+            r.sd = r.sd.map(|sd| sd * n);
+        }
+        self.value_name = format!("total {} (n x mean)", self.value_name);
+        self.decimals = 0;
+        self
+    }
+}
+
 /// Words that name steps of one scale, in order: two cells of the same scale compare by step.
 const SCALES: &[&[&str]] = &[&["easy", "medium", "hard"]];
 

@@ -125,6 +125,12 @@ pub fn student(a: &[f64], b: &[f64], level: f64) -> Option<TTest> {
     Some(t_test(mean(a) - mean(b), se, df, level))
 }
 
+/// One-sample t test of a mean with standard error `se` (df `df`) against the fixed value
+/// `mu`: the difference mean - mu with its interval, and the two-sided p.
+pub fn one_sample_t(mean: f64, se: f64, df: f64, mu: f64, level: f64) -> TTest {
+    t_test(mean - mu, se, df, level)
+}
+
 /// t, interval and two-sided p of a difference with standard error `se`. With no spread at all
 /// (`se` 0: every paired difference equal, or two constant samples) the difference is exact:
 /// the interval is the point, p is 1 when it is 0 and 0 otherwise (t 0 or infinite), where the

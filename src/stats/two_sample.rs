@@ -16,6 +16,13 @@
 //!   opposite sides of the reference point (50% for scores, 0 for changes) and the paper's value
 //!   is clearly on its side (its own interval excludes the point, or, without the paper's n, it
 //!   is not the point itself), whatever the p-value.
+//!
+//! Where the paper gives no n (or, for a mean or a change, no spread), its value is taken as a
+//! fixed number and ours as the one sample (`one_sample`): the exact binomial test for scores,
+//! the one-sample t test for means (from our SD, or from our interval for changes and ratings).
+//! It ignores the paper's own sampling error, so it calls "different" more readily than the
+//! two-sample test would: its verdicts are labelled one-sample wherever they are shown, and its
+//! p-values join the table's Holm adjustment like the others.
 
 use super::Estimate;
 use super::proportion::wilson;
@@ -190,6 +197,88 @@ pub fn test(
     }
 }
 
+/// The exact two-sided binomial test of `k` successes of `n` against success probability
+/// `p0`: the probability of every count at most as likely as `k` (R's `binom.test`, with its
+/// relative tolerance of 1e-7 for ties).
+pub fn binomial_test(k: u64, n: u64, p0: f64) -> f64 {
+    if p0 <= 0.0 {
+        return if k == 0 { 1.0 } else { 0.0 };
+    }
+    if p0 >= 1.0 {
+        return if k == n { 1.0 } else { 0.0 };
+    }
+    let ln_p = |i: u64| ln_binomial(n, i) + i as f64 * p0.ln() + (n - i) as f64 * (1.0 - p0).ln();
+    let observed = ln_p(k);
+    let limit = observed + (1.0f64 + 1e-7).ln();
+    (0..=n)
+        .map(ln_p)
+        .filter(|&l| l <= limit)
+        .map(f64::exp)
+        .sum::<f64>()
+        .min(1.0)
+}
+
+/// Our side of a one-sample comparison.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ours {
+    /// A score in % of n games.
+    Percent { value: f64, n: u64 },
+    /// A mean with its SD and n.
+    Mean { value: f64, sd: f64, n: u64 },
+    /// A value known by its interval at the report's level (a change against a baseline, a
+    /// rating): its standard error is read back from the interval's half-width.
+    Interval {
+        value: f64,
+        lo: f64,
+        hi: f64,
+        n: u64,
+    },
+}
+
+/// The one-sample test of ours against the paper's value `x` taken as fixed (see the module
+/// doc): the difference ours - x with its interval, the raw p, and the test's name (which says
+/// one-sample).
+pub fn one_sample(ours: Ours, x: f64, level: f64) -> Result<(Estimate, f64, &'static str), String> {
+    match ours {
+        Ours::Percent { n: 0, .. } => Err("a sample of no games".into()),
+        Ours::Percent { value, n } => {
+            let points = (value / 100.0 * n as f64).clamp(0.0, n as f64);
+            let (lo, hi) = wilson(points, n as f64, level);
+            Ok((
+                Estimate {
+                    value: value - x,
+                    lo: 100.0 * lo - x,
+                    hi: 100.0 * hi - x,
+                },
+                binomial_test((points.round() as u64).min(n), n, x / 100.0),
+                "exact binomial, one-sample",
+            ))
+        }
+        Ours::Mean { n, .. } | Ours::Interval { n, .. } if n < 2 => {
+            Err("our sample is too small for a t test".into())
+        }
+        Ours::Mean { value, sd, n } => {
+            let t =
+                super::means::one_sample_t(value, sd / (n as f64).sqrt(), (n - 1) as f64, x, level);
+            Ok((t.difference, t.p, "t, one-sample"))
+        }
+        Ours::Interval { value, lo, hi, n } => {
+            if lo.is_nan() || hi.is_nan() {
+                return Err("our value has no interval".into());
+            }
+            let df = (n - 1) as f64;
+            let se = (hi - lo) / (2.0 * super::means::t_quantile(level, df));
+            let t = super::means::one_sample_t(value, se, df, x, level);
+            Ok((t.difference, t.p, "t from our interval, one-sample"))
+        }
+    }
+}
+
+/// Whether a test's name (`one_sample`'s) marks a one-sample verdict.
+pub fn is_one_sample(test_name: &str) -> bool {
+    test_name.ends_with("one-sample")
+}
+
 /// Whether the paper and we lie on opposite sides of `point` with the paper's value clearly on
 /// its side (see the module doc).
 pub fn sign_differs(ours: Sample, paper: Sample, point: f64, level: f64) -> bool {
@@ -234,6 +323,74 @@ pub fn verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_binomial_test_matches_r() {
+        // R: binom.test(7, 20, 0.5)$p.value = 0.2631760, binom.test(2, 20, 0.5) = 0.0004024506,
+        // binom.test(9, 40, 0.3) = 0.3884772 (asymmetric: the counts at most as likely as 9,
+        // on both sides).
+        assert!((binomial_test(7, 20, 0.5) - 0.263_176_0).abs() < 1e-6);
+        assert!((binomial_test(2, 20, 0.5) - 0.000_402_450_6).abs() < 1e-9);
+        let p = binomial_test(9, 40, 0.3);
+        assert!((p - 0.388_477_2).abs() < 1e-6, "{p}");
+        assert_eq!(binomial_test(14, 14, 1.0), 1.0);
+        assert_eq!(binomial_test(13, 14, 1.0), 0.0);
+        assert_eq!(binomial_test(10, 20, 0.5), 1.0);
+    }
+
+    #[test]
+    fn one_sample_tests_take_the_papers_value_as_fixed() {
+        // 7 of 20 against a published 50%: the binomial p, and our Wilson interval less 50.
+        let (d, p, name) = one_sample(Ours::Percent { value: 35.0, n: 20 }, 50.0, 0.95).unwrap();
+        assert!((p - 0.263_176_0).abs() < 1e-6 && is_one_sample(name));
+        let (lo, hi) = wilson(7.0, 20.0, 0.95);
+        assert!(
+            (d.value + 15.0).abs() < 1e-12
+                && (d.lo - (100.0 * lo - 50.0)).abs() < 1e-9
+                && (d.hi - (100.0 * hi - 50.0)).abs() < 1e-9
+        );
+        // A mean of 10 (SD 2, n 16) against 11: t = -2, df 15, p = 0.06393 (R: 2*pt(-2, 15)).
+        let (d, p, _) = one_sample(
+            Ours::Mean {
+                value: 10.0,
+                sd: 2.0,
+                n: 16,
+            },
+            11.0,
+            0.95,
+        )
+        .unwrap();
+        assert!(
+            (p - 0.063_945).abs() < 1e-5 && (d.value + 1.0).abs() < 1e-12,
+            "{p}"
+        );
+        // The same mean known by its 95% interval only gives the same test.
+        let half = super::super::means::t_quantile(0.95, 15.0) * 0.5;
+        let (_, q, _) = one_sample(
+            Ours::Interval {
+                value: 10.0,
+                lo: 10.0 - half,
+                hi: 10.0 + half,
+                n: 16,
+            },
+            11.0,
+            0.95,
+        )
+        .unwrap();
+        assert!((p - q).abs() < 1e-9);
+        assert!(
+            one_sample(
+                Ours::Mean {
+                    value: 1.0,
+                    sd: 1.0,
+                    n: 1
+                },
+                0.0,
+                0.95
+            )
+            .is_err()
+        );
+    }
 
     #[test]
     fn fisher_exact_matches_known_tables() {

@@ -464,6 +464,7 @@ fn reference_rows_inside_outside_and_not_comparable() {
         reversal: None,
         n: Some(40),
         n_assumed: false,
+        derived: false,
     };
     let c = compare(&reference, &t);
     // a: 2.5 of 4 (62.5%) against 50% of 40: consistent, and 50 lies inside our interval.
@@ -498,7 +499,8 @@ fn reference_rows_inside_outside_and_not_comparable() {
         ..reference.clone()
     };
     assert_eq!(compare(&own, &t)[0].paper_n, Some(400));
-    // Without the paper's n: no two-sample verdict, the old check stays a column.
+    // Without the paper's n: a one-sample verdict, labelled so. 2.5 of 4 points, 3 whole,
+    // against a fixed 50%: the exact binomial p is 10/16 (R: binom.test(3, 4)).
     let c = compare(
         &ReferenceSpec {
             n: None,
@@ -506,12 +508,17 @@ fn reference_rows_inside_outside_and_not_comparable() {
         },
         &t,
     );
+    let (name, p, _) = c[0].test.unwrap();
     assert!(
-        matches!(&c[0].verdict, Verdict::NotComparable(w) if w.contains("no n")),
+        c[0].verdict == Verdict::Consistent
+            && name == "exact binomial, one-sample"
+            && (p - 0.625).abs() < 1e-12
+            && c[0].verdict_text() == "consistent (one-sample)",
         "{:?}",
         c[0]
     );
     assert_eq!(c[0].inside, Some(true));
+    assert!(markdown(&reference, &t, &c).contains("(2 of the verdicts one-sample)"));
     let md = markdown(&reference, &t, &c);
     assert!(
         md.contains("Fisher's exact test") && md.contains("Holm"),
@@ -680,11 +687,16 @@ fn a_paired_baseline_compares_the_units_both_groups_have() {
         reversal: None,
         n: None,
         n_assumed: false,
+        derived: false,
     };
     let c = compare(&reference, &t);
-    // Changes come without their spread: no test, but the direction is checked (both negative).
+    // Changes come without their spread: the paper's change is taken as fixed against ours, a
+    // one-sample t from our paired interval (-10 inside it: consistent; -30 outside: different).
     assert!(
-        matches!(&c[0].verdict, Verdict::NotComparable(w) if w.contains("spread")),
+        c[0].verdict == Verdict::Consistent
+            && c[1].verdict == Verdict::Different
+            && c[0].one_sample()
+            && c[0].verdict_text() == "consistent (one-sample)",
         "{c:?}"
     );
     assert_eq!(

@@ -1,0 +1,111 @@
+//! Reports kept as reference artefacts: `docs/reports/<experiment>/` holds the tables of an
+//! experiment's report (report.md with its provenance line, one CSV a table, comparisons.csv,
+//! jobs.json), the wall times of the runs that made its rows (`run-times.csv`) and a copy of the
+//! experiment file it was made from; not the rows, the figures or
+//! report.html, so a folder is tens of KB and lives in git. `gamelab report FILE --keep DIR`
+//! writes one; `gamelab summary --reports DIR` (`make reproduction`) builds the reproduction
+//! page from them alone, without a game or a results folder, so a fresh clone rebuilds the
+//! committed page exactly (a test does).
+//!
+//! A kept report is *stale* when its experiment file no longer expands to the jobs it was made
+//! from (`is_stale`): the page names it so, with the commit it came from, until it is run and
+//! kept again.
+
+use crate::experiment::spec::Experiment;
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// The copy of the experiment file a kept report was made from.
+pub const EXPERIMENT_COPY: &str = "experiment.toml";
+
+/// Whether a report file belongs in a kept folder: the Markdown report and its tables, and the
+/// job list; never report.html (figures inlined) or the figures.
+fn kept_file(name: &str) -> bool {
+    name == "report.md" || name == super::JOBS_FILE || name.ends_with(".csv")
+}
+
+/// Copies the report in `report_dir` (an experiment's `results/<name>/report`) and the
+/// experiment file into `into/<name>/`, replacing what was there: the new folder is built
+/// beside it and swapped in by renames, so a kill leaves the old folder or the new one (and a
+/// hidden leftover that the next keep removes). Returns the folder.
+pub fn keep(exp: &Experiment, report_dir: &Path, into: &Path) -> Result<PathBuf> {
+    let name = crate::durable::safe_component(&exp.name);
+    let dest = into.join(&name);
+    let fresh = into.join(format!(".{name}.new"));
+    let old = into.join(format!(".{name}.old"));
+    std::fs::create_dir_all(into).with_context(|| format!("creating {}", into.display()))?;
+    for leftover in [&fresh, &old] {
+        if leftover.exists() {
+            std::fs::remove_dir_all(leftover)
+                .with_context(|| format!("removing {}", leftover.display()))?;
+        }
+    }
+    std::fs::create_dir(&fresh).with_context(|| format!("creating {}", fresh.display()))?;
+    let mut names: Vec<String> = std::fs::read_dir(report_dir)
+        .with_context(|| format!("reading {}", report_dir.display()))?
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| kept_file(n))
+        .collect();
+    names.sort();
+    for n in &names {
+        let bytes = std::fs::read(report_dir.join(n))
+            .with_context(|| format!("reading {}", report_dir.join(n).display()))?;
+        crate::durable::write_atomic(&fresh.join(n), |f| {
+            Ok(std::io::Write::write_all(f, &bytes)?)
+        })?;
+    }
+    // The runs' wall times (`runner::RUN_TIMES_FILE`, in the results folder above the report):
+    // the page's table of what each file costs.
+    let times = report_dir
+        .parent()
+        .map(|d| d.join(crate::experiment::runner::RUN_TIMES_FILE));
+    if let Some(t) = times.filter(|t| t.is_file()) {
+        let bytes = std::fs::read(&t).with_context(|| format!("reading {}", t.display()))?;
+        crate::durable::write_atomic(
+            &fresh.join(crate::experiment::runner::RUN_TIMES_FILE),
+            |f| Ok(std::io::Write::write_all(f, &bytes)?),
+        )?;
+    }
+    let text = crate::durable::read_input(&exp.path)
+        .map_err(|e| anyhow::anyhow!("{e}"))
+        .with_context(|| format!("reading {}", exp.path.display()))?;
+    crate::durable::write_atomic(&fresh.join(EXPERIMENT_COPY), |f| {
+        Ok(std::io::Write::write_all(f, text.as_bytes())?)
+    })?;
+    if dest.exists() {
+        std::fs::rename(&dest, &old).with_context(|| format!("moving {}", dest.display()))?;
+    }
+    std::fs::rename(&fresh, &dest).with_context(|| format!("writing {}", dest.display()))?;
+    if old.exists() {
+        std::fs::remove_dir_all(&old).ok();
+    }
+    Ok(dest)
+}
+
+/// Whether the kept report in `folder` was made from other jobs than `exp` expands to now.
+/// Where the file cannot be expanded here (it names data that is not on this machine: GoTools'
+/// files, another experiment's trained weights), the kept copy of the file stands for its jobs:
+/// stale when the file's text differs from it. A folder without a job list cannot tell and
+/// counts as current.
+pub fn is_stale(exp: &Experiment, folder: &Path) -> Result<bool> {
+    use crate::experiment::runner::read_job_hashes;
+    let Some(reported) = read_job_hashes(&folder.join(super::JOBS_FILE))? else {
+        return Ok(false);
+    };
+    match crate::experiment::grid::expand_grid(exp) {
+        Ok(jobs) => Ok(jobs
+            .into_iter()
+            .map(|j| j.hash)
+            .collect::<std::collections::BTreeSet<_>>()
+            != reported),
+        Err(_) => {
+            let copy = folder.join(EXPERIMENT_COPY);
+            let kept = std::fs::read_to_string(&copy).ok();
+            let now = std::fs::read_to_string(&exp.path)
+                .with_context(|| format!("reading {}", exp.path.display()))?;
+            Ok(kept.is_some_and(|k| k != now))
+        }
+    }
+}
