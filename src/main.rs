@@ -1210,6 +1210,7 @@ fn run_command(
             .join(gamelab::experiment::record::rows_folder(exp.file.kind))
             .display()
     );
+    let (mut seconds, mut jobs_run) = (s.seconds, s.jobs_run);
     if let Some(arena) = gamelab::workflow::arena_experiment(&exp, &jobs, &opts.out)? {
         let arena_jobs = expand(&arena)?;
         let a = gamelab::experiment::runner::run(
@@ -1228,6 +1229,12 @@ fn run_command(
             a.seconds,
             arena.path.display()
         );
+        seconds += a.seconds;
+        jobs_run += a.jobs_run;
+    }
+    // What this file cost (its arena's games included): the page's table of costs.
+    if jobs_run > 0 {
+        gamelab::experiment::runner::record_run_time(&s.results_dir, seconds, jobs_run, threads)?;
     }
     Ok(())
 }

@@ -113,7 +113,14 @@ pub struct RunSummary {
 pub const RUN_TIMES_FILE: &str = "run-times.csv";
 const RUN_TIMES_HEADER: &str = "seconds,jobs,threads,cores,ended\n";
 
-fn record_run_time(dir: &Path, seconds: f64, jobs: usize, threads: Option<usize>) -> Result<()> {
+/// Adds a run's line to `RUN_TIMES_FILE` in the results folder `dir` (`gamelab run` does, once
+/// per invocation that ran jobs, its arena's games included).
+pub fn record_run_time(
+    dir: &Path,
+    seconds: f64,
+    jobs: usize,
+    threads: Option<usize>,
+) -> Result<()> {
     use std::io::Write;
     let path = dir.join(RUN_TIMES_FILE);
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -437,14 +444,6 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     };
     with_threads(opts.threads, work)?;
     bar.finish_and_clear();
-    if !pending.is_empty() {
-        record_run_time(
-            &dir,
-            t0.elapsed().as_secs_f64(),
-            pending.len(),
-            opts.threads,
-        )?;
-    }
     Ok(RunSummary {
         jobs_total: jobs.len(),
         jobs_in_shard: in_shard.len(),
