@@ -9,7 +9,8 @@ pub struct Provenance {
     pub version: &'static str,
     /// The short commit of the source checkout the binary was built in, as that checkout stands
     /// when the binary runs (a binary built before a `git pull` reports the pulled commit: rebuild
-    /// after pulling, as `make` does), with `-dirty` when it has uncommitted changes, or "not a
+    /// after pulling, as `make` does), with `-dirty` when it has uncommitted changes (outside the
+    /// kept reports, docs/reports/, and the page built from them), or "not a
     /// git checkout".
     pub commit: String,
     pub command: String,
@@ -56,8 +57,18 @@ fn git(args: &[&str]) -> Option<String> {
 fn commit() -> String {
     match git(&["rev-parse", "--short", "HEAD"]) {
         Some(c) if !c.is_empty() => {
-            let dirty = git(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
+            // The kept reports and the page built from them are outputs the reproduce targets
+            // write into the checkout: they do not make the code dirty.
+            let dirty = git(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ".",
+                ":(top,exclude)docs/reports",
+                ":(top,exclude)docs/reproduction.md",
+            ])
+            .is_some_and(|s| !s.is_empty());
             if dirty { format!("{c}-dirty") } else { c }
         }
         _ => "not a git checkout".into(),
