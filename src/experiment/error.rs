@@ -70,7 +70,7 @@ impl InputError {
             }
             None => (None, None),
         };
-        let message = err.message().to_string();
+        let message = with_suggestion(err.message());
         // serde reports a missing field at the table that lacks it (the whole file, for a
         // top-level key): name the missing key, and its table's header line, not the key that
         // happens to start the table.
@@ -116,6 +116,51 @@ impl InputError {
             message,
         }
     }
+}
+
+/// serde's "unknown variant `x`, expected one of `a`, `b`" (or "unknown field"), with the
+/// listed name nearest to `x` suggested when one is near (a typo: at most a third of its letters
+/// differ), first: "unknown variant `greddy` (did you mean `greedy`?), expected one of ...".
+fn with_suggestion(message: &str) -> String {
+    let Some((head, rest)) = message.split_once(", expected one of ") else {
+        return message.to_string();
+    };
+    let Some(given) = head
+        .strip_prefix("unknown variant `")
+        .or_else(|| head.strip_prefix("unknown field `"))
+        .and_then(|g| g.strip_suffix('`'))
+    else {
+        return message.to_string();
+    };
+    let nearest = rest
+        .split(", ")
+        .filter_map(|c| c.trim().strip_prefix('`')?.strip_suffix('`'))
+        .map(|c| (edit_distance(&given.to_lowercase(), &c.to_lowercase()), c))
+        .min_by_key(|&(d, _)| d);
+    match nearest {
+        Some((d, c)) if d > 0 && d <= (given.chars().count() / 3).max(1) => {
+            format!("{head} (did you mean `{c}`?), expected one of {rest}")
+        }
+        _ => message.to_string(),
+    }
+}
+
+/// Levenshtein distance (insertions, deletions, substitutions), by characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let next = (row[j + 1] + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != cb));
+            diagonal = row[j + 1];
+            row[j + 1] = next;
+        }
+    }
+    row[b.len()]
 }
 
 /// 1-based line and column of a byte offset.
@@ -221,5 +266,34 @@ mod tests {
     fn line_and_column_are_one_based() {
         assert_eq!(line_col("ab\ncd", 0), (1, 1));
         assert_eq!(line_col("ab\ncd", 4), (2, 2));
+    }
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::{edit_distance, with_suggestion};
+
+    #[test]
+    fn a_near_name_is_suggested_and_a_far_one_is_not() {
+        assert_eq!(edit_distance("greddy", "greedy"), 1);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        let m =
+            with_suggestion("unknown variant `greddy`, expected one of `random`, `greedy`, `uct`");
+        assert_eq!(
+            m,
+            "unknown variant `greddy` (did you mean `greedy`?), expected one of `random`, `greedy`, `uct`"
+        );
+        let m = with_suggestion(
+            "unknown field `rolouts`, expected one of `iterations`, `rollouts_per_leaf`, `rollout`",
+        );
+        assert!(m.contains("(did you mean `rollout`?)"), "{m}");
+        // Nothing near: the message as serde wrote it.
+        let far = "unknown variant `chess`, expected one of `random`, `greedy`";
+        assert_eq!(with_suggestion(far), far);
+        assert_eq!(
+            with_suggestion("invalid type: string, expected u64"),
+            "invalid type: string, expected u64"
+        );
     }
 }
