@@ -109,6 +109,20 @@ impl InputError {
                 };
             }
         }
+        // A value refused inside a table serde read whole (an agent: its `kind` picks the
+        // fields) is reported at the table's header: point at the one key of that table whose
+        // value is the refused one, when there is exactly one.
+        if let (Some(table), Some((line, _)), Some(value)) =
+            (&key, line_col, refused_value(&message))
+            && let Some((at, field)) = key_with_value(text, line, value)
+        {
+            return InputError {
+                file: Some(file.to_path_buf()),
+                line_col: Some(at),
+                key: Some(format!("{table}.{field}")),
+                message,
+            };
+        }
         InputError {
             file: Some(file.to_path_buf()),
             line_col,
@@ -116,6 +130,41 @@ impl InputError {
             message,
         }
     }
+}
+
+/// The value in serde's "invalid value: integer `-5`, expected u64" (or "invalid type: ...").
+fn refused_value(message: &str) -> Option<&str> {
+    if !message.starts_with("invalid value: ") && !message.starts_with("invalid type: ") {
+        return None;
+    }
+    message.split('`').nth(1).filter(|v| !v.is_empty())
+}
+
+/// The one `key = value` line of the table whose header is on line `header` (1-based) with this
+/// value, as its place and key; None when the header line is not a table header or when no key
+/// or several have it.
+fn key_with_value(text: &str, header: usize, value: &str) -> Option<((usize, usize), String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    header_of(lines.get(header.checked_sub(1)?)?)?;
+    let mut found = None;
+    for (i, line) in lines.iter().enumerate().skip(header) {
+        let code = code_of(line).trim();
+        if code.starts_with('[') {
+            break;
+        }
+        let Some((k, v)) = code.split_once('=') else {
+            continue;
+        };
+        let v = v.trim();
+        if v == value || v.trim_matches('"') == value {
+            if found.is_some() {
+                return None;
+            }
+            let col = line.len() - line.trim_start().len() + 1;
+            found = Some(((i + 1, col), k.trim().trim_matches('"').to_string()));
+        }
+    }
+    found
 }
 
 /// serde's "unknown variant `x`, expected one of `a`, `b`" (or "unknown field"), with the
