@@ -1201,8 +1201,15 @@ fn run_command(
     };
     let s = gamelab::experiment::runner::run(&exp, &jobs, &opts)?;
     println!(
-        "{}: ran {} jobs ({} rows) in {:.1} s; {} already done; {} of {} jobs in this shard",
-        exp.name, s.jobs_run, s.rows, s.seconds, s.jobs_skipped, s.jobs_in_shard, s.jobs_total
+        "{}: ran {} jobs ({} rows) in {:.1} s; {} already done ({} rows kept from earlier runs); {} of {} jobs in this shard",
+        exp.name,
+        s.jobs_run,
+        s.rows,
+        s.seconds,
+        s.jobs_skipped,
+        s.rows_kept,
+        s.jobs_in_shard,
+        s.jobs_total
     );
     println!(
         "rows: {}",

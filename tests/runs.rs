@@ -2266,3 +2266,34 @@ fn the_committed_reproduction_page_is_rebuilt_from_the_kept_reports_alone() {
         );
     }
 }
+
+/// A run of a file whose jobs are all done says so, with the rows it kept: the rows the first
+/// run wrote.
+#[test]
+fn a_rerun_says_how_many_rows_it_kept() {
+    let text = claims_named("again").replace("games = 200", "games = 40");
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "again.toml", &text);
+    let (f, out) = (file.to_str().unwrap(), dir.path().join("out"));
+    let run = || {
+        let o = gamelab(&["run", f, "--out", out.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let first = run();
+    let rows: usize = first
+        .split_once(" jobs (")
+        .and_then(|(_, r)| r.split_once(" rows)"))
+        .map(|(n, _)| n.parse().unwrap())
+        .unwrap_or_else(|| panic!("{first}"));
+    assert!(
+        rows > 0 && first.contains("(0 rows kept from earlier runs)"),
+        "{first}"
+    );
+    let second = run();
+    assert!(
+        second.contains("ran 0 jobs (0 rows)")
+            && second.contains(&format!("({rows} rows kept from earlier runs)")),
+        "{second}"
+    );
+}

@@ -98,6 +98,8 @@ pub struct RunSummary {
     pub jobs_total: usize,
     pub jobs_in_shard: usize,
     pub jobs_skipped: usize,
+    /// Rows of the jobs done before this run (their parts pass their checks), kept as they are.
+    pub rows_kept: usize,
     pub jobs_run: usize,
     /// Rows written: games (of matches, tournaments and tune jobs), or individuals x
     /// generations for GA jobs.
@@ -345,12 +347,16 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     // A job is done when its part passes its check; a part that fails it is removed (with the
     // job's other outputs) and the job runs again.
     let mut pending: Vec<&Job> = Vec::new();
+    let mut rows_kept = 0;
     for j in &in_shard {
         match sound_part(&dir, &rows_dir, &exp.name, &j.hash) {
             // Done; batches left by a run killed right after sealing the part go.
-            Ok(Some(_)) => super::stream::remove_batches(
-                &JobFiles::of(&dir, &rows_dir, &j.hash, opts.format).partial,
-            )?,
+            Ok(Some((_, rows))) => {
+                rows_kept += rows;
+                super::stream::remove_batches(
+                    &JobFiles::of(&dir, &rows_dir, &j.hash, opts.format).partial,
+                )?
+            }
             Ok(None) => pending.push(j),
             Err((part, why)) => {
                 eprintln!(
@@ -448,6 +454,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         jobs_total: jobs.len(),
         jobs_in_shard: in_shard.len(),
         jobs_skipped: in_shard.len() - pending.len(),
+        rows_kept,
         jobs_run: pending.len(),
         rows: rows_written.into_inner(),
         seconds: t0.elapsed().as_secs_f64(),
