@@ -50,30 +50,19 @@ pub fn keep(exp: &Experiment, report_dir: &Path, into: &Path) -> Result<PathBuf>
         .collect();
     names.sort();
     for n in &names {
-        let bytes = std::fs::read(report_dir.join(n))
-            .with_context(|| format!("reading {}", report_dir.join(n).display()))?;
-        crate::durable::write_atomic(&fresh.join(n), |f| {
-            Ok(std::io::Write::write_all(f, &bytes)?)
-        })?;
+        copy(&report_dir.join(n), &fresh.join(n))?;
     }
     // The runs' wall times (`runner::RUN_TIMES_FILE`, in the results folder above the report):
     // the page's table of what each file costs.
-    let times = report_dir
+    let times_file = crate::experiment::runner::RUN_TIMES_FILE;
+    if let Some(t) = report_dir
         .parent()
-        .map(|d| d.join(crate::experiment::runner::RUN_TIMES_FILE));
-    if let Some(t) = times.filter(|t| t.is_file()) {
-        let bytes = std::fs::read(&t).with_context(|| format!("reading {}", t.display()))?;
-        crate::durable::write_atomic(
-            &fresh.join(crate::experiment::runner::RUN_TIMES_FILE),
-            |f| Ok(std::io::Write::write_all(f, &bytes)?),
-        )?;
+        .map(|d| d.join(times_file))
+        .filter(|t| t.is_file())
+    {
+        copy(&t, &fresh.join(times_file))?;
     }
-    let text = crate::durable::read_input(&exp.path)
-        .map_err(|e| anyhow::anyhow!("{e}"))
-        .with_context(|| format!("reading {}", exp.path.display()))?;
-    crate::durable::write_atomic(&fresh.join(EXPERIMENT_COPY), |f| {
-        Ok(std::io::Write::write_all(f, text.as_bytes())?)
-    })?;
+    copy(&exp.path, &fresh.join(EXPERIMENT_COPY))?;
     if dest.exists() {
         std::fs::rename(&dest, &old).with_context(|| format!("moving {}", dest.display()))?;
     }
@@ -82,6 +71,21 @@ pub fn keep(exp: &Experiment, report_dir: &Path, into: &Path) -> Result<PathBuf>
         std::fs::remove_dir_all(&old).ok();
     }
     Ok(dest)
+}
+
+/// Copies a file's bytes to `to` (written atomically).
+fn copy(from: &Path, to: &Path) -> Result<()> {
+    let bytes = std::fs::read(from).with_context(|| format!("reading {}", from.display()))?;
+    crate::durable::write_atomic(to, |f| Ok(std::io::Write::write_all(f, &bytes)?))
+}
+
+/// The job hashes `exp` expands to now, from its grid alone (a job kind's checks are not needed
+/// to name the jobs); None where the file cannot be expanded here (it names data that is not
+/// on this machine: GoTools' files, another experiment's trained weights).
+pub(super) fn jobs_now(exp: &Experiment) -> Option<std::collections::BTreeSet<String>> {
+    crate::experiment::grid::expand_grid(exp)
+        .ok()
+        .map(|jobs| jobs.into_iter().map(|j| j.hash).collect())
 }
 
 /// Whether the kept report in `folder` was made from other jobs than `exp` expands to now.
@@ -94,18 +98,11 @@ pub fn is_stale(exp: &Experiment, folder: &Path) -> Result<bool> {
     let Some(reported) = read_job_hashes(&folder.join(super::JOBS_FILE))? else {
         return Ok(false);
     };
-    match crate::experiment::grid::expand_grid(exp) {
-        Ok(jobs) => Ok(jobs
-            .into_iter()
-            .map(|j| j.hash)
-            .collect::<std::collections::BTreeSet<_>>()
-            != reported),
-        Err(_) => {
-            let copy = folder.join(EXPERIMENT_COPY);
-            let kept = std::fs::read_to_string(&copy).ok();
-            let now = std::fs::read_to_string(&exp.path)
-                .with_context(|| format!("reading {}", exp.path.display()))?;
-            Ok(kept.is_some_and(|k| k != now))
-        }
+    if let Some(now) = jobs_now(exp) {
+        return Ok(now != reported);
     }
+    let kept = std::fs::read_to_string(folder.join(EXPERIMENT_COPY)).ok();
+    let now = std::fs::read_to_string(&exp.path)
+        .with_context(|| format!("reading {}", exp.path.display()))?;
+    Ok(kept.is_some_and(|k| k != now))
 }

@@ -89,10 +89,9 @@ fn report_is_stale(exp: &Experiment, results: &Path) -> Result<bool> {
     let Some(reported) = read_job_hashes(&results.join("report").join(super::JOBS_FILE))? else {
         return Ok(false);
     };
-    // The grid alone: a job kind's checks are not needed to name the jobs.
-    let now = match crate::experiment::grid::expand_grid(exp) {
-        Ok(jobs) => jobs.into_iter().map(|j| j.hash).collect(),
-        Err(_) => match current_jobs(results)? {
+    let now = match super::kept::jobs_now(exp) {
+        Some(now) => now,
+        None => match current_jobs(results)? {
             Some(last_run) => last_run,
             None => return Ok(false),
         },
@@ -318,11 +317,7 @@ pub fn summary(
                     stale.join(", ")
                 )
             },
-            counts
-                .iter()
-                .map(|(w, n)| format!("{n} {w}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            counts_text(&counts)
         )
     };
     md += "Where the paper gives its n, a verdict compares two samples, the paper's and ours (Fisher's exact test for scores, Welch's t for means with a spread). Where it gives no n (or no spread), the verdict is one-sample, and says so: the paper's value taken as a fixed number against our sample (the exact binomial test for scores, a one-sample t test for means, changes and ratings); it ignores the paper's own sampling error, so it finds differences more readily. P-values are Holm-adjusted within each table; \"sign differs\" when the two lie on opposite sides of 50% or 0 and the paper's value is clearly on its side. \"Not comparable\" only where the source gives no number or no measured row matches. See each experiment's report.md for the tables.\n\n";
@@ -350,11 +345,7 @@ pub fn summary(
         let total: usize = derived_counts.values().sum();
         md += &format!(
             "\n## Values we derived from the papers' numbers\n\nNot published values, so not counted above: each is ours, computed from a paper's table as the paper's figure pools it (the experiment file's note says how), compared in the same way. {total} values: {}.\n\n",
-            derived_counts
-                .iter()
-                .map(|(w, n)| format!("{n} {w}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            counts_text(&derived_counts)
         );
         md += "| experiment | source | row | derived | ours | ours − derived (95% CI) | p (Holm) | verdict |\n|---|---|---|---:|---:|---:|---:|---|\n";
         md += &md_derived;
@@ -412,4 +403,13 @@ fn duration_text(seconds: f64) -> String {
         60..=3599 => format!("{} min {:02} s", s / 60, s % 60),
         _ => format!("{} h {:02} min", s / 3600, (s % 3600) / 60),
     }
+}
+
+/// Verdict counts as `69 consistent, 4 sign differs`.
+fn counts_text(counts: &std::collections::BTreeMap<String, usize>) -> String {
+    counts
+        .iter()
+        .map(|(w, n)| format!("{n} {w}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
