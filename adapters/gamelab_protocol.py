@@ -26,6 +26,17 @@ def _protocol_streams():
     return sys.stdin, out
 
 
+def refuse(message):
+    """Answers gamelab's handshake with `error MESSAGE` (the agent cannot play as set up: gamelab
+    stops before any game and shows the message) and returns."""
+    inp, out = _protocol_streams()
+    for line in inp:
+        if line.split(maxsplit=1)[:1] == ["gamelab"]:
+            out.write("error " + " ".join(message.split()) + "\n")
+            out.flush()
+            return
+
+
 def seed_generators(seed):
     """Seeds the generators course agents draw from (Python's `random`, and numpy's global one
     when the agent has imported numpy) with gamelab's seed for this game and seat, so an agent

@@ -159,6 +159,9 @@ enum Command {
     },
     /// Print the row schemas of every job kind (docs/rows.md) as the row writers build them.
     Schema,
+    /// Print the course adapters' absolute paths, with an agent section for each, to paste into
+    /// an experiment file kept in a student's own folder (its `cwd`).
+    Adapters,
     /// Count the leaves of the game tree from a stage's start, for each depth 1..=D (othello,
     /// freckers).
     Perft {
@@ -594,6 +597,13 @@ fn dispatch(command: Command) -> Result<()> {
         }),
         Command::Schema => {
             print!("{}", gamelab::experiment::schema::markdown()?);
+            Ok(())
+        }
+        Command::Adapters => {
+            print!(
+                "{}",
+                gamelab::agent::external::adapters_text().map_err(anyhow::Error::msg)?
+            );
             Ok(())
         }
         Command::Perft {

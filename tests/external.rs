@@ -751,3 +751,113 @@ fn a_course_agent_drawing_from_unseeded_generators_gives_the_same_rows_on_any_th
         &format!("after {landed} kills and a resume"),
     );
 }
+
+#[test]
+fn a_course_referee_that_does_not_import_stops_the_run_unless_the_stand_in_is_asked_for() {
+    // A student's folder as the course template lays it out: `agent/` beside the course's own
+    // `referee/`, whose import needs a module this Python lacks (as the real one needs
+    // websockets). Was: gamelab's stand-in played silently, and agents written against the
+    // course's Board crashed every game.
+    let dir = tempfile::tempdir().unwrap();
+    let student = dir.path().join("student");
+    let agent = student.join("agent");
+    std::fs::create_dir_all(&agent).unwrap();
+    let course = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/freckers_course/agent");
+    for f in std::fs::read_dir(&course).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, agent.join(f.file_name().unwrap())).unwrap();
+    }
+    std::fs::create_dir_all(student.join("referee/game")).unwrap();
+    write(
+        &student.join("referee"),
+        "__init__.py",
+        "import gamelab_test_missing_module  # what the course's requirements would install\n",
+    );
+    write(&student.join("referee/game"), "__init__.py", "");
+    let command = |extra: &str| {
+        format!(
+            "[\"python3\", \"adapters/freckers/gamelab_freckers.py\", \"{}\"{extra}]",
+            agent.display()
+        )
+    };
+    let (o, out) = run(
+        dir.path(),
+        &match_file("freckers", "standard", 4, &command(""), ""),
+        &[],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    for says in [
+        "ext.toml",
+        "agents.mine",
+        "gamelab_test_missing_module",
+        "pip install gamelab_test_missing_module",
+        "--stand-in",
+    ] {
+        assert!(err.contains(says), "{says}: {err}");
+    }
+    assert!(!out.exists(), "nothing written");
+    // Asked for, the stand-in plays.
+    let (o, out) = run(
+        dir.path(),
+        &match_file("freckers", "standard", 4, &command(", \"--stand-in\""), ""),
+        &[],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows_of(&out);
+    assert_eq!(rows.height(), 4);
+    assert!(
+        text(&rows, "termination").iter().all(|t| t == "normal"),
+        "{:?}",
+        text(&rows, "fault_detail")
+    );
+}
+
+#[test]
+fn a_course_agent_plays_from_the_students_own_folder_with_the_printed_adapter_section() {
+    // `gamelab adapters` prints each adapter's section with its absolute path; pasted into an
+    // experiment file in the student's folder, with `cwd` set to it, the agent plays from there
+    // (gamelab started in that folder, not in the clone).
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .arg("adapters")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let printed = String::from_utf8(o.stdout).unwrap();
+    let sections: Vec<&str> = printed
+        .split("\n\n")
+        .filter(|s| !s.trim().is_empty())
+        .collect();
+    assert_eq!(sections.len(), 3, "{printed}");
+    let freckers = sections
+        .iter()
+        .find(|s| s.contains("gamelab_freckers.py"))
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let student = dir.path().join("part-b");
+    std::fs::create_dir_all(student.join("agent")).unwrap();
+    let course = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/freckers_course/agent");
+    for f in std::fs::read_dir(&course).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, student.join("agent").join(f.file_name().unwrap())).unwrap();
+    }
+    let section = freckers.replace("/path/to/your/part-b", &student.display().to_string());
+    let file = format!(
+        "name = \"ext\"\nkind = \"match\"\ngame = \"freckers\"\nstage = \"standard\"\nseed = 3\n[match]\nplayers = [\"mine\", \"random\"]\ngames = 2\n{section}\n[agents.random]\nkind = \"random\"\n"
+    );
+    write(&student, "mine.toml", &file);
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", "mine.toml"])
+        .current_dir(&student)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}\n{file}", stderr(&o));
+    let rows = rows_of(&student);
+    assert_eq!(rows.height(), 2);
+    assert!(
+        text(&rows, "termination").iter().all(|t| t == "normal"),
+        "{:?}",
+        text(&rows, "fault_detail")
+    );
+}

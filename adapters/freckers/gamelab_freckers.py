@@ -2,18 +2,22 @@
 """Plays a COMP30024 Freckers agent, unmodified, as a gamelab external agent.
 
     command = ["python3", "adapters/freckers/gamelab_freckers.py", "path/to/agent"]
+    command = ["python3", "adapters/freckers/gamelab_freckers.py", "path/to/agent", "--stand-in"]
 
 `path/to/agent` is the course's agent package (the folder with `program.py`, or that file):
 its `Agent(color, **referee)` is built for each game, `action(**referee)` asked for each move
 and `update(color, action, **referee)` told every action of both players, as the course
 referee does; `referee` holds `time_remaining` (seconds left on the game clock), with
-`space_remaining` and `space_limit` None (gamelab holds the agent to `memory_mb` from outside). The `referee.game`
-types it imports come from the course's own `referee` package when the agent ships one beside
-its `agent/` folder (as the course template does), and otherwise from gamelab's stand-ins in
-this folder (the types, Board and CellState, the exceptions, constants and the events). A
-MoveAction is matched to the legal
-move with the same frog and destination, so any direction list the referee would accept
-(a single direction over an adjacent frog is a jump) is understood.
+`space_remaining` and `space_limit` None (gamelab holds the agent to `memory_mb` from
+outside). The `referee.game` types it imports come from the course's own `referee` package
+when the agent ships one beside its `agent/` folder (as the course template does), and
+otherwise from gamelab's stand-ins in this folder (the types, Board and CellState, the
+exceptions, constants and the events). When the course's package is there but does not import
+(a module its requirements install is missing), the adapter answers the handshake with
+`error ...` and gamelab stops before any game, naming the module and how to install it;
+`--stand-in` after the agent's path plays with the stand-ins instead. A MoveAction is matched
+to the legal move with the same frog and destination, so any direction list the referee would
+accept (a single direction over an adjacent frog is a jump) is understood.
 """
 import importlib
 import os
@@ -35,11 +39,17 @@ def own_referee(package):
     return parent if os.path.isfile(os.path.join(parent, "referee", "__init__.py")) else None
 
 
+# `--stand-in` after the agent's path: play with gamelab's stand-in referee even when the agent
+# ships the course's own package that does not import here.
+STAND_IN = "--stand-in" in sys.argv[2:]
+
 # The course's own referee package first when the agent has one (its Board, events and
 # constants are then the course's), else gamelab's stand-in in this folder.
 _OWN = own_referee(agent_package(sys.argv[1])) if len(sys.argv) > 1 else None
 sys.path.insert(0, _OWN or HERE)
 sys.path.insert(1, os.path.dirname(HERE))
+
+from gamelab_protocol import refuse, serve  # noqa: E402
 
 try:
     import referee.game  # noqa: E402,F401
@@ -47,14 +57,21 @@ except ImportError as e:
     if _OWN is None:
         raise
     # The course's package needs what the course's requirements install (its referee imports
-    # websockets for its server): without it, gamelab's stand-in plays instead, and says so.
-    print("gamelab: the agent's own referee package does not import ({}); using gamelab's stand-in".format(e), file=sys.stderr)
+    # websockets for its server). Never replaced silently: without `--stand-in` the run stops
+    # before any game, naming the module and the command that installs it.
+    if not STAND_IN:
+        missing = getattr(e, "name", None)
+        install = "{} -m pip install {}".format(os.path.basename(sys.executable), missing) if missing else "the course's requirements"
+        refuse("the course's referee package does not import ({}): install it with `{}`, or add "
+               "\"--stand-in\" after the agent's path for gamelab's stand-in referee; the package: {}"
+               .format(e, install, os.path.join(_OWN, "referee")))
+        sys.exit(0)
+    print("gamelab: the agent's own referee package does not import ({}); --stand-in: using gamelab's stand-in".format(e), file=sys.stderr)
     sys.path.remove(_OWN)
     for name in [m for m in sys.modules if m == "referee" or m.startswith("referee.")]:
         del sys.modules[name]
     sys.path.insert(0, HERE)
 
-from gamelab_protocol import serve  # noqa: E402
 from referee.game import Coord, Direction, GrowAction, MoveAction, PlayerColor  # noqa: E402
 
 # gamelab's direction names (src/game/freckers/mod.rs) and the course's.

@@ -818,6 +818,14 @@ impl Process {
                 p.name = words.collect::<Vec<_>>().join(" ");
                 Ok(p)
             }
+            (Some("error"), _) => {
+                p.kill();
+                let why = line["error".len()..].trim();
+                Err(fault(
+                    Termination::Crash,
+                    format!("the agent cannot play as set up: {why}"),
+                ))
+            }
             (Some("ready"), Some(v)) => {
                 p.kill();
                 Err(fault(
@@ -997,6 +1005,52 @@ pub fn probe(spec: &ExternalSpec) -> Result<String, String> {
         .unwrap_or_else(|e| e.into_inner())
         .insert(spec.key(), name.clone());
     Ok(name)
+}
+
+/// The course adapters (`adapters/`), each with the argument it takes and a `cwd` to run in.
+const ADAPTERS: [(&str, &str, &str, &str); 3] = [
+    (
+        "COMP 424 Colosseum Survival",
+        "colosseum/gamelab_colosseum.py",
+        "agents/student_agent.py",
+        "/path/to/your/colosseum-project",
+    ),
+    (
+        "COMP30024 Freckers",
+        "freckers/gamelab_freckers.py",
+        "agent",
+        "/path/to/your/part-b",
+    ),
+    (
+        "Othello (gamelab's interface)",
+        "othello/gamelab_othello.py",
+        "my_othello.py",
+        "/path/to/your/folder",
+    ),
+];
+
+/// `gamelab adapters`: each course adapter's absolute path in this clone, as an agent section
+/// to paste into an experiment file kept beside a student's agent: the adapter by its
+/// absolute path, the agent's files relative to `cwd`. An error when the clone's `adapters/`
+/// folder is gone (a binary moved away from its source).
+pub fn adapters_text() -> Result<String, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters");
+    let mut out = String::new();
+    for (course, file, arg, cwd) in ADAPTERS {
+        let path = root.join(file);
+        if !path.is_file() {
+            return Err(format!(
+                "{} is not there: gamelab was built from {} and that clone has moved or lost its adapters/ folder",
+                path.display(),
+                env!("CARGO_MANIFEST_DIR")
+            ));
+        }
+        let quoted = toml::Value::String(path.display().to_string());
+        out.push_str(&format!(
+            "# {course}\n[agents.mine]\nkind = \"external\"\ncommand = [\"python3\", {quoted}, \"{arg}\"]\ncwd = \"{cwd}\"\n\n"
+        ));
+    }
+    Ok(out)
 }
 
 /// The games external agents can play: their name in the protocol, their positions as text and
