@@ -45,6 +45,16 @@ pub struct GameRow {
     /// The share of move-list lookups the agent's move cache answered (None without a cache).
     pub first_cache_hit_rate: Option<f64>,
     pub second_cache_hit_rate: Option<f64>,
+    /// External agents: the clock their time ran on (`cpu`, `wall`) and the time their moves
+    /// took on it over the game, in ms (None for built-in agents).
+    #[serde(default)]
+    pub first_clock: Option<String>,
+    #[serde(default)]
+    pub second_clock: Option<String>,
+    #[serde(default)]
+    pub first_clock_ms: Option<f64>,
+    #[serde(default)]
+    pub second_clock_ms: Option<f64>,
     /// Per move of each side, in order: think time in ms (to 0.1 ms), and tree size in kB
     /// after the move (to 0.1 kB; None for an agent without a tree).
     pub first_think_ms: Vec<f64>,
@@ -245,6 +255,10 @@ pub fn play_game_observed<G: Arena>(
         second_depth: mean_depth(&effort[1]),
         first_cache_hit_rate: hit_rate(&effort[0]),
         second_cache_hit_rate: hit_rate(&effort[1]),
+        first_clock: effort[0].clock.map(str::to_string),
+        second_clock: effort[1].clock.map(str::to_string),
+        first_clock_ms: clock_ms(&effort[0]),
+        second_clock_ms: clock_ms(&effort[1]),
         first_tree_kb: (effort[0].peak_tree_bytes > 0).then(|| move_tree_kb[0].clone()),
         second_tree_kb: (effort[1].peak_tree_bytes > 0).then(|| move_tree_kb[1].clone()),
         first_think_ms: std::mem::take(&mut move_ms[0]),
@@ -257,6 +271,11 @@ pub fn play_game_observed<G: Arena>(
         start_position: None,
         opening: None,
     })
+}
+
+/// The time an external agent's moves took on its clock, in ms to a microsecond.
+fn clock_ms(e: &crate::agent::Effort) -> Option<f64> {
+    e.clock.map(|_| e.clock_used_us as f64 / 1e3)
 }
 
 fn mean_depth(e: &crate::agent::Effort) -> Option<f64> {

@@ -861,3 +861,132 @@ fn a_course_agent_plays_from_the_students_own_folder_with_the_printed_adapter_se
         text(&rows, "fault_detail")
     );
 }
+
+#[test]
+fn the_cpu_clock_counts_what_the_agent_computes_and_the_wall_clock_what_it_waits() {
+    // A move that waits 1.5 s without computing (as on a loaded machine, where the agent is not
+    // scheduled) keeps a 600 ms time on the CPU clock (COMP30024's) and loses it on the wall
+    // clock (COMP 424's); a move that computes 1.5 s loses it on the CPU clock.
+    let cases = [
+        ("nap", "cpu", "normal", ""),
+        ("nap", "wall", "timeout", "of wall-clock time"),
+        ("burn", "cpu", "timeout", "of CPU time"),
+    ];
+    for (mode, clock, termination, says) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let command =
+            format!("[\"python3\", \"tests/agents/misbehaving.py\", \"{mode}\", \"1\", \"1.5\"]");
+        let (o, out) = run(
+            dir.path(),
+            &match_file(
+                "othello",
+                "small6",
+                2,
+                &command,
+                &format!("time_ms = 600\nclock = \"{clock}\""),
+            ),
+            &["--threads", "1"],
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let rows = rows_of(&out);
+        let details = text(&rows, "fault_detail");
+        for (i, t) in text(&rows, "termination").iter().enumerate() {
+            assert_eq!(t, termination, "{mode} on {clock}: {details:?}");
+            assert!(details[i].contains(says), "{mode} on {clock}: {details:?}");
+        }
+        // The rows say which clock each seat's agent ran on, and what it used of it: the
+        // external agent's seat, not the built-in's.
+        let (first, mine_first) = (text(&rows, "first_agent"), text(&rows, "first_clock"));
+        let used = rows
+            .column("first_clock_ms")
+            .unwrap()
+            .f64()
+            .unwrap()
+            .clone();
+        let used_second = rows
+            .column("second_clock_ms")
+            .unwrap()
+            .f64()
+            .unwrap()
+            .clone();
+        for i in 0..rows.height() {
+            let (clock_col, used_ms) = if first[i] == "mine" {
+                (mine_first[i].clone(), used.get(i))
+            } else {
+                (text(&rows, "second_clock")[i].clone(), used_second.get(i))
+            };
+            assert_eq!(clock_col, clock, "game {i}");
+            let used_ms = used_ms.expect("the external seat's clock time");
+            if (mode, clock) == ("nap", "wall") {
+                assert!(used_ms >= 1000.0, "waited on the wall clock: {used_ms}");
+            }
+            if (mode, clock) == ("nap", "cpu") {
+                assert!(used_ms < 1000.0, "a nap costs no CPU: {used_ms}");
+            }
+        }
+    }
+}
+
+#[test]
+fn memory_above_the_start_leaves_out_what_the_agent_held_at_its_handshake() {
+    // 300 MB taken before the handshake (an agent importing numpy and a table), then 300 MB
+    // more at its second move. Measured above its start (COMP30024's referee), memory_mb = 200
+    // allows the first and not the second; measured whole, the start alone is over it, so the
+    // agent cannot even start.
+    let command = "[\"python3\", \"tests/agents/misbehaving.py\", \"heavyhog\", \"2\"]";
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = run(
+        dir.path(),
+        &match_file(
+            "othello",
+            "small6",
+            2,
+            command,
+            "memory_mb = 200\nmemory_measure = \"above_start\"\ntime_ms = 3000",
+        ),
+        &["--threads", "1"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows_of(&out);
+    let details = text(&rows, "fault_detail");
+    for (i, t) in text(&rows, "termination").iter().enumerate() {
+        assert_eq!(t, "memory", "{details:?}");
+        assert!(
+            details[i].contains("above its start") && details[i].contains("over memory_mb = 200"),
+            "{details:?}"
+        );
+    }
+    let heavy = "[\"python3\", \"tests/agents/misbehaving.py\", \"heavy\", \"2\"]";
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = run(
+        dir.path(),
+        &match_file(
+            "othello",
+            "small6",
+            2,
+            heavy,
+            "memory_mb = 200\nmemory_measure = \"above_start\"\ntime_ms = 3000",
+        ),
+        &["--threads", "1"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        text(&rows_of(&out), "termination")
+            .iter()
+            .all(|t| t == "normal")
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = run(
+        dir.path(),
+        &match_file(
+            "othello",
+            "small6",
+            2,
+            heavy,
+            "memory_mb = 200\nmemory_measure = \"peak\"\ntime_ms = 3000",
+        ),
+        &["--threads", "1"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(!out.exists());
+}

@@ -20,6 +20,8 @@ fn rows(out: &Path, name: &str) -> BTreeMap<String, DataFrame> {
         if file.starts_with("part-") {
             let df = read_part(&path).unwrap().drop_many([
                 "wall_ms",
+                "first_clock_ms",
+                "second_clock_ms",
                 "first_max_move_ms",
                 "second_max_move_ms",
                 "first_think_ms",

@@ -70,6 +70,12 @@ pub struct ExternalSpec {
     /// (COMP30024: 250, COMP 424: 500). Past it the game is lost by `memory`. None: no limit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_mb: Option<u64>,
+    /// What `memory_mb` holds (default: the game's course, `MemoryMeasure::default_for`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_measure: Option<MemoryMeasure>,
+    /// The clock the agent's time runs on (default: the game's course, `ClockKind::default_for`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<ClockKind>,
     /// A digest of the files the command names (set by gamelab, not the file: whatever a file
     /// says is replaced): an edited agent makes new jobs instead of reusing the old agent's
     /// rows. Read back from a job's JSON (a distributed run's workers).
@@ -80,33 +86,94 @@ pub struct ExternalSpec {
     pub log: Option<PathBuf>,
 }
 
+/// The clock an external agent's time runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClockKind {
+    /// CPU time of the agent's processes (user and system, of every process below its keeper
+    /// and the children they waited for): what COMP30024's referee counts (`time.process_time`
+    /// around each action), so a loaded machine does not cost the agent its time. A wall-clock
+    /// backstop (`cpu_backstop`) still ends a move that sleeps or waits.
+    Cpu,
+    /// Wall-clock time from `go` to the answer: COMP 424's simulator (2 s a move).
+    Wall,
+}
+
+impl ClockKind {
+    /// The course's clock: CPU time for Freckers (COMP30024), wall time for the others.
+    pub fn default_for(game: &str) -> ClockKind {
+        if game == "freckers" {
+            ClockKind::Cpu
+        } else {
+            ClockKind::Wall
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            ClockKind::Cpu => "cpu",
+            ClockKind::Wall => "wall",
+        }
+    }
+}
+
+/// What an external agent's `memory_mb` holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemoryMeasure {
+    /// The peak virtual memory of its processes less what they held when the agent answered
+    /// the handshake (after the interpreter started and the agent's modules were imported):
+    /// COMP30024's referee draws its line there (`set_space_line` after the imports) and holds
+    /// the agent to VmPeak less that line.
+    AboveStart,
+    /// The whole peak virtual memory of its processes.
+    Peak,
+}
+
+impl MemoryMeasure {
+    /// The course's measure: above the start for Freckers (COMP30024), the whole peak for the
+    /// others.
+    pub fn default_for(game: &str) -> MemoryMeasure {
+        if game == "freckers" {
+            MemoryMeasure::AboveStart
+        } else {
+            MemoryMeasure::Peak
+        }
+    }
+}
+
 /// The time rules of a game's external agents.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ExternalClock {
     pub per_move: Duration,
     pub first_move: Option<Duration>,
     pub game: Option<Duration>,
+    pub kind: ClockKind,
 }
 
 impl ExternalClock {
-    /// The courses' rules: Colosseum (COMP 424) 30 s for the first move and 2 s after; Freckers
-    /// (COMP30024) 180 s per game; Othello (the arena has none) 1 s per move.
+    /// The courses' rules: Colosseum (COMP 424) 30 s for the first move and 2 s after, wall
+    /// time; Freckers (COMP30024) 180 s of CPU time per game; Othello (the arena has none) 1 s
+    /// per move, wall time.
     pub fn default_for(game: &str) -> ExternalClock {
         match game {
             "colosseum" => ExternalClock {
                 per_move: Duration::from_secs(2),
                 first_move: Some(Duration::from_secs(30)),
                 game: None,
+                kind: ClockKind::Wall,
             },
             "freckers" => ExternalClock {
                 per_move: Duration::from_secs(180),
                 first_move: None,
                 game: Some(Duration::from_secs(180)),
+                kind: ClockKind::Cpu,
             },
             _ => ExternalClock {
                 per_move: Duration::from_secs(1),
                 first_move: None,
                 game: None,
+                kind: ClockKind::Wall,
             },
         }
     }
@@ -125,7 +192,7 @@ impl ExternalClock {
     }
 
     pub fn describe(&self) -> String {
-        match (self.game, self.first_move) {
+        let rule = match (self.game, self.first_move) {
             (Some(g), _) => format!("{} s per game", g.as_secs_f64()),
             (None, Some(f)) => format!(
                 "{} ms (first {} ms)",
@@ -133,7 +200,18 @@ impl ExternalClock {
                 f.as_millis()
             ),
             (None, None) => format!("{} ms", self.per_move.as_millis()),
+        };
+        match self.kind {
+            ClockKind::Cpu => format!("{rule} of CPU time"),
+            ClockKind::Wall => rule,
         }
+    }
+
+    /// How long a move on the CPU clock may take in wall-clock time before it is ended anyway
+    /// (an agent that sleeps or waits uses no CPU): three times its time plus the grace, at
+    /// least 10 s. A single-threaded agent sharing a core three ways still gets its time.
+    pub fn cpu_backstop(limit: Duration, grace: Duration) -> Duration {
+        (limit * 3 + grace).max(Duration::from_secs(10))
     }
 }
 
@@ -199,20 +277,24 @@ impl ExternalSpec {
     /// The time rules for `game`: the spec's own, or the game's defaults.
     pub fn clock(&self, game: &str) -> ExternalClock {
         let default = ExternalClock::default_for(game);
+        let kind = self.clock.unwrap_or(default.kind);
         let ms = Duration::from_millis;
         match (self.game_time_s, self.time_ms) {
             (Some(t), _) => ExternalClock {
                 per_move: Duration::from_secs_f64(t),
                 first_move: None,
                 game: Some(Duration::from_secs_f64(t)),
+                kind,
             },
             (None, Some(t)) => ExternalClock {
                 per_move: ms(t),
                 first_move: self.first_move_ms.map(ms),
                 game: None,
+                kind,
             },
             (None, None) => ExternalClock {
                 first_move: self.first_move_ms.map(ms).or(default.first_move),
+                kind,
                 ..default
             },
         }
@@ -273,12 +355,26 @@ impl ExternalSpec {
         Ok(())
     }
 
-    /// The pool key: processes of one spec (and log) are interchangeable.
+    /// The pool key: processes of one spec (and log, and memory rule: the watch is the
+    /// process's) are interchangeable.
     fn key(&self) -> String {
         format!(
-            "{:?}|{:?}|{:?}|{:?}",
-            self.command, self.cwd, self.env, self.log
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.command, self.cwd, self.env, self.log, self.memory_mb, self.memory_measure
         )
+    }
+
+    /// The spec with the game's course defaults filled in where it leaves them open (the
+    /// memory measure and the clock): what the processes of `game` run under. Not what the job
+    /// records (its hash is the file's).
+    pub fn for_game(&self, game: &str) -> ExternalSpec {
+        let mut spec = self.clone();
+        spec.memory_measure = Some(
+            self.memory_measure
+                .unwrap_or_else(|| MemoryMeasure::default_for(game)),
+        );
+        spec.clock = Some(self.clock.unwrap_or_else(|| ClockKind::default_for(game)));
+        spec
     }
 }
 
@@ -429,28 +525,22 @@ struct Process {
     /// the program for going over.
     over_memory: std::sync::Arc<std::sync::atomic::AtomicU64>,
     memory_limit: Option<u64>,
+    /// The memory watch's line (bytes; `UNSET` until the handshake under `AboveStart`).
+    memory_line: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    memory_measure: MemoryMeasure,
 }
 
-/// The peak virtual memory (VmPeak, bytes) of every process below process `pid`, the keeper of
-/// an agent (`contain`), whose own memory is gamelab's and is not counted.
-fn tree_peak_bytes(pid: u32) -> u64 {
-    let mut total = 0;
+/// Every process below process `pid`, the keeper of an agent (`contain`), whose own memory
+/// and time are gamelab's and are not counted (at most 4096).
+fn below_keeper(pid: u32) -> Vec<u32> {
+    let mut found = Vec::new();
     let mut todo = vec![pid];
-    let mut seen = 0;
     while let Some(p) = todo.pop() {
-        seen += 1;
-        if seen > 4096 {
+        if found.len() >= 4096 {
             break;
         }
-        // Every process below the keeper, not the keeper itself.
-        if p != pid
-            && let Ok(status) = std::fs::read_to_string(format!("/proc/{p}/status"))
-            && let Some(kb) = status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmPeak:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
-        {
-            total += kb * 1024;
+        if p != pid {
+            found.push(p);
         }
         if let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) {
             for t in tasks.flatten() {
@@ -464,19 +554,79 @@ fn tree_peak_bytes(pid: u32) -> u64 {
             }
         }
     }
-    total
+    found
 }
 
-/// Watches the memory of the processes below keeper `pid` every 20 ms while they live: past
-/// `limit` bytes it records the peak in `over` and has the keeper kill them.
-fn watch_memory(pid: u32, limit: u64, over: std::sync::Arc<std::sync::atomic::AtomicU64>) {
+/// A `/proc/PID/status` field in bytes (`VmPeak`, `VmSize`: given in kB); 0 when gone.
+fn status_bytes(pid: u32, field: &str) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// The sum of a status field (`status_bytes`) over the processes below keeper `pid`.
+fn tree_bytes(pid: u32, field: &str) -> u64 {
+    below_keeper(pid)
+        .into_iter()
+        .map(|p| status_bytes(p, field))
+        .sum()
+}
+
+/// The CPU time of the processes below keeper `pid`: user and system time of each, with the
+/// children each has waited for (`/proc/PID/stat` fields 14-17, in clock ticks).
+fn tree_cpu(pid: u32) -> Duration {
+    static TICK: LazyLock<u64> = LazyLock::new(|| {
+        // SAFETY: sysconf has no preconditions.
+        let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+        if t > 0 { t as u64 } else { 100 }
+    });
+    let ticks: u64 = below_keeper(pid)
+        .into_iter()
+        .filter_map(|p| {
+            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
+            // After the command name, which is in parentheses and may hold anything.
+            let rest = &stat[stat.rfind(')')? + 1..];
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            // fields[0] is the state (field 3): utime is field 14, so fields[11].
+            Some(
+                fields
+                    .get(11..15)?
+                    .iter()
+                    .filter_map(|f| f.parse::<u64>().ok())
+                    .sum::<u64>(),
+            )
+        })
+        .sum();
+    Duration::from_nanos(ticks.saturating_mul(1_000_000_000 / *TICK))
+}
+
+/// Where the memory watch draws its line: `UNSET` until the handshake under `AboveStart`.
+const UNSET: u64 = u64::MAX;
+
+/// Watches the memory of the processes below keeper `pid` every 20 ms while they live: once
+/// `line` is set (0 for the whole peak; what they held at the handshake for `AboveStart`), past
+/// `limit` bytes above it, it records the amount in `over` and has the keeper kill them.
+fn watch_memory(
+    pid: u32,
+    limit: u64,
+    line: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    over: std::sync::Arc<std::sync::atomic::AtomicU64>,
+) {
+    use std::sync::atomic::Ordering::SeqCst;
     loop {
         if std::fs::metadata(format!("/proc/{pid}")).is_err() {
             return;
         }
-        let peak = tree_peak_bytes(pid);
-        if peak > limit {
-            over.store(peak, std::sync::atomic::Ordering::SeqCst);
+        let peak = tree_bytes(pid, "VmPeak");
+        let base = line.load(SeqCst);
+        if base != UNSET && peak.saturating_sub(base) > limit {
+            over.store(peak.saturating_sub(base).max(1), SeqCst);
             stop_contained(pid);
             return;
         }
@@ -502,7 +652,7 @@ fn watch_memory(pid: u32, limit: u64, over: std::sync::Arc<std::sync::atomic::At
 /// The keeper holds no file of gamelab's open (it closes every descriptor, so the pipes close
 /// when the program's processes are gone) and runs only async-signal-safe calls (raw `libc`,
 /// no allocation): it is a fork of a threaded program that never executes anything.
-/// `child.id()` of the spawned command is the keeper's pid; `tree_peak_bytes` counts the
+/// `child.id()` of the spawned command is the keeper's pid; `below_keeper` lists the
 /// processes below it, not the keeper (whose memory is gamelab's, shared copy-on-write).
 pub fn contain(cmd: &mut Command) {
     use std::os::unix::process::CommandExt;
@@ -786,9 +936,15 @@ impl Process {
         std::thread::spawn(move || read_bounded_lines(std::io::BufReader::new(stdout), tx));
         let over_memory = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
         let memory_limit = spec.memory_mb.map(|mb| mb * 1_000_000);
+        let memory_measure = spec.memory_measure.unwrap_or(MemoryMeasure::Peak);
+        let memory_line =
+            std::sync::Arc::new(std::sync::atomic::AtomicU64::new(match memory_measure {
+                MemoryMeasure::Peak => 0,
+                MemoryMeasure::AboveStart => UNSET,
+            }));
         if let Some(limit) = memory_limit {
-            let (pid, over) = (child.id(), over_memory.clone());
-            std::thread::spawn(move || watch_memory(pid, limit, over));
+            let (pid, line, over) = (child.id(), memory_line.clone(), over_memory.clone());
+            std::thread::spawn(move || watch_memory(pid, limit, line, over));
         }
         let mut p = Process {
             child,
@@ -798,6 +954,8 @@ impl Process {
             log_copy,
             over_memory,
             memory_limit,
+            memory_line,
+            memory_measure,
         };
         p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
         let line = p
@@ -816,6 +974,11 @@ impl Process {
         match (words.next(), words.next()) {
             (Some("ready"), Some(v)) if v == PROTOCOL_VERSION.to_string() => {
                 p.name = words.collect::<Vec<_>>().join(" ");
+                if p.memory_measure == MemoryMeasure::AboveStart {
+                    let held = tree_bytes(p.child.id(), "VmSize");
+                    p.memory_line
+                        .store(held, std::sync::atomic::Ordering::SeqCst);
+                }
                 Ok(p)
             }
             (Some("error"), _) => {
@@ -853,6 +1016,59 @@ impl Process {
 
     /// The next line that is not `info ...` (agents may say what they think), by `deadline`.
     fn recv(&mut self, deadline: Instant) -> Result<String, Fault> {
+        match self.recv_until(deadline)? {
+            Some(line) => Ok(line),
+            None => {
+                self.kill();
+                Err(fault(Termination::Timeout, "no answer in time"))
+            }
+        }
+    }
+
+    /// The next line on the CPU clock: by the time `limit` of CPU used by the program's
+    /// processes since `cpu_start`, looked at every 20 ms, and the wall-clock `backstop`.
+    /// Returns the line (or the fault) and the CPU time used until then.
+    fn recv_cpu(
+        &mut self,
+        cpu_start: Duration,
+        limit: Duration,
+        backstop: Instant,
+    ) -> (Result<String, Fault>, Duration) {
+        let pid = self.child.id();
+        let mut used = Duration::ZERO;
+        loop {
+            let step = (Instant::now() + Duration::from_millis(20)).min(backstop);
+            let line = self.recv_until(step);
+            // A process that is gone reads as none: keep the last look.
+            used = used.max(tree_cpu(pid).saturating_sub(cpu_start));
+            match line {
+                Ok(Some(line)) => return (Ok(line), used),
+                Err(f) => return (Err(f), used),
+                Ok(None) => {}
+            }
+            if used > limit {
+                self.kill();
+                return (Err(fault(Termination::Timeout, "no answer in time")), used);
+            }
+            if Instant::now() >= backstop {
+                self.kill();
+                return (
+                    Err(fault(
+                        Termination::Timeout,
+                        format!(
+                            "no answer within the CPU clock's wall-clock backstop ({:.1} s of CPU time used)",
+                            used.as_secs_f64()
+                        ),
+                    )),
+                    used,
+                );
+            }
+        }
+    }
+
+    /// The next line that is not `info ...` by `deadline`, or None when none came by then
+    /// (the program is left running).
+    fn recv_until(&mut self, deadline: Instant) -> Result<Option<String>, Fault> {
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
@@ -862,7 +1078,7 @@ impl Process {
                 {
                     continue;
                 }
-                Ok(Line::Text(line)) => return Ok(line.trim_end().to_string()),
+                Ok(Line::Text(line)) => return Ok(Some(line.trim_end().to_string())),
                 Ok(Line::TooLong { start, bytes }) => {
                     self.kill();
                     return Err(fault(
@@ -872,10 +1088,7 @@ impl Process {
                         ),
                     ));
                 }
-                Err(RecvTimeoutError::Timeout) => {
-                    self.kill();
-                    return Err(fault(Termination::Timeout, "no answer in time"));
-                }
+                Err(RecvTimeoutError::Timeout) => return Ok(None),
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed()),
             }
         }
@@ -894,15 +1107,24 @@ impl Process {
             }
         };
         self.kill();
-        let peak = self.over_memory.load(std::sync::atomic::Ordering::SeqCst);
-        if let (true, Some(limit)) = (peak > 0, self.memory_limit) {
+        let used = self.over_memory.load(std::sync::atomic::Ordering::SeqCst);
+        if let (true, Some(limit)) = (used > 0, self.memory_limit) {
+            let line = self.memory_line.load(std::sync::atomic::Ordering::SeqCst);
             return fault(
                 Termination::Memory,
-                format!(
-                    "peak virtual memory {} MB, over memory_mb = {}",
-                    peak / 1_000_000,
-                    limit / 1_000_000
-                ),
+                match self.memory_measure {
+                    MemoryMeasure::Peak => format!(
+                        "peak virtual memory {} MB (of every process of the agent), over memory_mb = {}",
+                        used / 1_000_000,
+                        limit / 1_000_000
+                    ),
+                    MemoryMeasure::AboveStart => format!(
+                        "peak virtual memory {} MB above its start ({} MB held at the handshake, as COMP30024's referee measures), over memory_mb = {}",
+                        used / 1_000_000,
+                        line / 1_000_000,
+                        limit / 1_000_000
+                    ),
+                },
             );
         }
         fault(
@@ -982,7 +1204,8 @@ pub fn shutdown() {
 /// Starts the program once and shakes hands, so a command that does not exist, a handshake
 /// that never comes or a wrong protocol version is an error before anything runs. Returns the
 /// agent's name. The process is then told to quit (the run's processes write to the job's log).
-pub fn probe(spec: &ExternalSpec) -> Result<String, String> {
+pub fn probe(spec: &ExternalSpec, game: &str) -> Result<String, String> {
+    let spec = &spec.for_game(game);
     static PROBED: LazyLock<Mutex<HashMap<String, String>>> =
         LazyLock::new(|| Mutex::new(HashMap::new()));
     if let Some(name) = PROBED
@@ -1072,6 +1295,8 @@ pub struct ExternalAgent<G: Protocol> {
     /// The game as the agent was told it, to name the moves it observes.
     state: G,
     clock_left: Option<Duration>,
+    /// The time its moves took on its clock this game (`clock.kind`).
+    clock_used: Duration,
     moves: u32,
     /// Whether the process came from the pool (it played an earlier game).
     reused: bool,
@@ -1083,7 +1308,8 @@ impl<G: Protocol> ExternalAgent<G> {
     pub fn new(spec: &ExternalSpec, start: &G) -> ExternalAgent<G> {
         let clock = spec.clock(G::NAME);
         ExternalAgent {
-            spec: spec.clone(),
+            spec: spec.for_game(G::NAME),
+            clock_used: Duration::ZERO,
             clock,
             process: None,
             fault: None,
@@ -1147,6 +1373,26 @@ impl<G: Protocol> ExternalAgent<G> {
             .collect()
     }
 
+    /// The agent's answer to `go`, within `limit` (and the grace) on its clock, with the time
+    /// it took on that clock (until the answer, or until the fault).
+    fn await_move(&mut self, limit: Duration) -> (Result<String, Fault>, Duration) {
+        let grace = self.spec.grace();
+        let kind = self.clock.kind;
+        let p = self.process.as_mut().expect("a live process");
+        let t0 = Instant::now();
+        match kind {
+            ClockKind::Wall => {
+                let r = p.recv(t0 + limit + grace);
+                (r, t0.elapsed())
+            }
+            ClockKind::Cpu => {
+                let cpu0 = tree_cpu(p.child.id());
+                let backstop = t0 + ExternalClock::cpu_backstop(limit, grace);
+                p.recv_cpu(cpu0, limit + grace, backstop)
+            }
+        }
+    }
+
     /// The time of the next move.
     fn move_time(&self) -> Duration {
         match (self.clock_left, self.clock.first_move) {
@@ -1201,34 +1447,39 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         if self.fault.is_some() {
             return fallback;
         }
-        let mut t0 = Instant::now();
-        let mut answer = self
-            .process
-            .as_mut()
-            .expect("a live process")
-            .recv(t0 + limit + self.spec.grace());
+        let (kind, grace) = (self.clock.kind, self.spec.grace());
+        let (mut answer, mut used) = self.await_move(limit);
         if let Err(f) = answer {
-            answer = self.replace_exited(f).and_then(|()| {
-                t0 = Instant::now();
-                self.process
-                    .as_mut()
-                    .expect("started")
-                    .recv(t0 + limit + self.spec.grace())
-            });
+            (answer, used) = match self.replace_exited(f) {
+                Ok(()) => self.await_move(limit),
+                Err(f) => (Err(f), used),
+            };
         }
-        let used = t0.elapsed();
         self.moves += 1;
+        self.clock_used += used;
         if let Some(left) = self.clock_left.as_mut() {
             *left = left.saturating_sub(used);
+        }
+        // On the CPU clock the answer may come between two looks at the clock: past the time
+        // and grace it is late all the same (the course's referee checks after the action).
+        if answer.is_ok() && kind == ClockKind::Cpu && used > limit + grace {
+            if let Some(mut p) = self.process.take() {
+                p.kill();
+            }
+            answer = Err(fault(Termination::Timeout, "late"));
         }
         let line = match answer {
             Ok(line) => line,
             Err(mut f) => {
-                if f.kind == Termination::Timeout {
+                if f.kind == Termination::Timeout && !f.detail.contains("backstop") {
                     f.detail = format!(
-                        "no move within {} ms (+{} ms grace)",
+                        "no move within {} ms (+{} ms grace) of {} time",
                         limit.as_millis(),
-                        self.spec.grace().as_millis()
+                        grace.as_millis(),
+                        match kind {
+                            ClockKind::Cpu => "CPU",
+                            ClockKind::Wall => "wall-clock",
+                        }
                     );
                 }
                 self.fail(f);
@@ -1284,7 +1535,11 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
     }
 
     fn effort(&self) -> Effort {
-        Effort::default()
+        Effort {
+            clock: Some(self.clock.kind.name()),
+            clock_used_us: self.clock_used.as_micros() as u64,
+            ..Effort::default()
+        }
     }
 }
 
@@ -1344,7 +1599,34 @@ fn digest_file(path: &Path, h: &mut xxhash_rust::xxh3::Xxh3) -> Result<(), Diges
 
 #[cfg(test)]
 mod fingerprint_tests {
-    use super::ExternalSpec;
+    use super::{ClockKind, ExternalSpec, MemoryMeasure};
+
+    #[test]
+    fn the_course_defaults_are_the_cpu_clock_and_memory_above_the_start_for_freckers_only() {
+        let spec: ExternalSpec = toml::from_str("command = [\"x\"]").unwrap();
+        let freckers = spec.for_game("freckers");
+        assert_eq!(freckers.clock, Some(ClockKind::Cpu));
+        assert_eq!(freckers.memory_measure, Some(MemoryMeasure::AboveStart));
+        assert_eq!(spec.clock("freckers").kind, ClockKind::Cpu);
+        for game in ["colosseum", "othello", "openspiel"] {
+            let s = spec.for_game(game);
+            assert_eq!(s.clock, Some(ClockKind::Wall), "{game}");
+            assert_eq!(s.memory_measure, Some(MemoryMeasure::Peak), "{game}");
+            assert_eq!(spec.clock(game).kind, ClockKind::Wall, "{game}");
+        }
+        // The file's own choice wins, with any time rule.
+        let mine: ExternalSpec = toml::from_str(
+            "command = [\"x\"]\nclock = \"wall\"\ngame_time_s = 60.0\nmemory_measure = \"peak\"",
+        )
+        .unwrap();
+        assert_eq!(mine.clock("freckers").kind, ClockKind::Wall);
+        assert_eq!(
+            mine.for_game("freckers").memory_measure,
+            Some(MemoryMeasure::Peak)
+        );
+        // Unset, neither is written into the job (its hash is the file's).
+        assert!(!serde_json::to_string(&spec).unwrap().contains("clock"));
+    }
 
     fn spec(dir: &std::path::Path, args: &[&str]) -> ExternalSpec {
         let mut s: ExternalSpec = serde_json::from_value(serde_json::json!({

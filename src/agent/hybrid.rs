@@ -86,6 +86,9 @@ impl<G: Game> Agent<G> for Hybrid<G> {
             searches: a.searches + b.searches,
             cache_hits: a.cache_hits + b.cache_hits,
             cache_lookups: a.cache_lookups + b.cache_lookups,
+            // A hybrid with an external half: that half's clock (the early one's if both).
+            clock: a.clock.or(b.clock),
+            clock_used_us: a.clock_used_us + b.clock_used_us,
         }
     }
 }

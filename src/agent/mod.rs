@@ -65,6 +65,10 @@ pub struct Effort {
     /// Move lists answered by the move cache, of those asked for (0 without a cache).
     pub cache_hits: u64,
     pub cache_lookups: u64,
+    /// External agents: the clock their time runs on (`cpu` or `wall`, `external::ClockKind`)
+    /// and the time their moves took on it, in microseconds. None for built-in agents.
+    pub clock: Option<&'static str>,
+    pub clock_used_us: u64,
 }
 
 /// A player of `G`.

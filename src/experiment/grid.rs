@@ -378,7 +378,8 @@ pub fn probe_external(exp: &Experiment, jobs: &[Job]) -> Result<(), InputError> 
     for job in jobs {
         for (label, spec) in &job.config.agents {
             if let crate::agent::AgentSpec::External(e) = spec {
-                crate::agent::external::probe(e).map_err(|m| {
+                let game = super::spec::GAMES[exp.file.game as usize];
+                crate::agent::external::probe(e, game).map_err(|m| {
                     exp.error(
                         &format!("agents.{label}"),
                         format!("the external agent could not start: {m}"),

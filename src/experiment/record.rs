@@ -262,6 +262,30 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
                 .map(|r| r.second_cache_hit_rate)
                 .collect::<Vec<Option<f64>>>(),
         ),
+        Column::new(
+            "first_clock".into(),
+            rows.iter()
+                .map(|r| r.first_clock.as_deref())
+                .collect::<Vec<Option<&str>>>(),
+        ),
+        Column::new(
+            "second_clock".into(),
+            rows.iter()
+                .map(|r| r.second_clock.as_deref())
+                .collect::<Vec<Option<&str>>>(),
+        ),
+        Column::new(
+            "first_clock_ms".into(),
+            rows.iter()
+                .map(|r| r.first_clock_ms)
+                .collect::<Vec<Option<f64>>>(),
+        ),
+        Column::new(
+            "second_clock_ms".into(),
+            rows.iter()
+                .map(|r| r.second_clock_ms)
+                .collect::<Vec<Option<f64>>>(),
+        ),
         per_move(
             "first_think_ms",
             rows.iter().map(|r| Some(&r.first_think_ms[..])),

@@ -79,6 +79,16 @@ const GAMES: &[(&str, &str)] = &[
     ),
     ("second_cache_hit_rate", "the same for the second agent"),
     (
+        "first_clock",
+        "external agents: the clock the first agent's time ran on, `cpu` (CPU time of its processes, COMP30024's referee) or `wall` (COMP 424's); null for built-in agents",
+    ),
+    ("second_clock", "the same for the second agent"),
+    (
+        "first_clock_ms",
+        "external agents: the time the first agent's moves took on its clock over the game, in ms; null for built-in agents",
+    ),
+    ("second_clock_ms", "the same for the second agent"),
+    (
         "first_think_ms",
         "the first agent's think time per move, in ms to a tenth, in order (a list; in CSV numbers separated by spaces)",
     ),

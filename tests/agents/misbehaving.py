@@ -10,7 +10,10 @@ group and session with setsid(), ignore SIGTERM and keep its standard output and
 with argv[3] on their command lines; then plays well), stubborn (ignores SIGTERM and the end of its
 input, with argv[3] on its command line; plays well), hog (takes 300 MB at move N and keeps playing),
 nonewline (200 MB of a move line without its newline, then silence with its output open), closedout
-(closes its standard output and stays alive, silent).
+(closes its standard output and stays alive, silent), heavy (takes 300 MB before its handshake, as
+an agent importing numpy and a big table, and plays well), heavyhog (heavy, then hog), nap (at move
+N sleeps argv[3] seconds, using no CPU, then plays), burn (at move N computes for argv[3] seconds
+of CPU time, then plays).
 Used by tests/external.rs."""
 import random
 import signal
@@ -33,6 +36,8 @@ if mode == "escape":
             start_new_session=True)
 if mode == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+if mode in ("heavy", "heavyhog"):
+    held = bytearray(300_000_000)
 legal, moves = [], 0
 while True:
     line = sys.stdin.readline()
@@ -63,7 +68,15 @@ while True:
             sys.exit(3)
         elif moves == at and mode == "garbage":
             print("hello there", flush=True)
-        elif moves == at and mode == "hog":
+        elif moves == at and mode == "nap":
+            time.sleep(float(sys.argv[3]))
+            print("move", rng.choice(legal), flush=True)
+        elif moves == at and mode == "burn":
+            end = time.process_time() + float(sys.argv[3])
+            while time.process_time() < end:
+                pass
+            print("move", rng.choice(legal), flush=True)
+        elif moves == at and mode in ("hog", "heavyhog"):
             hog = bytearray(300_000_000)
             time.sleep(0.2)
             print("move", rng.choice(legal), flush=True)

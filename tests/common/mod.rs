@@ -101,8 +101,10 @@ nodes = 200
 "#;
 
 /// Columns that measure time, and so differ between runs.
-pub const TIMING: [&str; 7] = [
+pub const TIMING: [&str; 9] = [
     "wall_ms",
+    "first_clock_ms",
+    "second_clock_ms",
     "first_max_move_ms",
     "second_max_move_ms",
     "first_think_ms",
