@@ -12,11 +12,14 @@ messages arrive:
 
 Only protocol lines reach gamelab: the real standard output is kept for them, and everything
 else printed (print calls in a course agent, libraries) goes to standard error, which gamelab
-keeps in results/<experiment>/logs/. An exception ends the program with a traceback there;
-gamelab records the game as lost by a crash.
+keeps in results/<experiment>/logs/. An exception in `go` is answered with `error TYPE: MESSAGE`
+(its traceback in the log): gamelab records a `crash` ("the agent raised: ..."), which loses the
+game, or under Colosseum's course rule costs the move (a random move is played for it) and the
+agent plays on; an exception elsewhere ends the program with a traceback there.
 """
 import os
 import sys
+import traceback
 
 
 def _protocol_streams():
@@ -79,7 +82,13 @@ def serve(name, player):
         elif command == "legal":
             legal = [inp.readline().strip() for _ in range(int(rest))]
         elif command == "go":
-            say("move " + player.go(position, legal, int(rest)))
+            try:
+                move = player.go(position, legal, int(rest))
+            except Exception as e:  # the agent's exception: its traceback to the log, a word to gamelab
+                traceback.print_exc()
+                say("error " + " ".join("{}: {}".format(type(e).__name__, e).split())[:1000])
+                continue
+            say("move " + move)
         elif command == "opponent" and hasattr(player, "opponent"):
             player.opponent(rest)
         elif command == "gameover" and hasattr(player, "gameover"):

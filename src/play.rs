@@ -55,6 +55,12 @@ pub struct GameRow {
     pub first_clock_ms: Option<f64>,
     #[serde(default)]
     pub second_clock_ms: Option<f64>,
+    /// External agents under the random-move fault rule (Colosseum's course): moves played at
+    /// random for their faults (None for other agents).
+    #[serde(default)]
+    pub first_random_moves: Option<u32>,
+    #[serde(default)]
+    pub second_random_moves: Option<u32>,
     /// Per move of each side, in order: think time in ms (to 0.1 ms), and tree size in kB
     /// after the move (to 0.1 kB; None for an agent without a tree).
     pub first_think_ms: Vec<f64>,
@@ -212,6 +218,17 @@ pub fn play_game_observed<G: Arena>(
         }
         plies += 1;
     };
+    // Faults that cost a move, not the game (the random-move rule), in the detail of a game
+    // that ended normally: which seat, which move, the fault, the move played for it.
+    let replaced = {
+        let mut notes = Vec::new();
+        for (seat, a) in ["first", "second"].iter().zip(agents.iter()) {
+            for note in a.replaced_faults() {
+                notes.push(format!("{seat}: {note}"));
+            }
+        }
+        crate::agent::external::capped_detail(notes.join("; "))
+    };
     let winner = match outcome {
         Outcome::Win(Player::First) => "first",
         Outcome::Win(Player::Second) => "second",
@@ -259,6 +276,8 @@ pub fn play_game_observed<G: Arena>(
         second_clock: effort[1].clock.map(str::to_string),
         first_clock_ms: clock_ms(&effort[0]),
         second_clock_ms: clock_ms(&effort[1]),
+        first_random_moves: effort[0].random_moves,
+        second_random_moves: effort[1].random_moves,
         first_tree_kb: (effort[0].peak_tree_bytes > 0).then(|| move_tree_kb[0].clone()),
         second_tree_kb: (effort[1].peak_tree_bytes > 0).then(|| move_tree_kb[1].clone()),
         first_think_ms: std::mem::take(&mut move_ms[0]),
@@ -267,7 +286,7 @@ pub fn play_game_observed<G: Arena>(
         second_budget: budgets[1].clone(),
         transcript,
         termination: fault.as_ref().map_or("normal", |f| f.kind.name()),
-        fault_detail: fault.map(|f| f.detail).unwrap_or_default(),
+        fault_detail: fault.map(|f| f.detail).unwrap_or(replaced),
         start_position: None,
         opening: None,
     })

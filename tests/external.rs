@@ -990,3 +990,112 @@ fn memory_above_the_start_leaves_out_what_the_agent_held_at_its_handshake() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(!out.exists());
 }
+
+#[test]
+fn colosseums_course_rule_plays_a_random_move_for_a_fault_and_the_strict_rule_loses_the_game() {
+    // COMP 424's simulator plays a random walk when `step` raises or returns an invalid move:
+    // by default a Colosseum agent's fault costs the move, the game goes on (a process that
+    // died or was killed starts again), the rows count and list each. `faults = "loss"` is the
+    // strict rule.
+    let dir = tempfile::tempdir().unwrap();
+    let agents = dir.path().join("agents");
+    std::fs::create_dir_all(&agents).unwrap();
+    // A course agent that raises at its second step (as one that finds no child scoring above
+    // 0), and otherwise stays put behind a free wall side; it counts its steps across the game.
+    write(
+        &agents,
+        "student_agent.py",
+        "from agents.agent import Agent\nfrom store import register_agent\n\n\
+         @register_agent(\"student_agent\")\nclass StudentAgent(Agent):\n    \
+         def __init__(self):\n        super().__init__()\n        self.steps = 0\n\n    \
+         def step(self, chess_board, my_pos, adv_pos, max_step):\n        \
+         self.steps += 1\n        \
+         if self.steps == 2:\n            raise ValueError(\"no child scores above 0\")\n        \
+         r, c = my_pos\n        \
+         return my_pos, next(d for d in range(4) if not chess_board[r, c, d])\n",
+    );
+    let raiser = format!(
+        "[\"python3\", \"adapters/colosseum/gamelab_colosseum.py\", \"{}\"]",
+        agents.join("student_agent.py").display()
+    );
+    let misbehaving =
+        |mode: &str| format!("[\"python3\", \"tests/agents/misbehaving.py\", \"{mode}\", \"2\"]");
+    let cases = [
+        (
+            raiser.clone(),
+            "crash",
+            "the agent raised: ValueError: no child scores above 0",
+        ),
+        (misbehaving("illegal"), "illegal_move", "zz99"),
+        (misbehaving("crash"), "crash", "exited"),
+        (misbehaving("sleep"), "timeout", "no move within 300 ms"),
+    ];
+    for (command, kind, says) in &cases {
+        let dir = tempfile::tempdir().unwrap();
+        let (o, out) = run(
+            dir.path(),
+            &match_file("colosseum", "sizes-5-8", 4, command, "time_ms = 300"),
+            &["--threads", "2"],
+        );
+        assert!(o.status.success(), "{kind}: {}", stderr(&o));
+        let rows = rows_of(&out);
+        let (first, details) = (text(&rows, "first_agent"), text(&rows, "fault_detail"));
+        assert!(
+            text(&rows, "termination").iter().all(|t| t == "normal"),
+            "{kind}: {details:?}"
+        );
+        let firsts = rows
+            .column("first_random_moves")
+            .unwrap()
+            .i64()
+            .unwrap()
+            .clone();
+        let seconds = rows
+            .column("second_random_moves")
+            .unwrap()
+            .i64()
+            .unwrap()
+            .clone();
+        let mut games_with_one = 0;
+        for i in 0..rows.height() {
+            let (mine, theirs) = if first[i] == "mine" {
+                (firsts.get(i), seconds.get(i))
+            } else {
+                (seconds.get(i), firsts.get(i))
+            };
+            assert_eq!(theirs, None, "the built-in agent has no fault rule");
+            let mine = mine.expect("the external agent's count");
+            if mine > 0 {
+                games_with_one += 1;
+                assert!(
+                    details[i].contains(&format!("move 2: {kind} ("))
+                        && details[i].contains(says)
+                        && details[i].contains("played at random: ("),
+                    "{kind}: {}",
+                    details[i]
+                );
+            }
+        }
+        // A game may end before the agent's second move; most do not.
+        assert!(games_with_one >= 2, "{kind}: {details:?}");
+    }
+    // The strict rule: the fault loses the game.
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = run(
+        dir.path(),
+        &match_file("colosseum", "sizes-5-8", 4, &raiser, "faults = \"loss\""),
+        &["--threads", "2"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows_of(&out);
+    let terminations = text(&rows, "termination");
+    assert!(
+        terminations.iter().filter(|t| *t == "crash").count() >= 2,
+        "{terminations:?} {:?}",
+        text(&rows, "fault_detail")
+    );
+    assert!(
+        rows.column("first_random_moves").unwrap().null_count() == rows.height(),
+        "no random moves under the strict rule"
+    );
+}

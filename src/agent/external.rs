@@ -76,6 +76,9 @@ pub struct ExternalSpec {
     /// The clock the agent's time runs on (default: the game's course, `ClockKind::default_for`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<ClockKind>,
+    /// What a fault does to the agent's game (default: the game's course, `FaultRule::default_for`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub faults: Option<FaultRule>,
     /// A digest of the files the command names (set by gamelab, not the file: whatever a file
     /// says is replaced): an edited agent makes new jobs instead of reusing the old agent's
     /// rows. Read back from a job's JSON (a distributed run's workers).
@@ -116,6 +119,33 @@ impl ClockKind {
         }
     }
 }
+
+/// What a fault of an external agent does to its game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FaultRule {
+    /// The game is lost by the fault (COMP30024's referee; the strict rule).
+    Loss,
+    /// A legal move drawn at random is played for the agent and the game goes on (COMP 424's
+    /// simulator plays a random walk when `step` raises or returns an invalid move). The
+    /// faults are noted in the rows (`first_random_moves`, `fault_detail`); a process that died
+    /// or was killed (a crash, a timeout) is started again for the next move.
+    RandomMove,
+}
+
+impl FaultRule {
+    /// The course's rule: a random move for Colosseum (COMP 424), a loss for the others.
+    pub fn default_for(game: &str) -> FaultRule {
+        if game == "colosseum" {
+            FaultRule::RandomMove
+        } else {
+            FaultRule::Loss
+        }
+    }
+}
+
+/// The start of a fault's detail when the agent answered `error ...` instead of a move.
+const RAISED: &str = "the agent raised: ";
 
 /// What an external agent's `memory_mb` holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -374,6 +404,7 @@ impl ExternalSpec {
                 .unwrap_or_else(|| MemoryMeasure::default_for(game)),
         );
         spec.clock = Some(self.clock.unwrap_or_else(|| ClockKind::default_for(game)));
+        spec.faults = Some(self.faults.unwrap_or_else(|| FaultRule::default_for(game)));
         spec
     }
 }
@@ -414,14 +445,20 @@ pub struct Fault {
 pub const MAX_FAULT_DETAIL: usize = 300;
 
 fn fault(kind: Termination, detail: impl Into<String>) -> Fault {
-    let detail: String = detail.into();
-    let detail = if detail.len() > MAX_FAULT_DETAIL {
+    Fault {
+        kind,
+        detail: capped_detail(detail.into()),
+    }
+}
+
+/// A `fault_detail` cut to its first `MAX_FAULT_DETAIL` characters, saying how long it was.
+pub fn capped_detail(detail: String) -> String {
+    if detail.len() > MAX_FAULT_DETAIL {
         let cut: String = detail.chars().take(MAX_FAULT_DETAIL).collect();
         format!("{cut}... ({} bytes in all)", detail.len())
     } else {
         detail
-    };
-    Fault { kind, detail }
+    }
 }
 
 /// Longest protocol line read from an agent (1 MiB): a longer one is a protocol error, read
@@ -1297,6 +1334,11 @@ pub struct ExternalAgent<G: Protocol> {
     clock_left: Option<Duration>,
     /// The time its moves took on its clock this game (`clock.kind`).
     clock_used: Duration,
+    /// Under `FaultRule::RandomMove`: the faults this game that cost a move, each with the move
+    /// played at random for it.
+    replaced: Vec<String>,
+    /// The agent's seed for this game (`begin`), told again to a restarted process.
+    seed: u64,
     moves: u32,
     /// Whether the process came from the pool (it played an earlier game).
     reused: bool,
@@ -1310,6 +1352,8 @@ impl<G: Protocol> ExternalAgent<G> {
         ExternalAgent {
             spec: spec.for_game(G::NAME),
             clock_used: Duration::ZERO,
+            replaced: Vec::new(),
+            seed: 0,
             clock,
             process: None,
             fault: None,
@@ -1373,69 +1417,10 @@ impl<G: Protocol> ExternalAgent<G> {
             .collect()
     }
 
-    /// The agent's answer to `go`, within `limit` (and the grace) on its clock, with the time
-    /// it took on that clock (until the answer, or until the fault).
-    fn await_move(&mut self, limit: Duration) -> (Result<String, Fault>, Duration) {
-        let grace = self.spec.grace();
-        let kind = self.clock.kind;
-        let p = self.process.as_mut().expect("a live process");
-        let t0 = Instant::now();
-        match kind {
-            ClockKind::Wall => {
-                let r = p.recv(t0 + limit + grace);
-                (r, t0.elapsed())
-            }
-            ClockKind::Cpu => {
-                let cpu0 = tree_cpu(p.child.id());
-                let backstop = t0 + ExternalClock::cpu_backstop(limit, grace);
-                p.recv_cpu(cpu0, limit + grace, backstop)
-            }
-        }
-    }
-
-    /// The time of the next move.
-    fn move_time(&self) -> Duration {
-        match (self.clock_left, self.clock.first_move) {
-            (Some(left), _) => left,
-            (None, Some(first)) if self.moves == 0 => first,
-            _ => self.clock.per_move,
-        }
-    }
-}
-
-impl<G: Protocol> Agent<G> for ExternalAgent<G> {
-    fn begin(&mut self, seat: Player, seed: u64) {
-        self.seat = Some(seat);
-        match checkout(&self.spec) {
-            Ok((p, reused)) => {
-                self.process = Some(p);
-                self.reused = reused;
-            }
-            Err(f) => {
-                self.fault = Some(f);
-                return;
-            }
-        }
-        let side = if seat == Player::First {
-            "first"
-        } else {
-            "second"
-        };
-        let mut lines = vec![
-            format!("newgame {} {side} {seed}", G::NAME),
-            self.clock.protocol_line(),
-        ];
-        lines.extend(Self::position_lines(&self.state));
-        self.send(&lines);
-    }
-
-    fn choose(&mut self, game: &G, _rng: &mut GameRng, _budget: Budget) -> G::Move {
-        let mut legal = Vec::new();
-        game.legal_moves(&mut legal);
-        let fallback = legal[0];
-        if self.fault.is_some() {
-            return fallback;
-        }
+    /// Asks the process for its move in `game` (whose legal moves are `legal`): the move, or
+    /// the fault (the process is then killed, unless the fault leaves it in step with the game:
+    /// an illegal move, or an `error` it answered instead of a move).
+    fn ask(&mut self, game: &G, legal: &[G::Move]) -> Result<G::Move, Fault> {
         let names: Vec<String> = legal.iter().map(|&m| game.move_name(m)).collect();
         let limit = self.move_time();
         let mut lines = Self::position_lines(game);
@@ -1444,8 +1429,8 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         lines.extend(names.iter().cloned());
         lines.push(format!("go {}", limit.as_millis()));
         self.send(&lines);
-        if self.fault.is_some() {
-            return fallback;
+        if let Some(f) = self.fault.take() {
+            return Err(f);
         }
         let (kind, grace) = (self.clock.kind, self.spec.grace());
         let (mut answer, mut used) = self.await_move(limit);
@@ -1482,22 +1467,161 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
                         }
                     );
                 }
-                self.fail(f);
-                return fallback;
+                if let Some(mut p) = self.process.take() {
+                    p.kill();
+                }
+                return Err(f);
             }
         };
+        if let Some(why) = line.strip_prefix("error ") {
+            return Err(fault(Termination::Crash, format!("{RAISED}{}", why.trim())));
+        }
         let Some(name) = line.strip_prefix("move ").map(str::trim) else {
-            self.fail(fault(
+            if let Some(mut p) = self.process.take() {
+                p.kill();
+            }
+            return Err(fault(
                 Termination::ProtocolError,
                 format!("expected `move M`, got: {line}"),
             ));
-            return fallback;
         };
         match names.iter().position(|n| n == name) {
-            Some(i) => legal[i],
-            None => {
-                self.fail(fault(Termination::IllegalMove, line.clone()));
-                fallback
+            Some(i) => Ok(legal[i]),
+            None => Err(fault(Termination::IllegalMove, line.clone())),
+        }
+    }
+
+    /// Under `FaultRule::RandomMove`: a legal move drawn at random for the agent after fault
+    /// `f`, noted for the rows (`Agent::replaced_faults`). The process is kept when the fault
+    /// left it in step with the game (an illegal move, an error it answered), else it is gone
+    /// and a new one is started for the next move (`restart`).
+    fn random_move(
+        &mut self,
+        f: Fault,
+        game: &G,
+        legal: &[G::Move],
+        rng: &mut GameRng,
+        moves_before: u32,
+    ) -> G::Move {
+        let in_step = f.kind == Termination::IllegalMove || f.detail.starts_with(RAISED);
+        if !in_step && let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        let mv = legal[crate::rng::below(rng, legal.len())];
+        self.moves = moves_before + 1;
+        self.replaced.push(format!(
+            "move {}: {} ({}), played at random: {}",
+            self.moves,
+            f.kind.name(),
+            f.detail,
+            game.move_name(mv)
+        ));
+        mv
+    }
+
+    /// A new process for a game under way (the last one died or was killed): told the game,
+    /// its seat and clock, and the position now as its start.
+    fn restart(&mut self, game: &G) -> Result<(), Fault> {
+        let (p, _) = checkout(&self.spec)?;
+        self.process = Some(p);
+        self.reused = false;
+        let side = if self.seat == Some(Player::First) {
+            "first"
+        } else {
+            "second"
+        };
+        let mut lines = vec![
+            format!("newgame {} {side} {}", G::NAME, self.seed),
+            self.clock.protocol_line(),
+        ];
+        lines.extend(Self::position_lines(game));
+        self.send(&lines);
+        self.fault.take().map_or(Ok(()), Err)
+    }
+
+    /// The agent's answer to `go`, within `limit` (and the grace) on its clock, with the time
+    /// it took on that clock (until the answer, or until the fault).
+    fn await_move(&mut self, limit: Duration) -> (Result<String, Fault>, Duration) {
+        let grace = self.spec.grace();
+        let kind = self.clock.kind;
+        let p = self.process.as_mut().expect("a live process");
+        let t0 = Instant::now();
+        match kind {
+            ClockKind::Wall => {
+                let r = p.recv(t0 + limit + grace);
+                (r, t0.elapsed())
+            }
+            ClockKind::Cpu => {
+                let cpu0 = tree_cpu(p.child.id());
+                let backstop = t0 + ExternalClock::cpu_backstop(limit, grace);
+                p.recv_cpu(cpu0, limit + grace, backstop)
+            }
+        }
+    }
+
+    /// The time of the next move.
+    fn move_time(&self) -> Duration {
+        match (self.clock_left, self.clock.first_move) {
+            (Some(left), _) => left,
+            (None, Some(first)) if self.moves == 0 => first,
+            _ => self.clock.per_move,
+        }
+    }
+}
+
+impl<G: Protocol> Agent<G> for ExternalAgent<G> {
+    fn begin(&mut self, seat: Player, seed: u64) {
+        self.seat = Some(seat);
+        self.seed = seed;
+        match checkout(&self.spec) {
+            Ok((p, reused)) => {
+                self.process = Some(p);
+                self.reused = reused;
+            }
+            Err(f) => {
+                self.fault = Some(f);
+                return;
+            }
+        }
+        let side = if seat == Player::First {
+            "first"
+        } else {
+            "second"
+        };
+        let mut lines = vec![
+            format!("newgame {} {side} {seed}", G::NAME),
+            self.clock.protocol_line(),
+        ];
+        lines.extend(Self::position_lines(&self.state));
+        self.send(&lines);
+    }
+
+    fn choose(&mut self, game: &G, rng: &mut GameRng, _budget: Budget) -> G::Move {
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        let moves_before = self.moves;
+        if self.spec.faults == Some(FaultRule::RandomMove) {
+            // The course's rule: a fault costs the move, not the game.
+            let asked = match self.fault.take() {
+                Some(f) => Err(f),
+                None if self.process.is_none() => {
+                    self.restart(game).and_then(|()| self.ask(game, &legal))
+                }
+                None => self.ask(game, &legal),
+            };
+            return match asked {
+                Ok(mv) => mv,
+                Err(f) => self.random_move(f, game, &legal, rng, moves_before),
+            };
+        }
+        if self.fault.is_some() {
+            return legal[0];
+        }
+        match self.ask(game, &legal) {
+            Ok(mv) => mv,
+            Err(f) => {
+                self.fail(f);
+                legal[0]
             }
         }
     }
@@ -1530,6 +1654,10 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         self.fault.clone()
     }
 
+    fn replaced_faults(&self) -> Vec<String> {
+        self.replaced.clone()
+    }
+
     fn budget_text(&self) -> Option<String> {
         Some(self.clock.describe())
     }
@@ -1538,6 +1666,8 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         Effort {
             clock: Some(self.clock.kind.name()),
             clock_used_us: self.clock_used.as_micros() as u64,
+            random_moves: Some(self.replaced.len() as u32)
+                .filter(|_| self.spec.faults == Some(FaultRule::RandomMove)),
             ..Effort::default()
         }
     }

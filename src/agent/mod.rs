@@ -69,6 +69,9 @@ pub struct Effort {
     /// and the time their moves took on it, in microseconds. None for built-in agents.
     pub clock: Option<&'static str>,
     pub clock_used_us: u64,
+    /// External agents under the random-move fault rule: the moves played at random for
+    /// their faults (`external::FaultRule`). None otherwise.
+    pub random_moves: Option<u32>,
 }
 
 /// A player of `G`.
@@ -91,6 +94,12 @@ pub trait Agent<G: Game>: Send {
     /// a protocol error, a timeout, a crash); asked after every `choose`.
     fn fault(&mut self) -> Option<external::Fault> {
         None
+    }
+
+    /// Faults that cost a move rather than the game (external agents under the random-move
+    /// fault rule), each with the move played for it, for the rows.
+    fn replaced_faults(&self) -> Vec<String> {
+        Vec::new()
     }
     /// How the rows describe the agent's budget, when the spec's budget does not say it.
     fn budget_text(&self) -> Option<String> {

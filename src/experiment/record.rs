@@ -286,6 +286,18 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
                 .map(|r| r.second_clock_ms)
                 .collect::<Vec<Option<f64>>>(),
         ),
+        Column::new(
+            "first_random_moves".into(),
+            rows.iter()
+                .map(|r| r.first_random_moves.map(i64::from))
+                .collect::<Vec<Option<i64>>>(),
+        ),
+        Column::new(
+            "second_random_moves".into(),
+            rows.iter()
+                .map(|r| r.second_random_moves.map(i64::from))
+                .collect::<Vec<Option<i64>>>(),
+        ),
         per_move(
             "first_think_ms",
             rows.iter().map(|r| Some(&r.first_think_ms[..])),

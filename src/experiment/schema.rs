@@ -89,6 +89,11 @@ const GAMES: &[(&str, &str)] = &[
     ),
     ("second_clock_ms", "the same for the second agent"),
     (
+        "first_random_moves",
+        "external agents under the random-move fault rule (`faults`, Colosseum's course): the first agent's faults that cost a move, not the game (a random legal move played for it; each in `fault_detail`); null for other agents",
+    ),
+    ("second_random_moves", "the same for the second agent"),
+    (
         "first_think_ms",
         "the first agent's think time per move, in ms to a tenth, in order (a list; in CSV numbers separated by spaces)",
     ),
@@ -113,7 +118,7 @@ const GAMES: &[(&str, &str)] = &[
     ),
     (
         "fault_detail",
-        "the fault's evidence: the offending line, or what happened (at most its first 300 characters); empty when normal",
+        "the fault's evidence: the offending line, or what happened (at most its first 300 characters); in a normal game, the faults the random-move rule turned into random moves (seat, move number, fault, the move played), else empty",
     ),
     (
         "start_position",
