@@ -1099,3 +1099,61 @@ fn colosseums_course_rule_plays_a_random_move_for_a_fault_and_the_strict_rule_lo
         "no random moves under the strict rule"
     );
 }
+
+#[test]
+fn a_long_external_job_writes_its_rows_as_it_goes_and_a_kill_keeps_them() {
+    // Games of about a second each (the agent thinks 0.8 s at its first move): a job's rows
+    // reach its batches game by game, not at the job's end (they once came in chunks of 64
+    // games, so a 9-minute job showed nothing and a kill kept nothing), and the resumed run's
+    // rows are the uninterrupted run's.
+    let file = match_file(
+        "othello",
+        "small6",
+        6,
+        "[\"python3\", \"tests/agents/misbehaving.py\", \"nap\", \"1\", \"0.8\"]",
+        "time_ms = 3000",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let exp = write(dir.path(), "ext.toml", &file);
+    let (whole, killed) = (dir.path().join("whole"), dir.path().join("killed"));
+    let run_into = |out: &Path| {
+        vec![
+            "run".to_string(),
+            exp.display().to_string(),
+            "--out".to_string(),
+            out.display().to_string(),
+            "--threads".to_string(),
+            "1".to_string(),
+        ]
+    };
+    let args = run_into(&killed);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let one = std::ffi::OsString::from("1");
+    assert_eq!(
+        kill_part_way(&args, &[("GAMELAB_BATCH_ROWS", one.as_os_str())], &[3500]),
+        1,
+        "the kill landed before the job's end"
+    );
+    let partial = killed.join("results/ext/partial");
+    let batches: Vec<_> = std::fs::read_dir(&partial)
+        .unwrap()
+        .flat_map(|job| std::fs::read_dir(job.unwrap().path()).unwrap())
+        .map(|f| f.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|f| f.starts_with("batch-"))
+        .collect();
+    assert!(
+        batches.len() >= 2,
+        "games played before the kill are on disk: {batches:?}"
+    );
+    let o = gamelab(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let args = run_into(&whole);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = gamelab(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same(
+        &parts(&whole, "ext", "games"),
+        &parts(&killed, "ext", "games"),
+        "killed and resumed",
+    );
+}

@@ -56,8 +56,22 @@ impl KindRunner for Games {
     }
 }
 
-/// Games played in parallel between two looks at the flush timer (rows never depend on it).
+/// Games played in parallel between two looks at the flush timer (rows never depend on it):
+/// at most this many. A job starts with one game a thread and doubles its chunk while a chunk
+/// takes less than half the flush interval (`adapt_chunk`), so fast built-in games reach this
+/// size at once, while slow games (external agents: minutes each) hand every round of games
+/// to the stream, which writes them within `stream::FLUSH_SECONDS`: a kill keeps them.
 const GAME_CHUNK: usize = 64;
+
+/// The next chunk of games after one of `chunk` games that took `took`: doubled (up to
+/// `GAME_CHUNK`) while chunks take less than half the flush interval.
+fn adapt_chunk(chunk: usize, took: std::time::Duration) -> usize {
+    if took.as_secs_f64() < super::stream::FLUSH_SECONDS / 2.0 {
+        (chunk * 2).min(GAME_CHUNK)
+    } else {
+        chunk
+    }
+}
 /// An SPRT match looks at its test after every this many games (an even number: whole pairs).
 /// The games a match plays past its decision depend on it, its rows never do.
 const SPRT_CHUNK: usize = 32;
@@ -250,10 +264,10 @@ fn play_games<G: Arena>(
         .and_then(|m| m.sprt.map(|s| (s, m.players[0].clone())));
     // An SPRT's pentanomial counts over the pairs played so far.
     let mut penta = Pentanomial(serde_json::from_value(carry.clone()).unwrap_or_default());
-    let chunk = if sprt.is_some() {
+    let mut chunk = if sprt.is_some() {
         SPRT_CHUNK
     } else {
-        GAME_CHUNK
+        rayon::current_num_threads().clamp(1, GAME_CHUNK)
     };
     if let Some(farm) = crate::farm::farm() {
         return play_on_farm(
@@ -261,7 +275,11 @@ fn play_games<G: Arena>(
             job,
             agents,
             from,
-            chunk,
+            if sprt.is_some() {
+                SPRT_CHUNK
+            } else {
+                GAME_CHUNK
+            },
             sprt.as_ref(),
             penta,
             on_game,
@@ -271,7 +289,11 @@ fn play_games<G: Arena>(
     let mut next = from;
     while next < total {
         let end = (next + chunk).min(total);
+        let t0 = std::time::Instant::now();
         let mut rows = play(next..end)?;
+        if sprt.is_none() {
+            chunk = adapt_chunk(chunk, t0.elapsed());
+        }
         next = end;
         if let Some((sprt, me)) = &sprt
             && let Some(keep) = sprt_feed(sprt, me, &mut penta, &rows)

@@ -52,6 +52,8 @@ while True:
         print("ready 1 misbehaving-" + mode, flush=True)
     elif words[0] == "newgame":
         moves = 0
+        if len(words) > 3:  # the game's seed: the same moves in a resumed run's new process
+            rng.seed(int(words[3]))
     elif words[0] == "position":
         for _ in range(int(words[1])):
             sys.stdin.readline()
