@@ -52,7 +52,21 @@ def seed_generators(seed):
         numpy.random.seed(seed % (2 ** 32))
 
 
-def serve(name, player):
+def memory_now():
+    """This process's virtual memory now (VmSize, bytes), or None off Linux."""
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def serve(name, player, memory_line=None):
+    """`memory_line`: where the course draws its memory line (bytes of VmSize), said to gamelab
+    before the handshake's answer (`info memory-line BYTES`) for `memory_measure = "above_start"`."""
     inp, out = _protocol_streams()
 
     def say(line):
@@ -69,6 +83,8 @@ def serve(name, player):
             continue
         command, rest = words[0], (words[1].strip() if len(words) > 1 else "")
         if command == "gamelab":
+            if memory_line is not None:
+                say("info memory-line {}".format(memory_line))
             say("ready 1 " + name)
         elif command == "newgame":
             starting = rest.split()

@@ -989,6 +989,27 @@ fn memory_above_the_start_leaves_out_what_the_agent_held_at_its_handshake() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(!out.exists());
+    // A program that says where its line is (`info memory-line`, as the Freckers adapter says
+    // where COMP30024's referee draws it, before the agent's imports) is measured from there.
+    let dir = tempfile::tempdir().unwrap();
+    let (o, out) = run(
+        dir.path(),
+        &match_file(
+            "othello",
+            "small6",
+            2,
+            "[\"python3\", \"tests/agents/misbehaving.py\", \"heavyline\", \"2\"]",
+            "memory_mb = 200\nmemory_measure = \"above_start\"\ntime_ms = 3000",
+        ),
+        &["--threads", "1"],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = rows_of(&out);
+    assert!(
+        text(&rows, "termination").iter().all(|t| t == "memory"),
+        "{:?}",
+        text(&rows, "fault_detail")
+    );
 }
 
 #[test]

@@ -49,7 +49,7 @@ _OWN = own_referee(agent_package(sys.argv[1])) if len(sys.argv) > 1 else None
 sys.path.insert(0, _OWN or HERE)
 sys.path.insert(1, os.path.dirname(HERE))
 
-from gamelab_protocol import refuse, serve  # noqa: E402
+from gamelab_protocol import memory_now, refuse, serve  # noqa: E402
 
 try:
     import referee.game  # noqa: E402,F401
@@ -73,6 +73,14 @@ except ImportError as e:
     sys.path.insert(0, HERE)
 
 from referee.game import Coord, Direction, GrowAction, MoveAction, PlayerColor  # noqa: E402
+
+# The course's referee draws its memory line here: numpy imported when present (so it is in the
+# line), then the line, then the agent's module imported and its Agent built.
+try:
+    import numpy  # noqa: E402,F401
+except ImportError:
+    pass
+MEMORY_LINE = memory_now()
 
 # gamelab's direction names (src/game/freckers/mod.rs) and the course's.
 NAMES = {
@@ -156,7 +164,8 @@ def main():
     package = agent_package(sys.argv[1])
     sys.path.insert(2, os.path.dirname(package))
     module = importlib.import_module(os.path.basename(package) + ".program")
-    serve("{} ({})".format(getattr(module.Agent, "__name__", "Agent"), os.path.basename(package)), CoursePlayer(module.Agent))
+    serve("{} ({})".format(getattr(module.Agent, "__name__", "Agent"), os.path.basename(package)), CoursePlayer(module.Agent),
+          memory_line=MEMORY_LINE)
 
 
 if __name__ == "__main__":

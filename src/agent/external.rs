@@ -151,10 +151,11 @@ const RAISED: &str = "the agent raised: ";
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MemoryMeasure {
-    /// The peak virtual memory of its processes less what they held when the agent answered
-    /// the handshake (after the interpreter started and the agent's modules were imported):
-    /// COMP30024's referee draws its line there (`set_space_line` after the imports) and holds
-    /// the agent to VmPeak less that line.
+    /// The peak virtual memory of its processes less their line: where the program says the
+    /// course draws it (`info memory-line BYTES` before `ready`), else what they held at the
+    /// handshake. COMP30024's referee holds the agent to VmPeak less `set_space_line`'s VmSize,
+    /// taken after the interpreter, the referee and numpy, before the agent's module; the
+    /// Freckers adapter says that line.
     AboveStart,
     /// The whole peak virtual memory of its processes.
     Peak,
@@ -565,6 +566,9 @@ struct Process {
     /// The memory watch's line (bytes; `UNSET` until the handshake under `AboveStart`).
     memory_line: std::sync::Arc<std::sync::atomic::AtomicU64>,
     memory_measure: MemoryMeasure,
+    /// The line the program said its memory starts from (`info memory-line BYTES` before
+    /// `ready`: the Freckers adapter says where the course's referee draws it).
+    memory_line_said: Option<u64>,
 }
 
 /// Every process below process `pid`, the keeper of an agent (`contain`), whose own memory
@@ -993,6 +997,7 @@ impl Process {
             memory_limit,
             memory_line,
             memory_measure,
+            memory_line_said: None,
         };
         p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
         let line = p
@@ -1012,7 +1017,10 @@ impl Process {
             (Some("ready"), Some(v)) if v == PROTOCOL_VERSION.to_string() => {
                 p.name = words.collect::<Vec<_>>().join(" ");
                 if p.memory_measure == MemoryMeasure::AboveStart {
-                    let held = tree_bytes(p.child.id(), "VmSize");
+                    // Where the program says the course draws the line (its own process;
+                    // never above what it holds now), else what it holds at the handshake.
+                    let now = tree_bytes(p.child.id(), "VmSize");
+                    let held = p.memory_line_said.map_or(now, |said| said.min(now));
                     p.memory_line
                         .store(held, std::sync::atomic::Ordering::SeqCst);
                 }
@@ -1113,6 +1121,12 @@ impl Process {
                     if line.starts_with("info")
                         && (line.len() == 4 || line.as_bytes()[4] == b' ') =>
                 {
+                    if let Some(bytes) = line
+                        .strip_prefix("info memory-line ")
+                        .and_then(|b| b.trim().parse::<u64>().ok())
+                    {
+                        self.memory_line_said = Some(bytes);
+                    }
                     continue;
                 }
                 Ok(Line::Text(line)) => return Ok(Some(line.trim_end().to_string())),
@@ -1144,25 +1158,8 @@ impl Process {
             }
         };
         self.kill();
-        let used = self.over_memory.load(std::sync::atomic::Ordering::SeqCst);
-        if let (true, Some(limit)) = (used > 0, self.memory_limit) {
-            let line = self.memory_line.load(std::sync::atomic::Ordering::SeqCst);
-            return fault(
-                Termination::Memory,
-                match self.memory_measure {
-                    MemoryMeasure::Peak => format!(
-                        "peak virtual memory {} MB (of every process of the agent), over memory_mb = {}",
-                        used / 1_000_000,
-                        limit / 1_000_000
-                    ),
-                    MemoryMeasure::AboveStart => format!(
-                        "peak virtual memory {} MB above its start ({} MB held at the handshake, as COMP30024's referee measures), over memory_mb = {}",
-                        used / 1_000_000,
-                        line / 1_000_000,
-                        limit / 1_000_000
-                    ),
-                },
-            );
+        if let Some(f) = self.memory_fault() {
+            return f;
         }
         fault(
             Termination::Crash,
@@ -1171,6 +1168,50 @@ impl Process {
                 None => "the agent closed its output".to_string(),
             },
         )
+    }
+
+    /// The `memory` fault, when the watch found the program over its limit.
+    fn memory_fault(&self) -> Option<Fault> {
+        let used = self.over_memory.load(std::sync::atomic::Ordering::SeqCst);
+        let limit = self.memory_limit.filter(|_| used > 0)?;
+        let line = self.memory_line.load(std::sync::atomic::Ordering::SeqCst);
+        Some(fault(
+            Termination::Memory,
+            match self.memory_measure {
+                MemoryMeasure::Peak => format!(
+                    "peak virtual memory {} MB (of every process of the agent), over memory_mb = {}",
+                    used / 1_000_000,
+                    limit / 1_000_000
+                ),
+                MemoryMeasure::AboveStart => format!(
+                    "peak virtual memory {} MB above its start ({} MB at its line, as COMP30024's referee measures), over memory_mb = {}",
+                    used / 1_000_000,
+                    line / 1_000_000,
+                    limit / 1_000_000
+                ),
+            },
+        ))
+    }
+
+    /// The memory rule checked at a move's answer, as the course's referee checks it after
+    /// each action (the watch looks every 20 ms, and a short burst between two looks would
+    /// pass): over the limit, the program is killed and the fault returned.
+    fn check_memory(&mut self) -> Result<(), Fault> {
+        let Some(limit) = self.memory_limit else {
+            return Ok(());
+        };
+        let line = self.memory_line.load(std::sync::atomic::Ordering::SeqCst);
+        if line == UNSET {
+            return Ok(());
+        }
+        let used = tree_bytes(self.child.id(), "VmPeak").saturating_sub(line);
+        if used > limit {
+            self.over_memory
+                .store(used, std::sync::atomic::Ordering::SeqCst);
+            self.kill();
+            return Err(self.memory_fault().expect("over the limit"));
+        }
+        Ok(())
     }
 
     /// Kills the program and everything it started (its keeper does), and reaps the keeper.
@@ -1339,6 +1380,9 @@ pub struct ExternalAgent<G: Protocol> {
     replaced: Vec<String>,
     /// The agent's seed for this game (`begin`), told again to a restarted process.
     seed: u64,
+    /// On the CPU clock: the CPU time of the process when the game began (`begin`), so the
+    /// first move's time includes the agent's construction, as in COMP30024's referee.
+    cpu_at_begin: Option<Duration>,
     moves: u32,
     /// Whether the process came from the pool (it played an earlier game).
     reused: bool,
@@ -1354,6 +1398,7 @@ impl<G: Protocol> ExternalAgent<G> {
             clock_used: Duration::ZERO,
             replaced: Vec::new(),
             seed: 0,
+            cpu_at_begin: None,
             clock,
             process: None,
             fault: None,
@@ -1473,6 +1518,12 @@ impl<G: Protocol> ExternalAgent<G> {
                 return Err(f);
             }
         };
+        if let Some(p) = self.process.as_mut()
+            && let Err(f) = p.check_memory()
+        {
+            self.process = None;
+            return Err(f);
+        }
         if let Some(why) = line.strip_prefix("error ") {
             return Err(fault(Termination::Crash, format!("{RAISED}{}", why.trim())));
         }
@@ -1552,7 +1603,12 @@ impl<G: Protocol> ExternalAgent<G> {
                 (r, t0.elapsed())
             }
             ClockKind::Cpu => {
-                let cpu0 = tree_cpu(p.child.id());
+                // The first move's time starts at the game's start: the agent's construction
+                // counts, as in COMP30024's referee (unless a new process had to be started).
+                let cpu0 = match (self.moves, self.cpu_at_begin.take()) {
+                    (0, Some(at_begin)) => at_begin,
+                    _ => tree_cpu(p.child.id()),
+                };
                 let backstop = t0 + ExternalClock::cpu_backstop(limit, grace);
                 p.recv_cpu(cpu0, limit + grace, backstop)
             }
@@ -1593,6 +1649,9 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
             self.clock.protocol_line(),
         ];
         lines.extend(Self::position_lines(&self.state));
+        if self.clock.kind == ClockKind::Cpu {
+            self.cpu_at_begin = self.process.as_ref().map(|p| tree_cpu(p.child.id()));
+        }
         self.send(&lines);
     }
 

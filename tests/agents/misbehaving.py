@@ -11,7 +11,8 @@ with argv[3] on their command lines; then plays well), stubborn (ignores SIGTERM
 input, with argv[3] on its command line; plays well), hog (takes 300 MB at move N and keeps playing),
 nonewline (200 MB of a move line without its newline, then silence with its output open), closedout
 (closes its standard output and stays alive, silent), heavy (takes 300 MB before its handshake, as
-an agent importing numpy and a big table, and plays well), heavyhog (heavy, then hog), nap (at move
+an agent importing numpy and a big table, and plays well), heavyhog (heavy, then hog), heavyline
+(heavy, but says `info memory-line` from before the 300 MB, as a course counts an agent's imports), nap (at move
 N sleeps argv[3] seconds, using no CPU, then plays), burn (at move N computes for argv[3] seconds
 of CPU time, then plays).
 Used by tests/external.rs."""
@@ -36,7 +37,10 @@ if mode == "escape":
             start_new_session=True)
 if mode == "stubborn":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
-if mode in ("heavy", "heavyhog"):
+memory_line = None
+if mode == "heavyline":  # says its memory line is from before the 300 MB (as a course counts an import)
+    memory_line = next(int(l.split()[1]) * 1024 for l in open("/proc/self/status") if l.startswith("VmSize:"))
+if mode in ("heavy", "heavyhog", "heavyline"):
     held = bytearray(300_000_000)
 legal, moves = [], 0
 while True:
@@ -49,6 +53,8 @@ while True:
     if not words:
         continue
     if words[0] == "gamelab":
+        if memory_line is not None:
+            print("info memory-line", memory_line, flush=True)
         print("ready 1 misbehaving-" + mode, flush=True)
     elif words[0] == "newgame":
         moves = 0
