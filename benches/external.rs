@@ -25,6 +25,9 @@ fn external() -> AgentSpec {
         game_time_s: None,
         grace_ms: None,
         memory_mb: None,
+        memory_measure: None,
+        clock: None,
+        faults: None,
         fingerprint: String::new(),
         log: None,
     })
