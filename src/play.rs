@@ -220,10 +220,11 @@ pub fn play_game_observed<G: Arena>(
     };
     // Faults that cost a move, not the game (the random-move rule), in the detail of a game
     // that ended normally: which seat, which move, the fault, the move played for it.
-    let replaced = {
+    let replaced = [agents[0].replaced_faults(), agents[1].replaced_faults()];
+    let replaced_detail = {
         let mut notes = Vec::new();
-        for (seat, a) in ["first", "second"].iter().zip(agents.iter()) {
-            for note in a.replaced_faults() {
+        for (seat, faults) in ["first", "second"].iter().zip(&replaced) {
+            for note in faults.iter().flatten() {
                 notes.push(format!("{seat}: {note}"));
             }
         }
@@ -276,8 +277,8 @@ pub fn play_game_observed<G: Arena>(
         second_clock: effort[1].clock.map(str::to_string),
         first_clock_ms: clock_ms(&effort[0]),
         second_clock_ms: clock_ms(&effort[1]),
-        first_random_moves: effort[0].random_moves,
-        second_random_moves: effort[1].random_moves,
+        first_random_moves: replaced[0].as_ref().map(|f| f.len() as u32),
+        second_random_moves: replaced[1].as_ref().map(|f| f.len() as u32),
         first_tree_kb: (effort[0].peak_tree_bytes > 0).then(|| move_tree_kb[0].clone()),
         second_tree_kb: (effort[1].peak_tree_bytes > 0).then(|| move_tree_kb[1].clone()),
         first_think_ms: std::mem::take(&mut move_ms[0]),
@@ -286,7 +287,7 @@ pub fn play_game_observed<G: Arena>(
         second_budget: budgets[1].clone(),
         transcript,
         termination: fault.as_ref().map_or("normal", |f| f.kind.name()),
-        fault_detail: fault.map(|f| f.detail).unwrap_or(replaced),
+        fault_detail: fault.map(|f| f.detail).unwrap_or(replaced_detail),
         start_position: None,
         opening: None,
     })

@@ -192,19 +192,19 @@ impl ExternalClock {
                 per_move: Duration::from_secs(2),
                 first_move: Some(Duration::from_secs(30)),
                 game: None,
-                kind: ClockKind::Wall,
+                kind: ClockKind::default_for(game),
             },
             "freckers" => ExternalClock {
                 per_move: Duration::from_secs(180),
                 first_move: None,
                 game: Some(Duration::from_secs(180)),
-                kind: ClockKind::Cpu,
+                kind: ClockKind::default_for(game),
             },
             _ => ExternalClock {
                 per_move: Duration::from_secs(1),
                 first_move: None,
                 game: None,
-                kind: ClockKind::Wall,
+                kind: ClockKind::default_for(game),
             },
         }
     }
@@ -1493,9 +1493,6 @@ impl<G: Protocol> ExternalAgent<G> {
         // On the CPU clock the answer may come between two looks at the clock: past the time
         // and grace it is late all the same (the course's referee checks after the action).
         if answer.is_ok() && kind == ClockKind::Cpu && used > limit + grace {
-            if let Some(mut p) = self.process.take() {
-                p.kill();
-            }
             answer = Err(fault(Termination::Timeout, "late"));
         }
         let line = match answer {
@@ -1713,8 +1710,8 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         self.fault.clone()
     }
 
-    fn replaced_faults(&self) -> Vec<String> {
-        self.replaced.clone()
+    fn replaced_faults(&self) -> Option<Vec<String>> {
+        (self.spec.faults == Some(FaultRule::RandomMove)).then(|| self.replaced.clone())
     }
 
     fn budget_text(&self) -> Option<String> {
@@ -1725,8 +1722,6 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         Effort {
             clock: Some(self.clock.kind.name()),
             clock_used_us: self.clock_used.as_micros() as u64,
-            random_moves: Some(self.replaced.len() as u32)
-                .filter(|_| self.spec.faults == Some(FaultRule::RandomMove)),
             ..Effort::default()
         }
     }

@@ -71,10 +71,11 @@ impl<G: Game> Agent<G> for Hybrid<G> {
         self.early.fault().or_else(|| self.late.fault())
     }
 
-    fn replaced_faults(&self) -> Vec<String> {
-        let mut all = self.early.replaced_faults();
-        all.extend(self.late.replaced_faults());
-        all
+    fn replaced_faults(&self) -> Option<Vec<String>> {
+        match (self.early.replaced_faults(), self.late.replaced_faults()) {
+            (None, None) => None,
+            (a, b) => Some(a.into_iter().chain(b).flatten().collect()),
+        }
     }
 
     fn effort(&self) -> Effort {
@@ -95,10 +96,6 @@ impl<G: Game> Agent<G> for Hybrid<G> {
             // A hybrid with an external half: that half's clock (the early one's if both).
             clock: a.clock.or(b.clock),
             clock_used_us: a.clock_used_us + b.clock_used_us,
-            random_moves: match (a.random_moves, b.random_moves) {
-                (None, None) => None,
-                (x, y) => Some(x.unwrap_or(0) + y.unwrap_or(0)),
-            },
         }
     }
 }

@@ -69,9 +69,6 @@ pub struct Effort {
     /// and the time their moves took on it, in microseconds. None for built-in agents.
     pub clock: Option<&'static str>,
     pub clock_used_us: u64,
-    /// External agents under the random-move fault rule: the moves played at random for
-    /// their faults (`external::FaultRule`). None otherwise.
-    pub random_moves: Option<u32>,
 }
 
 /// A player of `G`.
@@ -96,10 +93,11 @@ pub trait Agent<G: Game>: Send {
         None
     }
 
-    /// Faults that cost a move rather than the game (external agents under the random-move
-    /// fault rule), each with the move played for it, for the rows.
-    fn replaced_faults(&self) -> Vec<String> {
-        Vec::new()
+    /// External agents under the random-move fault rule (`external::FaultRule`): the faults
+    /// that cost a move rather than the game, each with the move played for it, for the rows.
+    /// None for agents without that rule.
+    fn replaced_faults(&self) -> Option<Vec<String>> {
+        None
     }
     /// How the rows describe the agent's budget, when the spec's budget does not say it.
     fn budget_text(&self) -> Option<String> {

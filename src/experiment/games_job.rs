@@ -264,10 +264,11 @@ fn play_games<G: Arena>(
         .and_then(|m| m.sprt.map(|s| (s, m.players[0].clone())));
     // An SPRT's pentanomial counts over the pairs played so far.
     let mut penta = Pentanomial(serde_json::from_value(carry.clone()).unwrap_or_default());
-    let mut chunk = if sprt.is_some() {
+    // An SPRT looks at its test every SPRT_CHUNK games; a farm's units stay whole chunks.
+    let fixed = if sprt.is_some() {
         SPRT_CHUNK
     } else {
-        rayon::current_num_threads().clamp(1, GAME_CHUNK)
+        GAME_CHUNK
     };
     if let Some(farm) = crate::farm::farm() {
         return play_on_farm(
@@ -275,17 +276,18 @@ fn play_games<G: Arena>(
             job,
             agents,
             from,
-            if sprt.is_some() {
-                SPRT_CHUNK
-            } else {
-                GAME_CHUNK
-            },
+            fixed,
             sprt.as_ref(),
             penta,
             on_game,
             sink,
         );
     }
+    let mut chunk = if sprt.is_some() {
+        fixed
+    } else {
+        rayon::current_num_threads().clamp(1, GAME_CHUNK)
+    };
     let mut next = from;
     while next < total {
         let end = (next + chunk).min(total);
