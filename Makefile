@@ -23,10 +23,10 @@ test: deps chromium openspiel
 # REQUIRE_OPENSPIEL=1, as CI sets, they fail instead). Installs python3-venv where it is missing.
 OPENSPIEL_PYTHON = .venv/bin/python
 openspiel:
-	@if $(OPENSPIEL_PYTHON) -c "import pyspiel" 2> /dev/null; then :; else \
-		echo "installing OpenSpiel (pip package open-spiel) into .venv/"; \
+	@if $(OPENSPIEL_PYTHON) -c "import pyspiel, chess" 2> /dev/null; then :; else \
+		echo "installing OpenSpiel (pip package open-spiel, and python-chess, which checks the PGN records) into .venv/"; \
 		{ python3 -m venv .venv 2> /dev/null || { rm -rf .venv; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv > /dev/null && python3 -m venv .venv; }; } \
-		&& .venv/bin/pip install -q open-spiel \
+		&& .venv/bin/pip install -q --no-deps open-spiel numpy absl-py chess \
 		|| { echo "OpenSpiel could not be installed: its tests will say SKIPPED"; [ -z "$$REQUIRE_OPENSPIEL" ] || exit 1; }; \
 	fi
 

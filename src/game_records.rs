@@ -10,7 +10,9 @@
 //! Life-and-death `solve` jobs are written as SGF collections (`<job hash>.sgf`): one game tree
 //! per row, the problem with the solver's main line (see `export_solves`).
 //!
-//! The record files `gamelab games` writes for games, one per job (`<job hash>.txt`), hold one block per
+//! OpenSpiel's chess is written as PGN (`<job hash>.pgn`, `pgn_text`), which chess programs and
+//! python-chess read. The record files `gamelab games` writes for other games, one per job
+//! (`<job hash>.txt`), hold one block per
 //! game: PGN-style header lines (`[Key "value"]`: game, job, stage, players, result, scores,
 //! plies, termination, opening), the start position in the game's text format between `{` and
 //! `}` for games with a random setup, then the moves separated by spaces (Othello in transcript
@@ -245,11 +247,12 @@ fn walk<G: Game>(
 ) -> Result<Walk> {
     let mut game = start.clone();
     let mut moves = Vec::new();
-    for name in G::split_moves(transcript) {
+    for (i, entry) in G::split_moves(transcript).into_iter().enumerate() {
         // One move at a time, so forced passes show as moves of their own.
         let before = game.clone();
-        let played =
-            play_line(&game, std::slice::from_ref(&name)).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let played = play_line(&game, std::slice::from_ref(&entry))
+            .map_err(|e| anyhow::anyhow!("move {} of the transcript {}", i + 1, e.what()))?;
+        let name = played.names.last().cloned().unwrap_or(entry);
         if played.plies == 2 {
             let mut passed = before.clone();
             let mut legal = Vec::new();
@@ -355,10 +358,14 @@ pub fn replay(
         let _ = writeln!(text, "\n# {}. {side} {name}\n{}", i + 1, pos.trim_end());
     }
     let (agrees, verdict) = verdict(r, &w);
+    let result = match r.winner.as_str() {
+        "draw" => "a draw".to_string(),
+        w => format!("{w} wins"),
+    };
     let _ = writeln!(
         text,
-        "\n# result: {} wins, scores {} : {} ({verdict})",
-        r.winner, w.scores[0], w.scores[1]
+        "\n# result: {result}, scores {} : {} ({verdict})",
+        w.scores[0], w.scores[1]
     );
     Ok(Replayed { text, agrees })
 }
@@ -412,12 +419,17 @@ pub fn export(
     let mut written = Vec::new();
     for job in jobs_with_rows(exp, jobs, out) {
         let records = read_games(exp, job, out, Which::All)?;
-        let mut text = format!(
-            "# {}: games of job {}{}\n\n",
-            exp.name,
-            job.hash,
-            swept_text(job)
-        );
+        let pgn = is_chess(job);
+        let mut text = if pgn {
+            String::new()
+        } else {
+            format!(
+                "# {}: games of job {}{}\n\n",
+                exp.name,
+                job.hash,
+                swept_text(job)
+            )
+        };
         for r in &records {
             let w = walk_record(job, r)
                 .with_context(|| format!("replaying game {} of job {}", r.game, job.hash))?;
@@ -428,10 +440,15 @@ pub fn export(
                 r.game,
                 job.hash
             );
-            text += &record_text(job, r);
+            text += &if pgn {
+                pgn_text(&exp.name, job, r, &w)
+            } else {
+                record_text(job, r, &w)
+            };
         }
+        let ext = if pgn { "pgn" } else { "txt" };
         written.push((
-            write_record_file(dest, &format!("{}.txt", job.hash), &text)?,
+            write_record_file(dest, &format!("{}.{ext}", job.hash), &text)?,
             records.len(),
         ));
     }
@@ -529,8 +546,81 @@ fn swept_text(job: &Job) -> String {
     )
 }
 
-/// One game's block in a record file (see the module doc).
-pub fn record_text(job: &Job, r: &GameRecord) -> String {
+/// Whether `job` plays OpenSpiel's chess from the standard start (its records are PGN).
+fn is_chess(job: &Job) -> bool {
+    matches!(&job.config.stage, Stage::OpenSpiel(s) if s.openspiel == "chess" || s.openspiel == "chess()")
+}
+
+/// One chess game in PGN (the export format of the PGN standard, 1994): the seven tags, then
+/// gamelab's (`GamelabJob`, `GamelabGame`, `GamelabStage`, `PlyCount`, `Termination` with the
+/// row's word), then the moves in SAN as OpenSpiel names them, numbered, lines under 80
+/// characters, ending with the result. White is the side that moves first (OpenSpiel's player
+/// 1, the row's `second` seat when the row's `first` seat is player 0).
+fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk) -> String {
+    let white_seat = w
+        .moves
+        .first()
+        .map_or("first", |(_, side, _)| side.as_str());
+    let (white, black) = if white_seat == "first" {
+        (&r.first, &r.second)
+    } else {
+        (&r.second, &r.first)
+    };
+    let result = match r.winner.as_str() {
+        "draw" => "1/2-1/2",
+        seat if seat == white_seat => "1-0",
+        _ => "0-1",
+    };
+    let quote = |v: &str| v.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut t = String::new();
+    for (k, v) in [
+        ("Event", experiment.to_string()),
+        ("Site", "gamelab".into()),
+        ("Date", "????.??.??".into()),
+        ("Round", (r.game + 1).to_string()),
+        ("White", white.clone()),
+        ("Black", black.clone()),
+        ("Result", result.into()),
+        ("GamelabJob", job.hash.clone()),
+        ("GamelabGame", r.game.to_string()),
+        ("GamelabStage", r.stage.clone()),
+        ("PlyCount", r.plies.to_string()),
+        ("Termination", r.termination.clone()),
+    ] {
+        let _ = writeln!(t, "[{k} \"{}\"]", quote(&v));
+    }
+    if let Some(o) = &r.opening {
+        let _ = writeln!(t, "[Opening \"{}\"]", quote(o));
+    }
+    t.push('\n');
+    let mut line = String::new();
+    let mut tokens: Vec<String> = Vec::new();
+    for (i, (name, ..)) in w.moves.iter().enumerate() {
+        if i % 2 == 0 {
+            tokens.push(format!("{}.", i / 2 + 1));
+        }
+        tokens.push(name.clone());
+    }
+    tokens.push(result.into());
+    for tok in tokens {
+        if !line.is_empty() && line.len() + 1 + tok.len() >= 80 {
+            t += &line;
+            t.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += &tok;
+    }
+    t += &line;
+    t += "\n\n";
+    t
+}
+
+/// One game's block in a record file (see the module doc), its moves by name as the replay
+/// `w` named them (forced passes left out, as transcripts leave them).
+fn record_text(job: &Job, r: &GameRecord, w: &Walk) -> String {
     let mut t = String::new();
     let tags = [
         ("Game", r.game.to_string()),
@@ -552,12 +642,12 @@ pub fn record_text(job: &Job, r: &GameRecord) -> String {
     if let Some(s) = &r.start_position {
         let _ = writeln!(t, "{{\n{}\n}}", s.trim_end());
     }
-    let moves = match &job.config.stage {
-        Stage::Othello(_) => Othello::split_moves(&r.transcript),
-        Stage::Freckers(_) => Freckers::split_moves(&r.transcript),
-        Stage::OpenSpiel(_) => OpenSpiel::split_moves(&r.transcript),
-        _ => Colosseum::split_moves(&r.transcript),
-    };
+    let moves: Vec<&str> = w
+        .moves
+        .iter()
+        .map(|(name, ..)| name.as_str())
+        .filter(|name| *name != "pass")
+        .collect();
     let _ = writeln!(t, "{}\n", moves.join(" "));
     t
 }

@@ -339,12 +339,12 @@ enum Command {
     Games {
         /// The experiment file whose rows to export.
         file: PathBuf,
-        /// Folder to write the records to (created).
-        #[arg(long)]
-        out: PathBuf,
-        /// Root folder the run wrote to (reads ROOT/results/<experiment>/).
+        /// Root folder the run wrote to (reads OUT/results/<experiment>/), as in run and report.
         #[arg(long, default_value = ".")]
-        root: PathBuf,
+        out: PathBuf,
+        /// Folder to write the records to (created) [default: OUT/results/<experiment>/records].
+        #[arg(long)]
+        to: Option<PathBuf>,
     },
     /// One page of every published value the experiments' reports compared (paper value and
     /// n, ours and n, difference, p, verdict): OUT/results/summary.md and summary.csv.
@@ -817,9 +817,12 @@ fn dispatch(command: Command) -> Result<()> {
             }
             Ok(())
         }
-        Command::Games { file, out, root } => {
+        Command::Games { file, out, to } => {
             let (exp, jobs) = load(&file)?;
-            let written = gamelab::game_records::export(&exp, &jobs, &root, &out)?;
+            let to = to.unwrap_or_else(|| {
+                gamelab::experiment::runner::results_dir(&out, &exp.name).join("records")
+            });
+            let written = gamelab::game_records::export(&exp, &jobs, &out, &to)?;
             for (path, games) in &written {
                 println!("{}: {games} games", path.display());
             }

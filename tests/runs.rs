@@ -1450,9 +1450,9 @@ fn replay_prints_a_game_and_games_writes_every_job_as_records() {
     let o = gamelab(&[
         "games",
         file.to_str().unwrap(),
-        "--root",
-        out.to_str().unwrap(),
         "--out",
+        out.to_str().unwrap(),
+        "--to",
         records.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -1514,9 +1514,9 @@ fn games_writes_solve_rows_as_sgf_with_the_solvers_main_line() {
     let o = gamelab(&[
         "games",
         file.to_str().unwrap(),
-        "--root",
-        out.to_str().unwrap(),
         "--out",
+        out.to_str().unwrap(),
+        "--to",
         records.to_str().unwrap(),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
@@ -2049,9 +2049,9 @@ fn the_html_report_shows_every_table_and_figure_and_its_viewer_steps_games_and_p
     run_ok(&[
         "games",
         file.to_str().unwrap(),
-        "--root",
-        out.to_str().unwrap(),
         "--out",
+        out.to_str().unwrap(),
+        "--to",
         records.to_str().unwrap(),
     ]);
     let sgf: String = std::fs::read_dir(&records)

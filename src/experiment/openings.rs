@@ -227,15 +227,18 @@ impl Openings {
 fn random_plies<G: Game>(start: &G, n: u32, seed: u64) -> Result<Played<G>, u32> {
     let mut rng = rng_from_seed(seed);
     let (mut game, mut transcript, mut buf) = (start.clone(), String::new(), Vec::new());
+    let mut names = Vec::new();
     for k in 0..n {
         let mv = game.random_move(&mut rng, &mut buf).ok_or(k)?;
         transcript.push_str(&game.transcript_name(mv));
+        names.push(game.move_name(mv));
         game.play(mv);
     }
     Ok(Played {
         position: game,
         plies: n,
         transcript,
+        names,
     })
 }
 

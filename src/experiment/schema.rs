@@ -110,7 +110,7 @@ const GAMES: &[(&str, &str)] = &[
     ("second_budget", "the same for the second agent"),
     (
         "transcript",
-        "the moves in the game's notation, concatenated (Othello: `f5d6c3...`, passes left out), the opening's first",
+        "the moves in the game's notation, concatenated (Othello: `f5d6c3...`, passes left out; OpenSpiel: `NAME@ACTION;` each), the opening's first",
     ),
     (
         "termination",

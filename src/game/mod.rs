@@ -93,6 +93,11 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     fn split_moves(line: &str) -> Vec<String> {
         line.split_whitespace().map(str::to_string).collect()
     }
+    /// The legal move a transcript's entry names exactly, for games whose transcripts record
+    /// more than the name (OpenSpiel: the action beside it); None to match it by name.
+    fn move_from_record(&self, _entry: &str, _legal: &[Self::Move]) -> Option<Self::Move> {
+        None
+    }
 }
 
 /// A move of a line that is not legal where it is played.
@@ -134,34 +139,50 @@ pub struct Played<G> {
     pub plies: u32,
     /// The line as rows record it: the move names concatenated, passes left out.
     pub transcript: String,
+    /// The moves' names in the game's notation, forced passes included ("pass").
+    pub names: Vec<String>,
 }
 
 /// Plays the move names `names` from `start`. A side whose only legal move is the pass passes
-/// without a name, as transcripts leave passes out; a name matches a legal move's name up to
-/// case and whitespace.
+/// without a name, as transcripts leave passes out. An entry names a move exactly where the game
+/// records more than the name (`Game::move_from_record`); else it matches a legal move's name
+/// up to whitespace, then, when no name matches so, up to case as well, if only one does (chess
+/// has both `bxc5` and `Bxc5`).
 pub fn play_line<G: Game>(start: &G, names: &[String]) -> Result<Played<G>, LineError> {
-    let squash = |s: &str| -> String {
-        s.chars()
-            .filter(|c| !c.is_whitespace())
-            .collect::<String>()
-            .to_ascii_lowercase()
-    };
+    let squash = |s: &str| -> String { s.chars().filter(|c| !c.is_whitespace()).collect() };
     let mut game = start.clone();
     let (mut plies, mut transcript, mut legal) = (0u32, String::new(), Vec::new());
+    let mut played_names = Vec::new();
     for (i, name) in names.iter().enumerate() {
         let wanted = squash(name);
         loop {
             legal.clear();
             game.legal_moves(&mut legal);
             let names: Vec<String> = legal.iter().map(|&m| game.move_name(m)).collect();
-            if let Some(k) = names.iter().position(|n| squash(n) == wanted) {
+            let k = game
+                .move_from_record(name, &legal)
+                .and_then(|mv| legal.iter().position(|&m| m == mv))
+                .or_else(|| names.iter().position(|n| squash(n) == wanted))
+                .or_else(|| {
+                    let mut like = names
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, n)| squash(n).eq_ignore_ascii_case(&wanted));
+                    match (like.next(), like.next()) {
+                        (Some((k, _)), None) => Some(k),
+                        _ => None,
+                    }
+                });
+            if let Some(k) = k {
                 transcript.push_str(&game.transcript_name(legal[k]));
+                played_names.push(names[k].clone());
                 game.play(legal[k]);
                 plies += 1;
                 break;
             }
             if names.len() == 1 && names[0] == "pass" {
                 game.play(legal[0]);
+                played_names.push(names[0].clone());
                 plies += 1;
                 continue;
             }
@@ -176,6 +197,7 @@ pub fn play_line<G: Game>(start: &G, names: &[String]) -> Result<Played<G>, Line
         position: game,
         plies,
         transcript,
+        names: played_names,
     })
 }
 
@@ -186,4 +208,86 @@ pub trait CellGame: Game {
     fn board_size(&self) -> usize;
     /// The (row, column) a move is played on, or `None` for a pass.
     fn move_cell(&self, mv: Self::Move) -> Option<(usize, usize)>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::rng_from_seed;
+
+    /// A game of one move whose two legal moves are named alike up to case, as chess's pawn
+    /// capture `bxc5` and bishop capture `Bxc5`.
+    #[derive(Clone, Debug, PartialEq)]
+    struct TwoNames(Option<u8>);
+
+    impl Game for TwoNames {
+        type Move = u8;
+        fn to_move(&self) -> Player {
+            Player::First
+        }
+        fn legal_moves(&self, out: &mut Vec<u8>) {
+            if self.0.is_none() {
+                out.extend([0, 1]);
+            }
+        }
+        fn play(&mut self, mv: u8) {
+            self.0 = Some(mv);
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            self.0.map(|_| Outcome::Draw)
+        }
+        fn scores(&self) -> [i32; 2] {
+            [0, 0]
+        }
+        fn move_name(&self, mv: u8) -> String {
+            ["bxc5", "Bxc5"][mv as usize].into()
+        }
+    }
+
+    #[test]
+    fn a_name_matches_exactly_before_it_matches_up_to_case() {
+        let line = |name: &str| play_line(&TwoNames(None), &[name.to_string()]);
+        assert_eq!(line("Bxc5").unwrap().position, TwoNames(Some(1)));
+        assert_eq!(line("bxc5").unwrap().position, TwoNames(Some(0)));
+        // Up to case, two moves match: not one of them picked at random.
+        let e = line("BXC5").unwrap_err();
+        assert_eq!(e.index, 1);
+        assert_eq!(e.legal, vec!["bxc5", "Bxc5"]);
+    }
+
+    /// Random games replayed from the transcripts their moves write: the same plies, the same
+    /// final position, the same scores.
+    fn random_games_replay<G: Game>(start: impl Fn(u64) -> G, games: u64) {
+        let mut buf = Vec::new();
+        for seed in 0..games {
+            let first = start(seed);
+            let (mut g, mut transcript, mut plies) = (first.clone(), String::new(), 0u32);
+            let mut rng = rng_from_seed(seed);
+            while let Some(mv) = g.random_move(&mut rng, &mut buf) {
+                transcript.push_str(&g.transcript_name(mv));
+                g.play(mv);
+                plies += 1;
+            }
+            let played = play_line(&first, &G::split_moves(&transcript))
+                .unwrap_or_else(|e| panic!("game {seed}: {e}"));
+            assert!(played.position == g, "game {seed}: another position");
+            assert_eq!(played.plies, plies, "game {seed}");
+            assert_eq!(played.names.len(), plies as usize, "game {seed}");
+            assert_eq!(played.transcript, transcript, "game {seed}");
+            assert_eq!(played.position.scores(), g.scores(), "game {seed}");
+        }
+    }
+
+    #[test]
+    fn a_thousand_random_games_of_each_builtin_game_replay_from_their_transcripts() {
+        let othello = othello::builtin_stage("standard8").unwrap();
+        random_games_replay(|_| othello::Othello::new(&othello).unwrap(), 1000);
+        random_games_replay(|_| freckers::Freckers::new(true), 1000);
+        random_games_replay(
+            |seed| {
+                colosseum::Colosseum::random_setup(6, &mut rng_from_seed(seed ^ 0x5eed)).unwrap()
+            },
+            1000,
+        );
+    }
 }

@@ -367,9 +367,20 @@ impl Game for OpenSpiel {
             .position(|&a| a == mv)
             .map_or_else(|| format!("#{mv}"), |i| self.names[i].clone())
     }
-    /// Names end in `;` in transcripts: OpenSpiel's action strings may hold spaces and dashes.
+    /// A transcript records each move as `NAME@ACTION;`: the action string, which a reader
+    /// knows, and OpenSpiel's action number, which replays it whatever the names (chess has
+    /// both `bxc5` and `Bxc5`, and a game's action strings need not be unique); `;` ends it,
+    /// since action strings may hold spaces and dashes. A line a user writes may give the
+    /// names alone.
     fn transcript_name(&self, mv: u32) -> String {
-        format!("{};", self.move_name(mv))
+        format!("{}@{mv};", self.move_name(mv))
+    }
+    /// `NAME@ACTION`: the action, if it is legal and its name is NAME (else the entry is
+    /// matched by name, and fails).
+    fn move_from_record(&self, entry: &str, legal: &[u32]) -> Option<u32> {
+        let (name, action) = entry.rsplit_once('@')?;
+        let mv: u32 = action.trim().parse().ok()?;
+        (legal.contains(&mv) && self.move_name(mv) == name.trim()).then_some(mv)
     }
     fn split_moves(line: &str) -> Vec<String> {
         line.split(';')
