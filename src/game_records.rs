@@ -10,14 +10,15 @@
 //! Life-and-death `solve` jobs are written as SGF collections (`<job hash>.sgf`): one game tree
 //! per row, the problem with the solver's main line (see `export_solves`).
 //!
-//! OpenSpiel's chess is written as PGN (`<job hash>.pgn`, `pgn_text`), which chess programs and
-//! python-chess read. The record files `gamelab games` writes for other games, one per job
-//! (`<job hash>.txt`), hold one block per
-//! game: PGN-style header lines (`[Key "value"]`: game, job, stage, players, result, scores,
-//! plies, termination, opening), the start position in the game's text format between `{` and
-//! `}` for games with a random setup, then the moves separated by spaces (Othello in transcript
-//! notation, `f5 d6 c3`, passes left out), then a blank line. `gamelab show --moves` and an
-//! opening suite read those move lines as they are.
+//! Records in each game's own standard where it has one: OpenSpiel's chess as PGN (`<job
+//! hash>.pgn`, `pgn_text`), which chess programs and python-chess read; OpenSpiel's go as SGF
+//! (`<job hash>.sgf`, `sgf_game_text`). The record files `gamelab games` writes for the other
+//! games, one per job (`<job hash>.txt`), hold one block per game: PGN-style header lines
+//! (`[Key "value"]`: game, job, stage, players, result, scores, plies, termination, opening),
+//! the start position in the game's text format between `{` and `}` for games with a random
+//! setup, then the moves (Othello as Othello programs read a game, run together: `f5d6c3`,
+//! passes left out; the others by name, separated by spaces), then a blank line. `gamelab show
+//! --moves` and an opening suite read those move lines as they are.
 
 use crate::experiment::grid::Job;
 use crate::experiment::record::rows_folder;
@@ -420,7 +421,8 @@ pub fn export(
     for job in jobs_with_rows(exp, jobs, out) {
         let records = read_games(exp, job, out, Which::All)?;
         let pgn = is_chess(job);
-        let mut text = if pgn {
+        let go = go_board(job);
+        let mut text = if pgn || go.is_some() {
             String::new()
         } else {
             format!(
@@ -442,11 +444,19 @@ pub fn export(
             );
             text += &if pgn {
                 pgn_text(&exp.name, job, r, &w)
+            } else if let Some((size, komi)) = go {
+                sgf_game_text(&exp.name, job, r, size, komi)?
             } else {
                 record_text(job, r, &w)
             };
         }
-        let ext = if pgn { "pgn" } else { "txt" };
+        let ext = if pgn {
+            "pgn"
+        } else if go.is_some() {
+            "sgf"
+        } else {
+            "txt"
+        };
         written.push((
             write_record_file(dest, &format!("{}.{ext}", job.hash), &text)?,
             records.len(),
@@ -551,6 +561,82 @@ fn is_chess(job: &Job) -> bool {
     matches!(&job.config.stage, Stage::OpenSpiel(s) if s.openspiel == "chess" || s.openspiel == "chess()")
 }
 
+/// The board size and komi of a job that plays OpenSpiel's go (its records are SGF).
+fn go_board(job: &Job) -> Option<(usize, f64)> {
+    let Stage::OpenSpiel(s) = &job.config.stage else {
+        return None;
+    };
+    let (name, params) = s.openspiel.split_once('(').unwrap_or((&s.openspiel, ")"));
+    if name != "go" {
+        return None;
+    }
+    let (mut size, mut komi) = (19, 7.5);
+    for kv in params.trim_end_matches(')').split(',') {
+        match kv.split_once('=') {
+            Some(("board_size", v)) => size = v.trim().parse().ok()?,
+            Some(("komi", v)) => komi = v.trim().parse().ok()?,
+            _ => {}
+        }
+    }
+    Some((size, komi))
+}
+
+/// One game of OpenSpiel's go as an SGF game tree (FF[4], GM[1]): the board size, komi,
+/// players (Black is OpenSpiel's player 0, the row's `first` seat), the result by the
+/// returns (`B+`, `W+` or `0`: the returns give the winner, not the margin), gamelab's fields
+/// in the game comment, then the moves from the transcript's actions (`row * size + column`
+/// from the lower left, as OpenSpiel numbers them; `size * size` passes, `B[]`/`W[]`).
+fn sgf_game_text(
+    experiment: &str,
+    job: &Job,
+    r: &GameRecord,
+    size: usize,
+    komi: f64,
+) -> Result<String> {
+    let esc = |v: &str| v.replace('\\', "\\\\").replace(']', "\\]");
+    let result = match r.winner.as_str() {
+        "draw" => "0",
+        "first" => "B+",
+        _ => "W+",
+    };
+    let mut t = format!(
+        "(;GM[1]FF[4]CA[UTF-8]AP[gamelab]SZ[{size}]KM[{komi}]PB[{}]PW[{}]RE[{result}]EV[{}]RO[{}]\nGC[job {} game {} stage {} plies {} termination {}]\n",
+        esc(&r.first),
+        esc(&r.second),
+        esc(experiment),
+        r.game + 1,
+        job.hash,
+        r.game,
+        esc(&r.stage),
+        r.plies,
+        esc(&r.termination)
+    );
+    let coord = |i: usize| (b'a' + i as u8) as char;
+    for (i, entry) in OpenSpiel::split_moves(&r.transcript).iter().enumerate() {
+        let action: usize = entry
+            .rsplit_once('@')
+            .and_then(|(_, a)| a.trim().parse().ok())
+            .with_context(|| format!("game {}: move {} '{entry}' has no action (rows of an older gamelab): write it with a newer run", r.game, i + 1))?;
+        let colour = match entry.chars().next() {
+            Some(c @ ('B' | 'W')) => c,
+            _ if i % 2 == 0 => 'B',
+            _ => 'W',
+        };
+        let point = if action >= size * size {
+            String::new()
+        } else {
+            let (row, col) = (action / size, action % size);
+            format!("{}{}", coord(col), coord(size - 1 - row))
+        };
+        let _ = write!(t, ";{colour}[{point}]");
+        if i % 12 == 11 {
+            t.push('\n');
+        }
+    }
+    t += ")\n";
+    Ok(t)
+}
+
 /// One chess game in PGN (the export format of the PGN standard, 1994): the seven tags, then
 /// gamelab's (`GamelabJob`, `GamelabGame`, `GamelabStage`, `PlyCount`, `Termination` with the
 /// row's word), then the moves in SAN as OpenSpiel names them, numbered, lines under 80
@@ -648,7 +734,14 @@ fn record_text(job: &Job, r: &GameRecord, w: &Walk) -> String {
         .map(|(name, ..)| name.as_str())
         .filter(|name| *name != "pass")
         .collect();
-    let _ = writeln!(t, "{}\n", moves.join(" "));
+    // Othello as the Othello programs take a game (Edax's `play`, WZebra's and the WTHOR
+    // tools' transcripts): the moves run together, `f5d6c3`.
+    let sep = if matches!(job.config.stage, Stage::Othello(_)) {
+        ""
+    } else {
+        " "
+    };
+    let _ = writeln!(t, "{}\n", moves.join(sep));
     t
 }
 

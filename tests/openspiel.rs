@@ -514,6 +514,25 @@ fn random_games_of_chess_go_and_hex_replay_from_their_rows() {
         assert!(o.status.success(), "{game}: {}", stderr(&o));
         let said = String::from_utf8_lossy(&o.stdout);
         assert!(said.contains(&format!("{games} games")), "{game}: {said}");
+        if game.contains("go") {
+            // SGF: one game tree per game, the board's size, a move per ply.
+            let sgf = std::fs::read_dir(&records)
+                .unwrap()
+                .next()
+                .unwrap()
+                .unwrap()
+                .path();
+            assert_eq!(sgf.extension().unwrap(), "sgf");
+            let text = std::fs::read_to_string(&sgf).unwrap();
+            let trees: Vec<&str> = text.split("(;GM[1]FF[4]").skip(1).collect();
+            assert_eq!(trees.len(), games as usize);
+            let plies = df.column("plies").unwrap().i64().unwrap().clone();
+            for (tree, plies) in trees.iter().zip(plies.iter()) {
+                assert!(tree.contains("SZ[7]") && tree.contains("KM[7.5]"), "{tree}");
+                let moves = tree.matches(";B[").count() + tree.matches(";W[").count();
+                assert_eq!(moves as i64, plies.unwrap(), "{tree}");
+            }
+        }
         if game.contains("chess") {
             let pgn = std::fs::read_dir(&records)
                 .unwrap()
