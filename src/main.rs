@@ -91,8 +91,10 @@ enum Command {
     Tune {
         /// A GA experiment file (kind = "ga").
         file: PathBuf,
+        /// Root folder for the run's results and figures (OUT/results/<experiment>/).
         #[arg(long, default_value = ".")]
         out: PathBuf,
+        /// Worker threads (default: one a core).
         #[arg(long)]
         threads: Option<usize>,
         /// SimpleMCTS rollouts per move in the check tournament.
@@ -165,12 +167,14 @@ enum Command {
     /// Count the leaves of the game tree from a stage's start, for each depth 1..=D (othello,
     /// freckers).
     Perft {
+        /// The game: othello or freckers.
         #[arg(long, default_value = "othello")]
         game: String,
         /// A built-in stage id, an inline stage table `{ id = "x", size = 6, ... }` (with the rule
         /// flags ignore_occlusion, fewer_pieces_continue), or a TOML file of one.
         #[arg(long, default_value = "standard8")]
         stage: String,
+        /// Plies to count leaf positions to.
         #[arg(long)]
         depth: u32,
         /// Othello: a pass uses no ply (default: a pass counts as a ply).
@@ -183,6 +187,7 @@ enum Command {
     /// List the legal moves of a position (othello, colosseum, freckers), one per line: a
     /// position file, or a start (Othello: any stage) with the moves of a transcript played.
     Moves {
+        /// The game: othello, colosseum or freckers.
         #[arg(long, default_value = "colosseum")]
         game: String,
         /// A position in the game's text format (see `gamelab show`).
@@ -199,8 +204,10 @@ enum Command {
     /// Draw a position: a position file (othello, colosseum, freckers, tsumego), or a start:
     /// Colosseum's random setup of a size and seed, Freckers' and Othello's (standard8) start.
     Show {
+        /// The game: othello, colosseum, freckers or tsumego (a problem: --position).
         #[arg(long, default_value = "colosseum")]
         game: String,
+        /// A position in the game's text format to show (instead of a start).
         #[arg(long, conflicts_with_all = ["size", "seed", "stage"])]
         position: Option<PathBuf>,
         /// Othello: the stage whose start to show (a built-in id, an inline table or a file, as
@@ -253,6 +260,7 @@ enum Command {
         /// Questions sampled per level (all volumes of a level together).
         #[arg(long, default_value_t = 100)]
         per_level: usize,
+        /// Seed of the sample of questions (the same seed, the same questions).
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Wall-clock seconds per question; past it the question is unsolved.
@@ -261,6 +269,7 @@ enum Command {
         /// Node budget per question.
         #[arg(long, default_value_t = 100_000_000)]
         node_budget: u64,
+        /// Heuristic weights: reference, zero, or a file of `feature value` lines.
         #[arg(long, default_value = "reference")]
         weights: String,
         /// Only these levels, as FIRST-LAST or one level.
@@ -280,13 +289,16 @@ enum Command {
     /// Generate life-and-death problem files lv<set>-<level> (reproducible from the seed), and
     /// print the calibration: leaves per level with the reference weights.
     GenProblems {
+        /// Problem sets to draw (files lv<set>.<level>, as GoTools' volumes).
         #[arg(long, default_value_t = 6)]
         sets: u8,
         /// Levels, as FIRST-LAST (1-14) or one level.
         #[arg(long, default_value = "1-14")]
         levels: String,
+        /// Problems per set and level.
         #[arg(long, default_value_t = 280)]
         per_level: usize,
+        /// Seed of the draw (the same seed, the same problems).
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Output folder (created).
@@ -296,6 +308,7 @@ enum Command {
         /// not kept.
         #[arg(long, default_value_t = 2_000_000)]
         node_budget: u64,
+        /// Worker threads (default: one a core).
         #[arg(long)]
         threads: Option<usize>,
         /// Also write the draws the reference weights could not solve within the node budget,
@@ -307,11 +320,13 @@ enum Command {
     /// stage's start, up to the board's rotations and reflections (how the suites in
     /// openings/ were made).
     Openings {
+        /// The game (othello: the only one with opening suites today).
         #[arg(long, default_value = "othello")]
         game: String,
         /// A built-in stage id, an inline stage table or a TOML file of one.
         #[arg(long, default_value = "standard8")]
         stage: String,
+        /// Moves from the start to each position of the suite (at least 1).
         #[arg(long, default_value_t = 4)]
         plies: u32,
         /// Write the suite to this file (default: standard output).
@@ -1650,4 +1665,28 @@ fn position_error(path: &PathBuf, e: gamelab::game::colosseum::text::TextError) 
         message: e.message,
     }
     .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every subcommand and every option says what it is for in `--help`.
+    #[test]
+    fn every_subcommand_and_option_has_a_help_line() {
+        let mut missing = Vec::new();
+        let cli = Cli::command();
+        for sub in cli.get_subcommands() {
+            if sub.get_about().is_none() {
+                missing.push(sub.get_name().to_string());
+            }
+            for arg in sub.get_arguments() {
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    missing.push(format!("{} --{}", sub.get_name(), arg.get_id()));
+                }
+            }
+        }
+        assert!(missing.is_empty(), "without a help line: {missing:?}");
+    }
 }
