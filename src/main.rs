@@ -348,9 +348,10 @@ enum Command {
         #[arg(long, default_value = ".")]
         out: PathBuf,
     },
-    /// Write the games of an experiment as game records, one file per job: Othello transcripts,
-    /// Colosseum and Freckers move lists with their start positions, each game with a header
-    /// (players, result, stage, opening).
+    /// Write the games of an experiment as game records, one file per job: PGN for chess, SGF
+    /// for go and life-and-death solves, Othello transcripts (`f5d6c3`), Colosseum and Freckers
+    /// move lists with their start positions, each game with a header (players, result, stage,
+    /// opening).
     Games {
         /// The experiment file whose rows to export.
         file: PathBuf,
@@ -388,8 +389,61 @@ enum Command {
     },
 }
 
+/// The top-level help's groups of subcommands, in the order a newcomer needs them (each
+/// subcommand in exactly one: a test checks).
+const COMMAND_GROUPS: [(&str, &[&str]); 5] = [
+    (
+        "Experiments",
+        &[
+            "run", "report", "list", "replay", "games", "summary", "tune",
+        ],
+    ),
+    ("Positions", &["show", "moves", "perft", "openings"]),
+    (
+        "Go life and death",
+        &["solve", "check-gotools", "gen-problems"],
+    ),
+    (
+        "Clusters and course agents",
+        &["slurm", "mpi-check", "adapters"],
+    ),
+    ("Maintenance", &["schema", "help"]),
+];
+
+/// The command line, its top-level help listing the subcommands by `COMMAND_GROUPS`, each
+/// with the first sentence of its description.
+fn cli_command() -> clap::Command {
+    use clap::CommandFactory;
+    let cmd = Cli::command();
+    let about = |name: &str| -> String {
+        let text = cmd
+            .find_subcommand(name)
+            .and_then(|c| c.get_about())
+            .map(|a| a.to_string())
+            .unwrap_or_else(|| "Print this message or the help of the given subcommand(s)".into());
+        let first = text.split(". ").next().unwrap_or(&text);
+        let first = first.split(": ").next().unwrap_or(first);
+        first.trim_end_matches('.').to_string()
+    };
+    let mut groups = String::new();
+    for (heading, names) in COMMAND_GROUPS {
+        groups += &format!("{heading}:\n");
+        for name in names {
+            groups += &format!("  {name:<14} {}\n", about(name));
+        }
+        groups.push('\n');
+    }
+    cmd.help_template(format!(
+        "{{about-with-newline}}\n{{usage-heading}} {{usage}}\n\n{groups}Options:\n{{options}}{{after-help}}"
+    ))
+}
+
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    use clap::FromArgMatches;
+    let cli = match cli_command()
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m))
+    {
         Ok(cli) => cli,
         Err(e) => {
             use clap::error::ErrorKind::*;
@@ -1688,5 +1742,31 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "without a help line: {missing:?}");
+    }
+
+    /// The top-level help lists every subcommand once, under its group.
+    #[test]
+    fn the_top_level_help_lists_every_subcommand_once_by_group() {
+        let mut listed: Vec<&str> = COMMAND_GROUPS
+            .iter()
+            .flat_map(|(_, n)| n.iter().copied())
+            .collect();
+        listed.sort();
+        let mut all: Vec<String> = Cli::command()
+            .get_subcommands()
+            .map(|c| c.get_name().to_string())
+            .chain(["help".to_string()])
+            .collect();
+        all.sort();
+        assert_eq!(listed, all);
+        let help = cli_command().render_help().to_string();
+        assert!(
+            help.find("Experiments:").unwrap() < help.find("Go life and death:").unwrap(),
+            "{help}"
+        );
+        assert!(
+            help.contains("  run            Expand an experiment file"),
+            "{help}"
+        );
     }
 }
