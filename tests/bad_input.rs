@@ -185,6 +185,40 @@ fn unknown_agent_kind() {
     );
 }
 
+/// A typo of a kind: the suggestion and the list are the game's own (Othello here: no
+/// Colosseum or Freckers kinds); a kind of another game names the kinds this game plays.
+#[test]
+fn unknown_agent_kind_lists_only_the_games_own_kinds() {
+    let typo = with("kind = \"greedy\"", "kind = \"simple_mct\"");
+    rejected(
+        &typo,
+        &[],
+        &[
+            "(did you mean `simple_mcts`?)",
+            "the agent kinds of othello",
+        ],
+    );
+    let o = {
+        let dir = tempfile::tempdir().unwrap();
+        let file = write(dir.path(), "exp.toml", &typo);
+        gamelab(&["run", file.to_str().unwrap(), "--dry-run"])
+    };
+    let err = stderr(&o);
+    for other in ["popcoin", "freckers_mcts", "course_random", "hybrid"] {
+        assert!(
+            !err.contains(&format!("`{other}`")),
+            "{other} listed: {err}"
+        );
+    }
+    rejected(
+        &with("kind = \"greedy\"", "kind = \"popcoin\"\niterations = 5"),
+        &[],
+        &[
+            "agent kind `popcoin` does not play Othello (it plays Colosseum; Othello's kinds: random, greedy",
+        ],
+    );
+}
+
 #[test]
 fn unknown_stage() {
     rejected(
@@ -407,7 +441,7 @@ fn an_othello_agent_in_a_colosseum_match() {
         &[],
         &[
             "key `agents.popcoin`",
-            "'greedy' is not available for Colosseum",
+            "agent kind `greedy` does not play Colosseum (it plays Othello, Freckers;",
         ],
     );
 }

@@ -1081,8 +1081,159 @@ pub fn build_generic<G: CellGame>(
     }))
 }
 
+/// The agent kinds each game plays (the `game` key's values; `hybrid` and the table players
+/// name the kinds inside them separately). Each game's `build_agent` refuses the others with
+/// one message (`refuse_other_kinds`), an unknown kind's error lists only these
+/// (`experiment::error`), and a test builds every listed kind for its game.
+pub const KINDS_BY_GAME: [(&str, &[&str]); 4] = [
+    (
+        "othello",
+        &[
+            "random",
+            "greedy",
+            "corners",
+            "positional",
+            "weighted_random",
+            "table_player",
+            "simple_mcts",
+            "uct",
+            "annealed_uct",
+            "external",
+            "openspiel_mcts",
+            "openspiel_random",
+            "openspiel_alphabeta",
+        ],
+    ),
+    (
+        "freckers",
+        &[
+            "random",
+            "greedy",
+            "random_greedy",
+            "freckers_mcts",
+            "alphabeta",
+            "hybrid",
+            "uct",
+            "annealed_uct",
+            "external",
+        ],
+    ),
+    (
+        "colosseum",
+        &[
+            "random",
+            "course_random",
+            "heuristic",
+            "popcoin",
+            "uct",
+            "annealed_uct",
+            "external",
+        ],
+    ),
+    (
+        "openspiel",
+        &[
+            "random",
+            "uct",
+            "external",
+            "openspiel_mcts",
+            "openspiel_random",
+            "openspiel_alphabeta",
+        ],
+    ),
+];
+
+/// The agent kinds `game` plays (None for a game without agents or an unknown name).
+pub fn kinds_for(game: &str) -> Option<&'static [&'static str]> {
+    KINDS_BY_GAME
+        .iter()
+        .find(|(g, _)| *g == game)
+        .map(|(_, kinds)| *kinds)
+}
+
+/// Err naming the kinds `game` plays when `spec`'s kind is not one of them (`label`: the
+/// game's name in the message).
+pub fn refuse_other_kinds(game: &str, label: &str, spec: &AgentSpec) -> Result<(), String> {
+    let kind = spec.kind_name();
+    let kinds = kinds_for(game).unwrap_or(&[]);
+    if kinds.contains(&kind) {
+        return Ok(());
+    }
+    let elsewhere: Vec<&str> = KINDS_BY_GAME
+        .iter()
+        .filter(|(_, k)| k.contains(&kind))
+        .map(|(g, _)| match *g {
+            "othello" => "Othello",
+            "freckers" => "Freckers",
+            "colosseum" => "Colosseum",
+            _ => "OpenSpiel games",
+        })
+        .collect();
+    Err(format!(
+        "agent kind `{kind}` does not play {label} (it plays {}; {label}'s kinds: {})",
+        elsewhere.join(", "),
+        kinds.join(", ")
+    ))
+}
+
 /// A game that experiments can play: it knows how to build every agent kind it supports.
 pub trait Arena: Game {
     /// Builds the agent `spec` for games starting at `start`.
     fn build_agent(spec: &AgentSpec, start: &Self) -> Result<Box<dyn Agent<Self>>, String>;
+}
+
+#[cfg(test)]
+mod kinds_by_game_tests {
+    use super::*;
+
+    /// The smallest agent section of each kind (a budget where one is needed).
+    fn minimal_spec(kind: &str) -> AgentSpec {
+        let body = match kind {
+            "external" => "command = [\"python3\", \"x.py\"]\ntime_ms = 300",
+            "freckers_mcts" | "uct" | "popcoin" => "iterations = 15",
+            "weighted_random" | "table_player" => "table = \"classic\"",
+            "simple_mcts" => "rollouts = 6",
+            "annealed_uct" => "simulations = 8",
+            "alphabeta" => "nodes = 40",
+            "hybrid" => {
+                "switch_ply = 4\nearly = { kind = \"random\" }\nlate = { kind = \"random\" }"
+            }
+            _ => "",
+        };
+        toml::from_str(&format!("kind = \"{kind}\"\n{body}"))
+            .unwrap_or_else(|e| panic!("{kind}: {e}"))
+    }
+
+    /// Every kind a game lists builds for it (or fails for its own reason, not the refusal:
+    /// OpenSpiel's bots need Python with pyspiel), and every other kind is refused.
+    fn check<G: Arena>(game: &str, start: &G) {
+        let listed = kinds_for(game).unwrap();
+        for (kind, _) in AGENT_KINDS {
+            let built = G::build_agent(&minimal_spec(kind), start);
+            let refused = matches!(&built, Err(e) if e.contains("does not play"));
+            assert_eq!(
+                refused,
+                !listed.contains(&kind),
+                "{game} {kind}: {:?}",
+                built.err()
+            );
+        }
+        for kind in listed {
+            assert!(AGENT_KINDS.iter().any(|(k, _)| k == kind), "{game}: {kind}");
+        }
+    }
+
+    #[test]
+    fn each_game_plays_exactly_the_kinds_it_lists() {
+        check(
+            "othello",
+            &crate::game::othello::Othello::from_stage_id("standard8"),
+        );
+        check("freckers", &crate::game::freckers::Freckers::new(false));
+        let mut rng = crate::rng::rng_from_seed(1);
+        check(
+            "colosseum",
+            &crate::game::colosseum::Colosseum::random_setup(8, &mut rng).unwrap(),
+        );
+    }
 }

@@ -70,7 +70,7 @@ impl InputError {
             }
             None => (None, None),
         };
-        let message = with_suggestion(err.message());
+        let message = with_suggestion(&agent_kinds_of_the_game(err.message(), text));
         // serde reports a missing field at the table that lacks it (the whole file, for a
         // top-level key): name the missing key, and its table's header line, not the key that
         // happens to start the table.
@@ -165,6 +165,42 @@ fn key_with_value(text: &str, header: usize, value: &str) -> Option<((usize, usi
         }
     }
     found
+}
+
+/// serde's "unknown variant `x`, expected one of ..." for an agent's kind lists every kind of
+/// every game; this keeps the kinds of the file's `game` (`agent::KINDS_BY_GAME`), so the
+/// suggestion and the list are the game's own. Other messages, and files whose game is not
+/// read, are left as they are.
+fn agent_kinds_of_the_game(message: &str, text: &str) -> String {
+    let Some((head, rest)) = message.split_once(", expected one of ") else {
+        return message.to_string();
+    };
+    let listed: Vec<&str> = rest
+        .split(", ")
+        .filter_map(|c| c.trim().strip_prefix('`')?.strip_suffix('`'))
+        .collect();
+    let every_kind = crate::agent::AGENT_KINDS
+        .iter()
+        .all(|(k, _)| listed.contains(k));
+    if !head.starts_with("unknown variant") || !every_kind {
+        return message.to_string();
+    }
+    let game = text
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|t| match t.get("game") {
+            Some(toml::Value::String(g)) => Some(g.clone()),
+            _ => None,
+        });
+    let Some((game, kinds)) = game.and_then(|g| Some((g.clone(), crate::agent::kinds_for(&g)?)))
+    else {
+        return message.to_string();
+    };
+    let kinds: Vec<String> = kinds.iter().map(|k| format!("`{k}`")).collect();
+    format!(
+        "{head}, expected one of {} (the agent kinds of {game}; `gamelab list` describes them)",
+        kinds.join(", ")
+    )
 }
 
 /// serde's "unknown variant `x`, expected one of `a`, `b`" (or "unknown field"), with the

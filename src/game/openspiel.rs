@@ -403,6 +403,7 @@ impl Arena for OpenSpiel {
         spec: &AgentSpec,
         start: &OpenSpiel,
     ) -> Result<Box<dyn Agent<OpenSpiel>>, String> {
+        crate::agent::refuse_other_kinds("openspiel", "OpenSpiel games", spec)?;
         use crate::agent::{random, rollout::Uniform, uct};
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),
