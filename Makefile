@@ -18,7 +18,7 @@ test: deps chromium openspiel
 	$(MAKE) --no-print-directory check-experiments
 	$(MAKE) --no-print-directory test-mpi
 
-# OpenSpiel (Python package open-spiel, about 16 MB) in a virtual environment of the repository
+# OpenSpiel (Python package open-spiel, with numpy, absl-py and python-chess: 166 MB measured) in a virtual environment of the repository
 # (.venv/, git-ignored): the OpenSpiel tests use it and say SKIPPED without it (with
 # REQUIRE_OPENSPIEL=1, as CI sets, they fail instead). Installs python3-venv where it is missing.
 OPENSPIEL_PYTHON = .venv/bin/python

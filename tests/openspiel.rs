@@ -514,16 +514,17 @@ fn random_games_of_chess_go_and_hex_replay_from_their_rows() {
         assert!(o.status.success(), "{game}: {}", stderr(&o));
         let said = String::from_utf8_lossy(&o.stdout);
         assert!(said.contains(&format!("{games} games")), "{game}: {said}");
+        // One job, one record file.
+        let record = std::fs::read_dir(&records)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
         if game.contains("go") {
             // SGF: one game tree per game, the board's size, a move per ply.
-            let sgf = std::fs::read_dir(&records)
-                .unwrap()
-                .next()
-                .unwrap()
-                .unwrap()
-                .path();
-            assert_eq!(sgf.extension().unwrap(), "sgf");
-            let text = std::fs::read_to_string(&sgf).unwrap();
+            assert_eq!(record.extension().unwrap(), "sgf");
+            let text = std::fs::read_to_string(&record).unwrap();
             let trees: Vec<&str> = text.split("(;GM[1]FF[4]").skip(1).collect();
             assert_eq!(trees.len(), games as usize);
             let plies = df.column("plies").unwrap().i64().unwrap().clone();
@@ -534,12 +535,7 @@ fn random_games_of_chess_go_and_hex_replay_from_their_rows() {
             }
         }
         if game.contains("chess") {
-            let pgn = std::fs::read_dir(&records)
-                .unwrap()
-                .next()
-                .unwrap()
-                .unwrap()
-                .path();
+            let pgn = record;
             assert_eq!(pgn.extension().unwrap(), "pgn");
             let text = std::fs::read_to_string(&pgn).unwrap();
             // Records name the moves, without the actions.
