@@ -219,6 +219,23 @@ fn unknown_agent_kind_lists_only_the_games_own_kinds() {
     );
 }
 
+/// A setting's bad value points at the setting's own line, not its section's.
+#[test]
+fn a_zero_budget_points_at_its_key() {
+    rejected(
+        &with(
+            "rollouts = 20\n\n[grid]\n\"agents.mcts.rollouts\" = [10, 40]",
+            "rollouts = 0",
+        ),
+        &[],
+        &[
+            "exp.toml:20:1",
+            "key `agents.mcts.rollouts`",
+            "rollouts = 0: the budget must be positive",
+        ],
+    );
+}
+
 #[test]
 fn unknown_stage() {
     rejected(

@@ -824,7 +824,7 @@ impl AgentSpec {
                 .join(" or ");
             match given.as_slice() {
                 [] => Err(format!("a budget is needed: {names}")),
-                [(_, Some(0))] => Err("the budget must be positive".to_string()),
+                [(n, Some(0))] => Err(format!("{n} = 0: the budget must be positive")),
                 [("time_ms", Some(t))] if *t > MAX_MOVE_MS => Err(format!(
                     "time_ms = {t} is past the longest move time, {MAX_MOVE_MS} ms (a year)"
                 )),

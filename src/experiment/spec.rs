@@ -608,7 +608,21 @@ impl Experiment {
         self.file.grid.iter().chain(self.file.zip.iter()).collect()
     }
 
+    /// An error at `key`; a message that starts with one of the key's own settings
+    /// (`rollouts = 0: ...`) points at that setting's line when the file has it there.
     pub fn error(&self, key: &str, message: impl Into<String>) -> InputError {
+        let message = message.into();
+        let setting = message
+            .split_once(" = ")
+            .map(|(name, _)| name)
+            .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        if let Some(name) = setting {
+            let full = format!("{key}.{name}");
+            let e = InputError::at_key(&self.path, &self.text, &full, message.clone());
+            if e.line_col.is_some() {
+                return e;
+            }
+        }
         InputError::at_key(&self.path, &self.text, key, message)
     }
 
