@@ -420,17 +420,16 @@ pub fn export(
     let mut written = Vec::new();
     for job in jobs_with_rows(exp, jobs, out) {
         let records = read_games(exp, job, out, Which::All)?;
-        let pgn = is_chess(job);
-        let go = go_board(job);
-        let mut text = if pgn || go.is_some() {
-            String::new()
-        } else {
-            format!(
+        let format = RecordFormat::of(job);
+        let mut text = match format {
+            RecordFormat::Text => format!(
                 "# {}: games of job {}{}\n\n",
                 exp.name,
                 job.hash,
                 swept_text(job)
-            )
+            ),
+            // PGN and SGF files hold games only.
+            _ => String::new(),
         };
         for r in &records {
             let w = walk_record(job, r)
@@ -442,23 +441,14 @@ pub fn export(
                 r.game,
                 job.hash
             );
-            text += &if pgn {
-                pgn_text(&exp.name, job, r, &w)
-            } else if let Some((size, komi)) = go {
-                sgf_game_text(&exp.name, job, r, size, komi)?
-            } else {
-                record_text(job, r, &w)
+            text += &match format {
+                RecordFormat::Pgn => pgn_text(&exp.name, job, r, &w),
+                RecordFormat::Sgf { size, komi } => sgf_game_text(&exp.name, job, r, size, komi)?,
+                RecordFormat::Text => record_text(job, r, &w),
             };
         }
-        let ext = if pgn {
-            "pgn"
-        } else if go.is_some() {
-            "sgf"
-        } else {
-            "txt"
-        };
         written.push((
-            write_record_file(dest, &format!("{}.{ext}", job.hash), &text)?,
+            write_record_file(dest, &format!("{}.{}", job.hash, format.ext()), &text)?,
             records.len(),
         ));
     }
@@ -556,29 +546,43 @@ fn swept_text(job: &Job) -> String {
     )
 }
 
-/// Whether `job` plays OpenSpiel's chess from the standard start (its records are PGN).
-fn is_chess(job: &Job) -> bool {
-    matches!(&job.config.stage, Stage::OpenSpiel(s) if s.openspiel == "chess" || s.openspiel == "chess()")
+/// The standard a job's games are written in.
+#[derive(Clone, Copy)]
+enum RecordFormat {
+    /// OpenSpiel's chess from the standard start (no parameters).
+    Pgn,
+    /// OpenSpiel's go, with its board size and komi.
+    Sgf { size: usize, komi: f64 },
+    /// gamelab's own blocks (see the module doc).
+    Text,
 }
 
-/// The board size and komi of a job that plays OpenSpiel's go (its records are SGF).
-fn go_board(job: &Job) -> Option<(usize, f64)> {
-    let Stage::OpenSpiel(s) = &job.config.stage else {
-        return None;
-    };
-    let (name, params) = s.openspiel.split_once('(').unwrap_or((&s.openspiel, ")"));
-    if name != "go" {
-        return None;
-    }
-    let (mut size, mut komi) = (19, 7.5);
-    for kv in params.trim_end_matches(')').split(',') {
-        match kv.split_once('=') {
-            Some(("board_size", v)) => size = v.trim().parse().ok()?,
-            Some(("komi", v)) => komi = v.trim().parse().ok()?,
-            _ => {}
+impl RecordFormat {
+    fn of(job: &Job) -> RecordFormat {
+        let Stage::OpenSpiel(s) = &job.config.stage else {
+            return RecordFormat::Text;
+        };
+        let number = |key: &str, default| s.param(key).map_or(Some(default), |v| v.parse().ok());
+        match s.game_name() {
+            "chess" if !s.openspiel.contains('=') => RecordFormat::Pgn,
+            "go" => match (number("board_size", 19.0), number("komi", 7.5)) {
+                (Some(size), Some(komi)) => RecordFormat::Sgf {
+                    size: size as usize,
+                    komi,
+                },
+                _ => RecordFormat::Text,
+            },
+            _ => RecordFormat::Text,
         }
     }
-    Some((size, komi))
+
+    fn ext(self) -> &'static str {
+        match self {
+            RecordFormat::Pgn => "pgn",
+            RecordFormat::Sgf { .. } => "sgf",
+            RecordFormat::Text => "txt",
+        }
+    }
 }
 
 /// One game of OpenSpiel's go as an SGF game tree (FF[4], GM[1]): the board size, komi,
@@ -613,9 +617,8 @@ fn sgf_game_text(
     );
     let coord = |i: usize| (b'a' + i as u8) as char;
     for (i, entry) in OpenSpiel::split_moves(&r.transcript).iter().enumerate() {
-        let action: usize = entry
-            .rsplit_once('@')
-            .and_then(|(_, a)| a.trim().parse().ok())
+        let action = crate::game::openspiel::recorded_action(entry)
+            .map(|(_, a)| a as usize)
             .with_context(|| format!("game {}: move {} '{entry}' has no action (rows of an older gamelab): write it with a newer run", r.game, i + 1))?;
         let colour = match entry.chars().next() {
             Some(c @ ('B' | 'W')) => c,

@@ -201,14 +201,7 @@ fn a_connect_four_sweep_gives_the_same_rows_on_any_threads_and_after_a_kill() {
     assert_eq!(df.height(), 24);
     // Transcripts in OpenSpiel's action strings with the action, each ended by ';'
     // (connect_four: x0@0..o6@6).
-    let transcript = df
-        .column("transcript")
-        .unwrap()
-        .str()
-        .unwrap()
-        .get(0)
-        .unwrap()
-        .to_string();
+    let transcript = texts(df, "transcript").swap_remove(0);
     assert!(
         transcript
             .split(';')
@@ -487,14 +480,7 @@ fn random_games_of_chess_go_and_hex_replay_from_their_rows() {
         let rows = rows_after_run(&python, &file, &out, None, "replays");
         let df = rows.values().next().unwrap();
         assert_eq!(df.height(), games as usize, "{game}");
-        let first = df
-            .column("transcript")
-            .unwrap()
-            .str()
-            .unwrap()
-            .get(0)
-            .unwrap()
-            .to_string();
+        let first = texts(df, "transcript").swap_remove(0);
         assert!(
             first.split(';').next().unwrap().contains('@'),
             "{game}: the transcript records the action: {first}"

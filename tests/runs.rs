@@ -1301,19 +1301,6 @@ fn ran(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf, std::p
     (dir, file, out)
 }
 
-/// The text values of a column (numbers as their decimal text, missing values as "").
-fn texts(df: &DataFrame, name: &str) -> Vec<String> {
-    df.column(name)
-        .unwrap()
-        .cast(&polars::prelude::DataType::String)
-        .unwrap()
-        .str()
-        .unwrap()
-        .iter()
-        .map(|v| v.unwrap_or("").to_string())
-        .collect()
-}
-
 #[test]
 fn a_match_with_the_shipped_suite_plays_each_opening_once_with_each_colour() {
     let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join("openings/othello-standard8.txt");

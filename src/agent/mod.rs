@@ -1059,19 +1059,15 @@ pub fn build_generic<G: CellGame>(
                 return Err("rollout = \"course_random\" is a Colosseum policy".into());
             }
         },
-        AgentSpec::CourseRandom {} | AgentSpec::Heuristic { .. } | AgentSpec::Popcoin { .. } => {
-            return Err(format!("`{}` is a Colosseum agent", spec.kind_name()));
-        }
-        AgentSpec::RandomGreedy {}
+        // Kinds of other games: the game refused them before (`refuse_other_kinds`).
+        AgentSpec::CourseRandom {}
+        | AgentSpec::Heuristic { .. }
+        | AgentSpec::Popcoin { .. }
+        | AgentSpec::RandomGreedy {}
         | AgentSpec::FreckersMcts { .. }
         | AgentSpec::Alphabeta { .. }
-        | AgentSpec::Hybrid { .. } => {
-            return Err(format!(
-                "`{}` is available for Freckers only",
-                spec.kind_name()
-            ));
-        }
-        AgentSpec::Greedy {}
+        | AgentSpec::Hybrid { .. }
+        | AgentSpec::Greedy {}
         | AgentSpec::Corners {}
         | AgentSpec::Positional {}
         | AgentSpec::External(_)
@@ -1085,9 +1081,10 @@ pub fn build_generic<G: CellGame>(
 /// name the kinds inside them separately). Each game's `build_agent` refuses the others with
 /// one message (`refuse_other_kinds`), an unknown kind's error lists only these
 /// (`experiment::error`), and a test builds every listed kind for its game.
-pub const KINDS_BY_GAME: [(&str, &[&str]); 4] = [
+pub const KINDS_BY_GAME: [(&str, &str, &[&str]); 4] = [
     (
         "othello",
+        "Othello",
         &[
             "random",
             "greedy",
@@ -1106,6 +1103,7 @@ pub const KINDS_BY_GAME: [(&str, &[&str]); 4] = [
     ),
     (
         "freckers",
+        "Freckers",
         &[
             "random",
             "greedy",
@@ -1120,6 +1118,7 @@ pub const KINDS_BY_GAME: [(&str, &[&str]); 4] = [
     ),
     (
         "colosseum",
+        "Colosseum",
         &[
             "random",
             "course_random",
@@ -1132,6 +1131,7 @@ pub const KINDS_BY_GAME: [(&str, &[&str]); 4] = [
     ),
     (
         "openspiel",
+        "OpenSpiel games",
         &[
             "random",
             "uct",
@@ -1147,27 +1147,25 @@ pub const KINDS_BY_GAME: [(&str, &[&str]); 4] = [
 pub fn kinds_for(game: &str) -> Option<&'static [&'static str]> {
     KINDS_BY_GAME
         .iter()
-        .find(|(g, _)| *g == game)
-        .map(|(_, kinds)| *kinds)
+        .find(|(g, ..)| *g == game)
+        .map(|(.., kinds)| *kinds)
 }
 
-/// Err naming the kinds `game` plays when `spec`'s kind is not one of them (`label`: the
-/// game's name in the message).
-pub fn refuse_other_kinds(game: &str, label: &str, spec: &AgentSpec) -> Result<(), String> {
+/// Err naming the kinds `game` plays when `spec`'s kind is not one of them.
+pub fn refuse_other_kinds(game: &str, spec: &AgentSpec) -> Result<(), String> {
     let kind = spec.kind_name();
-    let kinds = kinds_for(game).unwrap_or(&[]);
+    let (_, label, kinds) = KINDS_BY_GAME
+        .iter()
+        .find(|(g, ..)| *g == game)
+        .copied()
+        .unwrap_or((game, game, &[]));
     if kinds.contains(&kind) {
         return Ok(());
     }
     let elsewhere: Vec<&str> = KINDS_BY_GAME
         .iter()
-        .filter(|(_, k)| k.contains(&kind))
-        .map(|(g, _)| match *g {
-            "othello" => "Othello",
-            "freckers" => "Freckers",
-            "colosseum" => "Colosseum",
-            _ => "OpenSpiel games",
-        })
+        .filter(|(.., k)| k.contains(&kind))
+        .map(|(_, label, _)| *label)
         .collect();
     Err(format!(
         "agent kind `{kind}` does not play {label} (it plays {}; {label}'s kinds: {})",

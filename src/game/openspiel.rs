@@ -96,6 +96,23 @@ pub struct OpenSpielStage {
 }
 
 impl OpenSpielStage {
+    /// OpenSpiel's short name of the game (`go` of `go(board_size=7)`).
+    pub fn game_name(&self) -> &str {
+        self.openspiel.split('(').next().unwrap_or_default()
+    }
+
+    /// The value of parameter `key` in the game string, as written there; None when the
+    /// game's default holds.
+    pub fn param(&self, key: &str) -> Option<&str> {
+        let (_, params) = self.openspiel.split_once('(')?;
+        params
+            .trim_end_matches(')')
+            .split(',')
+            .filter_map(|kv| kv.split_once('='))
+            .find(|(k, _)| k.trim() == key)
+            .map(|(_, v)| v.trim())
+    }
+
     /// Loads the game in the bridge: an error when Python, OpenSpiel or the game is missing, or
     /// the game is not one gamelab can play.
     pub fn load(spec: &OpenSpielSpec) -> Result<OpenSpielStage, String> {
@@ -378,9 +395,8 @@ impl Game for OpenSpiel {
     /// `NAME@ACTION`: the action, if it is legal and its name is NAME (else the entry is
     /// matched by name, and fails).
     fn move_from_record(&self, entry: &str, legal: &[u32]) -> Option<u32> {
-        let (name, action) = entry.rsplit_once('@')?;
-        let mv: u32 = action.trim().parse().ok()?;
-        (legal.contains(&mv) && self.move_name(mv) == name.trim()).then_some(mv)
+        let (name, mv) = recorded_action(entry)?;
+        (legal.contains(&mv) && self.move_name(mv) == name).then_some(mv)
     }
     fn split_moves(line: &str) -> Vec<String> {
         line.split(';')
@@ -389,6 +405,13 @@ impl Game for OpenSpiel {
             .map(str::to_string)
             .collect()
     }
+}
+
+/// A transcript entry's name and action (`NAME@ACTION`, `Game::transcript_name`); None for an
+/// entry without an action (a line a user wrote, rows of older versions).
+pub fn recorded_action(entry: &str) -> Option<(&str, u32)> {
+    let (name, action) = entry.rsplit_once('@')?;
+    Some((name.trim(), action.trim().parse().ok()?))
 }
 
 impl crate::agent::external::Protocol for OpenSpiel {
@@ -403,7 +426,7 @@ impl Arena for OpenSpiel {
         spec: &AgentSpec,
         start: &OpenSpiel,
     ) -> Result<Box<dyn Agent<OpenSpiel>>, String> {
-        crate::agent::refuse_other_kinds("openspiel", "OpenSpiel games", spec)?;
+        crate::agent::refuse_other_kinds("openspiel", spec)?;
         use crate::agent::{random, rollout::Uniform, uct};
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),

@@ -185,3 +185,16 @@ pub fn kill_part_way(args: &[&str], envs: &[(&str, &std::ffi::OsStr)], delays: &
     }
     landed
 }
+
+/// The text values of a column (numbers as their decimal text, missing values as "").
+pub fn texts(df: &polars::prelude::DataFrame, name: &str) -> Vec<String> {
+    df.column(name)
+        .unwrap()
+        .cast(&polars::prelude::DataType::String)
+        .unwrap()
+        .str()
+        .unwrap()
+        .iter()
+        .map(|v| v.unwrap_or("").to_string())
+        .collect()
+}

@@ -193,7 +193,7 @@ impl Arena for Colosseum {
         spec: &AgentSpec,
         _start: &Colosseum,
     ) -> Result<Box<dyn Agent<Colosseum>>, String> {
-        crate::agent::refuse_other_kinds("colosseum", "Colosseum", spec)?;
+        crate::agent::refuse_other_kinds("colosseum", spec)?;
         let rollout = spec.rollout_name();
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),

@@ -246,7 +246,7 @@ impl Arena for Freckers {
         spec: &AgentSpec,
         _start: &Freckers,
     ) -> Result<Box<dyn Agent<Freckers>>, String> {
-        crate::agent::refuse_other_kinds("freckers", "Freckers", spec)?;
+        crate::agent::refuse_other_kinds("freckers", spec)?;
         Ok(match spec {
             AgentSpec::Random {} => Box::new(random::RandomAgent),
             AgentSpec::Greedy {} => Box::new(Greedy),

@@ -97,7 +97,7 @@ impl crate::agent::external::Protocol for Othello {
 
 impl Arena for Othello {
     fn build_agent(spec: &AgentSpec, start: &Othello) -> Result<Box<dyn Agent<Othello>>, String> {
-        crate::agent::refuse_other_kinds("othello", "Othello", spec)?;
+        crate::agent::refuse_other_kinds("othello", spec)?;
         if let Some(agent) = build_generic(spec, start)? {
             return Ok(agent);
         }
