@@ -139,7 +139,9 @@ pub fn tune(
                 .join(crate::durable::safe_component(&exp.name)),
             &format!("best-{short}"),
             None,
-        )?;
+            false,
+        )?
+        .files;
         // The check tournament, as an experiment file of its own.
         let mut check_section: toml::Table =
             toml::from_str(CHECK_REPORT).expect("a valid report section");

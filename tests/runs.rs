@@ -301,7 +301,16 @@ fn the_report_reads_the_rows_and_writes_table_and_figures() {
             fig.display()
         );
     }
-    assert!(md.contains("![scores](figures/scores.png)"));
+    // The caption is under the figure (report.md, its file), not drawn into the image.
+    let caption = std::fs::read_to_string(out.join("figures/small/scores.caption.txt")).unwrap();
+    let caption = caption.trim_end();
+    assert!(caption.ends_with("score % by agent"), "{caption}");
+    assert!(
+        md.contains(&format!("![{caption}](figures/scores.png)")),
+        "{md}"
+    );
+    let svg = std::fs::read_to_string(out.join("figures/small/scores.svg")).unwrap();
+    assert!(!svg.contains("score % by agent"), "no title in the image");
 }
 
 #[test]
@@ -2285,4 +2294,43 @@ fn a_rerun_says_how_many_rows_it_kept() {
             && second.contains(&format!("({rows} rows kept from earlier runs)")),
         "{second}"
     );
+}
+
+#[test]
+fn a_table_filter_on_a_grid_key_of_lists_takes_the_list_as_one_value() {
+    // `match.players` is swept over lists: the filter's list is one of them, not "any of a, b".
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "lists.toml",
+        r#"
+kind = "match"
+game = "othello"
+stage = "small6"
+seed = 1
+[match]
+players = ["a", "b"]
+games = 4
+[agents.a]
+kind = "random"
+[agents.b]
+kind = "greedy"
+[agents.c]
+kind = "corners"
+[grid]
+"match.players" = [["a", "b"], ["a", "c"]]
+[[report.tables]]
+name = "ab"
+group_by = ["agent"]
+filter = { "match.players" = ["a", "b"] }
+"#,
+    );
+    let out = dir.path().join("out");
+    let f = file.to_str().unwrap();
+    run_ok(&["run", f, "--out", out.to_str().unwrap()]);
+    run_ok(&["report", f, "--out", out.to_str().unwrap()]);
+    let csv = std::fs::read_to_string(out.join("results/lists/report/ab.csv")).unwrap();
+    let agents: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    assert_eq!(agents.len(), 2, "{csv}");
+    assert!(agents.contains(&"a") && agents.contains(&"b"), "{csv}");
 }

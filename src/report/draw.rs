@@ -11,7 +11,7 @@ use super::figure::ranked::{Bar, RankedBars};
 use super::figure::{Figure, write_figure_sized};
 use super::records::Records;
 use super::spec::{FigureKind, FigureSpec};
-use super::table::{Table, natural_cmp};
+use super::table::{Table, TableRow, natural_cmp};
 use super::table::{summed, values_by_group};
 use crate::agent::{AgentSpec, TableRef};
 use crate::experiment::grid::Job;
@@ -53,12 +53,52 @@ fn reference_lines(spec: &FigureSpec, value_name: &str) -> Vec<f64> {
     })
 }
 
-/// Writes `fig` at the file's `width` and `height` (each defaulting to the figure's own).
-fn write(dir: &Path, spec: &FigureSpec, fig: &impl Figure) -> Result<Vec<PathBuf>> {
+/// A figure as written: its files (PNG, SVG, PDF, caption) and its caption.
+pub struct Drawn {
+    pub files: Vec<PathBuf>,
+    pub caption: String,
+}
+
+impl Drawn {
+    /// The PNG among the files.
+    pub fn png(&self) -> Option<&PathBuf> {
+        self.files
+            .iter()
+            .find(|p| p.extension().is_some_and(|e| e == "png"))
+    }
+}
+
+/// The title drawn into the image: none unless the file asks for it (`title_in_image`), as a
+/// paper puts it in the caption; the caption goes to the report and to `<name>.caption.txt`.
+fn shown(spec: &FigureSpec, caption: &str) -> String {
+    if spec.title_in_image {
+        caption.to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// Writes `stem.caption.txt` (the caption and a newline) beside a figure's images.
+fn write_caption(dir: &Path, stem: &str, caption: &str, mut files: Vec<PathBuf>) -> Result<Drawn> {
+    let path = dir.join(crate::durable::safe_component(&format!(
+        "{stem}.caption.txt"
+    )));
+    std::fs::write(&path, format!("{caption}\n"))?;
+    files.push(path);
+    Ok(Drawn {
+        files,
+        caption: caption.to_string(),
+    })
+}
+
+/// Writes `fig` at the file's `width` and `height` (each defaulting to the figure's own), with
+/// its caption file.
+fn write(dir: &Path, spec: &FigureSpec, fig: &impl Figure, caption: &str) -> Result<Drawn> {
     let (w, h) = fig.size();
     let size = (spec.width.is_some() || spec.height.is_some())
         .then(|| (spec.width.unwrap_or(w), spec.height.unwrap_or(h)));
-    write_figure_sized(dir, &spec.name, fig, size)
+    let files = write_figure_sized(dir, &spec.name, fig, size)?;
+    write_caption(dir, &spec.name, caption, files)
 }
 
 fn key_index(table: &Table, key: &str) -> Result<usize> {
@@ -88,7 +128,54 @@ fn default_axes(table: &Table) -> (String, Option<String>) {
     }
 }
 
-fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<Vec<PathBuf>> {
+/// The rows a figure draws from a two-player score table keyed by both `agent` and
+/// `opponent`: there the row of (o, a) is 100 minus the row of (a, o), a mirror that says
+/// nothing new, so of each such pair only one is drawn: the one whose agent's setting is on x
+/// (`agents.<label>.…`), else the one whose agent comes first by name. Other tables: every row.
+fn without_mirrors<'t>(table: &'t Table, x: &str) -> Vec<&'t TableRow> {
+    let (Some(ai), Some(oi)) = (
+        table.key_names.iter().position(|k| k == "agent"),
+        table.key_names.iter().position(|k| k == "opponent"),
+    ) else {
+        return table.rows.iter().collect();
+    };
+    if table.value_name != "score %" {
+        return table.rows.iter().collect();
+    }
+    let by_keys: BTreeMap<&[String], f64> = table
+        .rows
+        .iter()
+        .map(|r| (r.keys.as_slice(), r.value.value))
+        .collect();
+    let on_x = |label: &str| {
+        x.strip_prefix("agents.")
+            .is_some_and(|k| k.split('.').next() == Some(label))
+    };
+    table
+        .rows
+        .iter()
+        .filter(|r| {
+            let (a, o) = (&r.keys[ai], &r.keys[oi]);
+            let mut mirror = r.keys.clone();
+            mirror.swap(ai, oi);
+            let mirrored = a != o
+                && by_keys
+                    .get(mirror.as_slice())
+                    .is_some_and(|m| (m + r.value.value - 100.0).abs() < 1e-6);
+            if !mirrored {
+                return true;
+            }
+            match (on_x(a), on_x(o)) {
+                (true, false) => true,
+                (false, true) => false,
+                _ => natural_cmp(a, o) == std::cmp::Ordering::Less,
+            }
+        })
+        .collect()
+}
+
+fn bars(spec: &FigureSpec, table: &Table, caption: String, dir: &Path) -> Result<Drawn> {
+    let title = shown(spec, &caption);
     let y_label = spec
         .y_label
         .clone()
@@ -125,7 +212,7 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
                 super::figure::padded(lo, hi)
             }),
         };
-        return write(dir, spec, &fig);
+        return write(dir, spec, &fig, &caption);
     }
     let (dx, ds) = default_axes(table);
     let x = spec.x.clone().unwrap_or(dx);
@@ -138,7 +225,7 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
         None => vec![String::new()],
     };
     let mut values = vec![vec![None; categories.len()]; names.len()];
-    for r in &table.rows {
+    for r in without_mirrors(table, &x) {
         let c = categories
             .iter()
             .position(|k| *k == r.keys[xi])
@@ -168,7 +255,7 @@ fn bars(spec: &FigureSpec, table: &Table, title: String, dir: &Path) -> Result<V
         series_label,
         hlines,
     };
-    write(dir, spec, &fig)
+    write(dir, spec, &fig, &caption)
 }
 
 /// A row-major table's values on a stage's board, blocked cells as None.
@@ -179,14 +266,17 @@ pub fn on_board(stage: &StageDef, values: &[f64]) -> Vec<Option<f64>> {
         .collect()
 }
 
-/// Draws the best table of GA job `job` (its file under `results/tables/`) as `<stem>` in `dir`.
+/// Draws the best table of GA job `job` (its file under `results/tables/`) as `<stem>` in `dir`,
+/// with `title` (default: the stage and the job's grid values) as its caption, drawn into the
+/// image too when `in_image`.
 pub fn evolved_heatmap(
     job: &Job,
     results: &Path,
     dir: &Path,
     stem: &str,
     title: Option<String>,
-) -> Result<Vec<PathBuf>> {
+    in_image: bool,
+) -> Result<Drawn> {
     let path = results.join("tables").join(format!("{}.txt", job.hash));
     if !path.exists() {
         anyhow::bail!("{} is missing: run the experiment first", path.display());
@@ -215,16 +305,21 @@ pub fn evolved_heatmap(
             }
         )
     });
-    super::figure::write_figure(
+    let files = super::figure::write_figure(
         dir,
         stem,
         &Heatmap {
-            title,
+            title: if in_image {
+                title.clone()
+            } else {
+                String::new()
+            },
             size: stage.size as usize,
             values: on_board(stage, &rows.concat()),
             unit: "weight".into(),
         },
-    )
+    )?;
+    write_caption(dir, stem, &title, files)
 }
 
 /// `records` are the experiment's own; `games` are its game records (its own, or a GA's arena);
@@ -287,13 +382,14 @@ pub fn heatmap_source(
     Ok((stage, table, what))
 }
 
-/// Builds and writes one figure into `dir`; returns the files written.
+/// Builds and writes one figure into `dir` (several for evolved heatmaps, one a job); returns
+/// what was written with each one's caption.
 pub fn figure(
     spec: &FigureSpec,
     src: &Sources,
     dir: &Path,
     experiment_title: &str,
-) -> Result<Vec<PathBuf>> {
+) -> Result<Vec<Drawn>> {
     let Sources {
         tables,
         records,
@@ -317,12 +413,12 @@ pub fn figure(
             } else {
                 readable(&spec.x.clone().unwrap_or_else(|| default_axes(t).0))
             };
-            bars(
+            Ok(vec![bars(
                 spec,
                 t,
                 title(format!("{experiment_title}: {} by {by}", t.value_name)),
                 dir,
-            )
+            )?])
         }
         FigureKind::Box => {
             let x = spec.x.clone().context("needs `x`")?;
@@ -351,13 +447,14 @@ pub fn figure(
             };
             let mut groups = groups;
             groups.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+            let caption = title(format!("{experiment_title}: {y_label} by {}", readable(&x)));
             let fig = BoxPlot {
-                title: title(format!("{experiment_title}: {y_label} by {}", readable(&x))),
+                title: shown(spec, &caption),
                 x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)),
                 y_label: spec.y_label.clone().unwrap_or(y_label),
                 groups,
             };
-            write(dir, spec, &fig)
+            Ok(vec![write(dir, spec, &fig, &caption)?])
         }
         FigureKind::Curve => {
             let t = table(&spec.table)?;
@@ -379,7 +476,7 @@ pub fn figure(
                 .collect();
             let line_keys: Vec<usize> = si.into_iter().chain(varying.iter().copied()).collect();
             let mut series: BTreeMap<String, Vec<(f64, f64, f64, f64)>> = BTreeMap::new();
-            for r in &t.rows {
+            for r in without_mirrors(t, &x) {
                 let xv: f64 = r.keys[xi]
                     .parse()
                     .with_context(|| format!("x = {x} is not numeric ('{}')", r.keys[xi]))?;
@@ -407,24 +504,43 @@ pub fn figure(
                 .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
                     (a.min(*x), b.max(*x))
                 });
-            let log_x = spec.log_x.unwrap_or(lo > 0.0 && hi / lo >= 20.0);
+            let log_x = spec.log_x.unwrap_or(lo > 0.0 && hi / lo >= 10.0);
+            let caption = title(format!(
+                "{experiment_title}: {} against {}",
+                t.value_name,
+                readable(&x)
+            ));
             let mut fig = Curves::new(
-                title(format!(
-                    "{experiment_title}: {} against {}",
-                    t.value_name,
-                    readable(&x)
-                )),
+                shown(spec, &caption),
                 spec.x_label.clone().unwrap_or_else(|| readable(&x)),
                 spec.y_label
                     .clone()
                     .unwrap_or_else(|| format!("{}, {}", t.value_name, t.interval_name)),
-                series.into_iter().collect(),
+                {
+                    // Lines in the natural order of their names (3-6 before 3-10, 64 before 128).
+                    let mut lines: Vec<_> = series.into_iter().collect();
+                    lines.sort_by(|a, b| natural_cmp(&a.0, &b.0));
+                    lines
+                },
                 legend,
             );
             fig.log_x = log_x;
-            fig.log_y = spec.log_y;
+            // A log value axis where the values span a factor of 10 or more (not for scores).
+            let values: Vec<f64> = fig
+                .series
+                .iter()
+                .flat_map(|s| s.1.iter().map(|p| p.1))
+                .collect();
+            let (vlo, vhi) = values
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                    (a.min(*v), b.max(*v))
+                });
+            fig.log_y = spec
+                .log_y
+                .unwrap_or(t.value_name != "score %" && vlo > 0.0 && vhi / vlo >= 10.0);
             fig.hlines = reference_lines(spec, &t.value_name);
-            write(dir, spec, &fig)
+            Ok(vec![write(dir, spec, &fig, &caption)?])
         }
         FigureKind::Matrix => {
             use polars::prelude::*;
@@ -472,25 +588,27 @@ pub fn figure(
             } else {
                 ""
             };
+            let caption = title(format!(
+                "{experiment_title}: score % of row against column{pooled}"
+            ));
             let fig = Matrix {
-                title: title(format!(
-                    "{experiment_title}: score % of row against column{pooled}"
-                )),
+                title: shown(spec, &caption),
                 labels,
                 values,
             };
-            write(dir, spec, &fig)
+            Ok(vec![write(dir, spec, &fig, &caption)?])
         }
         FigureKind::Heatmap if spec.weights.as_deref() == Some("evolved") => {
             // A GA's best table of each grid point (its first repeat), one file per job.
             let mut written = Vec::new();
             for job in jobs.iter().filter(|j| j.config.repeat == 0) {
-                written.extend(evolved_heatmap(
+                written.push(evolved_heatmap(
                     job,
                     results,
                     dir,
                     &format!("{}-{}", spec.name, &job.hash[..8]),
                     spec.title.clone(),
+                    spec.title_in_image,
                 )?);
             }
             Ok(written)
@@ -506,13 +624,14 @@ pub fn figure(
             .map_err(anyhow::Error::msg)?;
             let size = stage.size as usize;
             let values = on_board(&stage, &wt.values);
+            let caption = title(format!("{what} on {}", stage.id));
             let fig = Heatmap {
-                title: title(format!("{what} on {}", stage.id)),
+                title: shown(spec, &caption),
                 size,
                 values,
                 unit: "weight".into(),
             };
-            write(dir, spec, &fig)
+            Ok(vec![write(dir, spec, &fig, &caption)?])
         }
         FigureKind::Profile => {
             let t = table(&spec.table)?;
@@ -537,11 +656,12 @@ pub fn figure(
                 (Some(n), Some(b)) if *b != 0.0 => Some(100.0 * n / b),
                 _ => None,
             });
+            let caption = title(format!(
+                "{experiment_title}: {} {new} / {base}",
+                t.value_name
+            ));
             let fig = Profile {
-                title: title(format!(
-                    "{experiment_title}: {} {new} / {base}",
-                    t.value_name
-                )),
+                title: shown(spec, &caption),
                 x_label: spec
                     .x_label
                     .clone()
@@ -549,7 +669,89 @@ pub fn figure(
                 ratios: ratios.collect(),
                 bins: 30,
             };
-            write(dir, spec, &fig)
+            Ok(vec![write(dir, spec, &fig, &caption)?])
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Estimate;
+
+    fn score_table(rows: &[(&str, &str, &str, f64)]) -> Table {
+        Table {
+            name: "t".into(),
+            title: "t".into(),
+            key_names: vec![
+                "agents.m.iterations".into(),
+                "agent".into(),
+                "opponent".into(),
+            ],
+            n_name: "games".into(),
+            before_names: vec![],
+            value_name: "score %".into(),
+            interval_name: "95% CI (Wilson)".into(),
+            after_names: vec![],
+            decimals: 1,
+            rows: rows
+                .iter()
+                .map(|(x, a, o, v)| TableRow {
+                    keys: vec![x.to_string(), a.to_string(), o.to_string()],
+                    n: 10,
+                    value: Estimate {
+                        value: *v,
+                        lo: v - 5.0,
+                        hi: v + 5.0,
+                    },
+                    before: vec![],
+                    after: vec![],
+                    change: None,
+                    sd: None,
+                })
+                .collect(),
+            statistic: Default::default(),
+            repeated: vec![],
+        }
+    }
+
+    fn drawn(rows: Vec<&TableRow>) -> Vec<(String, String, String)> {
+        rows.iter()
+            .map(|r| (r.keys[0].clone(), r.keys[1].clone(), r.keys[2].clone()))
+            .collect()
+    }
+
+    #[test]
+    fn of_two_mirrored_score_rows_one_is_drawn() {
+        let t = score_table(&[
+            ("25", "m", "h", 10.0),
+            ("25", "h", "m", 90.0),
+            ("25", "h", "p", 74.0),
+            ("25", "p", "h", 26.0),
+            ("50", "m", "h", 15.0),
+            ("50", "h", "m", 85.0),
+            // Not a mirror (they do not sum to 100): both stay.
+            ("50", "m", "p", 40.0),
+            ("50", "p", "m", 40.0),
+        ]);
+        // The agent whose setting is on x keeps its rows; between two others, the first by name.
+        let keep = drawn(without_mirrors(&t, "agents.m.iterations"));
+        let want = [
+            ("25", "m", "h"),
+            ("25", "h", "p"),
+            ("50", "m", "h"),
+            ("50", "m", "p"),
+            ("50", "p", "m"),
+        ]
+        .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()));
+        assert_eq!(keep, want);
+        // On an x of nobody's setting, the first by name everywhere.
+        let keep = drawn(without_mirrors(&t, "stage"));
+        assert!(keep.contains(&("25".into(), "h".into(), "m".into())));
+        assert!(!keep.contains(&("25".into(), "m".into(), "h".into())));
+        // A mean table, or one without both agent and opponent, keeps every row.
+        let mut mean = t.clone();
+        mean.value_name = "mean plies".into();
+        assert_eq!(without_mirrors(&mean, "agents.m.iterations").len(), 8);
     }
 }

@@ -195,12 +195,19 @@ pub fn tables(
                 .map(|m| records.melt(m))
                 .transpose()?;
             let records = melted.as_ref().unwrap_or(records);
-            // A list keeps the records with any of its values: one (column, value) pair each.
+            // A list keeps the records with any of its values: one (column, value) pair each;
+            // on a grid key whose values are lists (`bounds = [[0, 3000], [0, 10000]]`) a list
+            // is one of those values.
+            let list_valued = |k: &str| {
+                exp.swept_axes()
+                    .iter()
+                    .any(|(key, values)| *key == k && values.iter().any(|v| v.is_array()))
+            };
             let filter: Vec<(String, String)> = t
                 .filter
                 .iter()
                 .flat_map(|(k, v)| match v {
-                    toml::Value::Array(values) => values
+                    toml::Value::Array(values) if !list_valued(k) => values
                         .iter()
                         .map(|x| (k.clone(), crate::experiment::record::swept_text(x)))
                         .collect(),
@@ -232,7 +239,20 @@ pub fn tables(
                     seed: exp.file.seed,
                 },
             )
-            .map(|table| if t.total { table.totals() } else { table })
+            .map(|table| {
+                if table.rows.is_empty() && !t.filter.is_empty() {
+                    eprintln!(
+                        "warning: table '{}': no rows match its filter {}",
+                        t.name,
+                        t.filter
+                            .iter()
+                            .map(|(k, v)| format!("{k} = {v}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    );
+                }
+                if t.total { table.totals() } else { table }
+            })
             .with_context(|| format!("table '{}'", t.name))
         })
         .collect()
@@ -612,21 +632,18 @@ fn write_report(
         let written = draw::figure(f, &sources, &fig_dir, &plan.title)
             .map_err(|e| crate::durable::name_full_disk(e, &fig_dir))
             .with_context(|| format!("figure '{}'", f.name))?;
-        for png in written
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "png"))
-        {
-            let file = png.file_name().expect("a file").to_string_lossy();
-            figure_md += &format!(
-                "![{}](figures/{file})\n\n",
-                f.title.as_deref().unwrap_or(&f.name)
+        for drawn in &written {
+            if let Some(png) = drawn.png() {
+                let file = png.file_name().expect("a file").to_string_lossy();
+                figure_md += &format!("![{}](figures/{file})\n\n", drawn.caption);
+            }
+            figures.extend(
+                drawn
+                    .files
+                    .iter()
+                    .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())),
             );
         }
-        figures.extend(
-            written
-                .iter()
-                .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())),
-        );
     }
 
     let f = &exp.file;

@@ -368,7 +368,22 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                 return Err(exp.error(at, format!("table '{}': `unit` goes with statistic = \"mean\" and is one of {} or a grid key", t.name, unit_columns.join(", "))));
             }
         }
-        if let Some(b) = &t.baseline {
+        if t.statistic == Statistic::Rating {
+            match &t.baseline {
+                Some(b) if b.len() != 1 || !b.contains_key("agent") => {
+                    return Err(exp.error(at, format!("table '{}': a rating table's `baseline` is the agent rated 0, e.g. {{ agent = \"random\" }}", t.name)));
+                }
+                Some(_) => {}
+                None if t.rows == RowSource::Own => {
+                    // The named reference of a rating table: an agent that plays at random,
+                    // else the file's first agent.
+                    t.baseline = default_anchor(exp).map(|a| {
+                        std::iter::once(("agent".to_string(), toml::Value::String(a))).collect()
+                    });
+                }
+                None => {}
+            }
+        } else if let Some(b) = &t.baseline {
             if t.statistic != Statistic::Mean || b.len() != 1 || !b.keys().all(|k| g.contains(k)) {
                 return Err(exp.error(at, format!("table '{}': `baseline` goes with statistic = \"mean\" and names one of its group columns and a value, e.g. {{ agent = \"greedy\" }}", t.name)));
             }
@@ -531,7 +546,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         if f.hline.iter().flatten().any(|h| !h.is_finite()) {
             return Err(err("hline values must be finite numbers".into()));
         }
-        if (f.log_x.is_some() || f.log_y) && f.kind != FigureKind::Curve {
+        if (f.log_x.is_some() || f.log_y.is_some()) && f.kind != FigureKind::Curve {
             return Err(err("log_x and log_y go with kind = \"curve\"".into()));
         }
         match f.kind {
@@ -647,6 +662,30 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         tables,
         figures,
     })
+}
+
+/// The agent a rating table puts at 0 unless it names one: among the agents that play (the
+/// tournament's participants, the match's players, else every agent), the first by label whose
+/// kind plays at random, else the first by label.
+fn default_anchor(exp: &Experiment) -> Option<String> {
+    let f = &exp.file;
+    let mut playing: Vec<&String> = match (&f.tournament, &f.match_) {
+        (Some(t), _) if t.participants.is_some() => {
+            t.participants.as_ref().expect("some").iter().collect()
+        }
+        (_, Some(m)) => m.players.iter().collect(),
+        _ => f.agents.keys().collect(),
+    };
+    playing.sort();
+    playing
+        .iter()
+        .find(|l| {
+            f.agents
+                .get(l.as_str())
+                .is_some_and(|a| matches!(a.kind_name(), "random" | "course_random"))
+        })
+        .or(playing.first())
+        .map(|l| l.to_string())
 }
 
 fn blank_figure() -> FigureSpec {

@@ -152,9 +152,13 @@ pub struct FigureSpec {
     pub new: Option<String>,
     #[serde(default)]
     pub baseline: Option<String>,
-    /// Default: the experiment's title and what is plotted.
+    /// The figure's caption (in the report, its HTML and `<name>.caption.txt`; default: the
+    /// experiment's title and what is plotted). Not drawn into the image, as a paper sets it
+    /// under the figure, unless `title_in_image = true`.
     #[serde(default)]
     pub title: Option<String>,
+    #[serde(default)]
+    pub title_in_image: bool,
     /// Default: the key made readable ("agents.uct.c" is "C (uct)").
     #[serde(default)]
     pub x_label: Option<String>,
@@ -162,12 +166,13 @@ pub struct FigureSpec {
     #[serde(default)]
     pub y_label: Option<String>,
     /// Curves: a logarithmic x axis (default: on when x's values are positive and span a
-    /// factor of 20 or more).
+    /// factor of 10 or more).
     #[serde(default)]
     pub log_x: Option<bool>,
-    /// Curves: a logarithmic y axis.
+    /// Curves: a logarithmic y axis (default: on when the values are positive and span a
+    /// factor of 10 or more).
     #[serde(default)]
-    pub log_y: bool,
+    pub log_y: Option<bool>,
     /// Dashed reference lines at these values of the value axis (default: 50 for a score in %;
     /// `[]` for none).
     #[serde(default)]

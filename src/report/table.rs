@@ -6,9 +6,9 @@ use super::records::{Records, collect, key_texts, numbers};
 use super::spec::{MeanInterval, Statistic};
 use super::stats::elo::{Pentanomial, Wdl, elo_pentanomial, elo_trinomial, los};
 use super::stats::means::{Moments, bootstrap, mean, mean_interval_of, paired, welch_of};
-use super::stats::rating::{Game, bradley_terry_bootstrap};
+use super::stats::rating::{Game, bradley_terry_anchored};
 use super::stats::{Estimate, Interval};
-use anyhow::Result;
+use anyhow::{Result, bail};
 use polars::prelude::*;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -1050,12 +1050,25 @@ fn settled(x: f64) -> f64 {
 
 /// Bradley-Terry ratings of the agents, fitted separately for each combination of the other
 /// group keys; each game counted once (from its first seat), bootstrap over games (counted per
-/// agent, opponent and result, so ten million games cost what a thousand do).
+/// agent, opponent and result, so ten million games cost what a thousand do). With a
+/// `baseline` (`agent` = a label) the ratings are differences from that agent, intervals
+/// included; without one they average 0.
 fn rating_table(records: &Records, p: &TableParams) -> Result<Table> {
+    let anchor = match &p.baseline {
+        Some((k, v)) if k == "agent" => Some(v.clone()),
+        Some((k, _)) => {
+            bail!("a rating table's `baseline` names an agent ({{ agent = \"...\" }}), not '{k}'")
+        }
+        None => None,
+    };
+    let value_name = match &anchor {
+        Some(a) => format!("rating (Elo, {a} = 0)"),
+        None => "rating (Elo, mean 0)".into(),
+    };
     let mut t = base(
         p,
         "games",
-        "rating (Elo)".into(),
+        value_name,
         format!("{} CI (bootstrap)", level_text(p.level)),
     );
     t.decimals = 0;
@@ -1130,7 +1143,28 @@ fn rating_table(records: &Records, p: &TableParams) -> Result<Table> {
                 xxhash_rust::xxh3::xxh3_64(context.join("\u{1f}").as_bytes()),
             ],
         );
-        let ratings = bradley_terry_bootstrap(names.len(), &games, p.bootstrap, p.level, seed);
+        let anchor_index = match &anchor {
+            Some(a) => Some(names.binary_search(a).map_err(|_| {
+                anyhow::anyhow!(
+                    "the baseline agent '{a}' has no games{} (agents: {})",
+                    if context.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" at {}", context.join(", "))
+                    },
+                    names.join(", ")
+                )
+            })?),
+            None => None,
+        };
+        let ratings = bradley_terry_anchored(
+            names.len(),
+            &games,
+            anchor_index,
+            p.bootstrap,
+            p.level,
+            seed,
+        );
         for (a, name) in names.iter().enumerate() {
             let played: u64 = games
                 .iter()
@@ -1243,6 +1277,15 @@ impl Table {
             format!("{value}_hi"),
             self.rows.iter().map(|r| number(r.value.hi)).collect(),
         ));
+        // A rating's anchor ("rating (Elo, random = 0)"): the agent at 0, or "mean 0".
+        if let Some(anchor) = self
+            .value_name
+            .strip_prefix("rating (Elo, ")
+            .and_then(|a| a.strip_suffix(')'))
+        {
+            let anchor = anchor.strip_suffix(" = 0").unwrap_or(anchor);
+            cols.push(("anchor".into(), vec![anchor.to_string(); self.rows.len()]));
+        }
         for (i, name) in self.after_names.iter().enumerate() {
             cols.extend(tidy_columns(
                 name,
@@ -1269,6 +1312,9 @@ fn tidy_name(name: &str) -> String {
     }
     if name.starts_with("p (") {
         return "p".into();
+    }
+    if name.starts_with("rating (Elo") {
+        return "rating_elo".into();
     }
     let mut out = String::new();
     for c in name.chars() {

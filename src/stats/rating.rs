@@ -5,7 +5,9 @@
 //! resample is a multinomial draw over those cells (the same distribution as drawing the games
 //! one by one with replacement).
 //!
-//! A draw counts as half a win for each side. Ratings are anchored so that they average 0. An
+//! A draw counts as half a win for each side. Ratings are anchored so that they average 0, or
+//! so that a named reference agent has 0 (`bradley_terry_anchored`: every other rating and its
+//! interval is then a difference from that agent, resample by resample). An
 //! agent without a single point has no finite maximum-likelihood rating: it gets -infinity
 //! (and +infinity for one that never dropped a point), and its games are set aside before the
 //! others are fitted; an agent with no games gets NaN. The caller shows these as such.
@@ -113,7 +115,32 @@ pub fn bradley_terry_bootstrap(
     level: f64,
     seed: u64,
 ) -> Vec<Estimate> {
-    let point = bradley_terry_counted(n, games);
+    bradley_terry_anchored(n, games, None, resamples, level, seed)
+}
+
+/// `bradley_terry_bootstrap` with agent `anchor` at 0: each rating (point and resamples) minus
+/// the anchor's, so an interval is that of the difference from the anchor (the anchor's own is
+/// 0 to 0). A resample in which the anchor has no finite rating (it won or lost every game
+/// drawn) says nothing about differences from it and is left out of every interval.
+pub fn bradley_terry_anchored(
+    n: usize,
+    games: &[(Game, u64)],
+    anchor: Option<usize>,
+    resamples: usize,
+    level: f64,
+    seed: u64,
+) -> Vec<Estimate> {
+    let relative = |mut r: Vec<f64>| -> Option<Vec<f64>> {
+        if let Some(a) = anchor {
+            let base = r[a];
+            if !base.is_finite() {
+                return None;
+            }
+            r.iter_mut().for_each(|x| *x -= base);
+        }
+        Some(r)
+    };
+    let point = relative(bradley_terry_counted(n, games)).unwrap_or_else(|| vec![f64::NAN; n]);
     let mut rng = rng_from_seed(seed);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(resamples); n];
     let total: u64 = games.iter().map(|(_, k)| k).sum();
@@ -134,8 +161,10 @@ pub fn bradley_terry_bootstrap(
             left -= drawn;
             rest -= k;
         }
-        for (i, r) in bradley_terry_counted(n, &resample).into_iter().enumerate() {
-            samples[i].push(r);
+        if let Some(r) = relative(bradley_terry_counted(n, &resample)) {
+            for (i, r) in r.into_iter().enumerate() {
+                samples[i].push(r);
+            }
         }
     }
     let alpha = 1.0 - level;
@@ -366,5 +395,96 @@ mod tests {
             bradley_terry_bootstrap(2, &counted, 2000, 0.95, 11),
             "seeded"
         );
+    }
+
+    #[test]
+    fn anchored_ratings_are_differences_from_the_anchor_with_its_interval() {
+        // The same 3000-1000 games with agent 1 at 0: agent 0 is 400 log10(3) = 190.85 above it,
+        // with the difference's whole interval (+-1.96 x 6.343 = +-12.43), and the anchor is 0
+        // to 0.
+        let counted = [
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 1.0,
+                },
+                3000,
+            ),
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 0.0,
+                },
+                1000,
+            ),
+        ];
+        let e = bradley_terry_anchored(2, &counted, Some(1), 2000, 0.95, 11);
+        assert!((e[0].value - 190.849).abs() < 0.01, "{e:?}");
+        let (below, above) = (e[0].value - e[0].lo, e[0].hi - e[0].value);
+        assert!(
+            (below - 12.43).abs() < 1.2 && (above - 12.43).abs() < 1.2,
+            "{e:?}"
+        );
+        assert_eq!((e[1].value, e[1].lo, e[1].hi), (0.0, 0.0, 0.0));
+        // Three agents: the differences do not depend on the anchor chosen.
+        let three = [
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 1.0,
+                },
+                30,
+            ),
+            (
+                Game {
+                    a: 0,
+                    b: 1,
+                    result: 0.0,
+                },
+                10,
+            ),
+            (
+                Game {
+                    a: 1,
+                    b: 2,
+                    result: 1.0,
+                },
+                25,
+            ),
+            (
+                Game {
+                    a: 1,
+                    b: 2,
+                    result: 0.0,
+                },
+                15,
+            ),
+            (
+                Game {
+                    a: 0,
+                    b: 2,
+                    result: 0.5,
+                },
+                8,
+            ),
+            (
+                Game {
+                    a: 0,
+                    b: 2,
+                    result: 1.0,
+                },
+                20,
+            ),
+        ];
+        let by2 = bradley_terry_anchored(3, &three, Some(2), 10, 0.95, 3);
+        let by0 = bradley_terry_anchored(3, &three, Some(0), 10, 0.95, 3);
+        let mean0 = bradley_terry_bootstrap(3, &three, 10, 0.95, 3);
+        for i in 0..3 {
+            assert!((by2[i].value - (mean0[i].value - mean0[2].value)).abs() < 1e-9);
+            assert!((by0[i].value - (by2[i].value - by2[0].value)).abs() < 1e-9);
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! category (grid cells), and a legend when there is more than one series.
 
 use super::{
-    Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, tick, title_height,
+    Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, title_height,
     titled, with_legend,
 };
 use anyhow::Result;
@@ -76,7 +76,7 @@ impl Figure for GroupedBars {
         let cats = self.categories.clone();
         house_mesh!(c.configure_mesh())
             .disable_x_mesh()
-            .y_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| super::axis_tick(*v, y0, y1))
             .x_desc(self.x_label.as_str())
             .y_desc(self.y_label.as_str())
             .x_labels(n_cat * 2 + 1)

@@ -206,7 +206,7 @@ impl Curves {
             if self.log_y && !on_log(*v) {
                 String::new()
             } else {
-                tick(*v)
+                super::axis_tick(*v, y0, y1)
             }
         };
         let none = |_: &f64| String::new();

@@ -51,6 +51,9 @@ impl Figure for Heatmap {
             .x_label_formatter(&|x| cell_label(*x, n, |i| ((b'a' + i as u8) as char).to_string()))
             .y_label_formatter(&|y| cell_label(*y, n, |i| (n - i).to_string()))
             .label_style(super::font(super::text::TICK))
+            // Board coordinates at the cells' centres, no axis lines or tick marks (plotters
+            // would put ticks at the cells' edges too).
+            .axis_style(TRANSPARENT)
             .draw()
             .map_err(plot_err)?;
         for r in 0..n {

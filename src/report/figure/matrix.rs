@@ -80,6 +80,9 @@ impl Figure for Matrix {
         // column (plotters' rotated tick labels are clipped).
         house_mesh!(c.configure_mesh())
             .disable_mesh()
+            // Labels at the cells' centres and no axis lines or tick marks (plotters would put
+            // ticks at the cells' edges too): the cells' own borders show where each one is.
+            .axis_style(TRANSPARENT)
             .x_labels(2 * n + 1)
             .y_labels(2 * n + 1)
             .x_label_formatter(&|_| String::new())

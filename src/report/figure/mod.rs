@@ -181,6 +181,24 @@ macro_rules! house_mesh {
 }
 pub use house_mesh;
 
+/// A tick of an axis running from `lo` to `hi`: `tick`, in thousands ("250k") on an axis
+/// reaching 100,000 and in millions ("1.5M") on one reaching 1,000,000, the same unit for every
+/// tick of the axis, so that a row of large numbers does not run together.
+pub fn axis_tick(v: f64, lo: f64, hi: f64) -> String {
+    let reach = lo.abs().max(hi.abs());
+    let (unit, suffix) = if reach >= 1e6 {
+        (1e6, "M")
+    } else if reach >= 1e5 {
+        (1e3, "k")
+    } else {
+        return tick(v);
+    };
+    match tick(v / unit) {
+        t if t.is_empty() || t == "0" => t,
+        t => format!("{t}{suffix}"),
+    }
+}
+
 /// A number for a tick: whole numbers without decimals, others with at most three significant
 /// decimals (no "1.0", no "0.30000000000000004").
 pub fn tick(v: f64) -> String {
@@ -367,17 +385,14 @@ where
 }
 
 /// A square grid chart (heatmaps, matrices): unit cells, cell (row r, column c) at
-/// x = c, y = n - 1 - r so row 0 is on top.
-pub type GridChart<'a, DB> = ChartContext<
-    'a,
-    DB,
-    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
->;
+/// x = c, y = n - 1 - r so row 0 is on top; its axes any f64 coordinates (plain, or with
+/// ticks at the cells' centres).
+pub type GridChart<'a, DB, X, Y> = ChartContext<'a, DB, Cartesian2d<X, Y>>;
 
 /// Fills grid cell (r, c) of an n x n grid with `fill`, outlines it in white, and writes
 /// `text` centred in a readable colour.
-pub fn grid_cell<DB: DrawingBackend>(
-    chart: &mut GridChart<'_, DB>,
+pub fn grid_cell<DB: DrawingBackend, X, Y>(
+    chart: &mut GridChart<'_, DB, X, Y>,
     n: usize,
     r: usize,
     c: usize,
@@ -387,6 +402,8 @@ pub fn grid_cell<DB: DrawingBackend>(
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
+    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
 {
     let (x, y) = (c as f64, (n - 1 - r) as f64);
     chart

@@ -1,6 +1,6 @@
 //! Horizontal bars in a given order (a ranking), each with an interval whisker.
 
-use super::{Figure, house_mesh, no_data, plot_err, text, tick, title_height, titled};
+use super::{Figure, house_mesh, no_data, plot_err, text, title_height, titled};
 use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -68,7 +68,7 @@ impl Figure for RankedBars {
         house_mesh!(c.configure_mesh())
             .disable_y_mesh()
             .x_desc(self.value_axis.as_str())
-            .x_label_formatter(&|v| tick(*v))
+            .x_label_formatter(&|v| super::axis_tick(*v, self.range.0, self.range.1))
             .y_labels(labels.len())
             .y_label_formatter(&|v| match v {
                 SegmentValue::CenterOf(l) => l.to_string(),

@@ -8,7 +8,7 @@ use super::heatmap::Heatmap;
 use super::matrix::Matrix;
 use super::profile::Profile;
 use super::ranked::{Bar, RankedBars};
-use super::{Figure, tick, wrap, write_figure};
+use super::{Figure, axis_tick, tick, wrap, write_figure};
 
 /// Renders `fig`; set GAMELAB_KEEP_FIGURES=DIR to keep the files for a look.
 fn check(fig: &impl Figure, stem: &str) {
@@ -61,6 +61,13 @@ fn ticks_are_plain_numbers() {
     assert_eq!(tick(2.5), "2.5");
     assert_eq!(tick(0.125), "0.125");
     assert_eq!(tick(1e6), "1000000");
+    // On an axis, large ticks share one unit: thousands from 100,000, millions from 1,000,000.
+    assert_eq!(axis_tick(8000.0, -10000.0, -3000.0), "8000");
+    assert_eq!(axis_tick(-10000.0, -10000.0, -3000.0), "-10000");
+    assert_eq!(axis_tick(50000.0, 0.0, 150000.0), "50k");
+    assert_eq!(axis_tick(0.0, 0.0, 150000.0), "0");
+    assert_eq!(axis_tick(250000.0, 0.0, 1e6), "0.25M");
+    assert_eq!(axis_tick(-1.5e6, -2e6, 0.0), "-1.5M");
 }
 
 #[test]

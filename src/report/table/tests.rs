@@ -430,6 +430,51 @@ fn mean_table_and_rating_table() {
     let a20 = t.rows.iter().find(|r| r.keys == ["20", "a"]).unwrap();
     assert_eq!(a20.value.value, f64::INFINITY);
     assert_eq!(a20.n, 4);
+    assert_eq!(t.value_name, "rating (Elo, mean 0)");
+    // Anchored on b: a is the whole difference above b at budget 10, b is 0 to 0, and the
+    // CSV names the anchor. At budget 20, b lost every game: no finite rating to anchor on.
+    let t = compute(
+        &r,
+        &TableParams {
+            baseline: Some(("agent".into(), "b".into())),
+            ..params(&keys, Statistic::Rating)
+        },
+    )
+    .unwrap();
+    assert_eq!(t.value_name, "rating (Elo, b = 0)");
+    let a10 = t.rows.iter().find(|r| r.keys == ["10", "a"]).unwrap();
+    assert!(
+        (a10.value.value - 400.0 * (5f64 / 3.0).log10()).abs() < 1e-6,
+        "{a10:?}"
+    );
+    assert!(a10.value.lo <= a10.value.value && a10.value.value <= a10.value.hi);
+    let b10 = t.rows.iter().find(|r| r.keys == ["10", "b"]).unwrap();
+    assert_eq!(
+        (b10.value.value, b10.value.lo, b10.value.hi),
+        (0.0, 0.0, 0.0)
+    );
+    let csv = t.csv();
+    assert!(
+        csv.lines()
+            .next()
+            .unwrap()
+            .contains(",rating_elo,rating_elo_lo,rating_elo_hi,anchor"),
+        "{csv}"
+    );
+    assert!(csv.lines().nth(1).unwrap().ends_with(",b"), "{csv}");
+    // An anchor that did not play is named.
+    let e = compute(
+        &r,
+        &TableParams {
+            baseline: Some(("agent".into(), "zz".into())),
+            ..params(&keys, Statistic::Rating)
+        },
+    )
+    .unwrap_err();
+    assert!(
+        format!("{e:#}").contains("the baseline agent 'zz' has no games at 10 (agents: a, b)"),
+        "{e:#}"
+    );
 }
 
 #[test]
