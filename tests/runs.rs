@@ -2330,7 +2330,11 @@ filter = { "match.players" = ["a", "b"] }
     run_ok(&["run", f, "--out", out.to_str().unwrap()]);
     run_ok(&["report", f, "--out", out.to_str().unwrap()]);
     let csv = std::fs::read_to_string(out.join("results/lists/report/ab.csv")).unwrap();
-    let agents: Vec<&str> = csv.lines().skip(1).map(|l| l.split(',').next().unwrap()).collect();
+    let agents: Vec<&str> = csv
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
     assert_eq!(agents.len(), 2, "{csv}");
     assert!(agents.contains(&"a") && agents.contains(&"b"), "{csv}");
 }

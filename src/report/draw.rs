@@ -128,25 +128,45 @@ fn default_axes(table: &Table) -> (String, Option<String>) {
     }
 }
 
-/// The rows a figure draws from a two-player score table keyed by both `agent` and
-/// `opponent`: there the row of (o, a) is 100 minus the row of (a, o), a mirror that says
-/// nothing new, so of each such pair only one is drawn: the one whose agent's setting is on x
-/// (`agents.<label>.…`), else the one whose agent comes first by name. Other tables: every row.
+/// The rows a figure draws from a two-player score table: there the row of agent o against a
+/// is 100 minus the row of a against o, a mirror that says nothing new, so of each such pair
+/// only one is drawn: the one whose agent's setting is on x (`agents.<label>.…`), else the one
+/// whose agent comes first by name. A pair is two rows that differ only in `agent` and
+/// `opponent` swapped (a table keyed by both), or, in a table keyed by `agent` without
+/// `opponent`, the only two rows of their other keys (a two-player match); either way their
+/// scores sum to 100. Other tables: every row.
 fn without_mirrors<'t>(table: &'t Table, x: &str) -> Vec<&'t TableRow> {
-    let (Some(ai), Some(oi)) = (
-        table.key_names.iter().position(|k| k == "agent"),
-        table.key_names.iter().position(|k| k == "opponent"),
-    ) else {
+    let Some(ai) = table.key_names.iter().position(|k| k == "agent") else {
         return table.rows.iter().collect();
     };
     if table.value_name != "score %" {
         return table.rows.iter().collect();
     }
-    let by_keys: BTreeMap<&[String], f64> = table
-        .rows
-        .iter()
-        .map(|r| (r.keys.as_slice(), r.value.value))
-        .collect();
+    let oi = table.key_names.iter().position(|k| k == "opponent");
+    // Each row's mirror: (its opponent's label, the mirror's score).
+    let mirror_of = |r: &TableRow| -> Option<(String, f64)> {
+        let found = match oi {
+            Some(oi) => {
+                let mut keys = r.keys.clone();
+                keys.swap(ai, oi);
+                table
+                    .rows
+                    .iter()
+                    .find(|m| m.keys == keys)
+                    .map(|m| (r.keys[oi].clone(), m.value.value))
+            }
+            None => {
+                let same_context =
+                    |m: &&TableRow| (0..m.keys.len()).all(|k| k == ai || m.keys[k] == r.keys[k]);
+                let group: Vec<&TableRow> = table.rows.iter().filter(same_context).collect();
+                (group.len() == 2)
+                    .then(|| group.into_iter().find(|m| m.keys[ai] != r.keys[ai]))
+                    .flatten()
+                    .map(|m| (m.keys[ai].clone(), m.value.value))
+            }
+        };
+        found.filter(|(o, v)| *o != r.keys[ai] && (v + r.value.value - 100.0).abs() < 1e-6)
+    };
     let on_x = |label: &str| {
         x.strip_prefix("agents.")
             .is_some_and(|k| k.split('.').next() == Some(label))
@@ -155,20 +175,14 @@ fn without_mirrors<'t>(table: &'t Table, x: &str) -> Vec<&'t TableRow> {
         .rows
         .iter()
         .filter(|r| {
-            let (a, o) = (&r.keys[ai], &r.keys[oi]);
-            let mut mirror = r.keys.clone();
-            mirror.swap(ai, oi);
-            let mirrored = a != o
-                && by_keys
-                    .get(mirror.as_slice())
-                    .is_some_and(|m| (m + r.value.value - 100.0).abs() < 1e-6);
-            if !mirrored {
+            let Some((o, _)) = mirror_of(r) else {
                 return true;
-            }
-            match (on_x(a), on_x(o)) {
+            };
+            let a = &r.keys[ai];
+            match (on_x(a), on_x(&o)) {
                 (true, false) => true,
                 (false, true) => false,
-                _ => natural_cmp(a, o) == std::cmp::Ordering::Less,
+                _ => natural_cmp(a, &o) == std::cmp::Ordering::Less,
             }
         })
         .collect()
@@ -749,7 +763,23 @@ mod tests {
         let keep = drawn(without_mirrors(&t, "stage"));
         assert!(keep.contains(&("25".into(), "h".into(), "m".into())));
         assert!(!keep.contains(&("25".into(), "m".into(), "h".into())));
-        // A mean table, or one without both agent and opponent, keeps every row.
+        // A match table keyed by agent alone: the two agents of each grid point mirror.
+        let mut by_agent = score_table(&[
+            ("4", "mcts", "", 75.0),
+            ("4", "greedy", "", 25.0),
+            ("16", "mcts", "", 85.5),
+            ("16", "greedy", "", 14.5),
+        ]);
+        by_agent.key_names.pop();
+        by_agent.rows.iter_mut().for_each(|r| {
+            r.keys.pop();
+        });
+        let keep: Vec<Vec<String>> = without_mirrors(&by_agent, "agents.mcts.rollouts")
+            .iter()
+            .map(|r| r.keys.clone())
+            .collect();
+        assert_eq!(keep, [["4", "mcts"], ["16", "mcts"]]);
+        // A mean table keeps every row.
         let mut mean = t.clone();
         mean.value_name = "mean plies".into();
         assert_eq!(without_mirrors(&mean, "agents.m.iterations").len(), 8);
