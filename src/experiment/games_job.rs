@@ -37,6 +37,34 @@ impl KindRunner for Games {
     fn steps(&self, job: &Job) -> usize {
         job.game_count()
     }
+    /// A game's cost is about that of its agents' searches: one unit a move for an agent that
+    /// does not search, its iterations or rollouts a move for one that does, and for a clock
+    /// (a time a move or a game) its time at 100 iterations a millisecond; times the board's
+    /// points to the power 1.5 (longer games of longer rollouts: measured on
+    /// colosseum-popcoin-budget, a game at 1,000 iterations costs 10 times as much on 12x12 as
+    /// on 6x6, where this says 8). Only the ratios between the jobs of one file matter.
+    fn step_weight(&self, job: &Job) -> u64 {
+        let playing: Vec<&String> = match (&job.config.match_, &job.config.tournament) {
+            (Some(m), _) => m.players.iter().collect(),
+            (None, Some(t)) => t.participants.iter().flatten().collect(),
+            (None, None) => job.config.agents.keys().collect(),
+        };
+        let per_agent = |label: &String| -> u64 {
+            match job.config.agents.get(label).map(AgentSpec::budget) {
+                Some(Ok(crate::agent::Budget::Iterations(n))) => n,
+                Some(Ok(crate::agent::Budget::Time(d))) => (d.as_secs_f64() * 1e5) as u64,
+                _ => 1,
+            }
+        };
+        let total: u64 = playing
+            .iter()
+            .map(|l| per_agent(l).max(1))
+            .fold(0, u64::saturating_add);
+        // A tournament's games are spread over its pairs: the mean agent plays each.
+        let n = playing.len().max(1) as u64;
+        let board = (job.config.stage.cells() as f64).powf(1.5);
+        ((total.saturating_mul(2) / n) as f64 * board).clamp(1.0, 1e15) as u64
+    }
     fn run(&self, cx: &JobContext) -> Result<usize> {
         // External agents write their standard error to a log per job and agent.
         let mut agents = cx.job.config.agents.clone();
@@ -431,4 +459,56 @@ pub fn sprt_feed(
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::experiment::spec::Experiment;
+    use std::path::Path;
+
+    #[test]
+    fn a_game_weighs_its_agents_search_and_its_board() {
+        let jobs = crate::experiment::expand(
+            &Experiment::from_text(
+                Path::new("t.toml"),
+                r#"
+kind = "match"
+game = "colosseum"
+stage = "size-6"
+seed = 1
+[match]
+players = ["m", "h"]
+games = 2
+[agents.m]
+kind = "uct"
+iterations = 25
+[agents.h]
+kind = "heuristic"
+[grid]
+"agents.m.iterations" = [25, 1000]
+stage = ["size-6", "size-12"]
+"#
+                .to_string(),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let weight = |it: i64, stage: &str| {
+            let job = jobs
+                .iter()
+                .find(|j| {
+                    j.config.stage.id() == stage
+                        && j.swept
+                            .iter()
+                            .any(|(k, v)| k == "agents.m.iterations" && v.as_integer() == Some(it))
+                })
+                .unwrap();
+            Games.step_weight(job) as f64
+        };
+        // 1,000 iterations and a move of the heuristic against 25 and one: 1001 / 26.
+        assert!((weight(1000, "size-6") / weight(25, "size-6") - 1001.0 / 26.0).abs() < 1e-6);
+        // Four times the points, eight times the cost.
+        assert!((weight(1000, "size-12") / weight(1000, "size-6") - 8.0).abs() < 1e-6);
+    }
 }

@@ -20,6 +20,12 @@ pub trait KindRunner: Sync {
     fn unit(&self) -> &'static str;
     /// How many of those a job has.
     fn steps(&self, job: &Job) -> usize;
+    /// What one step of `job` costs next to a step of another job of the same file, for the
+    /// ETA (a sweep's steps are not all alike: a game at 1,000 iterations a move costs forty at
+    /// 25). The runner turns it into time with the run's measured rate; 1 by default.
+    fn step_weight(&self, _job: &Job) -> u64 {
+        1
+    }
     /// Runs (or resumes) one job and seals its part; returns the rows written.
     fn run(&self, cx: &JobContext) -> Result<usize>;
     /// What only this kind can check of a job before anything runs (an input error names the

@@ -392,24 +392,41 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         }
     };
     let total_steps: usize = pending.iter().map(|j| kind.steps(j)).sum();
+    // The bar counts steps weighted by their cost (`KindRunner::step_weight`), so that its ETA,
+    // the measured time per unit of cost times the cost left, holds when cheap and costly jobs
+    // are mixed; the text shows the steps themselves.
+    let weights: std::collections::HashMap<&str, u64> = pending
+        .iter()
+        .map(|j| (j.hash.as_str(), kind.step_weight(j).max(1)))
+        .collect();
+    let total_weight: u64 = pending
+        .iter()
+        .map(|j| (kind.steps(j) as u64).saturating_mul(weights[j.hash.as_str()]))
+        .fold(0, u64::saturating_add);
+    let steps_done = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
 
     let bar = if opts.progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        ProgressBar::with_draw_target(Some(total_steps as u64), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(total_weight), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
+    let (done_key, rate_key) = (steps_done.clone(), steps_done.clone());
     bar.set_style(
-        ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{rate}} {unit}/s, ETA {{eta}} | {{msg}}"))
+        ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:30}}] {{done}}/{total_steps} {unit}, {{rate}} {unit}/s, ETA {{eta}} | {{msg}}"))
             .expect("valid template")
-            .with_key("rate", |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.0}", s.per_sec());
+            .with_key("done", move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{}", done_key.load(std::sync::atomic::Ordering::Relaxed));
+            })
+            .with_key("rate", move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let secs = s.elapsed().as_secs_f64();
+                let done = rate_key.load(std::sync::atomic::Ordering::Relaxed) as f64;
+                let _ = write!(w, "{:.0}", if secs > 0.0 { done / secs } else { 0.0 });
             })
             .progress_chars("=> "),
     );
     let jobs_done = std::sync::atomic::AtomicUsize::new(0);
     let rows_written = std::sync::atomic::AtomicUsize::new(0);
     bar.set_message(format!("jobs 0/{}", pending.len()));
-    let progress = |n: u64| bar.inc(n);
 
     let work = || -> Result<()> {
         pending.par_iter().try_for_each(|job| -> Result<()> {
@@ -426,6 +443,11 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 serde_json::to_writer_pretty(f, &record)?;
                 Ok(())
             })?;
+            let weight = weights[job.hash.as_str()];
+            let progress = |n: u64| {
+                steps_done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+                bar.inc(n.saturating_mul(weight));
+            };
             let cx = JobContext {
                 job,
                 files,

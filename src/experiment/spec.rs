@@ -135,6 +135,19 @@ impl Stage {
         }
     }
 
+    /// About how many points a board of this stage has (a Colosseum stage of several sizes:
+    /// the mean size's), for estimates of what a game costs; 64 where it is not known.
+    pub fn cells(&self) -> u64 {
+        match self {
+            Stage::Othello(s) => u64::from(s.size) * u64::from(s.size),
+            Stage::Colosseum(s) => {
+                let mean = (u64::from(s.sizes[0]) + u64::from(s.sizes[1])) / 2;
+                mean * mean
+            }
+            Stage::Freckers(_) | Stage::Tsumego(_) | Stage::OpenSpiel(_) => 64,
+        }
+    }
+
     /// The Othello stage (the GA and weight tables work on Othello only).
     pub fn othello(&self) -> Option<&StageDef> {
         match self {
