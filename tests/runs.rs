@@ -2338,3 +2338,70 @@ filter = { "match.players" = ["a", "b"] }
     assert_eq!(agents.len(), 2, "{csv}");
     assert!(agents.contains(&"a") && agents.contains(&"b"), "{csv}");
 }
+
+#[test]
+fn othello_records_run_the_moves_together_as_othello_programs_read_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "oth.toml",
+        r#"
+kind = "match"
+game = "othello"
+stage = "standard8"
+seed = 5
+[match]
+players = ["a", "b"]
+games = 6
+[agents.a]
+kind = "random"
+[agents.b]
+kind = "greedy"
+"#,
+    );
+    let out = dir.path().join("out");
+    let f = file.to_str().unwrap();
+    run_ok(&["run", f, "--out", out.to_str().unwrap()]);
+    run_ok(&["games", f, "--out", out.to_str().unwrap()]);
+    let folder = out.join("results/oth/records");
+    let record = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "txt"))
+        .expect("a record file");
+    let text = std::fs::read_to_string(&record).unwrap();
+    let mut games = 0;
+    for block in text.split("\n\n").filter(|b| b.contains("[Plies ")) {
+        let plies: usize = block
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("[Plies \"")?
+                    .strip_suffix("\"]")?
+                    .parse()
+                    .ok()
+            })
+            .unwrap();
+        let moves = block.lines().last().unwrap();
+        // f5d6c3...: a column letter and a row digit a move, nothing between them, no passes.
+        assert_eq!(moves.len() % 2, 0, "{moves}");
+        let pairs: Vec<&[u8]> = moves.as_bytes().chunks(2).collect();
+        assert!(
+            pairs
+                .iter()
+                .all(|m| (b'a'..=b'h').contains(&m[0]) && (b'1'..=b'8').contains(&m[1])),
+            "{moves}"
+        );
+        assert!(
+            !pairs.is_empty() && pairs.len() <= plies,
+            "{moves} of {plies} plies"
+        );
+        // They replay from the start as written, every move legal.
+        let stage = gamelab::game::othello::StageRef::Id("standard8".into())
+            .resolve()
+            .unwrap();
+        let mut board = gamelab::game::othello::Othello::new(&stage).unwrap();
+        board.play_transcript(moves).unwrap();
+        games += 1;
+    }
+    assert_eq!(games, 6, "{text}");
+}
