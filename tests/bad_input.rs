@@ -237,6 +237,28 @@ fn a_zero_budget_points_at_its_key() {
 }
 
 #[test]
+fn a_zero_budget_on_the_grid_points_at_its_axis() {
+    let text = with(
+        "rollouts = 20\n\n[grid]\n\"agents.mcts.rollouts\" = [10, 40]",
+        "rollouts = 20\n\n[grid]\n\"agents.mcts.rollouts\" = [10, 0]",
+    );
+    let line = text
+        .lines()
+        .position(|l| l.starts_with("\"agents.mcts.rollouts\""))
+        .unwrap()
+        + 1;
+    rejected(
+        &text,
+        &[],
+        &[
+            &format!("exp.toml:{line}:1"),
+            "key `grid.agents.mcts.rollouts`",
+            "with agents.mcts.rollouts = 0: rollouts = 0: the budget must be positive",
+        ],
+    );
+}
+
+#[test]
 fn unknown_stage() {
     rejected(
         &with("stage = \"small6\"", "stage = \"huge9\""),

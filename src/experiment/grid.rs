@@ -475,11 +475,40 @@ fn point_config(
             })?
     };
     // Errors of a grid point name the key it sits on; with a grid, they also say the point.
+    // An error of a swept setting (`iterations = 0` of `agents.m` on the axis
+    // `agents.m.iterations`) points at that axis's line in [grid] or [zip].
     let err = |key: &str, msg: String| {
         if swept.is_empty() {
-            exp.error(key, msg)
-        } else {
-            exp.error(key, format!("with {}: {msg}", describe_point(swept)))
+            return exp.error(key, msg);
+        }
+        let setting = msg
+            .split_once(" = ")
+            .map(|(name, _)| format!("{key}.{name}"));
+        let axis = swept
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .find(|k| Some(*k) == setting.as_deref() || *k == key);
+        let msg = format!("with {}: {msg}", describe_point(swept));
+        match axis {
+            Some(k) => {
+                let section = if exp.file.zip.contains_key(k) {
+                    "zip"
+                } else {
+                    "grid"
+                };
+                let e = InputError::at_key(
+                    &exp.path,
+                    &exp.text,
+                    &format!("{section}.{k}"),
+                    msg.clone(),
+                );
+                if e.line_col.is_some() {
+                    e
+                } else {
+                    exp.error(key, msg)
+                }
+            }
+            None => exp.error(key, msg),
         }
     };
     if file.repeats == 0 {
