@@ -6,6 +6,7 @@
 //! (`game`) and agents (`agent`) know nothing of experiments; the report reads only rows.
 
 pub mod agent;
+pub mod arena;
 pub mod cpu;
 pub mod durable;
 pub mod experiment;

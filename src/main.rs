@@ -1300,7 +1300,7 @@ fn run_command(
             .display()
     );
     let (mut seconds, mut jobs_run) = (s.seconds, s.jobs_run);
-    if let Some(arena) = gamelab::workflow::arena_experiment(&exp, &jobs, &opts.out)? {
+    if let Some(arena) = gamelab::arena::write_arena(&exp, &jobs, &opts.out)? {
         let arena_jobs = expand(&arena)?;
         let a = gamelab::experiment::runner::run(
             &arena,

@@ -116,7 +116,7 @@ fn arena_records(
     if !plan.tables.iter().any(|t| t.rows == spec::RowSource::Arena) && !matrix {
         return Ok(None);
     }
-    let (arena, arena_jobs) = arena_experiment(exp, out)?;
+    let (arena, arena_jobs) = crate::arena::read_arena(exp, out)?;
     let (records, _, with_rows) = load_records(&arena, &arena_jobs, out)?;
     anyhow::ensure!(
         with_rows > 0,
@@ -132,7 +132,7 @@ fn arena_records(
             .map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v)))
             .collect();
         m.insert("origin".into(), "evolved".into());
-        meta.insert(crate::workflow::evolved_label(job), m);
+        meta.insert(crate::arena::evolved_label(job), m);
     }
     let mut keys: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     keys.push("origin".into());
@@ -141,16 +141,6 @@ fn arena_records(
         &keys,
         &[("origin", "reference")],
     )?))
-}
-
-/// A GA experiment's arena (the experiment file its run wrote, `arena.toml`) and its jobs.
-fn arena_experiment(exp: &Experiment, out: &Path) -> Result<(Experiment, Vec<Job>)> {
-    let path = results_dir(out, &exp.name).join("arena.toml");
-    let arena = Experiment::load(&path).map_err(|e| {
-        anyhow::anyhow!("{e} (run the experiment to the end: its arena follows the GA)")
-    })?;
-    let jobs = crate::experiment::expand(&arena)?;
-    Ok((arena, jobs))
 }
 
 /// The test problems a `tsumego_ga` experiment solved (`solves/`), when a table reads them.
@@ -777,11 +767,11 @@ fn write_report(
         )),
         JobKind::Solve => Some(crate::game_records::viewer_solves(exp, jobs, out)),
         // A GA's games are those of its arena (the evolved tables against each other).
-        JobKind::Ga if dir.join("arena.toml").exists() => {
-            Some(arena_experiment(exp, out).and_then(|(arena, arena_jobs)| {
+        JobKind::Ga if dir.join("arena.toml").exists() => Some(
+            crate::arena::read_arena(exp, out).and_then(|(arena, arena_jobs)| {
                 crate::game_records::viewer_games(&arena, &arena_jobs, out, html::VIEWER_BUDGET)
-            }))
-        }
+            }),
+        ),
         _ => None,
     };
     let (games, total) = viewer
