@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
+.PHONY: import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
 
 run: deps
 	@echo "Building gamelab (release; the first build compiles about 400 crates, some 20 minutes on 2 cores, with cargo's progress below)"
@@ -257,3 +257,8 @@ deps:
 clean-results:
 	rm -rf results/* figures/*
 	touch results/.gitkeep figures/.gitkeep
+
+# The import circles among src/'s files (`use crate::` / `super::` arrows; issue #63): exits 1
+# while there is one. `scripts/import-circles.py --arrows` lists every arrow.
+import-circles:
+	python3 scripts/import-circles.py
