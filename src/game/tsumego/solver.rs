@@ -74,75 +74,13 @@ use super::board::{Bits, Move, Position, Region, Side, bit};
 use super::heuristic::{DYNAMIC_UNIT, N_DYNAMIC, N_STATIC, PASS_FEATURE, WINS_NOW, Weights};
 use super::life::{decided, enclosed_regions, eye_space};
 use super::problem::Problem;
+// A problem's answer and the threat budgets it counts are the problem's (`problem`); the
+// solver finds them.
+pub use super::problem::{MAX_THREATS, Status};
 use std::time::Instant;
-
-/// Threat budgets tried by the status sweep: `N` of `lNd`/`dNl` runs 1..=MAX_THREATS.
-pub const MAX_THREATS: u8 = 5;
 
 const PASS: u8 = 64;
 const NONE: u8 = 255;
-
-/// What GoTools prints for a problem, from the defender's point of view, with the problem's
-/// side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// `l`: alive however many ko threats the attacker has.
-    Alive,
-    /// `d`: dead however many ko threats the defender has.
-    Dead,
-    /// `lNd`: alive unless the attacker has N external ko threats.
-    AliveUnlessKo(u8),
-    /// `dNl`: dead unless the defender has N external ko threats.
-    DeadUnlessKo(u8),
-    /// The node budget ran out.
-    Unknown,
-}
-
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Status::Alive => write!(f, "l"),
-            Status::Dead => write!(f, "d"),
-            Status::AliveUnlessKo(n) => write!(f, "l{n}d"),
-            Status::DeadUnlessKo(n) => write!(f, "d{n}l"),
-            Status::Unknown => write!(f, "?"),
-        }
-    }
-}
-
-impl std::str::FromStr for Status {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Status, String> {
-        let bad = || format!("status '{s}': expected l, d, lNd or dNl (N = 1..{MAX_THREATS})");
-        match s {
-            "l" => return Ok(Status::Alive),
-            "d" => return Ok(Status::Dead),
-            _ => {}
-        }
-        let b = s.as_bytes();
-        if b.len() != 3 || !(b'1'..=b'0' + MAX_THREATS).contains(&b[1]) {
-            return Err(bad());
-        }
-        let n = b[1] - b'0';
-        match (b[0], b[2]) {
-            (b'l', b'd') => Ok(Status::AliveUnlessKo(n)),
-            (b'd', b'l') => Ok(Status::DeadUnlessKo(n)),
-            _ => Err(bad()),
-        }
-    }
-}
-
-impl Status {
-    /// Whether the side to move reaches its aim without ko threats.
-    pub fn mover_wins(self, to_move: Side) -> Option<bool> {
-        let lives = match self {
-            Status::Alive | Status::AliveUnlessKo(_) => true,
-            Status::Dead | Status::DeadUnlessKo(_) => false,
-            Status::Unknown => return None,
-        };
-        Some(lives == (to_move == Side::Defender))
-    }
-}
 
 /// Search effort of one solve (or of a whole problem's sweep).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
