@@ -8,7 +8,7 @@ EXPERIMENT ?= experiments/quickstart.toml
 .PHONY: import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
 
 run: deps
-	@echo "Building gamelab (release; the first build compiles about 400 crates, some 20 minutes on 2 cores, with cargo's progress below)"
+	@echo "Building gamelab (release; the first build compiles about 450 crates, some 20 minutes on 2 cores, with cargo's progress below)"
 	$(CARGO) build --release
 	$(GAMELAB) run $(EXPERIMENT)
 	$(GAMELAB) report $(EXPERIMENT)

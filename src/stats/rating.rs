@@ -359,30 +359,19 @@ mod tests {
         }
     }
 
+    /// Agent 0 wins 3,000 of 4,000 games against agent 1.
+    fn three_to_one() -> [(Game, u64); 2] {
+        let game = |result| Game { a: 0, b: 1, result };
+        [(game(1.0), 3000), (game(0.0), 1000)]
+    }
+
     #[test]
     fn the_multinomial_bootstrap_has_the_delta_method_width() {
         // 3000 wins of 4000: the Elo difference 400 log10(3) = 190.85 has a standard error of
         // 400 / ln 10 / sqrt(4000 x 0.75 x 0.25) = 6.343 Elo (delta method on the logit); each
         // agent's rating is half the difference, so its 95% interval is about +-1.96 x 6.343 / 2
         // = +-6.22 around its value.
-        let counted = [
-            (
-                Game {
-                    a: 0,
-                    b: 1,
-                    result: 1.0,
-                },
-                3000,
-            ),
-            (
-                Game {
-                    a: 0,
-                    b: 1,
-                    result: 0.0,
-                },
-                1000,
-            ),
-        ];
+        let counted = three_to_one();
         let e = bradley_terry_bootstrap(2, &counted, 2000, 0.95, 11);
         let (below, above) = (e[0].value - e[0].lo, e[0].hi - e[0].value);
         assert!((e[0].value - 95.424).abs() < 0.01, "{e:?}");
@@ -402,24 +391,7 @@ mod tests {
         // The same 3000-1000 games with agent 1 at 0: agent 0 is 400 log10(3) = 190.85 above it,
         // with the difference's whole interval (+-1.96 x 6.343 = +-12.43), and the anchor is 0
         // to 0.
-        let counted = [
-            (
-                Game {
-                    a: 0,
-                    b: 1,
-                    result: 1.0,
-                },
-                3000,
-            ),
-            (
-                Game {
-                    a: 0,
-                    b: 1,
-                    result: 0.0,
-                },
-                1000,
-            ),
-        ];
+        let counted = three_to_one();
         let e = bradley_terry_anchored(2, &counted, Some(1), 2000, 0.95, 11);
         assert!((e[0].value - 190.849).abs() < 0.01, "{e:?}");
         let (below, above) = (e[0].value - e[0].lo, e[0].hi - e[0].value);
