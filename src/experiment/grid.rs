@@ -481,9 +481,7 @@ fn point_config(
         if swept.is_empty() {
             return exp.error(key, msg);
         }
-        let setting = msg
-            .split_once(" = ")
-            .map(|(name, _)| format!("{key}.{name}"));
+        let setting = super::spec::leading_setting(&msg).map(|name| format!("{key}.{name}"));
         let axis = swept
             .iter()
             .map(|(k, _)| k.as_str())

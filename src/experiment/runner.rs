@@ -395,13 +395,10 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     // The bar counts steps weighted by their cost (`KindRunner::step_weight`), so that its ETA,
     // the measured time per unit of cost times the cost left, holds when cheap and costly jobs
     // are mixed; the text shows the steps themselves.
-    let weights: std::collections::HashMap<&str, u64> = pending
-        .iter()
-        .map(|j| (j.hash.as_str(), kind.step_weight(j).max(1)))
-        .collect();
+    let weight_of = |job: &Job| kind.step_weight(job).max(1);
     let total_weight: u64 = pending
         .iter()
-        .map(|j| (kind.steps(j) as u64).saturating_mul(weights[j.hash.as_str()]))
+        .map(|j| (kind.steps(j) as u64).saturating_mul(weight_of(j)))
         .fold(0, u64::saturating_add);
     let steps_done = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
 
@@ -443,7 +440,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 serde_json::to_writer_pretty(f, &record)?;
                 Ok(())
             })?;
-            let weight = weights[job.hash.as_str()];
+            let weight = weight_of(job);
             let progress = |n: u64| {
                 steps_done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                 bar.inc(n.saturating_mul(weight));

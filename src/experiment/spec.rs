@@ -554,6 +554,15 @@ pub struct Experiment {
     pub name: String,
 }
 
+/// The setting a message starts with (`rollouts` of "rollouts = 0: the budget must be
+/// positive"), if it starts with one.
+pub fn leading_setting(message: &str) -> Option<&str> {
+    message
+        .split_once(" = ")
+        .map(|(name, _)| name)
+        .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+}
+
 impl Experiment {
     /// Reads and parses an experiment file (the grid is checked by `experiment::expand`).
     pub fn load(path: &Path) -> Result<Experiment, InputError> {
@@ -625,11 +634,7 @@ impl Experiment {
     /// (`rollouts = 0: ...`) points at that setting's line when the file has it there.
     pub fn error(&self, key: &str, message: impl Into<String>) -> InputError {
         let message = message.into();
-        let setting = message
-            .split_once(" = ")
-            .map(|(name, _)| name)
-            .filter(|name| name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
-        if let Some(name) = setting {
+        if let Some(name) = leading_setting(&message) {
             let full = format!("{key}.{name}");
             let e = InputError::at_key(&self.path, &self.text, &full, message.clone());
             if e.line_col.is_some() {

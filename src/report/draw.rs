@@ -70,8 +70,8 @@ impl Drawn {
 
 /// The title drawn into the image: none unless the file asks for it (`title_in_image`), as a
 /// paper puts it in the caption; the caption goes to the report and to `<name>.caption.txt`.
-fn shown(spec: &FigureSpec, caption: &str) -> String {
-    if spec.title_in_image {
+fn shown(in_image: bool, caption: &str) -> String {
+    if in_image {
         caption.to_string()
     } else {
         String::new()
@@ -99,6 +99,13 @@ fn write(dir: &Path, spec: &FigureSpec, fig: &impl Figure, caption: &str) -> Res
         .then(|| (spec.width.unwrap_or(w), spec.height.unwrap_or(h)));
     let files = write_figure_sized(dir, &spec.name, fig, size)?;
     write_caption(dir, &spec.name, caption, files)
+}
+
+/// The least and the greatest of `values` (infinities the other way round when there are none).
+fn extent(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+        (a.min(v), b.max(v))
+    })
 }
 
 fn key_index(table: &Table, key: &str) -> Result<usize> {
@@ -189,7 +196,7 @@ fn without_mirrors<'t>(table: &'t Table, x: &str) -> Vec<&'t TableRow> {
 }
 
 fn bars(spec: &FigureSpec, table: &Table, caption: String, dir: &Path) -> Result<Drawn> {
-    let title = shown(spec, &caption);
+    let title = shown(spec.title_in_image, &caption);
     let y_label = spec
         .y_label
         .clone()
@@ -323,11 +330,7 @@ pub fn evolved_heatmap(
         dir,
         stem,
         &Heatmap {
-            title: if in_image {
-                title.clone()
-            } else {
-                String::new()
-            },
+            title: shown(in_image, &title),
             size: stage.size as usize,
             values: on_board(stage, &rows.concat()),
             unit: "weight".into(),
@@ -463,7 +466,7 @@ pub fn figure(
             groups.sort_by(|a, b| natural_cmp(&a.0, &b.0));
             let caption = title(format!("{experiment_title}: {y_label} by {}", readable(&x)));
             let fig = BoxPlot {
-                title: shown(spec, &caption),
+                title: shown(spec.title_in_image, &caption),
                 x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)),
                 y_label: spec.y_label.clone().unwrap_or(y_label),
                 groups,
@@ -512,12 +515,7 @@ pub fn figure(
             for points in series.values_mut() {
                 points.sort_by(|a, b| a.0.total_cmp(&b.0));
             }
-            let positive: Vec<f64> = series.values().flatten().map(|p| p.0).collect();
-            let (lo, hi) = positive
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
-                    (a.min(*x), b.max(*x))
-                });
+            let (lo, hi) = extent(series.values().flatten().map(|p| p.0));
             let log_x = spec.log_x.unwrap_or(lo > 0.0 && hi / lo >= 10.0);
             let caption = title(format!(
                 "{experiment_title}: {} against {}",
@@ -525,7 +523,7 @@ pub fn figure(
                 readable(&x)
             ));
             let mut fig = Curves::new(
-                shown(spec, &caption),
+                shown(spec.title_in_image, &caption),
                 spec.x_label.clone().unwrap_or_else(|| readable(&x)),
                 spec.y_label
                     .clone()
@@ -540,16 +538,7 @@ pub fn figure(
             );
             fig.log_x = log_x;
             // A log value axis where the values span a factor of 10 or more (not for scores).
-            let values: Vec<f64> = fig
-                .series
-                .iter()
-                .flat_map(|s| s.1.iter().map(|p| p.1))
-                .collect();
-            let (vlo, vhi) = values
-                .iter()
-                .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-                    (a.min(*v), b.max(*v))
-                });
+            let (vlo, vhi) = extent(fig.series.iter().flat_map(|s| s.1.iter().map(|p| p.1)));
             fig.log_y = spec
                 .log_y
                 .unwrap_or(t.value_name != "score %" && vlo > 0.0 && vhi / vlo >= 10.0);
@@ -606,7 +595,7 @@ pub fn figure(
                 "{experiment_title}: score % of row against column{pooled}"
             ));
             let fig = Matrix {
-                title: shown(spec, &caption),
+                title: shown(spec.title_in_image, &caption),
                 labels,
                 values,
             };
@@ -640,7 +629,7 @@ pub fn figure(
             let values = on_board(&stage, &wt.values);
             let caption = title(format!("{what} on {}", stage.id));
             let fig = Heatmap {
-                title: shown(spec, &caption),
+                title: shown(spec.title_in_image, &caption),
                 size,
                 values,
                 unit: "weight".into(),
@@ -675,7 +664,7 @@ pub fn figure(
                 t.value_name
             ));
             let fig = Profile {
-                title: shown(spec, &caption),
+                title: shown(spec.title_in_image, &caption),
                 x_label: spec
                     .x_label
                     .clone()

@@ -669,12 +669,11 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
 /// kind plays at random, else the first by label.
 fn default_anchor(exp: &Experiment) -> Option<String> {
     let f = &exp.file;
-    let mut playing: Vec<&String> = match (&f.tournament, &f.match_) {
-        (Some(t), _) if t.participants.is_some() => {
-            t.participants.as_ref().expect("some").iter().collect()
-        }
-        (_, Some(m)) => m.players.iter().collect(),
-        _ => f.agents.keys().collect(),
+    let participants = f.tournament.as_ref().and_then(|t| t.participants.as_ref());
+    let mut playing: Vec<&String> = match (participants, &f.match_) {
+        (Some(p), _) => p.iter().collect(),
+        (None, Some(m)) => m.players.iter().collect(),
+        (None, None) => f.agents.keys().collect(),
     };
     playing.sort();
     playing

@@ -385,14 +385,17 @@ where
 }
 
 /// A square grid chart (heatmaps, matrices): unit cells, cell (row r, column c) at
-/// x = c, y = n - 1 - r so row 0 is on top; its axes any f64 coordinates (plain, or with
-/// ticks at the cells' centres).
-pub type GridChart<'a, DB, X, Y> = ChartContext<'a, DB, Cartesian2d<X, Y>>;
+/// x = c, y = n - 1 - r so row 0 is on top.
+pub type GridChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
 
 /// Fills grid cell (r, c) of an n x n grid with `fill`, outlines it in white, and writes
 /// `text` centred in a readable colour.
-pub fn grid_cell<DB: DrawingBackend, X, Y>(
-    chart: &mut GridChart<'_, DB, X, Y>,
+pub fn grid_cell<DB: DrawingBackend>(
+    chart: &mut GridChart<'_, DB>,
     n: usize,
     r: usize,
     c: usize,
@@ -402,8 +405,6 @@ pub fn grid_cell<DB: DrawingBackend, X, Y>(
 ) -> Result<()>
 where
     DB::ErrorType: 'static,
-    X: plotters::coord::ranged1d::Ranged<ValueType = f64>,
-    Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
 {
     let (x, y) = (c as f64, (n - 1 - r) as f64);
     chart
