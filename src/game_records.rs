@@ -311,9 +311,9 @@ fn walk_record(job: &Job, r: &GameRecord) -> Result<Walk> {
             )
         }
         Stage::OpenSpiel(stage) => {
-            // The chance outcomes come from the job's seed and the game's pair, as in the run.
+            // The chance outcomes come from the job's start seed and the game's pair, as in the run.
             let seed = crate::experiment::games_job::chance_seed(
-                job.seed,
+                job.start_seed(),
                 r.game as usize,
                 job.pairing(r.game as usize).pair,
             );

@@ -2405,3 +2405,247 @@ kind = "greedy"
     }
     assert_eq!(games, 6, "{text}");
 }
+
+/// A match and a tournament whose games come from a random setup per colour-swapped pair
+/// (Colosseum), with a grid of two points.
+const GROWN: &str = r#"
+name = "grown"
+kind = "match"
+game = "colosseum"
+stage = "sizes-5-7"
+seed = 11
+[match]
+players = ["uct", "random"]
+games = 5
+[agents.uct]
+kind = "annealed_uct"
+simulations = 40
+[agents.random]
+kind = "random"
+[grid]
+"agents.uct.simulations" = [20, 40]
+"#;
+
+#[test]
+fn a_grown_sweep_plays_only_its_new_games_and_equals_a_fresh_run() {
+    for (text, from, to, lower) in [
+        (GROWN.to_string(), "games = 5", "games = 8", "games = 3"),
+        (
+            GROWN
+                .replace("kind = \"match\"", "kind = \"tournament\"")
+                .replace(
+                    "[match]\nplayers = [\"uct\", \"random\"]\ngames = 5",
+                    "[tournament]\nrounds = 1",
+                ),
+            "rounds = 1",
+            "rounds = 3",
+            "rounds = 1",
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let small = write(dir.path(), "small.toml", &text);
+        let big = write(dir.path(), "big.toml", &text.replace(from, to));
+        let (grown, fresh) = (dir.path().join("grown"), dir.path().join("fresh"));
+        let (grown_s, fresh_s) = (grown.to_str().unwrap(), fresh.to_str().unwrap());
+        run_ok(&["run", small.to_str().unwrap(), "--out", grown_s]);
+        let before = rows_any(&grown, "grown");
+        let o = gamelab(&[
+            "run",
+            big.to_str().unwrap(),
+            "--out",
+            grown_s,
+            "--threads",
+            "1",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            stderr(&o).matches("grows from").count(),
+            2,
+            "{}",
+            stderr(&o)
+        );
+        run_ok(&[
+            "run",
+            big.to_str().unwrap(),
+            "--out",
+            fresh_s,
+            "--threads",
+            "2",
+        ]);
+        // The same jobs (hashes), the same rows as a fresh run at the larger count...
+        assert_same_rows(&rows(&grown, "grown"), &rows(&fresh, "grown"));
+        // ...and the games played before were kept, not played again (their times are theirs).
+        let after = rows_any(&grown, "grown");
+        assert_eq!(
+            before.keys().collect::<Vec<_>>(),
+            after.keys().collect::<Vec<_>>()
+        );
+        for (k, df) in &before {
+            assert!(after[k].height() > df.height(), "{k} grew");
+            assert!(
+                after[k].head(Some(df.height())).equals_missing(df),
+                "{k}: the first {} games are the ones played before, timings included",
+                df.height()
+            );
+        }
+        assert!(!grown.join("results/grown/partial").exists());
+        // A second run at the larger count has nothing to do.
+        let o = gamelab(&["run", big.to_str().unwrap(), "--out", grown_s]);
+        assert!(
+            o.status.success() && !stderr(&o).contains("grows from"),
+            "{}",
+            stderr(&o)
+        );
+        // Lowered: nothing runs, and the report is a fresh run's at the smaller count.
+        let low = write(dir.path(), "low.toml", &text.replace(from, lower));
+        let lowered = dir.path().join("lowered");
+        run_ok(&["run", low.to_str().unwrap(), "--out", grown_s]);
+        let kept = rows_any(&grown, "grown");
+        assert!(
+            after.iter().all(|(k, df)| kept[k].equals_missing(df)),
+            "lowering plays nothing and removes nothing"
+        );
+        run_ok(&[
+            "run",
+            low.to_str().unwrap(),
+            "--out",
+            lowered.to_str().unwrap(),
+        ]);
+        run_ok(&["report", low.to_str().unwrap(), "--out", grown_s]);
+        run_ok(&[
+            "report",
+            low.to_str().unwrap(),
+            "--out",
+            lowered.to_str().unwrap(),
+        ]);
+        let md = |out: &Path| {
+            std::fs::read_to_string(out.join("results/grown/report/report.md"))
+                .unwrap()
+                .lines()
+                .filter(|l| l.starts_with('|'))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        let (a, b) = (md(&grown), md(&lowered));
+        assert!(!a.is_empty());
+        assert_eq!(a, b, "the lowered report is the fresh run's at that count");
+    }
+}
+
+/// A race of three budgets of SimpleMCTS against greedy: one clearly worse point.
+const RACE: &str = r#"
+name = "race"
+kind = "match"
+game = "othello"
+stage = "small6"
+seed = 3
+[match]
+players = ["mcts", "greedy"]
+games = 80
+[agents.mcts]
+kind = "simple_mcts"
+rollouts = 8
+[agents.greedy]
+kind = "greedy"
+[grid]
+"agents.mcts.rollouts" = [1, 100, 300]
+[race]
+blocks_per_round = 4
+min_rounds = 2
+"#;
+
+#[test]
+fn a_race_drops_the_worse_points_with_the_same_rows_on_any_thread_count_and_after_kill_9() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "race.toml", RACE);
+    let f = file.to_str().unwrap();
+    let (one, two, killed) = (
+        dir.path().join("one"),
+        dir.path().join("two"),
+        dir.path().join("killed"),
+    );
+    let o = gamelab(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = stderr(&o);
+    assert!(
+        said.contains("race round 2:") && said.contains("race ended:"),
+        "{said}"
+    );
+    run_ok(&["run", f, "--out", two.to_str().unwrap(), "--threads", "2"]);
+    let a = rows(&one, "race");
+    assert_same_rows(&a, &rows(&two, "race"));
+    // The point at one rollout is dropped early: fewer games than the full 80, in whole pairs.
+    let heights: Vec<usize> = a.values().map(DataFrame::height).collect();
+    assert_eq!(heights.len(), 3);
+    assert!(
+        heights.iter().all(|h| h % 8 == 0 && *h <= 80),
+        "{heights:?}"
+    );
+    assert!(heights.iter().sum::<usize>() < 3 * 80, "{heights:?}");
+    // Killed at several points, then run to the end: the same rows and decisions.
+    let envs = [("GAMELAB_BATCH_ROWS", std::ffi::OsStr::new("4"))];
+    let landed = kill_part_way(
+        &[
+            "run",
+            f,
+            "--out",
+            killed.to_str().unwrap(),
+            "--threads",
+            "2",
+        ],
+        &envs,
+        &[60, 120, 200, 300, 450],
+    );
+    assert!(
+        landed >= 1,
+        "no kill landed inside the race: make it slower"
+    );
+    let o = gamelab(&["run", f, "--out", killed.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_same_rows(&a, &rows(&killed, "race"));
+    // The report's race section: a row per point, and its figure.
+    run_ok(&["report", f, "--out", one.to_str().unwrap()]);
+    let report = one.join("results/race/report");
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("## Race"), "{md}");
+    assert!(md.contains("| agents.mcts.rollouts | blocks |"), "{md}");
+    assert!(
+        md.contains("\n| 1 | 8 | "),
+        "the point at one rollout dropped after 8 blocks: {md}"
+    );
+    assert!(md.contains("![The race:"), "{md}");
+    assert!(report.join("figures/race.png").exists());
+    assert!(report.join("figures/race.caption.txt").exists());
+}
+
+#[test]
+fn a_race_in_a_file_that_cannot_race_is_an_error_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    for (text, key) in [
+        (RACE.replace("games = 80", "games = 81"), "match.games"),
+        (
+            RACE.replace("min_rounds = 2", "min_rounds = 2\nlevel = 1.5"),
+            "race.level",
+        ),
+        (
+            RACE.replace("[race]", "[race]\nagent = \"nobody\""),
+            "race.agent",
+        ),
+        (RACE.replace("seed = 3", "seed = 3\nrepeats = 2"), "race"),
+    ] {
+        let file = write(dir.path(), "bad.toml", &text);
+        let o = gamelab(&[
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            dir.path().join("out").to_str().unwrap(),
+        ]);
+        assert!(!o.status.success());
+        let e = stderr(&o);
+        assert!(e.contains(key) && e.contains("bad.toml"), "{key}: {e}");
+        assert!(
+            !dir.path().join("out/results/race").exists(),
+            "nothing written"
+        );
+    }
+}

@@ -65,6 +65,20 @@ impl KindRunner for Games {
         let board = (job.config.stage.cells() as f64).powf(1.5);
         ((total.saturating_mul(2) / n) as f64 * board).clamp(1.0, 1e15) as u64
     }
+    /// A match or tournament grown to more games plays the new ones, unless its SPRT already
+    /// decided (the pair counts it carried say so).
+    fn grows(&self, job: &Job, units: usize, carry: &serde_json::Value) -> Option<usize> {
+        if units >= job.game_count() {
+            return None;
+        }
+        if let Some(sprt) = job.config.match_.as_ref().and_then(|m| m.sprt) {
+            let penta = Pentanomial(serde_json::from_value(carry.clone()).unwrap_or_default());
+            if sprt.decide(sprt.llr_pentanomial(penta)) != SprtDecision::Continue {
+                return None;
+            }
+        }
+        Some(units)
+    }
     fn run(&self, cx: &JobContext) -> Result<usize> {
         // External agents write their standard error to a log per job and agent.
         let mut agents = cx.job.config.agents.clone();
@@ -178,8 +192,8 @@ trait WithStarts {
 }
 
 /// Calls `w` with the starts of `job`'s games. Othello games start from the stage's position.
-/// Colosseum games start from the course's random setup, seeded by (job seed, pair): both games
-/// of a colour-swapped pair are played on the same board, each agent moving first once; a row's
+/// Colosseum games start from the course's random setup, seeded by (start seed, pair): both games
+/// of a colour-swapped pair are played on the same board, the same for every grid point, each agent moving first once; a row's
 /// `stage` is the board it was played on.
 fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
     match &job.config.stage {
@@ -195,7 +209,7 @@ fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
              -> Result<(Colosseum, String, Option<String>)> {
                 let key = pair_key(game, pair);
                 let start = stage
-                    .setup(derive_seed(job.seed, &[SETUP, key]))
+                    .setup(derive_seed(job.start_seed(), &[SETUP, key]))
                     .map_err(|e| anyhow::anyhow!(e))?;
                 let (id, text) = (
                     format!("size-{}", start.size()),
@@ -209,7 +223,7 @@ fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
             w.with(&|_, _| Ok((start, stage.id.clone(), None)))
         }
         Stage::OpenSpiel(stage) => w.with(&|game: usize, pair: Option<u32>| {
-            let seed = chance_seed(job.seed, game, pair);
+            let seed = chance_seed(job.start_seed(), game, pair);
             let start = stage
                 .start(seed)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", stage.id))?;
@@ -223,10 +237,10 @@ fn with_starts<W: WithStarts>(job: &Job, w: W) -> Result<W::Out> {
 
 /// The seed of an OpenSpiel game's chance outcomes: per colour-swapped pair, so both games of
 /// a pair meet the same chance (a game without a partner has its own).
-pub fn chance_seed(job_seed: u64, game: usize, pair: Option<u32>) -> u64 {
+pub fn chance_seed(start_seed: u64, game: usize, pair: Option<u32>) -> u64 {
     /// Keeps chance seeds apart from game and setup seeds.
     const CHANCE: u64 = 0xc4a2;
-    derive_seed(job_seed, &[CHANCE, pair_key(game, pair)])
+    derive_seed(start_seed, &[CHANCE, pair_key(game, pair)])
 }
 
 /// What a game's setup and chance seeds derive from: its colour-swapped pair, so both games of
@@ -256,7 +270,7 @@ pub fn check_openings(exp: &Experiment, job: &Job) -> Result<(), InputError> {
                 if setup.is_none() && openings.random_plies.is_none() {
                     return Ok(None);
                 }
-                if let Err(e) = openings.play(&pos, job.seed, slot) {
+                if let Err(e) = openings.play(&pos, job.start_seed(), slot) {
                     return Ok(Some((slot, e)));
                 }
             }
@@ -353,7 +367,7 @@ fn play_some<G: Arena>(
             let (mut pos, stage, start_position) = start(i, g.pair)?;
             let mut opening = None;
             if let Some(o) = &cfg.openings {
-                let played = o.play(&pos, job.seed, job.opening_slot(i)).map_err(|e| anyhow::anyhow!("game {i}: its opening cannot be played ({e:?}); the file was checked before the run"))?;
+                let played = o.play(&pos, job.start_seed(), job.opening_slot(i)).map_err(|e| anyhow::anyhow!("game {i}: its opening cannot be played ({e:?}); the file was checked before the run"))?;
                 pos = played.position;
                 opening = Some((played.transcript, played.plies));
             }

@@ -3,7 +3,8 @@
 //!
 //! The job hash is a hash of the job's fully resolved config (stage written out, tables
 //! replaced by their numbers, participants listed, repeat and experiment seed included), as
-//! canonical JSON: struct fields in declaration order and maps sorted by key. The seed is
+//! canonical JSON: struct fields in declaration order and maps sorted by key; the game count is
+//! left out (`identity_hash`), so a sweep grows by playing only its new games. The seed is
 //! derived from (experiment seed, job hash, repeat), never from a position in a queue, so the
 //! same file and seed give the same jobs and rows however they are scheduled or sharded.
 
@@ -89,6 +90,29 @@ impl Job {
         u64::from_str_radix(&self.hash, 16).expect("job hashes are 16 hex digits")
     }
 
+    /// The seed of its games' starts (a random setup, OpenSpiel's chance, random opening
+    /// plies, the order of a suite's lines), from (experiment seed, repeat) only: every grid
+    /// point of a file meets the same starts pair by pair, so pair k is one block of a paired
+    /// comparison between points (`race`), and differences between points are not differences
+    /// between their boards.
+    pub fn start_seed(&self) -> u64 {
+        /// Keeps start seeds apart from job seeds.
+        const STARTS: u64 = 0x57a27;
+        derive_seed(self.config.seed, &[STARTS, self.config.repeat as u64])
+    }
+
+    /// What a report was made from, for telling a stale report (`jobs.json`): the hash, and for
+    /// matches and tournaments the game count after a `/` (the count is not in the hash, but a
+    /// report of 200 games is not one of 300).
+    pub fn report_key(&self) -> String {
+        match self.config.kind {
+            super::spec::JobKind::Match | super::spec::JobKind::Tournament => {
+                format!("{}/{}", self.hash, self.game_count())
+            }
+            _ => self.hash.clone(),
+        }
+    }
+
     /// How many games this job plays (0 for a GA job, which plays the games of its evaluations).
     pub fn game_count(&self) -> usize {
         match (&self.config.match_, &self.config.tournament) {
@@ -112,12 +136,13 @@ impl Job {
             (Some(m), _) => {
                 let g = i as u32;
                 let k = (g % 2) as usize;
-                // Games 2k and 2k+1 swap colours; an odd last game has no partner.
-                let pair = (g / 2 * 2 + 1 < m.games).then_some(g / 2);
+                // Games 2k and 2k+1 swap colours. An odd last game is still in its pair (whose
+                // partner is not played): a game's row never depends on the game count, so a
+                // match grown from 5 games to 6 keeps its first 5.
                 Pairing {
                     first: m.players[k].clone(),
                     second: m.players[1 - k].clone(),
-                    pair,
+                    pair: Some(g / 2),
                 }
             }
             (None, Some(t)) => {
@@ -169,9 +194,8 @@ impl Job {
             (Some(m), _) => (0..m.games)
                 .map(|g| {
                     let i = (g % 2) as usize;
-                    // Games 2k and 2k+1 swap colours; an odd last game has no partner.
-                    let pair = (g / 2 * 2 + 1 < m.games).then_some(g / 2);
-                    game(&m.players[i], &m.players[1 - i], pair)
+                    // Games 2k and 2k+1 swap colours (an odd last game's partner is not played).
+                    game(&m.players[i], &m.players[1 - i], Some(g / 2))
                 })
                 .collect(),
             (None, Some(t)) => {
@@ -215,7 +239,15 @@ pub struct Pairing {
 }
 
 /// Keys that cannot be grid axes: they do not describe a job.
-const UNSWEEPABLE: [&str; 6] = ["grid", "zip", "report", "name", "description", "repeats"];
+const UNSWEEPABLE: [&str; 7] = [
+    "grid",
+    "zip",
+    "report",
+    "race",
+    "name",
+    "description",
+    "repeats",
+];
 
 /// Expands an experiment into its jobs, validating every grid point as far as the file goes.
 /// What only a job kind knows (a match's openings against its stage, a tune's starting weights)
@@ -330,7 +362,7 @@ pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
     // Each point's file is the experiment's without its axes and report (which no job setting
     // reads): copying the axes into every point made expansion quadratic in their length.
     let mut base = exp.raw.clone();
-    for key in ["grid", "zip", "report"] {
+    for key in ["grid", "zip", "report", "race"] {
         base.remove(key);
     }
     let mut jobs = Vec::new();
@@ -345,8 +377,7 @@ pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
         for repeat in 0..exp.file.repeats {
             let mut config = config.clone();
             config.repeat = repeat;
-            let json = serde_json::to_string(&config).expect("job configs serialise");
-            let h = xxhash_rust::xxh3::xxh3_64(json.as_bytes());
+            let h = identity_hash(&config, &swept);
             let seed = derive_seed(exp.file.seed, &[h, repeat as u64]);
             jobs.push(Job {
                 hash: format!("{h:016x}"),
@@ -369,6 +400,28 @@ pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
             index[d] = 0;
         }
     }
+}
+
+/// The hash of a job's identity: its resolved config as canonical JSON, without how many games
+/// it plays (`match.games`, `tournament.rounds`) unless the grid sweeps that count. Game i of a
+/// job is seeded by (job seed, i) and its pair, so a job's first N games are the same at any
+/// count: raising the count keeps the job and plays only the new games (`runner`), lowering it
+/// reports the first N (`report`).
+pub fn identity_hash(config: &JobConfig, swept: &[(String, toml::Value)]) -> u64 {
+    let swept_key = |k: &str| swept.iter().any(|(key, _)| key == k);
+    let mut identity = config.clone();
+    if let Some(m) = identity.match_.as_mut()
+        && !swept_key("match.games")
+    {
+        m.games = 0;
+    }
+    if let Some(t) = identity.tournament.as_mut()
+        && !swept_key("tournament.rounds")
+    {
+        t.rounds = 0;
+    }
+    let json = serde_json::to_string(&identity).expect("job configs serialise");
+    xxhash_rust::xxh3::xxh3_64(json.as_bytes())
 }
 
 /// Starts every external agent of `jobs` once (`external::probe`), so a command that does not
@@ -1243,7 +1296,7 @@ stage = ["small6", "partial-c8"]
         assert_eq!(fs(0), ("m", "g", Some(0)));
         assert_eq!(fs(1), ("g", "m", Some(0)));
         assert_eq!(fs(3), ("g", "m", Some(1)));
-        assert_eq!(fs(4), ("m", "g", None));
+        assert_eq!(fs(4), ("m", "g", Some(2)));
         let t = &jobs(
             &MATCH
                 .replace("kind = \"match\"", "kind = \"tournament\"")

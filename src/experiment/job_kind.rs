@@ -26,6 +26,12 @@ pub trait KindRunner: Sync {
     fn step_weight(&self, _job: &Job) -> u64 {
         1
     }
+    /// Whether a job whose part is sealed goes on, and from which unit: a streamed job that ended
+    /// after `units` units carrying `carry` (its record's `ended`), now asked for more (a match
+    /// grown to more games). None, the default, keeps it done.
+    fn grows(&self, _job: &Job, _units: usize, _carry: &serde_json::Value) -> Option<usize> {
+        None
+    }
     /// Runs (or resumes) one job and seals its part; returns the rows written.
     fn run(&self, cx: &JobContext) -> Result<usize>;
     /// What only this kind can check of a job before anything runs (an input error names the
@@ -108,14 +114,17 @@ pub fn streamed<R>(
     let mut stream = stream;
     let (from, carry) = (stream.units_done(), stream.carry());
     let mut held: Vec<R> = Vec::new();
+    let mut end = (from, carry.clone());
     produce(from, &carry, &mut |rows, done, carry| {
         held.extend(rows);
+        end = (done, carry.clone());
         if stream.due(held.len()) {
             stream.save_batch(frame(&held)?, done, carry.clone())?;
             held.clear();
         }
         Ok(())
     })?;
+    stream.end_at(end.0, end.1);
     stream.finish(frame(&held)?)
 }
 

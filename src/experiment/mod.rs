@@ -7,6 +7,7 @@ pub mod games_job;
 pub mod grid;
 pub mod job_kind;
 pub mod openings;
+pub mod race;
 pub mod record;
 pub mod remote;
 pub mod runner;

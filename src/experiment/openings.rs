@@ -14,8 +14,8 @@
 //! between moves is allowed, `#` starts a comment, blank lines are skipped. Passes may be
 //! left out. Openings are given to *slots*: a colour-swapped pair of games (both of its games
 //! start from the same opening) or a game without a partner. `sequential` gives slot k the
-//! opening k mod n; `random` draws one uniformly, seeded by job and slot; `random_plies = N`
-//! plays N uniformly random legal moves (forced passes count), seeded by job and slot. Rows
+//! opening k mod n; `random` draws one uniformly, seeded by the start seed (experiment seed and repeat: the same for every grid point) and slot; `random_plies = N`
+//! plays N uniformly random legal moves (forced passes count), seeded by start seed and slot. Rows
 //! record the opening in `opening`, and their `transcript` starts with it; `plies` counts its
 //! moves too.
 //!
@@ -37,7 +37,7 @@ pub enum OpeningOrder {
     /// Slot k plays opening k mod n (the suite's order).
     #[default]
     Sequential,
-    /// Each slot draws an opening uniformly at random (seeded by job and slot).
+    /// Each slot draws an opening uniformly at random (seeded by start seed and slot).
     Random,
 }
 
@@ -160,7 +160,7 @@ impl Openings {
             .and_then(|(p, n)| n.get(line).map(|&l| (p.as_path(), l)))
     }
 
-    /// The suite line slot `slot` plays, for a job seeded `seed` (None with random plies).
+    /// The suite line slot `slot` plays, for a job whose start seed is `seed` (None with random plies).
     pub fn line_of(&self, seed: u64, slot: u64) -> Option<usize> {
         if self.lines.is_empty() {
             return None;
@@ -195,7 +195,7 @@ impl Openings {
         Ok(played)
     }
 
-    /// Plays slot `slot`'s opening from `start` (a job seeded `seed`); the game must still be on
+    /// Plays slot `slot`'s opening from `start` (`seed` the job's start seed); the game must still be on
     /// after it.
     pub fn play<G: Game>(
         &self,

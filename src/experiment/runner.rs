@@ -295,20 +295,13 @@ pub fn sound_part(
     }
 }
 
-/// Runs the jobs of an experiment that are not done yet (in this shard).
-pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
-    let t0 = Instant::now();
-    let dir = results_dir(&opts.out, &exp.name);
-    let rows_dir = dir.join(rows_folder(exp.file.kind));
-    let in_shard: Vec<&Job> = match opts.shard {
-        Some(s) => s.select(jobs),
-        None => jobs.iter().collect(),
-    };
-    // Jobs that read another experiment's trained weights: what they read now (before anything
-    // is written: a missing source is an error in the file); a job that ran (or began) with
-    // other numbers runs again from the start.
-    let mut inputs = std::collections::BTreeMap::new();
-    for j in &in_shard {
+/// Jobs that read another experiment's trained weights: what they read now (a missing source is
+/// an error in the file), by job hash.
+type Inputs = std::collections::BTreeMap<String, serde_json::Value>;
+
+fn inputs_of(exp: &Experiment, in_shard: &[&Job], opts: &RunOptions) -> Result<Inputs> {
+    let mut inputs = Inputs::new();
+    for j in in_shard {
         match super::solve_job::resolved_inputs(j, &opts.out) {
             Ok(Some(now)) => {
                 inputs.insert(j.hash.clone(), now);
@@ -317,11 +310,50 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             Err((key, e)) => return Err(exp.error(&key, format!("{e:#}")).into()),
         }
     }
+    Ok(inputs)
+}
+
+fn shard_jobs<'a>(jobs: &'a [Job], opts: &RunOptions) -> Vec<&'a Job> {
+    match opts.shard {
+        Some(s) => s.select(jobs),
+        None => jobs.iter().collect(),
+    }
+}
+
+/// Runs the jobs of an experiment that are not done yet (in this shard); a file with a
+/// `[race]` runs as a race (`race::run`).
+pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
+    if exp.file.race.is_some() {
+        return super::race::run(exp, jobs, opts);
+    }
+    // What jobs read from other experiments, before anything is written.
+    let inputs = inputs_of(exp, &shard_jobs(jobs, opts), opts)?;
     let _locks = lock_results(
-        &dir,
+        &results_dir(&opts.out, &exp.name),
         opts.shard,
         &format!("gamelab run {}", exp.path.display()),
     )?;
+    run_with(exp, jobs, opts, inputs)
+}
+
+/// `run` by a caller that holds the results folder's lock (`lock_results`): a race's rounds.
+pub fn run_locked(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
+    let inputs = inputs_of(exp, &shard_jobs(jobs, opts), opts)?;
+    run_with(exp, jobs, opts, inputs)
+}
+
+fn run_with(
+    exp: &Experiment,
+    jobs: &[Job],
+    opts: &RunOptions,
+    inputs: Inputs,
+) -> Result<RunSummary> {
+    let t0 = Instant::now();
+    let dir = results_dir(&opts.out, &exp.name);
+    let rows_dir = dir.join(rows_folder(exp.file.kind));
+    let in_shard = shard_jobs(jobs, opts);
+    // A job that ran (or began) with other trained weights than it reads now runs again from
+    // the start.
     let hashes: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
     write_atomic(&current_jobs_file(&dir), |f| {
         serde_json::to_writer_pretty(f, &hashes)?;
@@ -346,16 +378,49 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     }
     // A job is done when its part passes its check; a part that fails it is removed (with the
     // job's other outputs) and the job runs again.
+    // A sealed job asked for more units than it ended with (a match grown from 200 games to 300)
+    // goes on from where it ended: its part becomes its first batch (`stream::reopen`).
+    let kind = kind_runner(exp.file.kind);
     let mut pending: Vec<&Job> = Vec::new();
     let mut rows_kept = 0;
+    // Rows of grown jobs that were kept (counted as kept, not as written again).
+    let mut regrown: std::collections::HashMap<&str, usize> = Default::default();
     for j in &in_shard {
         match sound_part(&dir, &rows_dir, &exp.name, &j.hash) {
-            // Done; batches left by a run killed right after sealing the part go.
-            Ok(Some((_, rows))) => {
+            Ok(Some((part, rows))) => {
                 rows_kept += rows;
-                super::stream::remove_batches(
-                    &JobFiles::of(&dir, &rows_dir, &j.hash, opts.format).partial,
-                )?
+                let files = JobFiles::of(&dir, &rows_dir, &j.hash, opts.format);
+                let grows = super::stream::ended(&files.record)
+                    .and_then(|(units, carry)| Some((kind.grows(j, units, &carry)?, carry)));
+                match grows {
+                    Some((units, carry)) => {
+                        // A race's rounds grow every point; it says so a round at a time.
+                        if exp.file.race.is_none() {
+                            eprintln!(
+                                "job {}: grows from {units} to {} {}; playing the new ones",
+                                j.hash,
+                                kind.steps(j),
+                                kind.unit()
+                            );
+                        }
+                        super::stream::remove_batches(&files.partial)?;
+                        super::stream::reopen(
+                            &part,
+                            &files.record,
+                            &files.partial,
+                            PartId {
+                                experiment: &exp.name,
+                                job: &j.hash,
+                            },
+                            units,
+                            carry,
+                        )?;
+                        regrown.insert(j.hash.as_str(), rows);
+                        pending.push(j);
+                    }
+                    // Done; batches left by a run killed right after sealing the part go.
+                    None => super::stream::remove_batches(&files.partial)?,
+                }
             }
             Ok(None) => pending.push(j),
             Err((part, why)) => {
@@ -374,7 +439,6 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         .iter()
         .map(|(_, v)| SweptKind::of(v))
         .collect();
-    let kind = kind_runner(exp.file.kind);
     let unit = kind.unit();
     // Life-and-death jobs read a problem library, generated here on first use.
     let mut libraries = std::collections::BTreeSet::new();
@@ -461,7 +525,8 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 progress: &progress,
             };
             let rows = kind.run(&cx)?;
-            rows_written.fetch_add(rows, std::sync::atomic::Ordering::Relaxed);
+            let kept = regrown.get(job.hash.as_str()).copied().unwrap_or(0);
+            rows_written.fetch_add(rows.saturating_sub(kept), std::sync::atomic::Ordering::Relaxed);
             let done = jobs_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.set_message(format!("jobs {done}/{}", pending.len()));
             Ok(())

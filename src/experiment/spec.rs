@@ -501,6 +501,9 @@ pub struct ExperimentFile {
     /// evaluation of its GA settings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arena: Option<ArenaSpec>,
+    /// Matches and tournaments: race the grid points (`experiment::race`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race: Option<super::race::RaceSpec>,
     #[serde(default)]
     pub report: ReportSpec,
 }
@@ -615,13 +618,17 @@ impl Experiment {
                 ));
             }
         }
-        Ok(Experiment {
+        let exp = Experiment {
             path: path.to_path_buf(),
             text,
             file,
             raw,
             name,
-        })
+        };
+        if let Some(race) = &exp.file.race {
+            race.check(&exp)?;
+        }
+        Ok(exp)
     }
 
     /// Every swept key with its values, in the order of a job's swept values and row columns:

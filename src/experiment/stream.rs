@@ -280,6 +280,8 @@ pub struct JobStream<'a> {
     progress: Progress,
     last_flush: Instant,
     flush_rows: usize,
+    /// Units done and the carried state at the end, written into the job record with the seal.
+    end: Option<(usize, serde_json::Value)>,
 }
 
 impl<'a> JobStream<'a> {
@@ -341,6 +343,7 @@ impl<'a> JobStream<'a> {
             progress,
             last_flush: Instant::now(),
             flush_rows,
+            end: None,
         })
     }
 
@@ -407,6 +410,12 @@ impl<'a> JobStream<'a> {
         Ok(())
     }
 
+    /// The units done and the state carried when the job ends, kept in its job record beside the
+    /// seal (`ended`): where the job would go on if it grew (`reopen`).
+    pub fn end_at(&mut self, units_done: usize, carry: serde_json::Value) {
+        self.end = Some((units_done, carry));
+    }
+
     /// Seals the job: the saved batches and then `last` become the part; the seal goes into the
     /// job record before the part is renamed into place. Returns the rows of the part.
     pub fn finish(self, last: DataFrame) -> Result<usize> {
@@ -424,7 +433,8 @@ impl<'a> JobStream<'a> {
         let partial = self.partial.clone();
         let record = self.record.clone();
         let key = seal_key(&self.part).context("a part has a folder and a name")?;
-        let seal = |seal: &Seal| add_seal(&record, &key, seal);
+        let end = self.end.clone();
+        let seal = |seal: &Seal| add_seal(&record, &key, seal, end.as_ref());
         match self.format {
             Format::Parquet => {
                 let frames = self
@@ -478,6 +488,51 @@ impl<'a> JobStream<'a> {
         remove_batches(&partial)?;
         Ok(rows)
     }
+}
+
+/// Where a sealed job ended, as its job record keeps it: the units done and the state carried
+/// (`JobStream::end_at`); None for a record without it.
+pub fn ended(record: &Path) -> Option<(usize, serde_json::Value)> {
+    let text = std::fs::read_to_string(record).ok()?;
+    let value: serde_json::Value = serde_json::from_str(&text).ok()?;
+    let end = value.get("ended")?;
+    Some((end.get("units")?.as_u64()? as usize, end["carry"].clone()))
+}
+
+/// Turns a sealed part back into the first batch of a running job that has done `units_done`
+/// units with `carry` carried: the job is no longer done, and `JobStream::open` resumes it after
+/// those units (a sweep grown to more games). The batch list is written before the part moves,
+/// so a kill between the two leaves the sealed part, and the next run reopens it again.
+pub fn reopen(
+    part: &Path,
+    record: &Path,
+    partial: &Path,
+    id: PartId,
+    units_done: usize,
+    carry: serde_json::Value,
+) -> Result<()> {
+    let seal = recorded_seal(record, part)
+        .with_context(|| format!("{} keeps no seal for {}", record.display(), part.display()))?;
+    let ext = part
+        .extension()
+        .context("a part has an extension")?
+        .to_string_lossy();
+    let file = format!("batch-{:06}.{ext}", 0);
+    std::fs::create_dir_all(partial).with_context(|| format!("creating {}", partial.display()))?;
+    let progress = Progress {
+        job: id.job.to_string(),
+        batches: vec![Batch {
+            file: file.clone(),
+            seal,
+            units_done,
+            carry,
+        }],
+    };
+    write_atomic(&partial.join("progress.json"), |f| {
+        Ok(serde_json::to_writer(f, &progress)?)
+    })?;
+    std::fs::rename(part, partial.join(&file))
+        .with_context(|| format!("moving {} into {}", part.display(), partial.display()))
 }
 
 /// Rows per row group of a sealed Parquet part, at least (the last group may hold fewer): the
@@ -591,13 +646,18 @@ fn write_part_here(
         rows,
         format,
         id,
-        |seal| add_seal(record, &key, seal),
+        |seal| add_seal(record, &key, seal, None),
     )?;
     Ok(rows)
 }
 
 /// Adds `seal` for the part of key `name` (see `seal_key`) to a job record (rewritten atomically).
-fn add_seal(record: &Path, name: &str, seal: &Seal) -> Result<()> {
+fn add_seal(
+    record: &Path,
+    name: &str,
+    seal: &Seal,
+    end: Option<&(usize, serde_json::Value)>,
+) -> Result<()> {
     let text =
         std::fs::read_to_string(record).with_context(|| format!("reading {}", record.display()))?;
     let mut value: serde_json::Value =
@@ -607,6 +667,12 @@ fn add_seal(record: &Path, name: &str, seal: &Seal) -> Result<()> {
         .context("a job record is a JSON object")?;
     let parts = obj.entry("parts").or_insert_with(|| serde_json::json!({}));
     parts[name] = serde_json::to_value(seal)?;
+    if let Some((units, carry)) = end {
+        obj.insert(
+            "ended".into(),
+            serde_json::json!({ "units": units, "carry": carry }),
+        );
+    }
     write_atomic(record, |f| Ok(serde_json::to_writer_pretty(f, &value)?))
 }
 

@@ -79,7 +79,12 @@ fn shown(in_image: bool, caption: &str) -> String {
 }
 
 /// Writes `stem.caption.txt` (the caption and a newline) beside a figure's images.
-fn write_caption(dir: &Path, stem: &str, caption: &str, mut files: Vec<PathBuf>) -> Result<Drawn> {
+pub(crate) fn write_caption(
+    dir: &Path,
+    stem: &str,
+    caption: &str,
+    mut files: Vec<PathBuf>,
+) -> Result<Drawn> {
     let path = dir.join(crate::durable::safe_component(&format!(
         "{stem}.caption.txt"
     )));

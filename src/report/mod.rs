@@ -76,10 +76,19 @@ fn scans(
     rows_dir: &Path,
 ) -> Result<(Vec<records::Scan>, usize, usize)> {
     let (mut parts, mut rows) = (Vec::new(), 0);
+    let games = matches!(exp.file.kind, JobKind::Match | JobKind::Tournament);
     for job in jobs {
         if let Some((part, n)) = checked_part(out, &exp.name, rows_dir, &job.hash)? {
-            parts.push((part.clone(), records::scan_part(&part)?));
-            rows += n;
+            let mut scan = records::scan_part(&part)?;
+            // A match lowered to fewer games than it played reports its first N (game i is
+            // the same game at any count: `grid::identity_hash`).
+            let wanted = if games { job.game_count() } else { n };
+            if n > wanted {
+                scan = scan
+                    .filter(polars::prelude::col("game").lt(polars::prelude::lit(wanted as i64)));
+            }
+            parts.push((part.clone(), scan));
+            rows += n.min(wanted);
         }
     }
     let with_rows = parts.len();
@@ -740,11 +749,21 @@ fn write_report(
     }
     // The jobs this report was computed from, so that `gamelab summary` can tell a report of an
     // earlier version of the experiment file from a current one.
-    let hashes: Vec<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
+    let hashes: Vec<String> = jobs.iter().map(Job::report_key).collect();
     let path = folder.join(JOBS_FILE);
     std::fs::write(&path, serde_json::to_string_pretty(&hashes)?)
         .with_context(|| format!("writing {}", path.display()))?;
     md += &sprt_section(jobs, records)?;
+    if exp.file.race.is_some() {
+        let (section, files) =
+            crate::experiment::race::report_section(exp, jobs, out, &fig_dir, plan.level)?;
+        md += &section;
+        figures.extend(
+            files
+                .iter()
+                .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned())),
+        );
+    }
     if exp.file.kind.plays_games() {
         md += &terminations_section(records)?;
     }

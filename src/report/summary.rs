@@ -89,14 +89,18 @@ fn report_is_stale(exp: &Experiment, results: &Path) -> Result<bool> {
     let Some(reported) = read_job_hashes(&results.join("report").join(super::JOBS_FILE))? else {
         return Ok(false);
     };
-    let now = match super::kept::jobs_now(exp) {
-        Some(now) => now,
-        None => match current_jobs(results)? {
-            Some(last_run) => last_run,
-            None => return Ok(false),
-        },
-    };
-    Ok(reported != now)
+    if let Some(now) = super::kept::jobs_now(exp) {
+        return Ok(reported != now);
+    }
+    // The last run's jobs are hashes alone: compared without the reported game counts.
+    match current_jobs(results)? {
+        Some(last_run) => Ok(reported
+            .iter()
+            .map(|k| k.split('/').next().unwrap_or(k).to_string())
+            .collect::<std::collections::BTreeSet<_>>()
+            != last_run),
+        None => Ok(false),
+    }
 }
 
 /// Writes `out/results/summary.md` and `summary.csv` from the reports of `experiments` (those

@@ -1,0 +1,683 @@
+//! Racing a sweep (`[race]`): the grid points play in rounds, and after each round the points a
+//! paired test finds worse than the best stop playing, so games go where they still decide
+//! something (F-race and irace, Birattari et al., on game-playing agents).
+//!
+//! **Blocks.** A block is a colour-swapped pair of games (a match) or one round of a tournament
+//! (every ordered pair once). Block b of every grid point starts from the same positions (random
+//! setups, openings and chance come from the start seed, `Job::start_seed`, not the job's), so a
+//! block is the unit of a paired comparison between points. A point's value in a block is the
+//! mean result of the raced agent in the block's games (win 1, draw 1/2, loss 0).
+//!
+//! **Rounds.** Round r asks every point still in the race for its first r x `blocks_per_round`
+//! blocks (at most the file's games). From round `min_rounds` on, the best point is the one with
+//! the highest mean over those blocks (the first in grid order on a tie); every other point in
+//! the race is tested against it with a paired t-test on the block differences, one-sided
+//! (the best is better), and the p-values are adjusted by Holm across them; a point whose
+//! adjusted p is below `level` is dropped. The race ends when one point is left, when the points
+//! left have played every block the file asks for, or when all points together have played
+//! `max_games`.
+//!
+//! **From the rows alone.** Every decision is computed from the rows on disk (`decide` over each
+//! point's complete blocks), never from state kept between rounds: a race killed in any round
+//! replays its decisions from the saved rows and goes on, the same on any thread count. A round
+//! is run as a sweep grown to the round's games (`runner`: a sealed job grows), so the rows of a
+//! point equal the first games of the full sweep's point. Dropped points keep their rows, and
+//! the report analyses them like any others; its race section (`report_section`) recomputes the
+//! rounds from the rows the same way.
+
+use super::grid::Job;
+use super::runner::{RunOptions, RunSummary};
+use super::spec::{Experiment, JobKind};
+use crate::play::seat_result;
+use crate::stats::means::{mean, mean_interval, paired};
+use crate::stats::two_sample::holm;
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The `[race]` section.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RaceSpec {
+    /// Whose results are raced: by default the match's first player; a tournament names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// Blocks (colour-swapped pairs, or tournament rounds) each point plays a round.
+    #[serde(default = "default_blocks")]
+    pub blocks_per_round: u32,
+    /// The test's level: a point is dropped when its Holm-adjusted p is below it.
+    #[serde(default = "default_level")]
+    pub level: f64,
+    /// Rounds played before the first test.
+    #[serde(default = "default_min_rounds")]
+    pub min_rounds: u32,
+    /// All points' games together after which the race stops (default: no bound but the
+    /// file's games for each point).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_games: Option<u64>,
+}
+
+fn default_blocks() -> u32 {
+    5
+}
+fn default_level() -> f64 {
+    0.05
+}
+fn default_min_rounds() -> u32 {
+    2
+}
+
+impl RaceSpec {
+    /// What a file's `[race]` may not be; the message names the key.
+    pub fn check(&self, exp: &Experiment) -> Result<(), super::InputError> {
+        let file = &exp.file;
+        let err = |key: &str, m: String| {
+            let at = if key.is_empty() {
+                "race".to_string()
+            } else {
+                format!("race.{key}")
+            };
+            Err(exp.error(&at, m))
+        };
+        if !matches!(file.kind, JobKind::Match | JobKind::Tournament) {
+            return err(
+                "",
+                format!(
+                    "races grid points of matches and tournaments, not of {:?} jobs",
+                    file.kind
+                ),
+            );
+        }
+        if file.repeats != 1 {
+            return err("", "a race compares grid points block by block: use one repeat (more blocks per round play more games)".into());
+        }
+        if file.match_.as_ref().is_some_and(|m| m.sprt.is_some()) {
+            return err(
+                "",
+                "a race and an SPRT both stop games early: keep one".into(),
+            );
+        }
+        if file.match_.as_ref().is_some_and(|m| m.games % 2 == 1) {
+            return Err(exp.error(
+                "match.games",
+                "a race plays whole colour-swapped pairs: give an even number of games",
+            ));
+        }
+        if exp.swept_axes().iter().all(|(_, v)| v.len() < 2) {
+            return err(
+                "",
+                "a race needs two grid points at least: add a [grid] axis".into(),
+            );
+        }
+        if self.blocks_per_round == 0 {
+            return err("blocks_per_round", "must be at least 1".into());
+        }
+        if self.min_rounds == 0 {
+            return err("min_rounds", "must be at least 1".into());
+        }
+        if !(self.level > 0.0 && self.level < 1.0) {
+            return err(
+                "level",
+                format!("must be between 0 and 1, not {}", self.level),
+            );
+        }
+        match (&self.agent, file.kind) {
+            (None, JobKind::Tournament) => {
+                return err(
+                    "agent",
+                    "a tournament's race names the agent whose results it races".into(),
+                );
+            }
+            (Some(a), _) if !file.agents.contains_key(a) => {
+                return err("agent", format!("names no agent of the file: `{a}`"));
+            }
+            _ => {}
+        }
+        if let (Some(a), Some(m)) = (&self.agent, &file.match_)
+            && !m.players.contains(a)
+        {
+            return err("agent", format!("`{a}` does not play in the match"));
+        }
+        Ok(())
+    }
+}
+
+/// The raced agent of a job.
+fn raced_agent(spec: &RaceSpec, job: &Job) -> String {
+    spec.agent.clone().unwrap_or_else(|| {
+        job.config
+            .match_
+            .as_ref()
+            .map(|m| m.players[0].clone())
+            .unwrap_or_default()
+    })
+}
+
+/// Games in a block of `job`: a colour-swapped pair, or a tournament round.
+pub fn games_per_block(job: &Job) -> usize {
+    match &job.config.tournament {
+        Some(t) => {
+            let n = t.participants.as_ref().map_or(0, Vec::len);
+            n * n.saturating_sub(1)
+        }
+        None => 2,
+    }
+}
+
+/// The blocks the file asks of each point (its games, or its tournament rounds).
+fn max_blocks(job: &Job) -> usize {
+    job.game_count().div_ceil(games_per_block(job).max(1))
+}
+
+/// `job` asked for its first `blocks` blocks.
+fn with_blocks(job: &Job, blocks: usize) -> Job {
+    let mut j = job.clone();
+    let games = blocks * games_per_block(job);
+    if let Some(m) = j.config.match_.as_mut() {
+        m.games = (games as u32).min(m.games);
+    }
+    if let Some(t) = j.config.tournament.as_mut() {
+        t.rounds = (blocks as u32).min(t.rounds);
+    }
+    j
+}
+
+/// Why a race ended.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ended {
+    OneLeft,
+    AllBlocks,
+    MaxGames,
+}
+
+/// One round's decision.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Round {
+    pub round: u32,
+    /// Blocks every point in the race had played.
+    pub blocks: usize,
+    /// Points in the race at the round's test, with each one's mean; the best first.
+    pub best: usize,
+    /// (point, Holm-adjusted one-sided p against the best, dropped) for the others in the race;
+    /// empty before `min_rounds`.
+    pub tests: Vec<(usize, f64, bool)>,
+    /// Points in the race when the round was played.
+    pub racing: Vec<usize>,
+}
+
+/// The race as far as the rows go.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Race {
+    pub rounds: Vec<Round>,
+    /// Per point: the round it was dropped in, with its adjusted p.
+    pub dropped: Vec<Option<(u32, f64)>>,
+    /// Per point: the blocks it was asked for (its games / games per block).
+    pub blocks: Vec<usize>,
+    /// The blocks each point still in the race must reach next; None when the race has ended.
+    pub next: Option<usize>,
+    pub ended: Option<Ended>,
+}
+
+/// Decides the race from each point's block values (`scores[p][b]`, the complete blocks it has,
+/// in block order): the rounds whose blocks are all there, and what to play next.
+pub fn decide(
+    spec: &RaceSpec,
+    max_blocks: usize,
+    games_per_block: usize,
+    scores: &[Vec<f64>],
+) -> Race {
+    let n = scores.len();
+    let k = spec.blocks_per_round as usize;
+    let mut race = Race {
+        rounds: Vec::new(),
+        dropped: vec![None; n],
+        blocks: vec![0; n],
+        next: None,
+        ended: None,
+    };
+    let mut racing: Vec<usize> = (0..n).collect();
+    for round in 1u32.. {
+        let target = (round as usize * k).min(max_blocks);
+        for &p in &racing {
+            race.blocks[p] = target;
+        }
+        if racing.iter().any(|&p| scores[p].len() < target) {
+            race.next = Some(target);
+            return race;
+        }
+        let means: Vec<f64> = racing.iter().map(|&p| mean(&scores[p][..target])).collect();
+        // The best: the highest mean, the first in grid order on a tie.
+        let best_at = (0..racing.len()).fold(0, |b, i| if means[i] > means[b] { i } else { b });
+        let best = racing[best_at];
+        let mut tests = Vec::new();
+        if round >= spec.min_rounds {
+            let others: Vec<usize> = racing.iter().copied().filter(|&p| p != best).collect();
+            let ps: Vec<f64> = others
+                .iter()
+                .map(|&p| one_sided_p(&scores[best][..target], &scores[p][..target]))
+                .collect();
+            let adjusted = holm(&ps);
+            for (&p, &q) in others.iter().zip(&adjusted) {
+                let drop = q < spec.level;
+                if drop {
+                    race.dropped[p] = Some((round, q));
+                }
+                tests.push((p, q, drop));
+            }
+        }
+        race.rounds.push(Round {
+            round,
+            blocks: target,
+            best,
+            tests,
+            racing: racing.clone(),
+        });
+        racing.retain(|&p| race.dropped[p].is_none());
+        let games: u64 = race
+            .blocks
+            .iter()
+            .map(|&b| (b * games_per_block) as u64)
+            .sum();
+        race.ended = if racing.len() <= 1 {
+            Some(Ended::OneLeft)
+        } else if target >= max_blocks {
+            Some(Ended::AllBlocks)
+        } else if spec.max_games.is_some_and(|m| games >= m) {
+            Some(Ended::MaxGames)
+        } else {
+            None
+        };
+        if race.ended.is_some() {
+            return race;
+        }
+    }
+    unreachable!("the rounds end when the blocks do")
+}
+
+/// The one-sided p of "the best's blocks are better" from a paired t-test (1 when the best is
+/// not ahead; an exact difference, no spread, gives 0 or 1).
+fn one_sided_p(best: &[f64], other: &[f64]) -> f64 {
+    match paired(best, other, 0.95) {
+        Some(t) if t.difference.value > 0.0 => t.p / 2.0,
+        Some(_) => 1.0,
+        None => f64::NAN,
+    }
+}
+
+/// Each job's complete blocks, in block order: the raced agent's mean result in each, read from
+/// the job's sealed part under `out` (no part: no blocks).
+pub fn block_scores(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<Vec<Vec<f64>>> {
+    let spec = exp
+        .file
+        .race
+        .as_ref()
+        .context("the file has a [race] section")?;
+    let dir = super::runner::results_dir(out, &exp.name);
+    let rows_dir = dir.join(super::record::rows_folder(exp.file.kind));
+    let mut all = Vec::new();
+    for job in jobs {
+        let me = raced_agent(spec, job);
+        let per = games_per_block(job).max(1);
+        let part = super::runner::sound_part(&dir, &rows_dir, &exp.name, &job.hash)
+            .map_err(|(p, why)| anyhow::anyhow!("{}: {why}", p.display()))?;
+        let Some((part, _)) = part else {
+            all.push(Vec::new());
+            continue;
+        };
+        let df = super::record::read_part(&part)?;
+        let col = |name: &str| -> Result<Vec<String>> {
+            let c = df.column(name)?.cast(&polars::prelude::DataType::String)?;
+            Ok(c.str()?
+                .iter()
+                .map(|v| v.unwrap_or("").to_string())
+                .collect())
+        };
+        let (game, first, second, winner) = (
+            col("game")?,
+            col("first_agent")?,
+            col("second_agent")?,
+            col("winner")?,
+        );
+        // block -> (games seen, the agent's results)
+        let mut blocks: std::collections::BTreeMap<usize, (usize, Vec<f64>)> = Default::default();
+        for i in 0..df.height() {
+            let g: usize = game[i].parse().context("a game index")?;
+            let b = blocks.entry(g / per).or_default();
+            b.0 += 1;
+            if first[i] == me || second[i] == me {
+                b.1.push(seat_result(&winner[i], first[i] == me));
+            }
+        }
+        let mut scores = Vec::new();
+        for (expected, (b, (seen, results))) in blocks.into_iter().enumerate() {
+            if b != expected || seen < per || results.is_empty() {
+                break;
+            }
+            scores.push(mean(&results));
+        }
+        all.push(scores);
+    }
+    Ok(all)
+}
+
+/// The race over `jobs` from the rows under `out`, with each point's block values.
+pub fn race_of(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Race, Vec<Vec<f64>>)> {
+    let spec = exp
+        .file
+        .race
+        .as_ref()
+        .context("the file has a [race] section")?;
+    let scores = block_scores(exp, jobs, out)?;
+    let first = jobs.first().context("a race has grid points")?;
+    let race = decide(spec, max_blocks(first), games_per_block(first), &scores);
+    Ok((race, scores))
+}
+
+/// Runs the race: round after round, the points still in it grow to the round's blocks
+/// (`runner::run_locked` on the jobs as the round asks for them, dropped points at the games
+/// they have), until `decide` says it has ended. Returns the rounds' summaries added up.
+pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
+    anyhow::ensure!(
+        opts.shard.is_none(),
+        "{}: a race decides each round from every point's rows, so it runs in one process (over MPI workers too), not in --shard parts",
+        exp.path.display()
+    );
+    let dir = super::runner::results_dir(&opts.out, &exp.name);
+    let _locks =
+        super::runner::lock_results(&dir, None, &format!("gamelab run {}", exp.path.display()))?;
+    let mut total: Option<RunSummary> = None;
+    let mut said = 0;
+    loop {
+        let (race, _) = race_of(exp, jobs, &opts.out)?;
+        for r in &race.rounds[said..] {
+            eprintln!("{}", round_line(jobs, r));
+        }
+        said = race.rounds.len();
+        // Each point as far as the race asks (a dropped point: the blocks it had).
+        let asked: Vec<Job> = jobs
+            .iter()
+            .zip(&race.blocks)
+            .map(|(j, &b)| with_blocks(j, b))
+            .collect();
+        if race.next.is_none() {
+            if let Some(ended) = race.ended {
+                eprintln!("race ended: {}", ended_text(ended, jobs, &race));
+            }
+            return match total {
+                Some(t) => Ok(t),
+                // Nothing was left to play: one pass over the jobs as the race asks for them
+                // counts what is kept (and plays nothing).
+                None => super::runner::run_locked(exp, &asked, opts),
+            };
+        }
+        let summary = super::runner::run_locked(exp, &asked, opts)?;
+        total = Some(match total {
+            None => summary,
+            Some(t) => RunSummary {
+                jobs_run: t.jobs_run + summary.jobs_run,
+                rows: t.rows + summary.rows,
+                seconds: t.seconds + summary.seconds,
+                ..t
+            },
+        });
+    }
+}
+
+/// A point's name: its swept values.
+pub fn point_name(job: &Job) -> String {
+    job.swept
+        .iter()
+        .map(|(k, v)| format!("{k}={}", super::record::swept_text(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A point's swept values alone, for a table's cells and a legend headed by the keys.
+fn point_values(job: &Job) -> Vec<String> {
+    job.swept
+        .iter()
+        .map(|(_, v)| super::record::swept_text(v))
+        .collect()
+}
+
+fn round_line(jobs: &[Job], r: &Round) -> String {
+    let dropped: Vec<String> = r
+        .tests
+        .iter()
+        .filter(|t| t.2)
+        .map(|(p, q, _)| format!("{} (p {:.3})", point_name(&jobs[*p]), q))
+        .collect();
+    format!(
+        "race round {}: {} points at {} blocks, best {}; {}",
+        r.round,
+        r.racing.len(),
+        r.blocks,
+        point_name(&jobs[r.best]),
+        if r.tests.is_empty() {
+            "no test before min_rounds".to_string()
+        } else if dropped.is_empty() {
+            "none dropped".to_string()
+        } else {
+            format!("dropped {}", dropped.join(", "))
+        }
+    )
+}
+
+fn ended_text(ended: Ended, jobs: &[Job], race: &Race) -> String {
+    let left: Vec<String> = (0..jobs.len())
+        .filter(|&p| race.dropped[p].is_none())
+        .map(|p| point_name(&jobs[p]))
+        .collect();
+    let why = match ended {
+        Ended::OneLeft => "one point left",
+        Ended::AllBlocks => "the points left played every block the file asks for",
+        Ended::MaxGames => "race.max_games reached",
+    };
+    format!("{why}; left: {}", left.join("; "))
+}
+
+/// The report's race section: a table of the points (blocks played, score with its interval
+/// over blocks, the round it was dropped in and its adjusted p), and a figure of each point's
+/// score with its interval round by round. Markdown text; the figure is written to `figures`.
+pub fn report_section(
+    exp: &Experiment,
+    jobs: &[Job],
+    out: &Path,
+    figures: &Path,
+    level: f64,
+) -> Result<(String, Vec<std::path::PathBuf>)> {
+    let spec = exp
+        .file
+        .race
+        .as_ref()
+        .context("the file has a [race] section")?;
+    let Some(first) = jobs.first() else {
+        return Ok((String::new(), vec![]));
+    };
+    let (race, scores) = race_of(exp, jobs, out)?;
+    let per = games_per_block(first);
+    let full: usize = jobs.iter().map(Job::game_count).sum();
+    let keys: Vec<&str> = first.swept.iter().map(|(k, _)| k.as_str()).collect();
+    let played: usize = (0..jobs.len())
+        .map(|p| race.blocks[p].min(scores[p].len()) * per)
+        .sum();
+    let mut md = format!(
+        "## Race\n\nRaced: `{}`'s score (%) per grid point, in rounds of {} block(s) ({} games a block); from round {} on, a paired one-sided t-test on the blocks against the best point, Holm-adjusted across the points, drops a point at adjusted p < {}. {}. Games played: {} of the full sweep's {} ({:.0}%).\n\n| {} | blocks | score % | {:.0}% interval | dropped in round | adjusted p |\n|{}---:|---:|---|---:|---:|\n",
+        raced_agent(spec, first),
+        spec.blocks_per_round,
+        per,
+        spec.min_rounds,
+        spec.level,
+        match race.ended {
+            Some(e) => format!("Ended: {}", ended_text(e, jobs, &race)),
+            None => "Not ended: run the file again to go on".to_string(),
+        },
+        played,
+        full,
+        100.0 * played as f64 / full.max(1) as f64,
+        keys.join(" | "),
+        level * 100.0,
+        "---|".repeat(keys.len()),
+    );
+    for (p, job) in jobs.iter().enumerate() {
+        let have = &scores[p][..race.blocks[p].min(scores[p].len())];
+        let interval = mean_interval(have, level);
+        let (score, lo_hi) = match interval {
+            // A score cannot leave 0..100: the t interval is shown clipped to it.
+            Some(e) => (
+                format!("{:.1}", 100.0 * e.value),
+                format!(
+                    "{:.1} .. {:.1}",
+                    100.0 * e.lo.max(0.0),
+                    100.0 * e.hi.min(1.0)
+                ),
+            ),
+            None if !have.is_empty() => (format!("{:.1}", 100.0 * mean(have)), String::new()),
+            None => (String::new(), String::new()),
+        };
+        let (round, q) = match race.dropped[p] {
+            Some((r, q)) => (r.to_string(), format!("{q:.4}")),
+            None => ("(in)".into(), String::new()),
+        };
+        md += &format!(
+            "| {} | {} | {score} | {lo_hi} | {round} | {q} |\n",
+            point_values(job).join(" | "),
+            have.len()
+        );
+    }
+    // Each point's score and interval over the blocks it had at each round it played.
+    let series: Vec<(String, Vec<crate::report::figure::curve::Point>)> = jobs
+        .iter()
+        .enumerate()
+        .map(|(p, job)| {
+            let points = race
+                .rounds
+                .iter()
+                .filter(|r| r.racing.contains(&p))
+                .filter_map(|r| {
+                    let e = mean_interval(&scores[p][..r.blocks], level)?;
+                    Some((
+                        r.round as f64,
+                        100.0 * e.value,
+                        100.0 * e.lo.max(0.0),
+                        100.0 * e.hi.min(1.0),
+                    ))
+                })
+                .collect();
+            (point_values(job).join(", "), points)
+        })
+        .collect();
+    let mut fig = crate::report::figure::curve::Curves::new(
+        String::new(),
+        "round".into(),
+        format!("score of {} (%)", raced_agent(spec, first)),
+        series,
+        keys.iter()
+            .map(|k| crate::report::draw::readable(k))
+            .collect::<Vec<_>>()
+            .join(", "),
+    );
+    fig.hlines = vec![50.0];
+    fig.y_range = Some((0.0, 100.0));
+    let caption = format!(
+        "The race: each point's score with its {:.0}% interval over the blocks played, round by round, until it was dropped",
+        level * 100.0
+    );
+    let files = crate::report::figure::write_figure(figures, "race", &fig)?;
+    let drawn = crate::report::draw::write_caption(figures, "race", &caption, files)?;
+    md += &format!("\n![{caption}](figures/race.png)\n\n");
+    Ok((md, drawn.files))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(blocks: u32, min_rounds: u32) -> RaceSpec {
+        RaceSpec {
+            agent: None,
+            blocks_per_round: blocks,
+            level: 0.05,
+            min_rounds,
+            max_games: None,
+        }
+    }
+
+    /// Block values cycling through `values`.
+    fn blocks(values: &[f64], n: usize) -> Vec<f64> {
+        (0..n).map(|i| values[i % values.len()]).collect()
+    }
+
+    #[test]
+    fn a_race_without_rows_asks_for_the_first_round() {
+        let r = decide(&spec(4, 2), 50, 2, &[vec![], vec![], vec![]]);
+        assert_eq!(r.next, Some(4));
+        assert!(r.rounds.is_empty() && r.ended.is_none());
+        assert_eq!(r.blocks, vec![4, 4, 4]);
+    }
+
+    #[test]
+    fn a_clearly_worse_point_is_dropped_at_the_first_test_and_the_race_ends() {
+        // Point 1 wins every block, point 0 scores a quarter, point 2 half.
+        let scores = vec![
+            blocks(&[0.0, 0.5, 0.5, 0.0], 8),
+            blocks(&[1.0], 8),
+            blocks(&[0.5, 1.0, 0.0, 0.5], 8),
+        ];
+        let r = decide(&spec(4, 2), 50, 2, &scores);
+        // Round 1: no test; round 2 at 8 blocks: point 0 dropped (best 1 by 0.75 in every block).
+        assert_eq!(r.rounds.len(), 2);
+        assert!(r.rounds[0].tests.is_empty());
+        assert_eq!(r.rounds[1].best, 1);
+        assert_eq!(r.dropped[0].map(|d| d.0), Some(2));
+        assert!(r.dropped[0].unwrap().1 < 0.05);
+        // Point 2 (mean 0.5 against 1.0 with spread): paired t on d = [0.5, 0, 1, 0.5] x 2:
+        // mean 0.5, sd 0.378, t = 3.74 on 7 df, one-sided p 0.0036; Holm multiplies the
+        // smaller p (point 0's) by 2 and this one, the second, by 1.
+        let q2 = r.rounds[1].tests.iter().find(|t| t.0 == 2).unwrap().1;
+        assert!((q2 - 0.0036).abs() < 0.0003, "{q2}");
+        assert_eq!(r.ended, Some(Ended::OneLeft));
+        assert_eq!(r.next, None);
+        assert_eq!(r.blocks, vec![8, 8, 8]);
+    }
+
+    #[test]
+    fn equal_points_stay_until_every_block_is_played() {
+        let scores = vec![blocks(&[0.0, 1.0], 10), blocks(&[1.0, 0.0], 10)];
+        let r = decide(&spec(4, 1), 10, 2, &scores);
+        assert!(r.dropped.iter().all(Option::is_none));
+        assert_eq!(
+            r.rounds.iter().map(|r| r.blocks).collect::<Vec<_>>(),
+            vec![4, 8, 10]
+        );
+        assert_eq!(r.ended, Some(Ended::AllBlocks));
+        // Ties go to the first point in grid order.
+        assert!(r.rounds.iter().all(|r| r.best == 0));
+    }
+
+    #[test]
+    fn a_dropped_point_plays_no_more_and_the_others_go_on() {
+        let scores = vec![
+            blocks(&[0.0], 4),
+            blocks(&[1.0, 0.5], 6),
+            blocks(&[0.5, 1.0], 6),
+        ];
+        let r = decide(&spec(2, 2), 20, 2, &scores);
+        assert_eq!(r.dropped[0].map(|d| d.0), Some(2));
+        // Round 3 asks the two left for 6 blocks, which they have; round 4 for 8.
+        assert_eq!(r.rounds.len(), 3);
+        assert_eq!(r.next, Some(8));
+        assert_eq!(r.blocks, vec![4, 8, 8]);
+    }
+
+    #[test]
+    fn max_games_stops_the_race() {
+        let scores = vec![blocks(&[0.0, 1.0], 10), blocks(&[1.0, 0.0], 10)];
+        let mut s = spec(2, 1);
+        s.max_games = Some(16);
+        let r = decide(&s, 10, 2, &scores);
+        // 2 points x 4 blocks x 2 games = 16 games after round 2.
+        assert_eq!(r.rounds.len(), 2);
+        assert_eq!(r.ended, Some(Ended::MaxGames));
+    }
+}
