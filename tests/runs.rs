@@ -2496,6 +2496,27 @@ fn a_grown_sweep_plays_only_its_new_games_and_equals_a_fresh_run() {
             "{}",
             stderr(&o)
         );
+        // A repeat and a grid value added are new jobs; the old ones are kept as they are.
+        let wider = write(
+            dir.path(),
+            "wider.toml",
+            &text
+                .replace(from, to)
+                .replace("seed = 11", "seed = 11\nrepeats = 2")
+                .replace("[20, 40]", "[20, 40, 30]"),
+        );
+        let o = gamelab(&["run", wider.to_str().unwrap(), "--out", grown_s]);
+        assert!(
+            o.status.success() && !stderr(&o).contains("grows from"),
+            "{}",
+            stderr(&o)
+        );
+        let widened = rows_any(&grown, "grown");
+        assert_eq!(widened.len(), 6, "3 values x 2 repeats");
+        assert!(
+            after.iter().all(|(k, df)| widened[k].equals_missing(df)),
+            "the old jobs are kept"
+        );
         // Lowered: nothing runs, and the report is a fresh run's at the smaller count.
         let low = write(dir.path(), "low.toml", &text.replace(from, lower));
         let lowered = dir.path().join("lowered");
@@ -2555,7 +2576,8 @@ min_rounds = 2
 "#;
 
 #[test]
-fn a_race_drops_the_worse_points_with_the_same_rows_on_any_thread_count_and_after_kill_9() {
+fn a_race_drops_the_worse_points_with_the_same_rows_on_any_thread_count_in_shards_and_after_kill_9()
+{
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "race.toml", RACE);
     let f = file.to_str().unwrap();
@@ -2603,6 +2625,36 @@ fn a_race_drops_the_worse_points_with_the_same_rows_on_any_thread_count_and_afte
     let o = gamelab(&["run", f, "--out", killed.to_str().unwrap()]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_same_rows(&a, &rows(&killed, "race"));
+    // Two shards of the race on one folder, side by side: each plays its points and waits for
+    // the other's rows; together the same rows.
+    let sharded = dir.path().join("sharded");
+    let shard = |i: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args([
+                "run",
+                f,
+                "--out",
+                sharded.to_str().unwrap(),
+                "--shard",
+                i,
+                "--threads",
+                "1",
+            ])
+            .output()
+            .unwrap()
+    };
+    let (s1, s2) = std::thread::scope(|s| {
+        let a = s.spawn(|| shard("1/2"));
+        let b = s.spawn(|| shard("2/2"));
+        (a.join().unwrap(), b.join().unwrap())
+    });
+    assert!(
+        s1.status.success() && s2.status.success(),
+        "{}\n{}",
+        stderr(&s1),
+        stderr(&s2)
+    );
+    assert_same_rows(&a, &rows(&sharded, "race"));
     // The report's race section: a row per point, and its figure.
     run_ok(&["report", f, "--out", one.to_str().unwrap()]);
     let report = one.join("results/race/report");

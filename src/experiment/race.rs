@@ -19,7 +19,9 @@
 //!
 //! **From the rows alone.** Every decision is computed from the rows on disk (`decide` over each
 //! point's complete blocks), never from state kept between rounds: a race killed in any round
-//! replays its decisions from the saved rows and goes on, the same on any thread count. A round
+//! replays its decisions from the saved rows and goes on, the same on any thread count, and
+//! `--shard` parts of one race on a shared results folder each play their own points and wait
+//! for the others' rows before the next round (MPI runs spread the games instead). A round
 //! is run as a sweep grown to the round's games (`runner`: a sealed job grows), so the rows of a
 //! point equal the first games of the full sweep's point. Dropped points keep their rows, and
 //! the report analyses them like any others; its race section (`report_section`) recomputes the
@@ -318,13 +320,17 @@ pub fn block_scores(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<Vec<Ve
     for job in jobs {
         let me = raced_agent(spec, job);
         let per = games_per_block(job).max(1);
-        let part = super::runner::sound_part(&dir, &rows_dir, &exp.name, &job.hash)
-            .map_err(|(p, why)| anyhow::anyhow!("{}: {why}", p.display()))?;
-        let Some((part, _)) = part else {
+        // No part, or one that fails its check (being replaced by another shard, or broken: the
+        // runner plays such a job again): no blocks yet.
+        let part = super::runner::sound_part(&dir, &rows_dir, &exp.name, &job.hash);
+        let Some(df) = part
+            .ok()
+            .flatten()
+            .and_then(|(part, _)| super::record::read_part(&part).ok())
+        else {
             all.push(Vec::new());
             continue;
         };
-        let df = super::record::read_part(&part)?;
         let col = |name: &str| -> Result<Vec<String>> {
             let c = df.column(name)?.cast(&polars::prelude::DataType::String)?;
             Ok(c.str()?
@@ -377,22 +383,22 @@ pub fn race_of(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Race, Vec<
 /// (`runner::run_locked` on the jobs as the round asks for them, dropped points at the games
 /// they have), until `decide` says it has ended. Returns the rounds' summaries added up.
 pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
-    anyhow::ensure!(
-        opts.shard.is_none(),
-        "{}: a race decides each round from every point's rows, so it runs in one process (over MPI workers too), not in --shard parts",
-        exp.path.display()
-    );
     let dir = super::runner::results_dir(&opts.out, &exp.name);
-    let _locks =
-        super::runner::lock_results(&dir, None, &format!("gamelab run {}", exp.path.display()))?;
+    let _locks = super::runner::lock_results(
+        &dir,
+        opts.shard,
+        &format!("gamelab run {}", exp.path.display()),
+    )?;
     let mut total: Option<RunSummary> = None;
     let mut said = 0;
+    let mut waiting_for = None;
     loop {
         let (race, _) = race_of(exp, jobs, &opts.out)?;
-        for r in &race.rounds[said..] {
+        // (A shard may read an earlier round while another shard grows a point: said once.)
+        for r in race.rounds.iter().skip(said) {
             eprintln!("{}", round_line(jobs, r));
         }
-        said = race.rounds.len();
+        said = said.max(race.rounds.len());
         // Each point as far as the race asks (a dropped point: the blocks it had).
         let asked: Vec<Job> = jobs
             .iter()
@@ -411,6 +417,20 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             };
         }
         let summary = super::runner::run_locked(exp, &asked, opts)?;
+        // A shard plays its own points of the round (`Shard::select`, by hash) and waits for the
+        // other shards' rows in the shared results folder: every shard decides the same rounds
+        // from the same rows. (A point another shard is growing has no sealed part for a moment,
+        // so the race read here may be an earlier round's; it asks this shard for nothing new.)
+        if opts.shard.is_some() && summary.jobs_run == 0 {
+            if waiting_for != race.next {
+                eprintln!(
+                    "race: waiting for the other shards' points to reach {} blocks",
+                    race.next.unwrap_or(0)
+                );
+                waiting_for = race.next;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(500));
+        }
         total = Some(match total {
             None => summary,
             Some(t) => RunSummary {
