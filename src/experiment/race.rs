@@ -24,14 +24,14 @@
 //! for the others' rows before the next round (MPI runs spread the games instead). A round
 //! is run as a sweep grown to the round's games (`runner`: a sealed job grows), so the rows of a
 //! point equal the first games of the full sweep's point. Dropped points keep their rows, and
-//! the report analyses them like any others; its race section (`report_section`) recomputes the
+//! the report analyses them like any others; its race section (`report::race`) recomputes the
 //! rounds from the rows the same way.
 
 use super::grid::Job;
 use super::runner::{RunOptions, RunSummary};
 use super::spec::{Experiment, JobKind};
 use crate::play::seat_result;
-use crate::stats::means::{mean, mean_interval, paired};
+use crate::stats::means::{mean, paired};
 use crate::stats::two_sample::holm;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
@@ -144,8 +144,16 @@ impl RaceSpec {
     }
 }
 
+/// The file's `[race]` section.
+pub fn spec_of(exp: &Experiment) -> Result<&RaceSpec> {
+    exp.file
+        .race
+        .as_ref()
+        .context("the file has a [race] section")
+}
+
 /// The raced agent of a job.
-fn raced_agent(spec: &RaceSpec, job: &Job) -> String {
+pub fn raced_agent(spec: &RaceSpec, job: &Job) -> String {
     spec.agent.clone().unwrap_or_else(|| {
         job.config
             .match_
@@ -309,11 +317,7 @@ fn one_sided_p(best: &[f64], other: &[f64]) -> f64 {
 /// Each job's complete blocks, in block order: the raced agent's mean result in each, read from
 /// the job's sealed part under `out` (no part: no blocks).
 pub fn block_scores(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<Vec<Vec<f64>>> {
-    let spec = exp
-        .file
-        .race
-        .as_ref()
-        .context("the file has a [race] section")?;
+    let spec = spec_of(exp)?;
     let dir = super::runner::results_dir(out, &exp.name);
     let rows_dir = dir.join(super::record::rows_folder(exp.file.kind));
     let mut all = Vec::new();
@@ -368,11 +372,7 @@ pub fn block_scores(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<Vec<Ve
 
 /// The race over `jobs` from the rows under `out`, with each point's block values.
 pub fn race_of(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Race, Vec<Vec<f64>>)> {
-    let spec = exp
-        .file
-        .race
-        .as_ref()
-        .context("the file has a [race] section")?;
+    let spec = spec_of(exp)?;
     let scores = block_scores(exp, jobs, out)?;
     let first = jobs.first().context("a race has grid points")?;
     let race = decide(spec, max_blocks(first), games_per_block(first), &scores);
@@ -453,7 +453,7 @@ pub fn point_name(job: &Job) -> String {
 }
 
 /// A point's swept values alone, for a table's cells and a legend headed by the keys.
-fn point_values(job: &Job) -> Vec<String> {
+pub fn point_values(job: &Job) -> Vec<String> {
     job.swept
         .iter()
         .map(|(_, v)| super::record::swept_text(v))
@@ -483,7 +483,7 @@ fn round_line(jobs: &[Job], r: &Round) -> String {
     )
 }
 
-fn ended_text(ended: Ended, jobs: &[Job], race: &Race) -> String {
+pub fn ended_text(ended: Ended, jobs: &[Job], race: &Race) -> String {
     let left: Vec<String> = (0..jobs.len())
         .filter(|&p| race.dropped[p].is_none())
         .map(|p| point_name(&jobs[p]))
@@ -494,119 +494,6 @@ fn ended_text(ended: Ended, jobs: &[Job], race: &Race) -> String {
         Ended::MaxGames => "race.max_games reached",
     };
     format!("{why}; left: {}", left.join("; "))
-}
-
-/// The report's race section: a table of the points (blocks played, score with its interval
-/// over blocks, the round it was dropped in and its adjusted p), and a figure of each point's
-/// score with its interval round by round. Markdown text; the figure is written to `figures`.
-pub fn report_section(
-    exp: &Experiment,
-    jobs: &[Job],
-    out: &Path,
-    figures: &Path,
-    level: f64,
-) -> Result<(String, Vec<std::path::PathBuf>)> {
-    let spec = exp
-        .file
-        .race
-        .as_ref()
-        .context("the file has a [race] section")?;
-    let Some(first) = jobs.first() else {
-        return Ok((String::new(), vec![]));
-    };
-    let (race, scores) = race_of(exp, jobs, out)?;
-    let per = games_per_block(first);
-    let full: usize = jobs.iter().map(Job::game_count).sum();
-    let keys: Vec<&str> = first.swept.iter().map(|(k, _)| k.as_str()).collect();
-    let played: usize = (0..jobs.len())
-        .map(|p| race.blocks[p].min(scores[p].len()) * per)
-        .sum();
-    let mut md = format!(
-        "## Race\n\nRaced: `{}`'s score (%) per grid point, in rounds of {} block(s) ({} games a block); from round {} on, a paired one-sided t-test on the blocks against the best point, Holm-adjusted across the points, drops a point at adjusted p < {}. {}. Games played: {} of the full sweep's {} ({:.0}%).\n\n| {} | blocks | score % | {:.0}% interval | dropped in round | adjusted p |\n|{}---:|---:|---|---:|---:|\n",
-        raced_agent(spec, first),
-        spec.blocks_per_round,
-        per,
-        spec.min_rounds,
-        spec.level,
-        match race.ended {
-            Some(e) => format!("Ended: {}", ended_text(e, jobs, &race)),
-            None => "Not ended: run the file again to go on".to_string(),
-        },
-        played,
-        full,
-        100.0 * played as f64 / full.max(1) as f64,
-        keys.join(" | "),
-        level * 100.0,
-        "---|".repeat(keys.len()),
-    );
-    for (p, job) in jobs.iter().enumerate() {
-        let have = &scores[p][..race.blocks[p].min(scores[p].len())];
-        let interval = mean_interval(have, level);
-        let (score, lo_hi) = match interval {
-            // A score cannot leave 0..100: the t interval is shown clipped to it.
-            Some(e) => (
-                format!("{:.1}", 100.0 * e.value),
-                format!(
-                    "{:.1} .. {:.1}",
-                    100.0 * e.lo.max(0.0),
-                    100.0 * e.hi.min(1.0)
-                ),
-            ),
-            None if !have.is_empty() => (format!("{:.1}", 100.0 * mean(have)), String::new()),
-            None => (String::new(), String::new()),
-        };
-        let (round, q) = match race.dropped[p] {
-            Some((r, q)) => (r.to_string(), format!("{q:.4}")),
-            None => ("(in)".into(), String::new()),
-        };
-        md += &format!(
-            "| {} | {} | {score} | {lo_hi} | {round} | {q} |\n",
-            point_values(job).join(" | "),
-            have.len()
-        );
-    }
-    // Each point's score and interval over the blocks it had at each round it played.
-    let series: Vec<(String, Vec<crate::report::figure::curve::Point>)> = jobs
-        .iter()
-        .enumerate()
-        .map(|(p, job)| {
-            let points = race
-                .rounds
-                .iter()
-                .filter(|r| r.racing.contains(&p))
-                .filter_map(|r| {
-                    let e = mean_interval(&scores[p][..r.blocks], level)?;
-                    Some((
-                        r.round as f64,
-                        100.0 * e.value,
-                        100.0 * e.lo.max(0.0),
-                        100.0 * e.hi.min(1.0),
-                    ))
-                })
-                .collect();
-            (point_values(job).join(", "), points)
-        })
-        .collect();
-    let mut fig = crate::report::figure::curve::Curves::new(
-        String::new(),
-        "round".into(),
-        format!("score of {} (%)", raced_agent(spec, first)),
-        series,
-        keys.iter()
-            .map(|k| crate::report::draw::readable(k))
-            .collect::<Vec<_>>()
-            .join(", "),
-    );
-    fig.hlines = vec![50.0];
-    fig.y_range = Some((0.0, 100.0));
-    let caption = format!(
-        "The race: each point's score with its {:.0}% interval over the blocks played, round by round, until it was dropped",
-        level * 100.0
-    );
-    let files = crate::report::figure::write_figure(figures, "race", &fig)?;
-    let drawn = crate::report::draw::write_caption(figures, "race", &caption, files)?;
-    md += &format!("\n![{caption}](figures/race.png)\n\n");
-    Ok((md, drawn.files))
 }
 
 #[cfg(test)]

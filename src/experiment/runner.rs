@@ -352,13 +352,13 @@ fn run_with(
     let dir = results_dir(&opts.out, &exp.name);
     let rows_dir = dir.join(rows_folder(exp.file.kind));
     let in_shard = shard_jobs(jobs, opts);
-    // A job that ran (or began) with other trained weights than it reads now runs again from
-    // the start.
     let hashes: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
     write_atomic(&current_jobs_file(&dir), |f| {
         serde_json::to_writer_pretty(f, &hashes)?;
         Ok(())
     })?;
+    // A job that ran (or began) with other trained weights than it reads now runs again from
+    // the start.
     for (hash, now) in &inputs {
         let files = JobFiles::of(&dir, &rows_dir, hash, opts.format);
         let ran_with = std::fs::read_to_string(&files.record)
@@ -377,8 +377,7 @@ fn run_with(
         }
     }
     // A job is done when its part passes its check; a part that fails it is removed (with the
-    // job's other outputs) and the job runs again.
-    // A sealed job asked for more units than it ended with (a match grown from 200 games to 300)
+    // job's other outputs) and the job runs again. A sealed job asked for more units than it ended with (a match grown from 200 games to 300)
     // goes on from where it ended: its part becomes its first batch (`stream::reopen`).
     let kind = kind_runner(exp.file.kind);
     let mut pending: Vec<&Job> = Vec::new();

@@ -18,6 +18,7 @@ pub mod figure;
 pub mod html;
 pub mod kept;
 pub mod plan;
+pub mod race;
 pub mod records;
 pub mod spec;
 pub mod summary;
@@ -755,8 +756,7 @@ fn write_report(
         .with_context(|| format!("writing {}", path.display()))?;
     md += &sprt_section(jobs, records)?;
     if exp.file.race.is_some() {
-        let (section, files) =
-            crate::experiment::race::report_section(exp, jobs, out, &fig_dir, plan.level)?;
+        let (section, files) = race::report_section(exp, jobs, out, &fig_dir, plan.level)?;
         md += &section;
         figures.extend(
             files
