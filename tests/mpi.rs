@@ -162,6 +162,15 @@ fn colosseum_and_tournament_jobs_give_the_rows_of_one_process() {
 }
 
 #[test]
+fn a_race_gives_the_rows_and_drops_of_one_process() {
+    // Rank 0 decides each round from the rows the workers' games wrote.
+    let rows = same_rows_on_three_ranks("race", RACE);
+    let heights: Vec<usize> = rows.values().map(DataFrame::height).collect();
+    assert_eq!(heights.len(), 3);
+    assert!(heights.iter().sum::<usize>() < 3 * 80, "{heights:?}");
+}
+
+#[test]
 fn a_ga_gives_the_rows_and_table_of_one_process() {
     let text = r#"
 name = "ga"

@@ -2553,28 +2553,7 @@ fn a_grown_sweep_plays_only_its_new_games_and_equals_a_fresh_run() {
     }
 }
 
-/// A race of three budgets of SimpleMCTS against greedy: one clearly worse point.
-const RACE: &str = r#"
-name = "race"
-kind = "match"
-game = "othello"
-stage = "small6"
-seed = 3
-[match]
-players = ["mcts", "greedy"]
-games = 80
-[agents.mcts]
-kind = "simple_mcts"
-rollouts = 8
-[agents.greedy]
-kind = "greedy"
-[grid]
-"agents.mcts.rollouts" = [1, 100, 300]
-[race]
-blocks_per_round = 4
-min_rounds = 2
-"#;
-
+/// `RACE` (tests/common): three budgets of SimpleMCTS against greedy, one clearly worse point.
 #[test]
 fn a_race_drops_the_worse_points_with_the_same_rows_on_any_thread_count_in_shards_and_after_kill_9()
 {

@@ -100,6 +100,28 @@ kind = "alphabeta"
 nodes = 200
 "#;
 
+/// A small race: three budgets of MCTS against greedy; the point at one rollout is dropped early.
+pub const RACE: &str = r#"
+name = "race"
+kind = "match"
+game = "othello"
+stage = "small6"
+seed = 3
+[match]
+players = ["mcts", "greedy"]
+games = 80
+[agents.mcts]
+kind = "simple_mcts"
+rollouts = 8
+[agents.greedy]
+kind = "greedy"
+[grid]
+"agents.mcts.rollouts" = [1, 100, 300]
+[race]
+blocks_per_round = 4
+min_rounds = 2
+"#;
+
 /// Columns that measure time, and so differ between runs.
 pub const TIMING: [&str; 9] = [
     "wall_ms",

@@ -37,7 +37,12 @@ impl Figure for GroupedBars {
             0
         };
         let w = (120 + 26 * bars as u32).clamp(420, 1000) + legend;
-        (w, 320 + title_height(&self.title, w))
+        let items = if self.series.len() > 1 {
+            self.series.len()
+        } else {
+            0
+        };
+        (w, super::chart_height(items) + title_height(&self.title, w))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -57,11 +62,11 @@ impl Figure for GroupedBars {
         let n_ser = self.series.len();
         let titled = titled(root, &self.title)?;
         let area = if n_ser > 1 {
-            let items: Vec<(String, RGBColor)> = self
+            let items: Vec<(String, super::Swatch)> = self
                 .series
                 .iter()
                 .enumerate()
-                .map(|(i, s)| (s.clone(), series_colour(i)))
+                .map(|(i, s)| (s.clone(), super::Swatch::Box(series_colour(i))))
                 .collect();
             with_legend(&titled, &self.series_label, &items)?
         } else {

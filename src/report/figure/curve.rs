@@ -3,7 +3,7 @@
 //! numeric sweep). Either axis may be logarithmic; reference lines (50%) are dashed.
 
 use super::{
-    Figure, house_mesh, legend_width, no_data, padded, plot_err, series_colour, tick, title_height,
+    Figure, house_mesh, legend_width, no_data, padded, plot_err, series_style, tick, title_height,
     titled, with_legend,
 };
 use anyhow::Result;
@@ -78,7 +78,12 @@ impl Curves {
 impl Figure for Curves {
     fn size(&self) -> (u32, u32) {
         let w = 500 + self.legend();
-        (w, 320 + title_height(&self.title, w))
+        let items = if self.has_legend() {
+            self.series.len()
+        } else {
+            0
+        };
+        (w, super::chart_height(items) + title_height(&self.title, w))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -133,11 +138,11 @@ impl Figure for Curves {
         let whole_x = pts.iter().all(|p| (p.0 - p.0.round()).abs() < 1e-9);
         let titled = titled(root, &self.title)?;
         let area = if self.has_legend() {
-            let items: Vec<(String, RGBColor)> = self
+            let items: Vec<(String, super::Swatch)> = self
                 .series
                 .iter()
                 .enumerate()
-                .map(|(i, s)| (s.0.clone(), series_colour(i)))
+                .map(|(i, s)| (s.0.clone(), super::Swatch::Line(series_style(i))))
                 .collect();
             with_legend(&titled, &self.series_label, &items)?
         } else {
@@ -261,7 +266,8 @@ impl Curves {
             .map_err(plot_err)?;
         }
         for (s, (_, points)) in self.series.iter().enumerate() {
-            let colour = series_colour(s);
+            let style = series_style(s);
+            let colour = style.colour;
             let points: Vec<Point> = points
                 .iter()
                 .copied()
@@ -298,18 +304,28 @@ impl Curves {
                 )))
                 .map_err(plot_err)?;
             }
-            c.draw_series(LineSeries::new(
-                points.iter().map(|p| (p.0, p.1)),
-                colour.stroke_width(2),
-            ))
-            .map_err(plot_err)?;
+            let line = points.iter().map(|p| (p.0, p.1));
+            if style.dashed {
+                c.draw_series(DashedLineSeries::new(line, 8, 5, colour.stroke_width(2)))
+                    .map_err(plot_err)?;
+            } else {
+                c.draw_series(LineSeries::new(line, colour.stroke_width(2)))
+                    .map_err(plot_err)?;
+            }
             // Markers where there are few points; a long series (a learning curve) is its line.
             if points.len() <= 40 {
-                c.draw_series(
-                    points
-                        .iter()
-                        .map(|p| Circle::new((p.0, p.1), 3, colour.filled())),
-                )
+                let at = || points.iter().map(|p| (p.0, p.1));
+                let fill = colour.filled();
+                match style.marker {
+                    0 => c.draw_series(at().map(|p| Circle::new(p, 3, fill))),
+                    1 => c.draw_series(at().map(|p| TriangleMarker::new(p, 4, fill))),
+                    2 => {
+                        c.draw_series(at().map(|p| {
+                            EmptyElement::at(p) + Rectangle::new([(-3, -3), (3, 3)], fill)
+                        }))
+                    }
+                    _ => c.draw_series(at().map(|p| Cross::new(p, 4, colour.stroke_width(2)))),
+                }
                 .map_err(plot_err)?;
             }
         }

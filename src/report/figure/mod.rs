@@ -298,6 +298,26 @@ pub fn series_colour(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// How series `i` is drawn in a line figure: the palette's colour, and past its eight colours
+/// another marker and line (dashed every other cycle), so that a ninth series is not drawn as the
+/// first.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeriesStyle {
+    pub colour: RGBColor,
+    /// 0 circle, 1 triangle, 2 square, 3 cross.
+    pub marker: usize,
+    pub dashed: bool,
+}
+
+pub fn series_style(i: usize) -> SeriesStyle {
+    let cycle = i / PALETTE.len();
+    SeriesStyle {
+        colour: series_colour(i),
+        marker: cycle % 4,
+        dashed: cycle % 2 == 1,
+    }
+}
+
 /// A sequential colour scale (light yellow to dark blue) for t in [0, 1].
 pub fn sequential(t: f64) -> RGBColor {
     let stops = [
@@ -355,12 +375,18 @@ pub fn legend_width(heading: &str, items: &[String]) -> u32 {
     (longest as f64 * text::TICK * 0.6 + 40.0).clamp(80.0, 260.0) as u32
 }
 
+/// The height a chart needs below its title: the house's 320, or more for a legend of `items`
+/// entries (`with_legend` draws them 22 units apart from 64 down), so none is cut off.
+pub fn chart_height(items: usize) -> u32 {
+    320.max(64 + 22 * items as u32 + 12)
+}
+
 /// Splits off a legend column on the right and draws the legend there: a heading and one
 /// swatch per series. Returns the area left for the chart.
 pub fn with_legend<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     heading: &str,
-    items: &[(String, RGBColor)],
+    items: &[(String, Swatch)],
 ) -> Result<DrawingArea<DB, Shift>>
 where
     DB::ErrorType: 'static,
@@ -371,17 +397,66 @@ where
     legend
         .draw(&Text::new(heading.to_string(), (4, 40), font(text::TICK)))
         .map_err(plot_err)?;
-    for (i, (name, colour)) in items.iter().enumerate() {
+    for (i, (name, swatch)) in items.iter().enumerate() {
         let y = 64 + 22 * i as i32;
-        legend
-            .draw(&Rectangle::new([(6, y), (20, y + 14)], colour.filled()))
-            .map_err(plot_err)?;
+        match *swatch {
+            Swatch::Box(colour) => legend
+                .draw(&Rectangle::new([(6, y), (20, y + 14)], colour.filled()))
+                .map_err(plot_err)?,
+            Swatch::Line(style) => {
+                let line = [(2, y + 7), (24, y + 7)];
+                let stroke = style.colour.stroke_width(2);
+                if style.dashed {
+                    legend
+                        .draw(&plotters::element::DashedPathElement::new(
+                            line, 4, 3, stroke,
+                        ))
+                        .map_err(plot_err)?;
+                } else {
+                    legend
+                        .draw(&PathElement::new(line, stroke))
+                        .map_err(plot_err)?;
+                }
+                draw_marker(&legend, (13, y + 7), style, 4)?;
+            }
+        }
         let label: String = name.chars().take(28).collect();
         legend
             .draw(&Text::new(label, (28, y), font(text::TICK)))
             .map_err(plot_err)?;
     }
     Ok(chart)
+}
+
+/// A legend entry's sample: a filled box (bars) or a series' line and marker (curves).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Swatch {
+    Box(RGBColor),
+    Line(SeriesStyle),
+}
+
+/// Draws `style`'s marker at pixel `at` of `area`, `r` its radius.
+pub fn draw_marker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    at: (i32, i32),
+    style: SeriesStyle,
+    r: i32,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    let fill = style.colour.filled();
+    let r32 = r as u32;
+    match style.marker {
+        0 => area.draw(&Circle::new(at, r32, fill)),
+        1 => area.draw(&TriangleMarker::new(at, r32 + 1, fill)),
+        2 => area.draw(&Rectangle::new(
+            [(at.0 - r, at.1 - r), (at.0 + r, at.1 + r)],
+            fill,
+        )),
+        _ => area.draw(&Cross::new(at, r32 + 1, style.colour.stroke_width(2))),
+    }
+    .map_err(plot_err)
 }
 
 /// A square grid chart (heatmaps, matrices): unit cells, cell (row r, column c) at

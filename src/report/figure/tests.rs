@@ -218,6 +218,30 @@ fn learning_curves() {
     );
     (log.log_x, log.log_y, log.hlines) = (true, true, vec![5.0]);
     check(&log, "curve_log");
+    // More series than colours: every marker and line style drawn, in the legend too.
+    let many = (0..20)
+        .map(|i| {
+            let up = i as f64;
+            let shifted = pts
+                .iter()
+                .map(|p| (p.0, p.1 + up, p.2 + up, p.3 + up))
+                .collect();
+            (format!("s{i}"), shifted)
+        })
+        .collect();
+    check(&curves("many", many), "curve_many");
+}
+
+#[test]
+fn series_past_the_palette_differ_in_marker_or_line() {
+    let styles: Vec<_> = (0..32).map(super::series_style).collect();
+    for (i, a) in styles.iter().enumerate() {
+        for b in &styles[i + 1..] {
+            assert_ne!(a, b, "series {i} drawn like a later one");
+        }
+    }
+    assert_eq!(styles[8].colour, styles[0].colour);
+    assert!(!styles[0].dashed && styles[8].dashed && styles[8].marker == 1);
 }
 
 #[test]
