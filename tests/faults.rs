@@ -83,7 +83,7 @@ fn kill_repeatedly(
         saw_batches |= has_batches();
     }
     for &d in delays {
-        let mut child = spawn(&["run", file, "--out", out.to_str().unwrap()]);
+        let child = spawn(&["run", file, "--out", out.to_str().unwrap()]);
         std::thread::sleep(Duration::from_millis(d));
         let killed = kill_if_running(child);
         landed += killed as usize;
