@@ -377,8 +377,9 @@ fn run_with(
         }
     }
     // A job is done when its part passes its check; a part that fails it is removed (with the
-    // job's other outputs) and the job runs again. A sealed job asked for more units than it ended with (a match grown from 200 games to 300)
-    // goes on from where it ended: its part becomes its first batch (`stream::reopen`).
+    // job's other outputs) and the job runs again. A sealed job asked for more units than it
+    // ended with (a match grown from 200 games to 300) goes on from where it ended: its part
+    // becomes its first batch (`stream::reopen`).
     let kind = kind_runner(exp.file.kind);
     let mut pending: Vec<&Job> = Vec::new();
     let mut rows_kept = 0;

@@ -314,19 +314,9 @@ impl Curves {
             }
             // Markers where there are few points; a long series (a learning curve) is its line.
             if points.len() <= 40 {
-                let at = || points.iter().map(|p| (p.0, p.1));
-                let fill = colour.filled();
-                match style.marker {
-                    0 => c.draw_series(at().map(|p| Circle::new(p, 3, fill))),
-                    1 => c.draw_series(at().map(|p| TriangleMarker::new(p, 4, fill))),
-                    2 => {
-                        c.draw_series(at().map(|p| {
-                            EmptyElement::at(p) + Rectangle::new([(-3, -3), (3, 3)], fill)
-                        }))
-                    }
-                    _ => c.draw_series(at().map(|p| Cross::new(p, 4, colour.stroke_width(2)))),
+                for p in &points {
+                    super::draw_marker(c.plotting_area(), (p.0, p.1), style, 3)?;
                 }
-                .map_err(plot_err)?;
             }
         }
         Ok(())

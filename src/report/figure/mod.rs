@@ -435,26 +435,28 @@ pub enum Swatch {
     Line(SeriesStyle),
 }
 
-/// Draws `style`'s marker at pixel `at` of `area`, `r` its radius.
-pub fn draw_marker<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    at: (i32, i32),
+/// Draws `style`'s marker centred at `at` of `area` (a legend's pixel or a chart's data point),
+/// `r` pixels its radius: the one place a marker's shape is chosen, for charts and legends.
+pub fn draw_marker<DB, CT>(
+    area: &DrawingArea<DB, CT>,
+    at: CT::From,
     style: SeriesStyle,
     r: i32,
 ) -> Result<()>
 where
+    DB: DrawingBackend,
     DB::ErrorType: 'static,
+    CT: plotters::coord::CoordTranslate,
+    CT::From: Clone + 'static,
 {
     let fill = style.colour.filled();
+    let at = EmptyElement::at(at);
     let r32 = r as u32;
     match style.marker {
-        0 => area.draw(&Circle::new(at, r32, fill)),
-        1 => area.draw(&TriangleMarker::new(at, r32 + 1, fill)),
-        2 => area.draw(&Rectangle::new(
-            [(at.0 - r, at.1 - r), (at.0 + r, at.1 + r)],
-            fill,
-        )),
-        _ => area.draw(&Cross::new(at, r32 + 1, style.colour.stroke_width(2))),
+        0 => area.draw(&(at + Circle::new((0, 0), r32, fill))),
+        1 => area.draw(&(at + TriangleMarker::new((0, 0), r32 + 1, fill))),
+        2 => area.draw(&(at + Rectangle::new([(-r, -r), (r, r)], fill))),
+        _ => area.draw(&(at + Cross::new((0, 0), r32 + 1, style.colour.stroke_width(2)))),
     }
     .map_err(plot_err)
 }
