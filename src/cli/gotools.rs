@@ -1,7 +1,7 @@
 //! `gamelab solve` and `check-gotools` on GoTools' own files: reading them, solving each
 //! question beside GoTools' answer, and the check's CSV.
 
-use crate::*;
+use super::*;
 
 /// How to get GoTools' problem files (they are copyrighted and never ship with gamelab).
 pub(crate) const GOTOOLS_HOWTO: &str = "GoTools' problem files are not part of gamelab (they are copyrighted): get them from the public repository cameron-martin/tsumego-solver (folder benches/gotools/puzzles, files lvA.B), keep them outside the repository, and give the folder as an argument or as GOTOOLS_PROBLEMS=DIR";
@@ -172,4 +172,27 @@ pub(crate) fn read_problems(path: &PathBuf) -> Result<Vec<gamelab::game::tsumego
         gamelab::game::tsumego::parse_problems(&text)
     };
     parsed.map_err(|e| position_error(path, e))
+}
+
+/// `--levels 1-14` or `--levels 7`, within 1..=14.
+pub(crate) fn parse_levels(s: &str) -> Result<(u8, u8)> {
+    let bad = || {
+        InputError::plain(format!(
+            "--levels '{s}': expected FIRST-LAST within 1-14, such as 1-14 or 3-6"
+        ))
+    };
+    let (a, b) = match s.split_once('-') {
+        Some((a, b)) => (
+            a.trim().parse::<u8>().map_err(|_| bad())?,
+            b.trim().parse::<u8>().map_err(|_| bad())?,
+        ),
+        None => {
+            let v = s.trim().parse::<u8>().map_err(|_| bad())?;
+            (v, v)
+        }
+    };
+    if a == 0 || b > 14 || a > b {
+        return Err(bad().into());
+    }
+    Ok((a, b))
 }

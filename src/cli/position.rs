@@ -1,7 +1,7 @@
 //! Positions given on the command line (`show`, `moves`): read from a file or a stage, moves
 //! played on them, and errors that name the line.
 
-use crate::*;
+use super::*;
 
 pub(crate) fn colosseum_only(game: &str) -> Result<()> {
     if game != "colosseum" {
@@ -87,4 +87,55 @@ pub(crate) fn position_error(
         message: e.message,
     }
     .into()
+}
+
+/// `--stage` of `gamelab perft`: a built-in stage id, an inline stage table
+/// (`{ id = "x", size = 6, black = [[2, 3], [3, 2]], white = [[2, 2], [3, 3]], ignore_occlusion = true }`),
+/// or a TOML file holding such a table at its top level or under `stage`.
+pub(crate) fn othello_stage(stage: &str) -> Result<gamelab::game::othello::StageDef> {
+    use gamelab::game::othello::{StageDef, StageRef, builtin_stage};
+    if builtin_stage(stage).is_some() {
+        return StageRef::Id(stage.to_string())
+            .resolve()
+            .map_err(|e| InputError::plain(format!("--stage: {e}")).into());
+    }
+    #[derive(serde::Deserialize)]
+    struct Wrapped {
+        stage: StageDef,
+    }
+    let path = PathBuf::from(stage);
+    let (def, file) = if stage.trim_start().starts_with('{') {
+        let text = format!("stage = {stage}");
+        let w: Wrapped = toml::from_str(&text)
+            .map_err(|e| InputError::plain(format!("--stage: {}", e.message())))?;
+        (w.stage, None)
+    } else if path.is_file() {
+        let text = gamelab::durable::read_input(&path).map_err(|e| InputError {
+            file: Some(path.clone()),
+            line_col: None,
+            key: None,
+            message: format!("cannot read the stage: {e}"),
+        })?;
+        let def = match toml::from_str::<Wrapped>(&text) {
+            Ok(w) => w.stage,
+            Err(_) => toml::from_str::<StageDef>(&text)
+                .map_err(|e| InputError::from_toml(&path, &text, &e))?,
+        };
+        (def, Some(path))
+    } else {
+        return Err(InputError::plain(format!(
+            "--stage '{stage}': not a built-in stage ({}), an inline table {{ id = ..., size = ..., black = ..., white = ... }}, or a file",
+            gamelab::game::othello::BUILTIN_STAGES.join(", ")
+        ))
+        .into());
+    };
+    StageRef::Inline(def).resolve().map_err(|e| {
+        InputError {
+            file,
+            line_col: None,
+            key: Some("stage".into()),
+            message: e,
+        }
+        .into()
+    })
 }
