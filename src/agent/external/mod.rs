@@ -1,0 +1,576 @@
+//! External agents: a player that is another program, speaking gamelab's line protocol over its
+//! standard input and output (docs/protocol.md). Any language can play; the courses' Python
+//! agents play through the adapters in `adapters/`.
+//!
+//! One process per seat and game at a time, taken from a pool kept for the whole run (so a
+//! process plays game after game of a job) and started when the pool has none; several games in
+//! parallel (`--threads`) use several processes. A fault of the program (an illegal move, a line
+//! that is not the protocol, a move past its time, a crash or an exit) ends that game as a loss
+//! for it, with the fault in the rows (`termination`); the process is killed and the next game
+//! starts a new one. Nothing an external program does stops or hangs a run: every read has a
+//! deadline (the move's time plus `grace_ms`), after which the process is killed.
+//!
+//! Its standard error goes to a log file per job and agent (`results/<experiment>/logs/`),
+//! set by the runner, at most `MAX_LOG_BYTES` a file (then a line says how much was dropped);
+//! without one (tests, `gamelab play`), to gamelab's own standard error.
+//!
+//! Bounds: a protocol line is at most `MAX_LINE_BYTES` (a longer one is a `protocol_error`,
+//! read past without being kept), a row's `fault_detail` at most `MAX_FAULT_DETAIL` characters.
+//! Each program runs under a keeper (`contain`), a child subreaper forked from gamelab: a kill
+//! (a fault, the end of the run) ends the program and every process it started, even one that
+//! left its process group and session with `setsid()`, and so does the program's own exit and
+//! gamelab's death, even by kill -9. No pipe gamelab reads stays open once the program is gone.
+
+use super::{Agent, Effort};
+use crate::game::{Game, Player};
+use crate::rng::GameRng;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{LazyLock, Mutex};
+use std::time::{Duration, Instant};
+
+mod contain;
+mod process;
+mod spec;
+
+use contain::*;
+pub use contain::{contain, stop_contained};
+pub use process::shutdown;
+use process::*;
+pub use spec::*;
+
+/// The protocol version gamelab speaks; an agent must answer the handshake with it.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Termination {
+    Normal,
+    IllegalMove,
+    Timeout,
+    Crash,
+    ProtocolError,
+    Memory,
+}
+
+impl Termination {
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Normal => "normal",
+            Termination::IllegalMove => "illegal_move",
+            Termination::Timeout => "timeout",
+            Termination::Crash => "crash",
+            Termination::ProtocolError => "protocol_error",
+            Termination::Memory => "memory",
+        }
+    }
+}
+
+/// A fault of an agent: what it was, and the line or message that shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: Termination,
+    pub detail: String,
+}
+
+/// Longest `fault_detail` kept (a line an agent sent may be long): its first characters.
+pub const MAX_FAULT_DETAIL: usize = 300;
+
+fn fault(kind: Termination, detail: impl Into<String>) -> Fault {
+    Fault {
+        kind,
+        detail: capped_detail(detail.into()),
+    }
+}
+
+/// A `fault_detail` cut to its first `MAX_FAULT_DETAIL` characters, saying how long it was.
+pub fn capped_detail(detail: String) -> String {
+    if detail.len() > MAX_FAULT_DETAIL {
+        let cut: String = detail.chars().take(MAX_FAULT_DETAIL).collect();
+        format!("{cut}... ({} bytes in all)", detail.len())
+    } else {
+        detail
+    }
+}
+
+/// Longest protocol line read from an agent (1 MiB): a longer one is a protocol error, read
+/// past without being kept, so an agent cannot fill gamelab's memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// Most of an agent's standard error kept in its log file (10 MB a file, the file of a job
+/// and agent); past it the rest is counted and one line says how much was dropped.
+pub const MAX_LOG_BYTES: u64 = 10_000_000;
+
+/// Starts the program once and shakes hands, so a command that does not exist, a handshake
+/// that never comes or a wrong protocol version is an error before anything runs. Returns the
+/// agent's name. The process is then told to quit (the run's processes write to the job's log).
+pub fn probe(spec: &ExternalSpec, game: &str) -> Result<String, String> {
+    let spec = &spec.for_game(game);
+    static PROBED: LazyLock<Mutex<HashMap<String, String>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    if let Some(name) = PROBED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&spec.key())
+    {
+        return Ok(name.clone());
+    }
+    let mut p = Process::start(spec).map_err(|f| f.detail)?;
+    let name = p.name.clone();
+    p.send("quit").ok();
+    let deadline = Instant::now() + Duration::from_millis(200);
+    while Instant::now() < deadline && matches!(p.child.try_wait(), Ok(None)) {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    p.kill();
+    PROBED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(spec.key(), name.clone());
+    Ok(name)
+}
+
+/// The course adapters (`adapters/`), each with the argument it takes and a `cwd` to run in.
+const ADAPTERS: [(&str, &str, &str, &str); 3] = [
+    (
+        "COMP 424 Colosseum Survival",
+        "colosseum/gamelab_colosseum.py",
+        "agents/student_agent.py",
+        "/path/to/your/colosseum-project",
+    ),
+    (
+        "COMP30024 Freckers",
+        "freckers/gamelab_freckers.py",
+        "agent",
+        "/path/to/your/part-b",
+    ),
+    (
+        "Othello (gamelab's interface)",
+        "othello/gamelab_othello.py",
+        "my_othello.py",
+        "/path/to/your/folder",
+    ),
+];
+
+/// `gamelab adapters`: each course adapter's absolute path in this clone, as an agent section
+/// to paste into an experiment file kept beside a student's agent: the adapter by its
+/// absolute path, the agent's files relative to `cwd`. An error when the clone's `adapters/`
+/// folder is gone (a binary moved away from its source).
+pub fn adapters_text() -> Result<String, String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters");
+    let mut out = String::new();
+    for (course, file, arg, cwd) in ADAPTERS {
+        let path = root.join(file);
+        if !path.is_file() {
+            return Err(format!(
+                "{} is not there: gamelab was built from {} and that clone has moved or lost its adapters/ folder",
+                path.display(),
+                env!("CARGO_MANIFEST_DIR")
+            ));
+        }
+        let quoted = toml::Value::String(path.display().to_string());
+        out.push_str(&format!(
+            "# {course}\n[agents.mine]\nkind = \"external\"\ncommand = [\"python3\", {quoted}, \"{arg}\"]\ncwd = \"{cwd}\"\n\n"
+        ));
+    }
+    Ok(out)
+}
+
+/// The games external agents can play: their name in the protocol, their positions as text and
+/// the notation of their moves.
+pub trait Protocol: Game {
+    /// `othello`, `colosseum` or `freckers`.
+    const NAME: &'static str;
+    /// The position in the game's text format (the one `gamelab show` prints).
+    fn position_text(&self) -> String;
+}
+
+/// An external program playing one seat of one game.
+pub struct ExternalAgent<G: Protocol> {
+    spec: ExternalSpec,
+    clock: ExternalClock,
+    process: Option<Process>,
+    fault: Option<Fault>,
+    seat: Option<Player>,
+    /// The game as the agent was told it, to name the moves it observes.
+    state: G,
+    clock_left: Option<Duration>,
+    /// The time its moves took on its clock this game (`clock.kind`).
+    clock_used: Duration,
+    /// Under `FaultRule::RandomMove`: the faults this game that cost a move, each with the move
+    /// played at random for it.
+    replaced: Vec<String>,
+    /// The agent's seed for this game (`begin`), told again to a restarted process.
+    seed: u64,
+    /// On the CPU clock: the CPU time of the process when the game began (`begin`), so the
+    /// first move's time includes the agent's construction, as in COMP30024's referee.
+    cpu_at_begin: Option<Duration>,
+    moves: u32,
+    /// Whether the process came from the pool (it played an earlier game).
+    reused: bool,
+    /// Every line sent in this game, to replay to a fresh process (see `choose`).
+    sent: Vec<String>,
+}
+
+impl<G: Protocol> ExternalAgent<G> {
+    pub fn new(spec: &ExternalSpec, start: &G) -> ExternalAgent<G> {
+        let clock = spec.clock(G::NAME);
+        ExternalAgent {
+            spec: spec.for_game(G::NAME),
+            clock_used: Duration::ZERO,
+            replaced: Vec::new(),
+            seed: 0,
+            cpu_at_begin: None,
+            clock,
+            process: None,
+            fault: None,
+            seat: None,
+            state: start.clone(),
+            clock_left: clock.game,
+            moves: 0,
+            reused: false,
+            sent: Vec::new(),
+        }
+    }
+
+    /// Sends lines, turning an error into the agent's fault.
+    fn send(&mut self, lines: &[String]) {
+        if self.fault.is_some() {
+            return;
+        }
+        // Only what comes before the first move may have to be told to a fresh process again.
+        if self.reused && self.moves == 0 {
+            self.sent.extend(lines.iter().cloned());
+        }
+        let Some(p) = self.process.as_mut() else {
+            return;
+        };
+        if let Err(f) = lines.iter().try_for_each(|line| p.send(line)) {
+            if let Err(f) = self.replace_exited(f) {
+                self.fail(f);
+            }
+        }
+    }
+
+    /// A process from the pool that turns out to have exited before this game's first move (it
+    /// ended after its last game) is not at fault: a fresh one is started and told the game so
+    /// far. Any other fault stands.
+    fn replace_exited(&mut self, f: Fault) -> Result<(), Fault> {
+        if !(self.reused && self.moves == 0 && f.kind == Termination::Crash) {
+            return Err(f);
+        }
+        self.reused = false;
+        if let Some(mut exited) = self.process.take() {
+            exited.kill();
+        }
+        let mut p = Process::start(&self.spec)?;
+        self.sent.iter().try_for_each(|line| p.send(line))?;
+        self.process = Some(p);
+        Ok(())
+    }
+
+    fn fail(&mut self, f: Fault) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        self.fault.get_or_insert(f);
+    }
+
+    fn position_lines(g: &G) -> Vec<String> {
+        let text = g.position_text();
+        let lines: Vec<&str> = text.lines().collect();
+        std::iter::once(format!("position {}", lines.len()))
+            .chain(lines.into_iter().map(str::to_string))
+            .collect()
+    }
+
+    /// Asks the process for its move in `game` (whose legal moves are `legal`): the move, or
+    /// the fault (the process is then killed, unless the fault leaves it in step with the game:
+    /// an illegal move, or an `error` it answered instead of a move).
+    fn ask(&mut self, game: &G, legal: &[G::Move]) -> Result<G::Move, Fault> {
+        let names: Vec<String> = legal.iter().map(|&m| game.move_name(m)).collect();
+        let limit = self.move_time();
+        let mut lines = Self::position_lines(game);
+        // One move a line: some notations have spaces (Freckers: `MOVE (0, 1) [DOWN]`).
+        lines.push(format!("legal {}", names.len()));
+        lines.extend(names.iter().cloned());
+        lines.push(format!("go {}", limit.as_millis()));
+        self.send(&lines);
+        if let Some(f) = self.fault.take() {
+            return Err(f);
+        }
+        let (kind, grace) = (self.clock.kind, self.spec.grace());
+        let (mut answer, mut used) = self.await_move(limit);
+        if let Err(f) = answer {
+            (answer, used) = match self.replace_exited(f) {
+                Ok(()) => self.await_move(limit),
+                Err(f) => (Err(f), used),
+            };
+        }
+        self.moves += 1;
+        self.clock_used += used;
+        if let Some(left) = self.clock_left.as_mut() {
+            *left = left.saturating_sub(used);
+        }
+        // On the CPU clock the answer may come between two looks at the clock: past the time
+        // and grace it is late all the same (the course's referee checks after the action).
+        if answer.is_ok() && kind == ClockKind::Cpu && used > limit + grace {
+            answer = Err(fault(Termination::Timeout, "late"));
+        }
+        let line = match answer {
+            Ok(line) => line,
+            Err(mut f) => {
+                if f.kind == Termination::Timeout && !f.detail.contains("backstop") {
+                    f.detail = format!(
+                        "no move within {} ms (+{} ms grace) of {} time",
+                        limit.as_millis(),
+                        grace.as_millis(),
+                        match kind {
+                            ClockKind::Cpu => "CPU",
+                            ClockKind::Wall => "wall-clock",
+                        }
+                    );
+                }
+                if let Some(mut p) = self.process.take() {
+                    p.kill();
+                }
+                return Err(f);
+            }
+        };
+        if let Some(p) = self.process.as_mut()
+            && let Err(f) = p.check_memory()
+        {
+            self.process = None;
+            return Err(f);
+        }
+        if let Some(why) = line.strip_prefix("error ") {
+            return Err(fault(Termination::Crash, format!("{RAISED}{}", why.trim())));
+        }
+        let Some(name) = line.strip_prefix("move ").map(str::trim) else {
+            if let Some(mut p) = self.process.take() {
+                p.kill();
+            }
+            return Err(fault(
+                Termination::ProtocolError,
+                format!("expected `move M`, got: {line}"),
+            ));
+        };
+        match names.iter().position(|n| n == name) {
+            Some(i) => Ok(legal[i]),
+            None => Err(fault(Termination::IllegalMove, line.clone())),
+        }
+    }
+
+    /// Under `FaultRule::RandomMove`: a legal move drawn at random for the agent after fault
+    /// `f`, noted for the rows (`Agent::replaced_faults`). The process is kept when the fault
+    /// left it in step with the game (an illegal move, an error it answered), else it is gone
+    /// and a new one is started for the next move (`restart`).
+    fn random_move(
+        &mut self,
+        f: Fault,
+        game: &G,
+        legal: &[G::Move],
+        rng: &mut GameRng,
+        moves_before: u32,
+    ) -> G::Move {
+        let in_step = f.kind == Termination::IllegalMove || f.detail.starts_with(RAISED);
+        if !in_step && let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+        let mv = legal[crate::rng::below(rng, legal.len())];
+        self.moves = moves_before + 1;
+        self.replaced.push(format!(
+            "move {}: {} ({}), played at random: {}",
+            self.moves,
+            f.kind.name(),
+            f.detail,
+            game.move_name(mv)
+        ));
+        mv
+    }
+
+    /// A new process for a game under way (the last one died or was killed): told the game,
+    /// its seat and clock, and the position now as its start.
+    fn restart(&mut self, game: &G) -> Result<(), Fault> {
+        let (p, _) = checkout(&self.spec)?;
+        self.process = Some(p);
+        self.reused = false;
+        let side = if self.seat == Some(Player::First) {
+            "first"
+        } else {
+            "second"
+        };
+        let mut lines = vec![
+            format!("newgame {} {side} {}", G::NAME, self.seed),
+            self.clock.protocol_line(),
+        ];
+        lines.extend(Self::position_lines(game));
+        self.send(&lines);
+        self.fault.take().map_or(Ok(()), Err)
+    }
+
+    /// The agent's answer to `go`, within `limit` (and the grace) on its clock, with the time
+    /// it took on that clock (until the answer, or until the fault).
+    fn await_move(&mut self, limit: Duration) -> (Result<String, Fault>, Duration) {
+        let grace = self.spec.grace();
+        let kind = self.clock.kind;
+        let p = self.process.as_mut().expect("a live process");
+        let t0 = Instant::now();
+        match kind {
+            ClockKind::Wall => {
+                let r = p.recv(t0 + limit + grace);
+                (r, t0.elapsed())
+            }
+            ClockKind::Cpu => {
+                // The first move's time starts at the game's start: the agent's construction
+                // counts, as in COMP30024's referee (unless a new process had to be started).
+                let cpu0 = match (self.moves, self.cpu_at_begin.take()) {
+                    (0, Some(at_begin)) => at_begin,
+                    _ => tree_cpu(p.child.id()),
+                };
+                let backstop = t0 + ExternalClock::cpu_backstop(limit, grace);
+                p.recv_cpu(cpu0, limit + grace, backstop)
+            }
+        }
+    }
+
+    /// The time of the next move.
+    fn move_time(&self) -> Duration {
+        match (self.clock_left, self.clock.first_move) {
+            (Some(left), _) => left,
+            (None, Some(first)) if self.moves == 0 => first,
+            _ => self.clock.per_move,
+        }
+    }
+}
+
+impl<G: Protocol> Agent<G> for ExternalAgent<G> {
+    fn begin(&mut self, seat: Player, seed: u64) {
+        self.seat = Some(seat);
+        self.seed = seed;
+        match checkout(&self.spec) {
+            Ok((p, reused)) => {
+                self.process = Some(p);
+                self.reused = reused;
+            }
+            Err(f) => {
+                self.fault = Some(f);
+                return;
+            }
+        }
+        let side = if seat == Player::First {
+            "first"
+        } else {
+            "second"
+        };
+        let mut lines = vec![
+            format!("newgame {} {side} {seed}", G::NAME),
+            self.clock.protocol_line(),
+        ];
+        lines.extend(Self::position_lines(&self.state));
+        if self.clock.kind == ClockKind::Cpu {
+            self.cpu_at_begin = self.process.as_ref().map(|p| tree_cpu(p.child.id()));
+        }
+        self.send(&lines);
+    }
+
+    fn choose(&mut self, game: &G, rng: &mut GameRng, _budget: Budget) -> G::Move {
+        let mut legal = Vec::new();
+        game.legal_moves(&mut legal);
+        let moves_before = self.moves;
+        if self.spec.faults == Some(FaultRule::RandomMove) {
+            // The course's rule: a fault costs the move, not the game.
+            let asked = match self.fault.take() {
+                Some(f) => Err(f),
+                None if self.process.is_none() => {
+                    self.restart(game).and_then(|()| self.ask(game, &legal))
+                }
+                None => self.ask(game, &legal),
+            };
+            return match asked {
+                Ok(mv) => mv,
+                Err(f) => self.random_move(f, game, &legal, rng, moves_before),
+            };
+        }
+        if self.fault.is_some() {
+            return legal[0];
+        }
+        match self.ask(game, &legal) {
+            Ok(mv) => mv,
+            Err(f) => {
+                self.fail(f);
+                legal[0]
+            }
+        }
+    }
+
+    fn observe(&mut self, mv: G::Move) {
+        let name = self.state.move_name(mv);
+        let by = self.state.to_move();
+        self.state.play(mv);
+        if self.seat.is_some_and(|s| s != by) {
+            self.send(&[format!("opponent {name}")]);
+        }
+    }
+
+    fn end(&mut self, result: f64) {
+        let word = if result >= 1.0 {
+            "win"
+        } else if result > 0.0 {
+            "draw"
+        } else {
+            "loss"
+        };
+        self.send(&[format!("gameover {word}")]);
+        if let (None, Some(p)) = (&self.fault, self.process.take()) {
+            give_back(&self.spec, p);
+        }
+        self.sent.clear();
+    }
+
+    fn fault(&mut self) -> Option<Fault> {
+        self.fault.clone()
+    }
+
+    fn replaced_faults(&self) -> Option<Vec<String>> {
+        (self.spec.faults == Some(FaultRule::RandomMove)).then(|| self.replaced.clone())
+    }
+
+    fn budget_text(&self) -> Option<String> {
+        Some(self.clock.describe())
+    }
+
+    fn effort(&self) -> Effort {
+        Effort {
+            clock: Some(self.clock.kind.name()),
+            clock_used_us: self.clock_used.as_micros() as u64,
+            ..Effort::default()
+        }
+    }
+}
+
+impl<G: Protocol> Drop for ExternalAgent<G> {
+    /// A game that ended without `end` (an error elsewhere): its process is in an unknown
+    /// state and is not reused.
+    fn drop(&mut self) {
+        if let Some(mut p) = self.process.take() {
+            p.kill();
+        }
+    }
+}
+
+use super::Budget;
+
+/// The log file of an external agent of a job.
+pub fn log_path(results: &Path, job: &str, label: &str) -> PathBuf {
+    results
+        .join("logs")
+        .join(crate::durable::safe_component(&format!(
+            "{job}-{label}.log"
+        )))
+}
