@@ -212,3 +212,162 @@ pub(super) fn prefetch<T>(table: &[T], slot: usize) {
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (table, slot);
 }
+
+/// The proofs shared across the status sweep's budgets (`ProofEntry`): their keys, what they
+/// prove for a position under the budgets asked, and how many threats a proof needed.
+impl Solver {
+    /// The proof table's key: `tt_key` without the threat budgets.
+    pub(super) fn proof_key(pos: &Position) -> u64 {
+        let mut p = *pos;
+        p.threats = [0, 0];
+        Solver::tt_key(&p)
+    }
+
+    /// Whether the side to move of `pos` is proven to win (Some(true)) or to lose (Some(false))
+    /// under its threat budgets by a proof made under other budgets that dominate them.
+    pub(super) fn proven_elsewhere(&self, pos: &Position) -> Option<bool> {
+        let e = self.proof_entry(pos)?;
+        if let Some(winner) = e.every_budget {
+            return Some(winner == pos.to_move);
+        }
+        let [a, d] = pos.threats.map(|t| t.min(MAX_THREATS) as usize);
+        let defender_lives = e.defender[..=d].iter().any(|&m| m >= a as i8);
+        let attacker_kills = e.attacker[..=a].iter().any(|&m| m >= d as i8);
+        match (defender_lives, attacker_kills) {
+            (true, _) => Some(pos.to_move == Side::Defender),
+            (_, true) => Some(pos.to_move == Side::Attacker),
+            _ => None,
+        }
+    }
+
+    /// This problem's proof-table entry for `pos`, if the table holds one.
+    fn proof_entry(&self, pos: &Position) -> Option<&ProofEntry> {
+        let key = Solver::proof_key(pos);
+        let e = &self.proofs[self.tt_index(key)];
+        (e.generation == self.generation && e.key == key).then_some(e)
+    }
+
+    /// Whether the proof just found at `pos` holds under every threat budget: no repetition
+    /// ban touched it. Where the mover wins: its winning child is proven for every budget and
+    /// is not a retake (no threat spent). Where it loses: none of its moves was banned here
+    /// (with threats it could have retaken) and every child is proven for every budget.
+    /// Terminal children hold for every budget.
+    pub(super) fn clean(
+        &mut self,
+        pos: &Position,
+        cands: &[Candidate],
+        kids: &[(u32, u32)],
+        mover_wins: bool,
+        banned_here: bool,
+    ) -> bool {
+        let winner = winner_of(pos, mover_wins);
+        let child_clean = |me: &mut Self, c: &Candidate| -> bool {
+            me.terminal(&c.child, c.decided).is_some()
+                || me
+                    .proof_entry(&c.child)
+                    .is_some_and(|e| e.every_budget == Some(winner))
+        };
+        if mover_wins {
+            cands
+                .iter()
+                .zip(kids)
+                .find(|(_, k)| k.1 == 0)
+                .is_some_and(|(c, _)| c.new_line != Some(1) && child_clean(self, c))
+        } else {
+            !banned_here && cands.iter().all(|c| child_clean(self, c))
+        }
+    }
+
+    /// How many ko threats of its own the winner of a node just proven needs: its proof holds
+    /// for every budget of the winner from that number up (and every budget of the loser up to
+    /// the node's). Where the mover wins: the fewest a winning child needs, plus one when that
+    /// move is a retake (it spends a threat). Where it loses: the most any child needs (the
+    /// loser's own retakes spend the loser's threats). `needs`: what the children searched here
+    /// returned (their proofs may rest on a ban of this node's position, so the table may not
+    /// hold them); children decided by the terminal test or by an immediate winning reply
+    /// (`wins_at_once`, which never retakes) need none; the others are read from the proof
+    /// table, and one the table no longer holds counts as needing its whole budget. The status
+    /// sweep's later solves then find many answers in the table: a kill proven against five
+    /// threats that spent one also holds against one.
+    pub(super) fn threats_needed(
+        &mut self,
+        pos: &Position,
+        cands: &[Candidate],
+        kids: &[(u32, u32)],
+        needs: &[u8],
+        mover_wins: bool,
+    ) -> u8 {
+        let winner = winner_of(pos, mover_wins);
+        let needed_at = |me: &mut Self, i: usize| -> u8 {
+            if needs[i] != NEEDS_LOOKUP {
+                return needs[i];
+            }
+            let c = &cands[i];
+            let own = c.child.threats[winner.index()].min(MAX_THREATS);
+            let Some(e) = me.proof_entry(&c.child) else {
+                return own;
+            };
+            if e.every_budget == Some(winner) {
+                return 0;
+            }
+            let opp = c.child.threats[winner.other().index()].min(MAX_THREATS) as i8;
+            let proven = if winner == Side::Defender {
+                &e.defender
+            } else {
+                &e.attacker
+            };
+            (0..=own)
+                .find(|&i| proven[i as usize] >= opp)
+                .unwrap_or(own)
+        };
+        if mover_wins {
+            // The winning child that needs the fewest.
+            (0..cands.len())
+                .filter(|&i| kids[i].1 == 0)
+                .map(|i| needed_at(self, i) + (cands[i].new_line == Some(1)) as u8)
+                .min()
+                .unwrap_or(pos.threats[winner.index()].min(MAX_THREATS))
+        } else {
+            (0..cands.len())
+                .map(|i| needed_at(self, i))
+                .max()
+                .unwrap_or(0)
+        }
+    }
+
+    /// Records that the side to move of `pos` wins (`mover_wins`) or loses under its budgets
+    /// (for every budget of the winner from `needed` up, `threats_needed`), or under every
+    /// budget when the proof is `clean`.
+    pub(super) fn record_proof(
+        &mut self,
+        pos: &Position,
+        mover_wins: bool,
+        clean: bool,
+        needed: u8,
+    ) {
+        let key = Solver::proof_key(pos);
+        let slot = self.tt_index(key);
+        let e = &mut self.proofs[slot];
+        if e.generation != self.generation || e.key != key {
+            *e = ProofEntry {
+                key,
+                generation: self.generation,
+                defender: [-1; MAX_THREATS as usize + 1],
+                attacker: [-1; MAX_THREATS as usize + 1],
+                every_budget: None,
+            };
+        }
+        if clean {
+            e.every_budget = Some(winner_of(pos, mover_wins));
+        }
+        let [a, d] = pos.threats.map(|t| t.min(MAX_THREATS) as usize);
+        let needed = needed as usize;
+        if mover_wins == (pos.to_move == Side::Defender) {
+            let d = needed.min(d);
+            e.defender[d] = e.defender[d].max(a as i8);
+        } else {
+            let a = needed.min(a);
+            e.attacker[a] = e.attacker[a].max(d as i8);
+        }
+    }
+}
