@@ -63,10 +63,11 @@
 //! tests each child again at every re-expansion; the memo saves the work and marks the positions
 //! already counted as leaves.
 //!
-//! Where it lives: this file holds the solver's state, the status sweep, the plain search and
-//! move generation; `solver/dfpn.rs` the df-pn node and its numbers, `solver/tables.rs` the
-//! tables (numbers, proofs, terminal-test memo) and their slots, `solver/features.rs` the
-//! heuristic's features of a move.
+//! Where it lives: this file holds the solver's state, its public calls, the plain search, the
+//! terminal tests and repetition; `solver/sweep.rs` the status sweep, `solver/dfpn.rs` the
+//! df-pn node and its numbers, `solver/moves.rs` move generation and ordering and the pass,
+//! `solver/tables.rs` the tables (numbers, proofs shared across budgets, terminal-test memo) and
+//! their slots, `solver/features.rs` the heuristic's features of a move.
 //!
 //! The transposition table is the "hash database" of the report, always on; the rules page's
 //! "TT move first" shows through the `hash_move` dynamic feature, since a table hit with a
