@@ -1,7 +1,8 @@
 //! The binary's own parts: one file per subcommand with its options (a clap `Args` struct) and
 //! its execution (`execute`), the command line that gathers them (`args`), and the helpers
-//! several subcommands share (here, `gotools`, `position`). `main.rs` parses, dispatches and
-//! maps errors to exit codes.
+//! several subcommands share: in this file loading an experiment and the --threads and --out
+//! checks, in `gotools` GoTools' files, in `position` positions and stages. `main.rs` parses,
+//! calls `dispatch` and maps errors to exit codes.
 
 pub(crate) mod adapters;
 pub(crate) mod args;
