@@ -21,7 +21,7 @@
 //! --moves` and an opening suite read those move lines as they are.
 
 use crate::experiment::grid::Job;
-use crate::experiment::record::rows_folder;
+use crate::experiment::rows::rows_folder;
 use crate::experiment::runner::{results_dir, sound_part};
 use crate::experiment::spec::{Experiment, Stage};
 use crate::game::colosseum::Colosseum;
@@ -529,7 +529,7 @@ fn jobs_with_rows<'a>(exp: &Experiment, jobs: &'a [Job], out: &Path) -> Vec<&'a 
 fn write_record_file(dest: &Path, name: &str, text: &str) -> Result<PathBuf> {
     std::fs::create_dir_all(dest).with_context(|| format!("creating {}", dest.display()))?;
     let path = dest.join(name);
-    crate::experiment::record::write_atomic(&path, |f| {
+    crate::experiment::rows::write_atomic(&path, |f| {
         Ok(std::io::Write::write_all(f, text.as_bytes())?)
     })?;
     Ok(path)

@@ -2,7 +2,7 @@
 //!
 //! Data flows one way (DESIGN.md): an experiment file is parsed and validated (`experiment::spec`),
 //! expanded into jobs (`experiment::grid`), played in parallel (`experiment::runner`) into rows
-//! (`experiment::record`), and the rows are turned into tables and figures (`report`). Games
+//! (`experiment::rows`), and the rows are turned into tables and figures (`report`). Games
 //! (`game`) and agents (`agent`) know nothing of experiments; the report reads only rows.
 
 pub mod agent;

@@ -30,7 +30,7 @@ pub struct SlurmOptions {
     pub partition: Option<String>,
     pub cpus_per_task: u64,
     /// Row format, passed on to `gamelab run`.
-    pub format: crate::experiment::record::Format,
+    pub format: crate::experiment::rows::Format,
 }
 
 /// What `write` wrote.
@@ -157,8 +157,8 @@ pub fn write(
         quote(&out.to_string_lossy()),
     );
     let format = match opts.format {
-        crate::experiment::record::Format::Parquet => "",
-        crate::experiment::record::Format::Csv => " --format csv",
+        crate::experiment::rows::Format::Parquet => "",
+        crate::experiment::rows::Format::Csv => " --format csv",
     };
     let mut run = header(name, "run", opts, &logs);
     match (opts.shards, opts.mpi_ranks) {
@@ -265,7 +265,7 @@ mod tests {
             time: "1:00:00".into(),
             partition: Some("short".into()),
             cpus_per_task: 4,
-            format: crate::experiment::record::Format::Parquet,
+            format: crate::experiment::rows::Format::Parquet,
         }
     }
 

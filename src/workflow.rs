@@ -8,7 +8,7 @@
 
 use crate::agent::AgentSpec;
 use crate::arena::TablesTournament;
-use crate::experiment::record::swept_text;
+use crate::experiment::rows::swept_text;
 use crate::experiment::runner::{RunOptions, RunSummary, results_dir, run};
 use crate::experiment::spec::JobKind;
 use crate::experiment::{Experiment, InputError, expand};
@@ -182,7 +182,7 @@ pub fn gen_problems(
         let dir = out.join("unsolved");
         std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
         for f in files.iter().filter(|f| !f.unsolved.is_empty()) {
-            crate::experiment::record::write_atomic(
+            crate::experiment::rows::write_atomic(
                 &dir.join(format!("lv{}-{}", f.set, f.level)),
                 |w| {
                     use std::io::Write;
@@ -200,7 +200,7 @@ pub fn gen_problems(
         .filter(|f| f.problems.len() < per_level)
         .map(|f| format!("lv{}-{} ({})", f.set, f.level, f.problems.len()))
         .collect();
-    crate::experiment::record::write_atomic(&out.join("calibration.md"), |w| {
+    crate::experiment::rows::write_atomic(&out.join("calibration.md"), |w| {
         use std::io::Write;
         writeln!(
             w,

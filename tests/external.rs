@@ -4,7 +4,7 @@
 
 mod common;
 use common::*;
-use gamelab::experiment::record::read_part;
+use gamelab::experiment::rows::read_part;
 use polars::prelude::DataFrame;
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 
 mod common;
 use common::*;
-use gamelab::experiment::record::read_part;
+use gamelab::experiment::rows::read_part;
 use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -95,7 +95,7 @@ fn one_and_two_threads_give_identical_rows_in_both_formats() {
         // CSV loses no information: the same values, the same types, once lists are written as
         // CSV writes them (numbers separated by spaces) and a column with no value at all (read
         // back from CSV as text) is cast to the Parquet column's type.
-        let df = gamelab::experiment::record::csv_ready(df).unwrap();
+        let df = gamelab::experiment::rows::csv_ready(df).unwrap();
         let mut read = c[&csv_name].clone();
         for column in df.columns() {
             let name = column.name().as_str();

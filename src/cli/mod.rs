@@ -29,7 +29,7 @@ pub(crate) mod tune;
 use crate::*;
 use args::*;
 use clap::{Parser, Subcommand};
-use gamelab::experiment::record::Format;
+use gamelab::experiment::rows::Format;
 use gamelab::experiment::runner::{RunOptions, Shard};
 use gamelab::experiment::{Experiment, InputError, expand};
 use gamelab::game::Game;

@@ -38,7 +38,7 @@ pub(crate) fn execute(args: OpeningsArgs) -> Result<()> {
     let text = gamelab::game::othello::openings::suite_file(&def.id, &start, plies);
     match out {
         Some(path) => {
-            gamelab::experiment::record::write_atomic(&path, |f| {
+            gamelab::experiment::rows::write_atomic(&path, |f| {
                 Ok(std::io::Write::write_all(f, text.as_bytes())?)
             })?;
             eprintln!(

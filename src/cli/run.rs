@@ -127,7 +127,7 @@ pub(crate) fn run_command(
     println!(
         "rows: {}",
         s.results_dir
-            .join(gamelab::experiment::record::rows_folder(exp.file.kind))
+            .join(gamelab::experiment::rows::rows_folder(exp.file.kind))
             .display()
     );
     let (mut seconds, mut jobs_run) = (s.seconds, s.jobs_run);

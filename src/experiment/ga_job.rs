@@ -11,8 +11,8 @@
 
 use super::grid::Job;
 use super::job_kind::{JobContext, KindRunner};
-use super::record::generations_frame;
-use super::record::{read_checkpoint, write_atomic, write_checkpoint};
+use super::rows::generations_frame;
+use super::rows::{read_checkpoint, write_atomic, write_checkpoint};
 use crate::game::othello::Othello;
 use crate::rng::{GameRng, derive_seed, rng_from_seed};
 use crate::tune::fitness::{evaluate, evaluation_games, play_evaluation, tally};

@@ -5,7 +5,7 @@ use super::error::InputError;
 use super::grid::{Job, opening_error};
 use super::job_kind::{JobContext, KindRunner, Sink, streamed};
 use super::openings::{OpeningError, Openings};
-use super::record::games_frame;
+use super::rows::games_frame;
 use super::spec::Experiment;
 use super::spec::Stage;
 use crate::agent::{AgentSpec, Arena, external};

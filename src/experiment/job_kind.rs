@@ -5,7 +5,7 @@
 
 use super::error::InputError;
 use super::grid::Job;
-use super::record::{Format, JobColumns};
+use super::rows::{Format, JobColumns};
 use super::spec::{Experiment, JobKind};
 use super::stream::{JobStream, PartId};
 use anyhow::{Context, Result};

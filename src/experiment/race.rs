@@ -319,7 +319,7 @@ fn one_sided_p(best: &[f64], other: &[f64]) -> f64 {
 pub fn block_scores(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<Vec<Vec<f64>>> {
     let spec = spec_of(exp)?;
     let dir = super::runner::results_dir(out, &exp.name);
-    let rows_dir = dir.join(super::record::rows_folder(exp.file.kind));
+    let rows_dir = dir.join(super::rows::rows_folder(exp.file.kind));
     let mut all = Vec::new();
     for job in jobs {
         let me = raced_agent(spec, job);
@@ -330,7 +330,7 @@ pub fn block_scores(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<Vec<Ve
         let Some(df) = part
             .ok()
             .flatten()
-            .and_then(|(part, _)| super::record::read_part(&part).ok())
+            .and_then(|(part, _)| super::rows::read_part(&part).ok())
         else {
             all.push(Vec::new());
             continue;
@@ -447,7 +447,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
 pub fn point_name(job: &Job) -> String {
     job.swept
         .iter()
-        .map(|(k, v)| format!("{k}={}", super::record::swept_text(v)))
+        .map(|(k, v)| format!("{k}={}", super::rows::swept_text(v)))
         .collect::<Vec<_>>()
         .join(", ")
 }
@@ -456,7 +456,7 @@ pub fn point_name(job: &Job) -> String {
 pub fn point_values(job: &Job) -> Vec<String> {
     job.swept
         .iter()
-        .map(|(_, v)| super::record::swept_text(v))
+        .map(|(_, v)| super::rows::swept_text(v))
         .collect()
 }
 

@@ -19,7 +19,7 @@ use super::error::InputError;
 pub use super::games_job::play_job;
 use super::grid::Job;
 use super::job_kind::{JobContext, JobFiles, kind_runner};
-use super::record::{
+use super::rows::{
     Format, JobColumns, SweptKind, existing_part, remove_stale_temps, rows_folder, write_atomic,
 };
 use super::spec::{Experiment, Stage};

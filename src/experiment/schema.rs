@@ -1,9 +1,9 @@
 //! The row schemas of every job kind, as documentation that cannot drift: `gamelab schema`
-//! prints `docs/rows.md` from the frames the writers build (`record`) and the meaning of each
+//! prints `docs/rows.md` from the frames the writers build (`rows`) and the meaning of each
 //! column written here, and a test fails when the file differs from what the code writes, or
 //! when a column has no meaning here (added, renamed, retyped or removed without its line).
 
-use super::record::{
+use super::rows::{
     GameRow, JobColumns, games_frame, generations_frame, solves_frame, tsumego_generations_frame,
     tuning_frame,
 };

@@ -21,8 +21,8 @@
 
 use super::grid::Job;
 use super::job_kind::{JobContext, KindRunner, streamed};
-use super::record::{read_checkpoint, write_atomic, write_checkpoint};
-use super::record::{solves_frame, tsumego_generations_frame};
+use super::rows::{read_checkpoint, write_atomic, write_checkpoint};
+use super::rows::{solves_frame, tsumego_generations_frame};
 use super::spec::Stage;
 use super::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
 use crate::game::tsumego::fitness::{solve_all, static_fitness};

@@ -23,7 +23,7 @@
 //! Jobs whose rows are per generation (GA, `tsumego_ga`) or per tuning game (`tune`) keep
 //! their own checkpoints and write the part once, through the same seal.
 
-use super::record::{Format, read_part};
+use super::rows::{Format, read_part};
 use crate::durable::{write_atomic, write_atomic_then};
 use anyhow::{Context, Result};
 use polars::io::parquet::write::KeyValueMetadata;
@@ -155,7 +155,7 @@ fn write_sealed(
                 Format::Csv => {
                     let mut header = true;
                     for df in &mut *frames {
-                        let mut df = super::record::csv_ready(&df?)?;
+                        let mut df = super::rows::csv_ready(&df?)?;
                         CsvWriter::new(&mut *f)
                             .include_header(header)
                             .finish(&mut df)?;
@@ -470,7 +470,7 @@ impl<'a> JobStream<'a> {
                             };
                             f.write_all(body)?;
                         }
-                        let mut last = super::record::csv_ready(&last)?;
+                        let mut last = super::rows::csv_ready(&last)?;
                         if files.is_empty() || last.height() > 0 {
                             CsvWriter::new(&mut *f)
                                 .include_header(files.is_empty())

@@ -18,7 +18,7 @@
 
 use super::grid::Job;
 use super::job_kind::{JobContext, KindRunner};
-use super::record::tuning_frame;
+use super::rows::tuning_frame;
 use super::spec::{GameName, Stage, TunerName};
 use crate::agent::AgentSpec;
 use crate::experiment::{Experiment, InputError};

@@ -318,7 +318,7 @@ pub fn evolved_heatmap(
     let swept: Vec<String> = job
         .swept
         .iter()
-        .map(|(k, v)| format!("{k} = {}", crate::experiment::record::swept_text(v)))
+        .map(|(k, v)| format!("{k} = {}", crate::experiment::rows::swept_text(v)))
         .collect();
     let title = title.unwrap_or_else(|| {
         format!(

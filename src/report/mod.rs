@@ -26,7 +26,7 @@ pub use crate::stats;
 pub mod table;
 
 use crate::experiment::grid::Job;
-use crate::experiment::record::rows_folder;
+use crate::experiment::rows::rows_folder;
 use crate::experiment::runner::results_dir;
 use crate::experiment::spec::{Experiment, JobKind};
 use anyhow::{Context, Result};
@@ -139,7 +139,7 @@ fn arena_records(
         let mut m: BTreeMap<String, String> = job
             .swept
             .iter()
-            .map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v)))
+            .map(|(k, v)| (k.clone(), crate::experiment::rows::swept_text(v)))
             .collect();
         m.insert("origin".into(), "evolved".into());
         meta.insert(crate::arena::evolved_label(job), m);
@@ -209,9 +209,9 @@ pub fn tables(
                 .flat_map(|(k, v)| match v {
                     toml::Value::Array(values) if !list_valued(k) => values
                         .iter()
-                        .map(|x| (k.clone(), crate::experiment::record::swept_text(x)))
+                        .map(|x| (k.clone(), crate::experiment::rows::swept_text(x)))
                         .collect(),
-                    v => vec![(k.clone(), crate::experiment::record::swept_text(v))],
+                    v => vec![(k.clone(), crate::experiment::rows::swept_text(v))],
                 })
                 .collect();
             table::compute(
@@ -230,7 +230,7 @@ pub fn tables(
                         .baseline
                         .as_ref()
                         .and_then(|b| b.iter().next())
-                        .map(|(k, v)| (k.clone(), crate::experiment::record::swept_text(v))),
+                        .map(|(k, v)| (k.clone(), crate::experiment::rows::swept_text(v))),
                     paired: t.paired,
                     elo: t.elo,
                     level: plan.level,
@@ -677,7 +677,7 @@ fn write_report(
         md += &format!(
             "- grid `{k}`: {}\n",
             v.iter()
-                .map(crate::experiment::record::swept_text)
+                .map(crate::experiment::rows::swept_text)
                 .collect::<Vec<_>>()
                 .join(", ")
         );

@@ -7,7 +7,7 @@ use super::records::{
 };
 use super::spec::{FigureKind, FigureSpec, RowSource, Statistic, TableSpec};
 use crate::experiment::error::InputError;
-use crate::experiment::record::SweptKind;
+use crate::experiment::rows::SweptKind;
 use crate::experiment::spec::{Experiment, JobKind};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -11,7 +11,7 @@
 //! 19: 10,000,000 game rows in 6 s and 350 MB with Elo from pairs, 2 s and 190 MB for a score
 //! table; `cargo bench --bench report`).
 
-use crate::experiment::record::SWEPT_AS_ROW_COLUMN;
+use crate::experiment::rows::SWEPT_AS_ROW_COLUMN;
 use anyhow::{Context as _, Result};
 use polars::prelude::*;
 use std::collections::BTreeMap;
@@ -240,7 +240,7 @@ const LATER_NUMBERS: [&str; 6] = [
     "second_cache_hit_rate",
 ];
 
-/// `record::game_key` of every row of a part written before rows carried it.
+/// `rows::game_key` of every row of a part written before rows carried it.
 fn game_keys(columns: &mut [Column]) -> PolarsResult<Column> {
     let (start, stage, transcript) = (columns[0].str()?, columns[1].str()?, columns[2].str()?);
     let keys: UInt64Chunked = start
@@ -248,11 +248,10 @@ fn game_keys(columns: &mut [Column]) -> PolarsResult<Column> {
         .zip(stage.iter())
         .zip(transcript.iter())
         .map(|((start, stage), moves)| {
-            Some(crate::experiment::record::game_key(
-                start,
-                stage.unwrap_or(""),
-                moves.unwrap_or(""),
-            ) as u64)
+            Some(
+                crate::experiment::rows::game_key(start, stage.unwrap_or(""), moves.unwrap_or(""))
+                    as u64,
+            )
         })
         .collect();
     Ok(keys.with_name("game_key".into()).into_column())

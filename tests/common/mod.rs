@@ -149,7 +149,7 @@ pub fn parts(
         let path = entry.unwrap().path();
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         if file.starts_with("part-") {
-            let df = gamelab::experiment::record::read_part(&path).unwrap();
+            let df = gamelab::experiment::rows::read_part(&path).unwrap();
             let drop: Vec<&str> = TIMING
                 .iter()
                 .copied()

@@ -1,7 +1,7 @@
 //! Tables from a small fixed set of rows, checked cell by cell.
 
 use super::*;
-use crate::experiment::record::{GameRow, JobColumns, SweptKind, games_frame};
+use crate::experiment::rows::{GameRow, JobColumns, SweptKind, games_frame};
 use crate::report::compare::{Verdict, compare, markdown};
 use crate::report::spec::MeanInterval;
 use crate::report::spec::ReferenceSpec;
@@ -624,7 +624,7 @@ fn solve_records_cut(cut: &[usize]) -> Records {
     };
     Records::rows(vec![(
         "part-job0".into(),
-        crate::experiment::record::solves_frame(&id, &rows)
+        crate::experiment::rows::solves_frame(&id, &rows)
             .unwrap()
             .lazy(),
     )])
@@ -1023,7 +1023,7 @@ fn a_weighted_unit_mean_is_total_over_total() {
     };
     let r = Records::rows(vec![(
         "part-job0".into(),
-        crate::experiment::record::solves_frame(&id, &rows)
+        crate::experiment::rows::solves_frame(&id, &rows)
             .unwrap()
             .lazy(),
     )])
