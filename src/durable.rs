@@ -66,7 +66,7 @@ pub fn write_atomic_then(
         .parent()
         .filter(|d| !d.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    create_dir_all_shared(dir).with_context(|| format!("creating {}", dir.display()))?;
     let tmp = temp_name(path);
     let result = (|| -> Result<()> {
         let mut f = std::fs::OpenOptions::new()
@@ -798,5 +798,19 @@ mod tests {
         let _b = FolderLock::try_lock(&p, LockMode::Shared, "b").unwrap();
         assert!(FolderLock::try_lock(&p, LockMode::Exclusive, "c").is_err());
         drop(a);
+    }
+}
+
+/// `create_dir_all`, made again when another process removed a parent meanwhile: shards of one
+/// run share `partial/`, and the one whose job ends last removes it once it is empty
+/// (`stream::remove_batches`), possibly between this process making `partial/` and its job's
+/// folder inside. Once the job's folder exists, `partial/` is not empty and stays.
+pub fn create_dir_all_shared(dir: &Path) -> std::io::Result<()> {
+    let mut tries = 0;
+    loop {
+        match std::fs::create_dir_all(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries < 100 => tries += 1,
+            done => return done,
+        }
     }
 }

@@ -518,7 +518,8 @@ pub fn reopen(
         .context("a part has an extension")?
         .to_string_lossy();
     let file = format!("batch-{:06}.{ext}", 0);
-    std::fs::create_dir_all(partial).with_context(|| format!("creating {}", partial.display()))?;
+    crate::durable::create_dir_all_shared(partial)
+        .with_context(|| format!("creating {}", partial.display()))?;
     let progress = Progress {
         job: id.job.to_string(),
         batches: vec![Batch {
