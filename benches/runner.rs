@@ -2,7 +2,7 @@
 //! the job). Target (issue 2): speed-up on 2 threads >= 1.85x.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use gamelab::experiment::runner::play_job;
+use gamelab::experiment::kind::games::play_job;
 use gamelab::experiment::{Experiment, expand};
 use std::path::Path;
 

@@ -5,7 +5,7 @@
 //! is one too.
 
 use crate::experiment::grid::Job;
-use crate::experiment::runner::results_dir;
+use crate::experiment::layout::results_dir;
 use crate::experiment::{Experiment, InputError};
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};

@@ -21,8 +21,8 @@
 //! --moves` and an opening suite read those move lines as they are.
 
 use crate::experiment::grid::Job;
-use crate::experiment::rows::rows_folder;
-use crate::experiment::runner::{results_dir, sound_part};
+use crate::experiment::kind::rows_folder;
+use crate::experiment::layout::{results_dir, sound_part};
 use crate::experiment::spec::{Experiment, Stage};
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
@@ -315,7 +315,7 @@ fn walk_record(job: &Job, r: &GameRecord) -> Result<Walk> {
         }
         Stage::OpenSpiel(stage) => {
             // The chance outcomes come from the job's start seed and the game's pair, as in the run.
-            let seed = crate::experiment::games_job::chance_seed(
+            let seed = crate::experiment::kind::games::chance_seed(
                 job.start_seed(),
                 r.game as usize,
                 job.pairing(r.game as usize).pair,
@@ -485,7 +485,7 @@ fn export_solves(
             job.hash,
             exp.path.display()
         );
-        let work = crate::experiment::solve_job::SolveWork::load(job, &library, out)?;
+        let work = crate::experiment::kind::solve::SolveWork::load(job, &library, out)?;
         let n = work.problems.len();
         let trees: Vec<String> = (0..work.units())
             .into_par_iter()

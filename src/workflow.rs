@@ -8,8 +8,10 @@
 
 use crate::agent::AgentSpec;
 use crate::arena::TablesTournament;
+use crate::experiment::layout::results_dir;
 use crate::experiment::rows::swept_text;
-use crate::experiment::runner::{RunOptions, RunSummary, results_dir, run};
+use crate::experiment::run;
+use crate::experiment::runner::{RunOptions, RunSummary};
 use crate::experiment::spec::JobKind;
 use crate::experiment::{Experiment, InputError, expand};
 use crate::report::draw::evolved_heatmap;

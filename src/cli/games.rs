@@ -21,7 +21,7 @@ pub(crate) fn execute(args: GamesArgs) -> Result<()> {
     let GamesArgs { file, out, to } = args;
     let (exp, jobs) = load(&file)?;
     let to = to.unwrap_or_else(|| {
-        gamelab::experiment::runner::results_dir(&out, &exp.name).join("records")
+        gamelab::experiment::layout::results_dir(&out, &exp.name).join("records")
     });
     let written = gamelab::game_records::export(&exp, &jobs, &out, &to)?;
     for (path, games) in &written {

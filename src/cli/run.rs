@@ -112,7 +112,7 @@ pub(crate) fn run_command(
         format,
         progress: true,
     };
-    let s = gamelab::experiment::runner::run(&exp, &jobs, &opts)?;
+    let s = gamelab::experiment::run(&exp, &jobs, &opts)?;
     println!(
         "{}: ran {} jobs ({} rows) in {:.1} s; {} already done ({} rows kept from earlier runs); {} of {} jobs in this shard",
         exp.name,
@@ -127,13 +127,13 @@ pub(crate) fn run_command(
     println!(
         "rows: {}",
         s.results_dir
-            .join(gamelab::experiment::rows::rows_folder(exp.file.kind))
+            .join(gamelab::experiment::kind::rows_folder(exp.file.kind))
             .display()
     );
     let (mut seconds, mut jobs_run) = (s.seconds, s.jobs_run);
     if let Some(arena) = gamelab::arena::write_arena(&exp, &jobs, &opts.out)? {
         let arena_jobs = expand(&arena)?;
-        let a = gamelab::experiment::runner::run(
+        let a = gamelab::experiment::run(
             &arena,
             &arena_jobs,
             &RunOptions {
@@ -154,7 +154,7 @@ pub(crate) fn run_command(
     }
     // What this file cost (its arena's games included): the page's table of costs.
     if jobs_run > 0 {
-        gamelab::experiment::runner::record_run_time(&s.results_dir, seconds, jobs_run, threads)?;
+        gamelab::experiment::layout::record_run_time(&s.results_dir, seconds, jobs_run, threads)?;
     }
     Ok(())
 }
@@ -176,7 +176,10 @@ pub(crate) fn run_mpi(
                 .num_threads(threads.unwrap_or(0))
                 .build()?;
             mpi::worker(&world, &|kind, key, context, payload| {
-                pool.install(|| gamelab::experiment::remote::compute(kind, key, context, payload))
+                pool.install(|| {
+                    let kinds = gamelab::experiment::kind::unit_kinds();
+                    gamelab::experiment::remote::compute(&kinds, kind, key, context, payload)
+                })
             })
         }
     }

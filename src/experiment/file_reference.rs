@@ -102,7 +102,10 @@ mod tests {
         add("openings", keys_of::<OpeningsSpec>(""));
         add("ga", keys_of::<GaSpec>(""));
         add("arena", keys_of::<ArenaSpec>(""));
-        add("race", keys_of::<crate::experiment::race::RaceSpec>(""));
+        add(
+            "race",
+            keys_of::<crate::experiment::spec::race::RaceSpec>(""),
+        );
         add("tune", keys_of::<TuneSpec>(""));
         add("library", keys_of::<LibrarySpec>(""));
         add("selection", keys_of::<Selection>(""));

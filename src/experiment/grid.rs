@@ -165,7 +165,7 @@ impl Job {
     }
 
     /// The opening slot of game `i`: colour-swapped partners share one, numbered in the order
-    /// pairs first appear (`openings::slots` over `pairings()`, computed on its own).
+    /// pairs first appear (`slots` over `pairings()`, computed on its own).
     pub fn opening_slot(&self, i: usize) -> u64 {
         match (&self.config.match_, &self.config.tournament) {
             (Some(_), _) => (i / 2) as u64,
@@ -234,6 +234,27 @@ fn tournament_game(i: usize, n: usize) -> (usize, usize, usize) {
     (round, a, if j >= a { j + 1 } else { j })
 }
 
+/// The slot of each game of `pairings`: colour-swapped pairs numbered in order of their first
+/// game, a game without a partner a slot of its own.
+#[cfg(test)]
+pub fn slots(pairings: &[Pairing]) -> Vec<u64> {
+    let mut seen = std::collections::HashMap::new();
+    let mut next = 0u64;
+    pairings
+        .iter()
+        .map(|p| {
+            let mut fresh = || {
+                next += 1;
+                next - 1
+            };
+            match p.pair {
+                Some(pair) => *seen.entry(pair).or_insert_with(fresh),
+                None => fresh(),
+            }
+        })
+        .collect()
+}
+
 /// One game of a job: who moves first and second, and the colour-swapped pair it belongs to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pairing {
@@ -255,7 +276,7 @@ const UNSWEEPABLE: [&str; 7] = [
 
 /// Expands an experiment into its jobs, validating every grid point as far as the file goes.
 /// What only a job kind knows (a match's openings against its stage, a tune's starting weights)
-/// it checks itself (`KindRunner::check`): `experiment::expand` (`job_kind::expand`) runs both,
+/// it checks itself (`KindRunner::check`): `experiment::expand` (`kind::expand`) runs both,
 /// so this module needs no job kind.
 pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
     let named: Vec<(String, &String, &Vec<toml::Value>)> = exp

@@ -2,23 +2,34 @@
 
 pub mod error;
 pub mod file_reference;
-pub mod ga_job;
-pub mod games_job;
 pub mod grid;
-pub mod job_kind;
+pub mod kind;
+pub mod layout;
 pub mod openings;
 pub mod race;
 pub mod remote;
 pub mod rows;
 pub mod runner;
 pub mod schema;
-pub mod solve_job;
 pub mod spec;
 pub mod stream;
 pub mod tsumego_spec;
-pub mod tune_job;
 
 pub use error::InputError;
 pub use grid::{Job, JobConfig};
-pub use job_kind::expand;
+pub use kind::expand;
 pub use spec::Experiment;
+
+/// Runs the jobs of an experiment that are not done yet (in this shard, `RunOptions::shard`): as
+/// a race when the file has a `[race]` (`race::run`), every job otherwise (`runner::run`).
+pub fn run(
+    exp: &Experiment,
+    jobs: &[Job],
+    opts: &runner::RunOptions,
+) -> anyhow::Result<runner::RunSummary> {
+    if exp.file.race.is_some() {
+        race::run(exp, jobs, opts)
+    } else {
+        runner::run(exp, jobs, opts)
+    }
+}

@@ -23,8 +23,6 @@
 //! each pair's board for Colosseum's random setups), and a `random_plies` walk that ends the game
 //! is an error.
 
-#[cfg(test)]
-use super::grid::Pairing;
 use crate::game::{Game, LineError, Played, play_line};
 use crate::rng::{below, derive_seed, rng_from_seed};
 use serde::{Deserialize, Serialize};
@@ -242,30 +240,10 @@ fn random_plies<G: Game>(start: &G, n: u32, seed: u64) -> Result<Played<G>, u32>
     })
 }
 
-/// The slot of each game of `pairings`: colour-swapped pairs numbered in order of their first
-/// game, a game without a partner a slot of its own.
-#[cfg(test)]
-pub fn slots(pairings: &[Pairing]) -> Vec<u64> {
-    let mut seen = std::collections::HashMap::new();
-    let mut next = 0u64;
-    pairings
-        .iter()
-        .map(|p| {
-            let mut fresh = || {
-                next += 1;
-                next - 1
-            };
-            match p.pair {
-                Some(pair) => *seen.entry(pair).or_insert_with(fresh),
-                None => fresh(),
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::experiment::grid::{Pairing, slots};
     use crate::game::othello::Othello;
 
     fn suite(lines: &[&str], order: OpeningOrder) -> Openings {

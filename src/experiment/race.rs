@@ -29,120 +29,13 @@
 
 use super::grid::Job;
 use super::runner::{RunOptions, RunSummary};
-use super::spec::{Experiment, JobKind};
+use super::spec::Experiment;
+use super::spec::race::RaceSpec;
 use crate::play::seat_result;
 use crate::stats::means::{mean, paired};
 use crate::stats::two_sample::holm;
 use anyhow::{Context, Result};
-use serde::{Deserialize, Serialize};
 use std::path::Path;
-
-/// The `[race]` section.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RaceSpec {
-    /// Whose results are raced: by default the match's first player; a tournament names one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-    /// Blocks (colour-swapped pairs, or tournament rounds) each point plays a round.
-    #[serde(default = "default_blocks")]
-    pub blocks_per_round: u32,
-    /// The test's level: a point is dropped when its Holm-adjusted p is below it.
-    #[serde(default = "default_level")]
-    pub level: f64,
-    /// Rounds played before the first test.
-    #[serde(default = "default_min_rounds")]
-    pub min_rounds: u32,
-    /// All points' games together after which the race stops (default: no bound but the
-    /// file's games for each point).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max_games: Option<u64>,
-}
-
-fn default_blocks() -> u32 {
-    5
-}
-fn default_level() -> f64 {
-    0.05
-}
-fn default_min_rounds() -> u32 {
-    2
-}
-
-impl RaceSpec {
-    /// What a file's `[race]` may not be; the message names the key.
-    pub fn check(&self, exp: &Experiment) -> Result<(), super::InputError> {
-        let file = &exp.file;
-        let err = |key: &str, m: String| {
-            let at = if key.is_empty() {
-                "race".to_string()
-            } else {
-                format!("race.{key}")
-            };
-            Err(exp.error(&at, m))
-        };
-        if !matches!(file.kind, JobKind::Match | JobKind::Tournament) {
-            return err(
-                "",
-                format!(
-                    "races grid points of matches and tournaments, not of {:?} jobs",
-                    file.kind
-                ),
-            );
-        }
-        if file.repeats != 1 {
-            return err("", "a race compares grid points block by block: use one repeat (more blocks per round play more games)".into());
-        }
-        if file.match_.as_ref().is_some_and(|m| m.sprt.is_some()) {
-            return err(
-                "",
-                "a race and an SPRT both stop games early: keep one".into(),
-            );
-        }
-        if file.match_.as_ref().is_some_and(|m| m.games % 2 == 1) {
-            return Err(exp.error(
-                "match.games",
-                "a race plays whole colour-swapped pairs: give an even number of games",
-            ));
-        }
-        if exp.swept_axes().iter().all(|(_, v)| v.len() < 2) {
-            return err(
-                "",
-                "a race needs two grid points at least: add a [grid] axis".into(),
-            );
-        }
-        if self.blocks_per_round == 0 {
-            return err("blocks_per_round", "must be at least 1".into());
-        }
-        if self.min_rounds == 0 {
-            return err("min_rounds", "must be at least 1".into());
-        }
-        if !(self.level > 0.0 && self.level < 1.0) {
-            return err(
-                "level",
-                format!("must be between 0 and 1, not {}", self.level),
-            );
-        }
-        match (&self.agent, file.kind) {
-            (None, JobKind::Tournament) => {
-                return err(
-                    "agent",
-                    "a tournament's race names the agent whose results it races".into(),
-                );
-            }
-            (Some(a), _) if !file.agents.contains_key(a) => {
-                return err("agent", format!("names no agent of the file: `{a}`"));
-            }
-            _ => {}
-        }
-        if let (Some(a), Some(m)) = (&self.agent, &file.match_)
-            && !m.players.contains(a)
-        {
-            return err("agent", format!("`{a}` does not play in the match"));
-        }
-        Ok(())
-    }
-}
 
 /// The file's `[race]` section.
 pub fn spec_of(exp: &Experiment) -> Result<&RaceSpec> {
@@ -318,15 +211,15 @@ fn one_sided_p(best: &[f64], other: &[f64]) -> f64 {
 /// the job's sealed part under `out` (no part: no blocks).
 pub fn block_scores(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<Vec<Vec<f64>>> {
     let spec = spec_of(exp)?;
-    let dir = super::runner::results_dir(out, &exp.name);
-    let rows_dir = dir.join(super::rows::rows_folder(exp.file.kind));
+    let dir = super::layout::results_dir(out, &exp.name);
+    let rows_dir = dir.join(super::kind::rows_folder(exp.file.kind));
     let mut all = Vec::new();
     for job in jobs {
         let me = raced_agent(spec, job);
         let per = games_per_block(job).max(1);
         // No part, or one that fails its check (being replaced by another shard, or broken: the
         // runner plays such a job again): no blocks yet.
-        let part = super::runner::sound_part(&dir, &rows_dir, &exp.name, &job.hash);
+        let part = super::layout::sound_part(&dir, &rows_dir, &exp.name, &job.hash);
         let Some(df) = part
             .ok()
             .flatten()
@@ -383,7 +276,7 @@ pub fn race_of(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Race, Vec<
 /// (`runner::run_locked` on the jobs as the round asks for them, dropped points at the games
 /// they have), until `decide` says it has ended. Returns the rounds' summaries added up.
 pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
-    let dir = super::runner::results_dir(&opts.out, &exp.name);
+    let dir = super::layout::results_dir(&opts.out, &exp.name);
     let _locks = super::runner::lock_results(
         &dir,
         opts.shard,

@@ -1,34 +1,30 @@
-//! The units of work a distributed run (`farm`, `gamelab run --mpi`) sends to its workers, and
-//! what a worker does with them. One kind per parallel loop of a job kind:
+//! The transport of a distributed run (`farm`, `gamelab run --mpi`): how rank 0 sends units of
+//! work to its workers (`map`, `gather`, `context`) and how a worker computes them (`compute`,
+//! through each unit's `UnitKind`). It knows no job kind: each kind's file defines its units, and
+//! `kind::registry::unit_kinds` lists them for the workers:
 //!
-//! | kind         | context (sent once per worker)             | payload             | answer                       |
-//! |--------------|--------------------------------------------|---------------------|------------------------------|
-//! | `games`      | the job and its agents                     | games i..j          | their rows                   |
-//! | `ga-games`   | an Othello GA job, a generation's tables   | evaluation games i..j | each game's winner         |
-//! | `solves`     | a problem selection, labelled weights, limits | units i..j       | their solve rows             |
-//! | `tsumego-ga` | a life-and-death GA job, its base weights and the base's leaves | chromosomes | (fitness, training leaves) each |
+//! | unit         | defined in     | context (sent once per worker)             | payload             | answer                       |
+//! |--------------|----------------|--------------------------------------------|---------------------|------------------------------|
+//! | `games`      | `kind::games`  | the job and its agents                     | games i..j          | their rows                   |
+//! | `ga-games`   | `kind::ga`     | an Othello GA job, a generation's tables   | evaluation games i..j | each game's winner         |
+//! | `solves`     | `kind::solve`  | a problem selection, labelled weights, limits | units i..j       | their solve rows             |
+//! | `tsumego-ga` | `kind::solve`  | a life-and-death GA job, its base weights and the base's leaves | chromosomes | (fitness, training leaves) each |
+//! | `echo`       | here           | none                                       | bytes               | the same bytes               |
 //!
-//! Each is computed by the same function a one-process run calls (`games_job::play_range`,
-//! `tune::fitness::play_evaluation`, `SolveWork::solve`, `solve_job::evaluate`), from seeds
-//! the unit carries, so the rows are identical. Contexts and answers are JSON (serde_json with
-//! exact float round trips). Workers read problem libraries from the results folder, which on
-//! a cluster is a shared file system (as Slurm clusters have); everything else comes in the
+//! Each is computed by the same function a one-process run calls (`kind::games::play_range`,
+//! `kind::ga::play_evaluation_range`, `SolveWork::solve`, `kind::solve::evaluate_here`), from
+//! seeds the unit carries, so the rows are identical. Contexts and answers are JSON (serde_json
+//! with exact float round trips). Workers read problem libraries from the results folder, which
+//! on a cluster is a shared file system (as Slurm clusters have); everything else comes in the
 //! units. `tune` jobs (a sequential hill-climber, or a GA over a few dozen games) run on rank 0.
 
-use super::games_job::Agents;
-use super::grid::Job;
 use crate::farm::{Context, Farm, Unit};
 use anyhow::{Context as _, Result};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-pub const GAMES: &str = "games";
-pub const GA_GAMES: &str = "ga-games";
-pub const SOLVES: &str = "solves";
-pub const TSUMEGO_GA: &str = "tsumego-ga";
 /// A unit that comes back as it went (`gamelab mpi-check`: the cost of a unit's round trip).
 pub const ECHO: &str = "echo";
 
@@ -95,185 +91,68 @@ pub fn gather<P: Serialize, T: DeserializeOwned>(
     Ok(all)
 }
 
-fn context<C: Serialize>(key: String, c: &C) -> Result<Arc<Context>> {
+/// A context to send: `c` encoded, under `key` (which tells it from the job's other contexts).
+pub fn context<C: Serialize>(key: String, c: &C) -> Result<Arc<Context>> {
     Ok(Arc::new(Context {
         key,
         bytes: serde_json::to_vec(c)?,
     }))
 }
 
-#[derive(Serialize, Deserialize)]
-struct GamesContext {
-    job: Job,
-    agents: Agents,
-    /// External agents' log files, by label (not part of an agent's JSON).
-    logs: std::collections::BTreeMap<String, PathBuf>,
+/// A kind of unit a worker computes (one parallel loop of a job kind, `experiment::kind`'s
+/// registry lists them): how a worker holds a context it was sent and computes a unit from it.
+pub trait UnitKind: Sync {
+    /// The unit's name on the wire (`Unit::kind`).
+    fn name(&self) -> &'static str;
+    /// Decodes a context as rank 0 sent it, loading what it names (problems from the shared
+    /// results folder); the worker keeps it for the rest of the run.
+    fn hold(&self, context: &[u8]) -> Result<Held>;
+    /// Computes one unit (`payload`) from its held context; returns the encoded answer.
+    fn compute(&self, held: &Held, payload: &[u8]) -> Result<Vec<u8>>;
 }
 
-/// The context of a games job's units: the job and its agents (with their log files).
-pub fn games_context(job: &Job, agents: &Agents) -> Result<Arc<Context>> {
-    let logs = agents
-        .iter()
-        .filter_map(|(label, spec)| match spec {
-            crate::agent::AgentSpec::External(e) => e.log.clone().map(|log| (label.clone(), log)),
-            _ => None,
-        })
-        .collect();
-    context(
-        format!("{GAMES}/{}", job.hash),
-        &GamesContext {
-            job: job.clone(),
-            agents: agents.clone(),
-            logs,
-        },
-    )
+/// A context as a worker keeps it: what `UnitKind::hold` made of it (its kind's own type).
+pub type Held = Box<dyn std::any::Any + Send + Sync>;
+
+/// The held context as its kind's type (`UnitKind::compute` of the kind that held it).
+pub fn held<T: 'static>(held: &Held) -> Result<&T> {
+    held.downcast_ref::<T>()
+        .context("a unit's context was held by another unit kind")
 }
 
-#[derive(Serialize, Deserialize)]
-struct GaGamesContext {
-    job: Job,
-    generation: u32,
-    tables: Vec<Vec<Vec<f64>>>,
-}
+/// Echo units: a unit that comes back as it went.
+pub struct Echo;
 
-/// The context of an Othello GA generation's evaluation games: the job and the tables.
-pub fn ga_games_context(
-    job: &Job,
-    generation: u32,
-    tables: &[Vec<Vec<f64>>],
-) -> Result<Arc<Context>> {
-    context(
-        format!("{GA_GAMES}/{}/{generation}", job.hash),
-        &GaGamesContext {
-            job: job.clone(),
-            generation,
-            tables: tables.to_vec(),
-        },
-    )
-}
-
-#[derive(Serialize, Deserialize)]
-struct SolvesContext {
-    library: PathBuf,
-    problems: crate::game::tsumego::library::Selection,
-    weights: Vec<(String, crate::game::tsumego::heuristic::Weights)>,
-    limits: crate::game::tsumego::solver::Limits,
-    /// `SolveWork::reuse`: a worker reuses its own earlier solves of a GA's test set.
-    #[serde(default)]
-    reuse: bool,
-    /// `SolveWork::store`: the folder of shared solves, where the worker's file system has it.
-    #[serde(default)]
-    store: Option<PathBuf>,
-}
-
-/// The context of a set of solves: the problems (read by the worker from `library`), the
-/// labelled weights and the limits. `key` tells this set from the job's others.
-pub fn solves_context(
-    key: String,
-    library: &std::path::Path,
-    problems: &crate::game::tsumego::library::Selection,
-    work: &super::solve_job::SolveWork,
-) -> Result<Arc<Context>> {
-    context(
-        format!("{SOLVES}/{key}"),
-        &SolvesContext {
-            library: library.to_path_buf(),
-            problems: problems.clone(),
-            weights: work.weights.clone(),
-            limits: work.limits,
-            reuse: work.reuse,
-            store: work.store.clone(),
-        },
-    )
-}
-
-#[derive(Serialize, Deserialize)]
-struct TsumegoGaContext {
-    job: Job,
-    library: PathBuf,
-    base: crate::game::tsumego::heuristic::Weights,
-    old_leaves: Vec<u64>,
-}
-
-/// The context of a life-and-death GA's evaluations: the job, its library, its base weights
-/// and their leaves on the training set (the dynamic fitness's "old").
-pub fn tsumego_ga_context(
-    job: &Job,
-    library: &std::path::Path,
-    base: &crate::game::tsumego::heuristic::Weights,
-    old_leaves: &[u64],
-) -> Result<Arc<Context>> {
-    context(
-        format!("{TSUMEGO_GA}/{}", job.hash),
-        &TsumegoGaContext {
-            job: job.clone(),
-            library: library.to_path_buf(),
-            base: base.clone(),
-            old_leaves: old_leaves.to_vec(),
-        },
-    )
-}
-
-/// A context as a worker keeps it: decoded, with what it loaded (problems).
-enum Held {
-    Games(GamesContext),
-    GaGames(GaGamesContext),
-    Solves(super::solve_job::SolveWork),
-    TsumegoGa(
-        TsumegoGaContext,
-        Vec<crate::game::tsumego::problem::Problem>,
-    ),
-    Echo,
+impl UnitKind for Echo {
+    fn name(&self) -> &'static str {
+        ECHO
+    }
+    fn hold(&self, _context: &[u8]) -> Result<Held> {
+        Ok(Box::new(()))
+    }
+    fn compute(&self, _held: &Held, payload: &[u8]) -> Result<Vec<u8>> {
+        Ok(payload.to_vec())
+    }
 }
 
 /// The contexts a worker holds, by key. Rank 0 sends a context once per worker, so a worker
 /// keeps every context it was sent for the rest of the run.
 static HELD: Mutex<Option<HashMap<String, Arc<Held>>>> = Mutex::new(None);
 
-fn decode(kind: &str, bytes: &[u8]) -> Result<Held> {
-    Ok(match kind {
-        GAMES => {
-            let mut c: GamesContext = serde_json::from_slice(bytes)?;
-            for (label, spec) in c.agents.iter_mut() {
-                if let crate::agent::AgentSpec::External(e) = spec {
-                    e.log = c.logs.get(label).cloned();
-                }
-            }
-            Held::Games(c)
-        }
-        GA_GAMES => Held::GaGames(serde_json::from_slice(bytes)?),
-        SOLVES => {
-            let c: SolvesContext = serde_json::from_slice(bytes)?;
-            let problems = c.problems.load(&c.library)?;
-            Held::Solves(super::solve_job::SolveWork {
-                problems,
-                weights: c.weights,
-                limits: c.limits,
-                reuse: c.reuse,
-                store: c.store,
-            })
-        }
-        TSUMEGO_GA => {
-            let c: TsumegoGaContext = serde_json::from_slice(bytes)?;
-            let spec = c
-                .job
-                .config
-                .tsumego_ga
-                .as_ref()
-                .context("a tsumego_ga job has a [tsumego_ga] section")?;
-            let train = spec.train.load(&c.library)?;
-            Held::TsumegoGa(c, train)
-        }
-        ECHO => Held::Echo,
-        other => anyhow::bail!(
-            "unknown unit kind '{other}' (rank 0 and this worker run different versions of gamelab?)"
-        ),
-    })
-}
-
-/// A worker's side: computes one unit of `kind` (its context `key`, sent as `context` with
-/// the first unit of it this worker gets) and returns the encoded answer.
-pub fn compute(kind: &str, key: &str, context: Option<&[u8]>, payload: &[u8]) -> Result<Vec<u8>> {
+/// A worker's side: computes one unit of `kind` (one of `kinds`; its context `key`, sent as
+/// `context` with the first unit of it this worker gets) and returns the encoded answer.
+pub fn compute(
+    kinds: &[&dyn UnitKind],
+    kind: &str,
+    key: &str,
+    context: Option<&[u8]>,
+    payload: &[u8],
+) -> Result<Vec<u8>> {
+    let Some(unit_kind) = kinds.iter().find(|k| k.name() == kind) else {
+        anyhow::bail!(
+            "unknown unit kind '{kind}' (rank 0 and this worker run different versions of gamelab?)"
+        )
+    };
     let held = {
         let mut map = HELD.lock().expect("the held contexts");
         let map = map.get_or_insert_with(HashMap::new);
@@ -281,7 +160,8 @@ pub fn compute(kind: &str, key: &str, context: Option<&[u8]>, payload: &[u8]) ->
             map.insert(
                 key.to_string(),
                 Arc::new(
-                    decode(kind, bytes)
+                    unit_kind
+                        .hold(bytes)
                         .with_context(|| format!("reading the context of a '{kind}' unit"))?,
                 ),
             );
@@ -290,39 +170,12 @@ pub fn compute(kind: &str, key: &str, context: Option<&[u8]>, payload: &[u8]) ->
             .cloned()
             .with_context(|| format!("a '{kind}' unit arrived without its context '{key}'"))?
     };
-    let answer = match &*held {
-        Held::Games(c) => serde_json::to_vec(&super::games_job::play_range(
-            &c.job,
-            &c.agents,
-            serde_json::from_slice(payload)?,
-        )?)?,
-        Held::GaGames(c) => serde_json::to_vec(&super::ga_job::play_evaluation_range(
-            &c.job,
-            c.generation,
-            &c.tables,
-            serde_json::from_slice(payload)?,
-        )?)?,
-        Held::Solves(work) => {
-            serde_json::to_vec(&work.solve(serde_json::from_slice(payload)?, &|| {}))?
-        }
-        Held::Echo => payload.to_vec(),
-        Held::TsumegoGa(c, train) => {
-            let genes: Vec<Vec<f64>> = serde_json::from_slice(payload)?;
-            serde_json::to_vec(&super::solve_job::evaluate_here(
-                &c.job,
-                &c.base,
-                train,
-                &c.old_leaves,
-                &genes,
-            )?)?
-        }
-    };
-    Ok(answer)
+    unit_kind.compute(&held, payload)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::experiment::grid::Job;
 
     /// Workers rebuild jobs from their JSON: every job of every shipped experiment must come
     /// back exactly (the untagged `Stage` must come back as the same variant).

@@ -100,7 +100,7 @@ pub const SWEPT_AS_ROW_COLUMN: [&str; 1] = ["stage"];
 
 /// The id and swept columns; a swept key named like one of `row_columns` is left out (the row's
 /// own column carries it: sweeping `stage` gives game rows whose `stage` is the board played).
-fn id_columns(id: &JobColumns, n: usize, row_columns: &[&str]) -> Vec<Column> {
+pub fn id_columns(id: &JobColumns, n: usize, row_columns: &[&str]) -> Vec<Column> {
     let mut cols = vec![
         Column::new("experiment".into(), vec![id.experiment.to_string(); n]),
         Column::new("job".into(), vec![id.job.to_string(); n]),
@@ -346,7 +346,7 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
 
 /// The columns of GA generation rows, in order: the id columns, generation, individual,
 /// fitness, the kind's `measures`, best, final (the job's last generation), then `trailing`.
-fn generation_columns(
+pub fn generation_columns(
     id: &JobColumns,
     generation: Vec<i64>,
     individual: Vec<i64>,
@@ -367,179 +367,6 @@ fn generation_columns(
     cols.push(Column::new("final".into(), last_column));
     cols.extend(trailing);
     cols
-}
-
-/// The rows of one GA job as a DataFrame: one row per individual per generation; `final`
-/// marks the job's last generation.
-pub fn generations_frame(
-    id: &JobColumns,
-    rows: &[super::ga_job::GenerationRow],
-) -> Result<DataFrame> {
-    let cols = generation_columns(
-        id,
-        rows.iter().map(|r| r.generation as i64).collect(),
-        rows.iter().map(|r| r.individual as i64).collect(),
-        rows.iter().map(|r| r.fitness).collect(),
-        vec![
-            Column::new(
-                "points".into(),
-                rows.iter().map(|r| r.points).collect::<Vec<f64>>(),
-            ),
-            Column::new(
-                "games".into(),
-                rows.iter().map(|r| r.games as i64).collect::<Vec<i64>>(),
-            ),
-        ],
-        rows.iter().map(|r| r.best as i64).collect(),
-        vec![Column::new(
-            "table".into(),
-            rows.iter()
-                .map(|r| r.table.clone())
-                .collect::<Vec<String>>(),
-        )],
-    );
-    Ok(DataFrame::new(rows.len(), cols)?)
-}
-
-/// A tune job's rows: one per game, each weight as a column `w_<name>` and each advantage
-/// share as `a_<name>`.
-pub fn tuning_frame(
-    id: &JobColumns,
-    names: &[&str],
-    rows: &[super::tune_job::TuneRow],
-) -> Result<DataFrame> {
-    let n = rows.len();
-    let mut cols = id_columns(id, n, &[]);
-    cols.extend([
-        Column::new(
-            "tuner".into(),
-            rows.iter().map(|r| r.tuner).collect::<Vec<&str>>(),
-        ),
-        Column::new(
-            "phase".into(),
-            rows.iter().map(|r| r.phase).collect::<Vec<&str>>(),
-        ),
-        Column::new(
-            "game".into(),
-            rows.iter().map(|r| r.game as i64).collect::<Vec<i64>>(),
-        ),
-        Column::new(
-            "generation".into(),
-            rows.iter()
-                .map(|r| r.generation as i64)
-                .collect::<Vec<i64>>(),
-        ),
-        Column::new(
-            "individual".into(),
-            rows.iter()
-                .map(|r| r.individual as i64)
-                .collect::<Vec<i64>>(),
-        ),
-        Column::new(
-            "tuned_first".into(),
-            rows.iter().map(|r| r.tuned_first).collect::<Vec<bool>>(),
-        ),
-        Column::new(
-            "result".into(),
-            rows.iter().map(|r| r.result).collect::<Vec<f64>>(),
-        ),
-        Column::new(
-            "plies".into(),
-            rows.iter().map(|r| r.plies as i64).collect::<Vec<i64>>(),
-        ),
-    ]);
-    for (i, name) in names.iter().enumerate() {
-        cols.push(Column::new(
-            format!("w_{name}").into(),
-            rows.iter().map(|r| r.weights[i]).collect::<Vec<f64>>(),
-        ));
-    }
-    for (i, name) in names.iter().enumerate() {
-        cols.push(Column::new(
-            format!("a_{name}").into(),
-            rows.iter().map(|r| r.advantage[i]).collect::<Vec<f64>>(),
-        ));
-    }
-    Ok(DataFrame::new(n, cols)?)
-}
-
-/// Solved problems as a DataFrame: one row per weight vector and problem, with the problem's
-/// difficulty band (easy, medium, hard) and the time per leaf in microseconds.
-pub fn solves_frame(id: &JobColumns, rows: &[super::solve_job::SolveRow]) -> Result<DataFrame> {
-    let n = rows.len();
-    let mut cols = id_columns(id, n, &[]);
-    let s = |f: &dyn Fn(&super::solve_job::SolveRow) -> String| {
-        rows.iter().map(f).collect::<Vec<String>>()
-    };
-    let i =
-        |f: &dyn Fn(&super::solve_job::SolveRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
-    cols.extend([
-        Column::new("weights".into(), s(&|r| r.weights.clone())),
-        Column::new("problem".into(), s(&|r| r.problem.clone())),
-        Column::new("set".into(), i(&|r| r.set as i64)),
-        Column::new("level".into(), i(&|r| r.level as i64)),
-        Column::new(
-            "band".into(),
-            s(&|r| crate::game::tsumego::library::band(r.level as u8).to_string()),
-        ),
-        Column::new("status".into(), s(&|r| r.status.clone())),
-        Column::new("expected".into(), s(&|r| r.expected.clone())),
-        Column::new("correct".into(), i(&|r| (r.status == r.expected) as i64)),
-        Column::new("leaves".into(), i(&|r| r.leaves as i64)),
-        Column::new("nodes".into(), i(&|r| r.nodes as i64)),
-        Column::new("tt_hits".into(), i(&|r| r.tt_hits as i64)),
-        Column::new("max_depth".into(), i(&|r| r.max_depth as i64)),
-        Column::new(
-            "time_s".into(),
-            rows.iter().map(|r| r.time_s).collect::<Vec<f64>>(),
-        ),
-        Column::new(
-            "us_per_leaf".into(),
-            rows.iter()
-                .map(|r| 1e6 * r.time_s / r.leaves.max(1) as f64)
-                .collect::<Vec<f64>>(),
-        ),
-        Column::new("budget_hit".into(), i(&|r| r.budget_hit as i64)),
-    ]);
-    Ok(DataFrame::new(n, cols)?)
-}
-
-/// A `tsumego_ga` job's generation rows; `final` marks the last generation.
-pub fn tsumego_generations_frame(
-    id: &JobColumns,
-    rows: &[super::solve_job::GaRow],
-) -> Result<DataFrame> {
-    let cols = generation_columns(
-        id,
-        rows.iter().map(|r| r.generation as i64).collect(),
-        rows.iter().map(|r| r.individual as i64).collect(),
-        rows.iter().map(|r| r.fitness).collect(),
-        vec![
-            Column::new(
-                "scaled_fitness".into(),
-                rows.iter().map(|r| r.scaled_fitness).collect::<Vec<f64>>(),
-            ),
-            Column::new(
-                "train_leaves".into(),
-                rows.iter()
-                    .map(|r| r.train_leaves)
-                    .collect::<Vec<Option<f64>>>(),
-            ),
-        ],
-        rows.iter().map(|r| r.best as i64).collect(),
-        vec![Column::new(
-            "genes".into(),
-            rows.iter()
-                .map(|r| r.genes.clone())
-                .collect::<Vec<String>>(),
-        )],
-    );
-    Ok(DataFrame::new(rows.len(), cols)?)
-}
-
-/// The folder of a job kind's part files: `games`, `generations`, `tuning` or `solves`.
-pub fn rows_folder(kind: super::spec::JobKind) -> &'static str {
-    super::job_kind::kind_runner(kind).rows_folder()
 }
 
 pub use crate::durable::{remove_stale_temps, write_atomic};

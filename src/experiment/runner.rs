@@ -1,7 +1,7 @@
 //! Parallel, deterministic, resumable execution of jobs: what every job kind shares.
 //!
 //! The runner expands nothing and plays nothing itself: each job kind is a `KindRunner`
-//! (`job_kind`), and the runner owns what is common to them: the shard's jobs, the lock on the
+//! (`kind::contract`, listed in `kind::registry`), and the runner owns what is common to them: the shard's jobs, the lock on the
 //! results folder, which jobs are done, the progress bar and the thread pool. Jobs run on a rayon
 //! pool of `--threads` workers; inside a job the games (or problems) run in parallel too, so one
 //! big job still uses every core. Each unit of work draws from its own generator seeded from
@@ -16,17 +16,15 @@
 //! first, while shards of one file run side by side.
 
 use super::error::InputError;
-pub use super::games_job::play_job;
 use super::grid::Job;
-use super::job_kind::{JobContext, JobFiles, kind_runner};
-use super::rows::{
-    Format, JobColumns, SweptKind, existing_part, remove_stale_temps, rows_folder, write_atomic,
-};
+use super::kind::{JobContext, kind_runner, rows_folder};
+use super::layout::{JobFiles, current_jobs_file, results_dir, sound_part};
+use super::rows::{Format, JobColumns, SweptKind, existing_part, remove_stale_temps, write_atomic};
 use super::spec::{Experiment, Stage};
-use super::stream::{PartId, verify_part};
+use super::stream::PartId;
 use crate::durable::{FolderLock, LockMode, Locked};
 pub use crate::pool::with_threads;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
@@ -108,91 +106,6 @@ pub struct RunSummary {
     pub results_dir: PathBuf,
 }
 
-/// The file in an experiment's results folder where each run that ran jobs adds a line: its
-/// wall time, the jobs it ran, the worker threads and the machine's cores, and when it ended
-/// (`run_times`). A resumed run adds its own line, so the lines sum to the file's cost; a run
-/// killed before its end adds none (its finished jobs are not counted).
-pub const RUN_TIMES_FILE: &str = "run-times.csv";
-const RUN_TIMES_HEADER: &str = "seconds,jobs,threads,cores,ended\n";
-
-/// Adds a run's line to `RUN_TIMES_FILE` in the results folder `dir` (`gamelab run` does, once
-/// per invocation that ran jobs, its arena's games included).
-pub fn record_run_time(
-    dir: &Path,
-    seconds: f64,
-    jobs: usize,
-    threads: Option<usize>,
-) -> Result<()> {
-    use std::io::Write;
-    let path = dir.join(RUN_TIMES_FILE);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let line = format!(
-        "{seconds:.1},{jobs},{},{cores},{}\n",
-        threads.unwrap_or(cores),
-        crate::provenance::current().date
-    );
-    let mut f = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    let text = if f.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
-        format!("{RUN_TIMES_HEADER}{line}")
-    } else {
-        line
-    };
-    f.write_all(text.as_bytes())
-        .map_err(|e| crate::durable::name_full_disk(e.into(), &path))
-        .with_context(|| format!("writing {}", path.display()))
-}
-
-/// What the runs of an experiment recorded (`RUN_TIMES_FILE`): wall seconds in all, runs, and
-/// the most threads and cores any of them had. None without the file or with no line.
-pub fn run_times(path: &Path) -> Option<(f64, usize, usize, usize)> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let mut total = (0.0, 0, 0, 0);
-    for line in text.lines().skip(1) {
-        let f: Vec<&str> = line.split(',').collect();
-        let (Some(s), Some(t), Some(c)) = (
-            f.first().and_then(|x| x.parse::<f64>().ok()),
-            f.get(2).and_then(|x| x.parse::<usize>().ok()),
-            f.get(3).and_then(|x| x.parse::<usize>().ok()),
-        ) else {
-            continue;
-        };
-        total = (total.0 + s, total.1 + 1, total.2.max(t), total.3.max(c));
-    }
-    (total.1 > 0).then_some(total)
-}
-
-pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
-    out.join("results")
-        .join(crate::durable::safe_component(experiment))
-}
-
-/// The file in an experiment's results folder that lists the job hashes of the experiment file
-/// as it was last run. Job records of other hashes (from an older version of the file) stay on
-/// disk; readers of another experiment's results (`trained:`) use this list to skip them.
-pub fn current_jobs_file(results: &Path) -> PathBuf {
-    results.join("current-jobs.json")
-}
-
-/// The hashes listed by `current_jobs_file`, or None for results written before the list existed.
-pub fn current_jobs(results: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
-    read_job_hashes(&current_jobs_file(results))
-}
-
-/// A JSON list of job hashes (`current_jobs_file`, a report's `jobs.json`), or None without the file.
-pub fn read_job_hashes(path: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
-    match std::fs::read_to_string(path) {
-        Ok(text) => Ok(Some(
-            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?,
-        )),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
-    }
-}
-
 /// The locks a run holds on its experiment's results folder (see `lock_results`).
 pub struct RunLocks(#[allow(dead_code)] Vec<FolderLock>);
 
@@ -269,32 +182,6 @@ pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunL
     Ok(RunLocks(locks))
 }
 
-/// The part of a job in `rows_dir` in either format, if one is there and passes its check
-/// (`stream::verify_part`), with its row count (its seal's); Err names the file and what is
-/// wrong with it.
-pub fn sound_part(
-    results: &Path,
-    rows_dir: &Path,
-    experiment: &str,
-    hash: &str,
-) -> Result<Option<(PathBuf, usize)>, (PathBuf, String)> {
-    let Some(part) = existing_part(rows_dir, hash) else {
-        return Ok(None);
-    };
-    let record = results.join("jobs").join(format!("{hash}.json"));
-    match verify_part(
-        &part,
-        &record,
-        PartId {
-            experiment,
-            job: hash,
-        },
-    ) {
-        Ok(rows) => Ok(rows.map(|rows| (part, rows))),
-        Err(why) => Err((part, why)),
-    }
-}
-
 /// Jobs that read another experiment's trained weights: what they read now (a missing source is
 /// an error in the file), by job hash.
 type Inputs = std::collections::BTreeMap<String, serde_json::Value>;
@@ -302,7 +189,7 @@ type Inputs = std::collections::BTreeMap<String, serde_json::Value>;
 fn inputs_of(exp: &Experiment, in_shard: &[&Job], opts: &RunOptions) -> Result<Inputs> {
     let mut inputs = Inputs::new();
     for j in in_shard {
-        match super::solve_job::resolved_inputs(j, &opts.out) {
+        match kind_runner(j.config.kind).inputs(j, &opts.out) {
             Ok(Some(now)) => {
                 inputs.insert(j.hash.clone(), now);
             }
@@ -320,12 +207,9 @@ fn shard_jobs<'a>(jobs: &'a [Job], opts: &RunOptions) -> Vec<&'a Job> {
     }
 }
 
-/// Runs the jobs of an experiment that are not done yet (in this shard); a file with a
-/// `[race]` runs as a race (`race::run`).
+/// Runs the jobs of an experiment that are not done yet (in this shard), every one: a file with
+/// a `[race]` runs through `race::run` instead (`experiment::run` chooses).
 pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSummary> {
-    if exp.file.race.is_some() {
-        return super::race::run(exp, jobs, opts);
-    }
     // What jobs read from other experiments, before anything is written.
     let inputs = inputs_of(exp, &shard_jobs(jobs, opts), opts)?;
     let _locks = lock_results(

@@ -3,10 +3,10 @@
 //! column written here, and a test fails when the file differs from what the code writes, or
 //! when a column has no meaning here (added, renamed, retyped or removed without its line).
 
-use super::rows::{
-    GameRow, JobColumns, games_frame, generations_frame, solves_frame, tsumego_generations_frame,
-    tuning_frame,
-};
+use super::kind::ga::{GenerationRow, generations_frame};
+use super::kind::solve::{GaRow, SolveRow, solves_frame, tsumego_generations_frame};
+use super::kind::tune::{TuneRow, tuning_frame};
+use super::rows::{GameRow, JobColumns, games_frame};
 use anyhow::Result;
 use polars::prelude::{DataFrame, DataType};
 
@@ -287,7 +287,7 @@ pub fn markdown() -> Result<String> {
     let games = games_frame(&id, &[game])?;
     let generations = generations_frame(
         &id,
-        &[super::ga_job::GenerationRow {
+        &[GenerationRow {
             generation: 0,
             individual: 0,
             fitness: 0.0,
@@ -299,7 +299,7 @@ pub fn markdown() -> Result<String> {
     )?;
     let tsumego = tsumego_generations_frame(
         &id,
-        &[super::solve_job::GaRow {
+        &[GaRow {
             generation: 0,
             individual: 0,
             fitness: 0.0,
@@ -311,7 +311,7 @@ pub fn markdown() -> Result<String> {
     )?;
     let solves = solves_frame(
         &id,
-        &[super::solve_job::SolveRow {
+        &[SolveRow {
             weights: String::new(),
             problem: String::new(),
             set: 1,
@@ -329,7 +329,7 @@ pub fn markdown() -> Result<String> {
     let tuning = tuning_frame(
         &id,
         &[],
-        &[super::tune_job::TuneRow {
+        &[TuneRow {
             tuner: "none",
             phase: "tune",
             game: 0,

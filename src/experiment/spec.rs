@@ -5,6 +5,8 @@
 //! and then each grid point, the file with the grid's values substituted, is parsed again and
 //! checked (`grid.rs`); errors found there name the grid key. Nothing here runs or writes.
 
+pub mod race;
+
 use super::error::InputError;
 use crate::agent::AgentSpec;
 pub use crate::experiment::tsumego_spec::{SolveSpec, TsumegoGaSpec, WeightsRef};
@@ -503,7 +505,7 @@ pub struct ExperimentFile {
     pub arena: Option<ArenaSpec>,
     /// Matches and tournaments: race the grid points (`experiment::race`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub race: Option<super::race::RaceSpec>,
+    pub race: Option<race::RaceSpec>,
     #[serde(default)]
     pub report: ReportSpec,
 }

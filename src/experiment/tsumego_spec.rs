@@ -11,7 +11,7 @@
 //! so they are part of the job's hash; `trained:` is resolved when the job runs (the other
 //! experiment must have run first), so its job hash names the source, not the numbers. The
 //! runner keeps the numbers a job read in its record and runs the job again when they have
-//! changed (the other experiment was trained again): see `solve_job::resolved_inputs`.
+//! changed (the other experiment was trained again): see `kind::solve::resolved_inputs`.
 
 use crate::game::tsumego::fitness::{Formula, REPORT_BONUS};
 use crate::game::tsumego::generate::GENERATOR_VERSION;
@@ -134,9 +134,9 @@ fn parse_trained(s: &str) -> Result<(String, Vec<(String, String)>), String> {
 /// library.
 fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
     let (exp, filter) = parse_trained(s).map_err(|e| anyhow::anyhow!(e))?;
-    let dir = crate::experiment::runner::results_dir(out, &exp);
+    let dir = crate::experiment::layout::results_dir(out, &exp);
     let jobs_dir = dir.join("jobs");
-    let current = crate::experiment::runner::current_jobs(&dir)?;
+    let current = crate::experiment::layout::current_jobs(&dir)?;
     let mut matches = Vec::new();
     let mut same_library = Vec::new();
     let mut seen = Vec::new();

@@ -179,7 +179,7 @@ pub fn viewer_solves(
         return Ok((Vec::new(), 0));
     };
     let library = stage.library.dir(out, &stage.id);
-    let work = crate::experiment::solve_job::SolveWork::load(job, &library, out)?;
+    let work = crate::experiment::kind::solve::SolveWork::load(job, &library, out)?;
     let (n, w) = (work.problems.len(), work.weights.len().max(1));
     let per_weights = VIEWER_PROBLEMS.div_ceil(w).min(n);
     let units: Vec<usize> = (0..work.weights.len())

@@ -52,9 +52,9 @@ pub fn keep(exp: &Experiment, report_dir: &Path, into: &Path) -> Result<PathBuf>
     for n in &names {
         copy(&report_dir.join(n), &fresh.join(n))?;
     }
-    // The runs' wall times (`runner::RUN_TIMES_FILE`, in the results folder above the report):
+    // The runs' wall times (`layout::RUN_TIMES_FILE`, in the results folder above the report):
     // the page's table of what each file costs.
-    let times_file = crate::experiment::runner::RUN_TIMES_FILE;
+    let times_file = crate::experiment::layout::RUN_TIMES_FILE;
     if let Some(t) = report_dir
         .parent()
         .map(|d| d.join(times_file))
@@ -96,7 +96,7 @@ pub(super) fn jobs_now(exp: &Experiment) -> Option<std::collections::BTreeSet<St
 /// stale when the file's text differs from it. A folder without a job list cannot tell and
 /// counts as current.
 pub fn is_stale(exp: &Experiment, folder: &Path) -> Result<bool> {
-    use crate::experiment::runner::read_job_hashes;
+    use crate::experiment::layout::read_job_hashes;
     let Some(reported) = read_job_hashes(&folder.join(super::JOBS_FILE))? else {
         return Ok(false);
     };

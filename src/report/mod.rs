@@ -26,8 +26,8 @@ pub use crate::stats;
 pub mod table;
 
 use crate::experiment::grid::Job;
-use crate::experiment::rows::rows_folder;
-use crate::experiment::runner::results_dir;
+use crate::experiment::kind::rows_folder;
+use crate::experiment::layout::results_dir;
 use crate::experiment::spec::{Experiment, JobKind};
 use anyhow::{Context, Result};
 pub use plan::{BASE_KEYS, ReportPlan, plan};
@@ -54,7 +54,7 @@ fn checked_part(
     rows_dir: &Path,
     hash: &str,
 ) -> Result<Option<(PathBuf, usize)>> {
-    crate::experiment::runner::sound_part(&results_dir(out, experiment), rows_dir, experiment, hash)
+    crate::experiment::layout::sound_part(&results_dir(out, experiment), rows_dir, experiment, hash)
         .map_err(|(part, why)| {
             crate::experiment::InputError {
                 file: Some(part),

@@ -5,7 +5,7 @@
 use super::compare::{CSV_FILE, CSV_HEADER};
 use super::table::csv_line;
 use crate::experiment::Experiment;
-use crate::experiment::runner::results_dir;
+use crate::experiment::layout::results_dir;
 use anyhow::{Context, Result};
 use polars::prelude::*;
 use std::path::{Path, PathBuf};
@@ -85,7 +85,7 @@ fn reported_at(report_dir: &Path) -> (String, Option<(usize, usize)>) {
 /// experiment's trained weights, are not on this machine), the jobs its last run ran
 /// (`current-jobs.json`) stand for it.
 fn report_is_stale(exp: &Experiment, results: &Path) -> Result<bool> {
-    use crate::experiment::runner::{current_jobs, read_job_hashes};
+    use crate::experiment::layout::{current_jobs, read_job_hashes};
     let Some(reported) = read_job_hashes(&results.join("report").join(super::JOBS_FILE))? else {
         return Ok(false);
     };
@@ -171,10 +171,10 @@ pub fn summary(
         reported.push(exp.name.clone());
         let (when, unfinished) = reported_at(&folder);
         let times = match reports {
-            Some(_) => folder.join(crate::experiment::runner::RUN_TIMES_FILE),
-            None => results.join(crate::experiment::runner::RUN_TIMES_FILE),
+            Some(_) => folder.join(crate::experiment::layout::RUN_TIMES_FILE),
+            None => results.join(crate::experiment::layout::RUN_TIMES_FILE),
         };
-        costs += &match crate::experiment::runner::run_times(&times) {
+        costs += &match crate::experiment::layout::run_times(&times) {
             Some((seconds, runs, threads, cores)) => format!(
                 "| `{}` | {} | {runs} | {threads} | {cores} |\n",
                 exp.path.display(),

@@ -185,7 +185,7 @@ pub(super) fn point_config(
                     format!("no agent labelled '{}'", t.agent),
                 ));
             }
-            // Its starting weights are the tune kind's to check (`tune_job::Tune::check`).
+            // Its starting weights are the tune kind's to check (`kind::tune::Tune::check`).
             vec![t.agent.clone(), t.opponent.clone()]
         }
         (JobKind::Tune, _, _) => {
@@ -390,7 +390,7 @@ pub(super) fn point_config(
                 },
             })?;
             // A fixed start: every line is played once here (Colosseum's random setups are
-            // checked per pair by `games_job::check_openings` once the jobs have seeds).
+            // checked per pair by `kind::games::check_openings` once the jobs have seeds).
             let checked = match &start {
                 Start::Othello(g) => o.check_suite(g),
                 Start::Freckers(g) => o.check_suite(g),

@@ -183,7 +183,7 @@ fn games_computed_one_at_a_time_are_the_list() {
     for j in &cases {
         let list = j.pairings();
         assert_eq!(j.game_count(), list.len());
-        let slots = super::super::openings::slots(&list);
+        let slots = super::slots(&list);
         for (i, p) in list.iter().enumerate() {
             assert_eq!(&j.pairing(i), p, "game {i}");
             assert_eq!(j.opening_slot(i), slots[i], "slot of game {i}");

@@ -596,7 +596,7 @@ fn solve_records() -> Records {
 fn solve_records_cut(cut: &[usize]) -> Records {
     let old = [100.0, 200.0, 400.0, 800.0, 1600.0];
     let new = [90.0, 170.0, 380.0, 700.0, 1500.0, 5.0];
-    let row = |weights: &str, i: usize, leaves: f64| crate::experiment::solve_job::SolveRow {
+    let row = |weights: &str, i: usize, leaves: f64| crate::experiment::kind::solve::SolveRow {
         weights: weights.into(),
         problem: format!("p{i}"),
         set: 1,
@@ -624,7 +624,7 @@ fn solve_records_cut(cut: &[usize]) -> Records {
     };
     Records::rows(vec![(
         "part-job0".into(),
-        crate::experiment::rows::solves_frame(&id, &rows)
+        crate::experiment::kind::solve::solves_frame(&id, &rows)
             .unwrap()
             .lazy(),
     )])
@@ -1000,7 +1000,7 @@ fn rows_without_game_keys_count_repeated_games_the_same() {
 /// 1-leaf problem with 2 ms of timer jitter weighs as one leaf, not as half the runs' problems.
 #[test]
 fn a_weighted_unit_mean_is_total_over_total() {
-    let row = |problem: &str, leaves: u64, time_s: f64| crate::experiment::solve_job::SolveRow {
+    let row = |problem: &str, leaves: u64, time_s: f64| crate::experiment::kind::solve::SolveRow {
         weights: "w".into(),
         problem: problem.into(),
         set: 1,
@@ -1023,7 +1023,7 @@ fn a_weighted_unit_mean_is_total_over_total() {
     };
     let r = Records::rows(vec![(
         "part-job0".into(),
-        crate::experiment::rows::solves_frame(&id, &rows)
+        crate::experiment::kind::solve::solves_frame(&id, &rows)
             .unwrap()
             .lazy(),
     )])

@@ -19,12 +19,13 @@
 //! solves that other jobs' test phases made in the same process (`SHARED_SOLVES`): the jobs of a
 //! file solve the same test set with the same `compare` weights.
 
-use super::grid::Job;
-use super::job_kind::{JobContext, KindRunner, streamed};
-use super::rows::{read_checkpoint, write_atomic, write_checkpoint};
-use super::rows::{solves_frame, tsumego_generations_frame};
-use super::spec::Stage;
-use super::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
+use super::contract::{JobContext, KindRunner, streamed};
+use crate::experiment::grid::Job;
+use crate::experiment::remote::{self, Held, UnitKind};
+use crate::experiment::rows::{JobColumns, generation_columns, id_columns};
+use crate::experiment::rows::{read_checkpoint, write_atomic, write_checkpoint};
+use crate::experiment::spec::Stage;
+use crate::experiment::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
 use crate::game::tsumego::fitness::{solve_all, static_fitness};
 use crate::game::tsumego::heuristic::weights_text;
 use crate::game::tsumego::library::LibrarySpec;
@@ -32,6 +33,7 @@ use crate::game::tsumego::{Limits, Problem, Solution, Solver, Status, Weights};
 use crate::rng::{GameRng, rng_from_seed};
 use crate::tune::ga::{breed, elite, scale_fitness};
 use anyhow::{Context, Result};
+use polars::prelude::{Column, DataFrame};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -49,6 +51,13 @@ pub struct Solve;
 impl KindRunner for Solve {
     fn rows_folder(&self) -> &'static str {
         "solves"
+    }
+    fn inputs(
+        &self,
+        job: &Job,
+        out: &Path,
+    ) -> Result<Option<serde_json::Value>, (String, anyhow::Error)> {
+        resolved_inputs(job, out)
     }
     fn unit(&self) -> &'static str {
         "problems"
@@ -71,12 +80,8 @@ impl KindRunner for Solve {
                         .as_ref()
                         .context("a solve job has a [solve] section")?
                         .problems;
-                    let context = super::remote::solves_context(
-                        cx.job.hash.clone(),
-                        cx.library()?,
-                        problems,
-                        &work,
-                    )?;
+                    let context =
+                        solves_context(cx.job.hash.clone(), cx.library()?, problems, &work)?;
                     let mut held = Vec::new();
                     return solve_on_farm(farm, &context, &work, from, &mut |rows, done| {
                         (cx.progress)(rows.len() as u64);
@@ -110,6 +115,13 @@ pub struct TsumegoGa;
 impl KindRunner for TsumegoGa {
     fn rows_folder(&self) -> &'static str {
         "generations"
+    }
+    fn inputs(
+        &self,
+        job: &Job,
+        out: &Path,
+    ) -> Result<Option<serde_json::Value>, (String, anyhow::Error)> {
+        resolved_inputs(job, out)
     }
     fn unit(&self) -> &'static str {
         "generations"
@@ -380,12 +392,7 @@ fn solve_on_farm(
     each: &mut dyn FnMut(Vec<SolveRow>, usize) -> Result<()>,
 ) -> Result<()> {
     let units = crate::farm::ranges(from..work.units(), farm.workers(), 8, 1, 1);
-    let answers = super::remote::map::<_, Vec<SolveRow>>(
-        farm,
-        super::remote::SOLVES,
-        context,
-        units.iter().cloned(),
-    )?;
+    let answers = remote::map::<_, Vec<SolveRow>>(farm, SOLVES, context, units.iter().cloned())?;
     for (range, rows) in units.iter().zip(answers) {
         each(rows?, range.end)?;
     }
@@ -486,11 +493,11 @@ fn evaluate_anywhere(
     let Some(farm) = crate::farm::farm() else {
         return evaluate_here(job, base, train, old, genes);
     };
-    let context = super::remote::tsumego_ga_context(job, library, base, old)?;
+    let context = tsumego_ga_context(job, library, base, old)?;
     let units = crate::farm::ranges(0..genes.len(), farm.workers(), 2, 1, 1);
-    super::remote::gather(
+    remote::gather(
         farm,
-        super::remote::TSUMEGO_GA,
+        TSUMEGO_GA,
         &context,
         units.into_iter().map(|r| genes[r].to_vec()),
     )
@@ -733,12 +740,7 @@ pub fn run_tsumego_ga(
                 }
             }
             Some(farm) => {
-                let context = super::remote::solves_context(
-                    format!("{}/test", job.hash),
-                    library,
-                    sel,
-                    &work,
-                )?;
+                let context = solves_context(format!("{}/test", job.hash), library, sel, &work)?;
                 let from = state.test.len();
                 solve_on_farm(farm, &context, &work, from, &mut |rows, _| {
                     save(&mut state, rows)
@@ -774,6 +776,199 @@ pub fn generations_of(job: &Job) -> usize {
         .tsumego_ga
         .as_ref()
         .map_or(0, |g| g.generations as usize + 1)
+}
+
+/// Solved problems as a DataFrame: one row per weight vector and problem, with the problem's
+/// difficulty band (easy, medium, hard) and the time per leaf in microseconds.
+pub fn solves_frame(id: &JobColumns, rows: &[SolveRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let mut cols = id_columns(id, n, &[]);
+    let s = |f: &dyn Fn(&SolveRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
+    let i = |f: &dyn Fn(&SolveRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
+    cols.extend([
+        Column::new("weights".into(), s(&|r| r.weights.clone())),
+        Column::new("problem".into(), s(&|r| r.problem.clone())),
+        Column::new("set".into(), i(&|r| r.set as i64)),
+        Column::new("level".into(), i(&|r| r.level as i64)),
+        Column::new(
+            "band".into(),
+            s(&|r| crate::game::tsumego::library::band(r.level as u8).to_string()),
+        ),
+        Column::new("status".into(), s(&|r| r.status.clone())),
+        Column::new("expected".into(), s(&|r| r.expected.clone())),
+        Column::new("correct".into(), i(&|r| (r.status == r.expected) as i64)),
+        Column::new("leaves".into(), i(&|r| r.leaves as i64)),
+        Column::new("nodes".into(), i(&|r| r.nodes as i64)),
+        Column::new("tt_hits".into(), i(&|r| r.tt_hits as i64)),
+        Column::new("max_depth".into(), i(&|r| r.max_depth as i64)),
+        Column::new(
+            "time_s".into(),
+            rows.iter().map(|r| r.time_s).collect::<Vec<f64>>(),
+        ),
+        Column::new(
+            "us_per_leaf".into(),
+            rows.iter()
+                .map(|r| 1e6 * r.time_s / r.leaves.max(1) as f64)
+                .collect::<Vec<f64>>(),
+        ),
+        Column::new("budget_hit".into(), i(&|r| r.budget_hit as i64)),
+    ]);
+    Ok(DataFrame::new(n, cols)?)
+}
+
+/// A `tsumego_ga` job's generation rows; `final` marks the last generation.
+pub fn tsumego_generations_frame(id: &JobColumns, rows: &[GaRow]) -> Result<DataFrame> {
+    let cols = generation_columns(
+        id,
+        rows.iter().map(|r| r.generation as i64).collect(),
+        rows.iter().map(|r| r.individual as i64).collect(),
+        rows.iter().map(|r| r.fitness).collect(),
+        vec![
+            Column::new(
+                "scaled_fitness".into(),
+                rows.iter().map(|r| r.scaled_fitness).collect::<Vec<f64>>(),
+            ),
+            Column::new(
+                "train_leaves".into(),
+                rows.iter()
+                    .map(|r| r.train_leaves)
+                    .collect::<Vec<Option<f64>>>(),
+            ),
+        ],
+        rows.iter().map(|r| r.best as i64).collect(),
+        vec![Column::new(
+            "genes".into(),
+            rows.iter()
+                .map(|r| r.genes.clone())
+                .collect::<Vec<String>>(),
+        )],
+    );
+    Ok(DataFrame::new(rows.len(), cols)?)
+}
+
+#[derive(Serialize, Deserialize)]
+struct SolvesContext {
+    library: PathBuf,
+    problems: crate::game::tsumego::library::Selection,
+    weights: Vec<(String, crate::game::tsumego::heuristic::Weights)>,
+    limits: crate::game::tsumego::solver::Limits,
+    /// `SolveWork::reuse`: a worker reuses its own earlier solves of a GA's test set.
+    #[serde(default)]
+    reuse: bool,
+    /// `SolveWork::store`: the folder of shared solves, where the worker's file system has it.
+    #[serde(default)]
+    store: Option<PathBuf>,
+}
+
+/// The context of a set of solves: the problems (read by the worker from `library`), the
+/// labelled weights and the limits. `key` tells this set from the job's others.
+fn solves_context(
+    key: String,
+    library: &std::path::Path,
+    problems: &crate::game::tsumego::library::Selection,
+    work: &SolveWork,
+) -> Result<std::sync::Arc<crate::farm::Context>> {
+    remote::context(
+        format!("{SOLVES}/{key}"),
+        &SolvesContext {
+            library: library.to_path_buf(),
+            problems: problems.clone(),
+            weights: work.weights.clone(),
+            limits: work.limits,
+            reuse: work.reuse,
+            store: work.store.clone(),
+        },
+    )
+}
+
+#[derive(Serialize, Deserialize)]
+struct TsumegoGaContext {
+    job: Job,
+    library: PathBuf,
+    base: crate::game::tsumego::heuristic::Weights,
+    old_leaves: Vec<u64>,
+}
+
+/// The context of a life-and-death GA's evaluations: the job, its library, its base weights
+/// and their leaves on the training set (the dynamic fitness's "old").
+fn tsumego_ga_context(
+    job: &Job,
+    library: &std::path::Path,
+    base: &crate::game::tsumego::heuristic::Weights,
+    old_leaves: &[u64],
+) -> Result<std::sync::Arc<crate::farm::Context>> {
+    remote::context(
+        format!("{TSUMEGO_GA}/{}", job.hash),
+        &TsumegoGaContext {
+            job: job.clone(),
+            library: library.to_path_buf(),
+            base: base.clone(),
+            old_leaves: old_leaves.to_vec(),
+        },
+    )
+}
+
+/// The name of a set of solves' units on the wire.
+const SOLVES: &str = "solves";
+/// The name of a life-and-death GA's evaluation units on the wire.
+const TSUMEGO_GA: &str = "tsumego-ga";
+
+/// Solve units: units i..j of a set of solves (`SolveWork::solve`), their rows.
+pub struct SolvesUnit;
+
+impl UnitKind for SolvesUnit {
+    fn name(&self) -> &'static str {
+        SOLVES
+    }
+    fn hold(&self, bytes: &[u8]) -> Result<Held> {
+        let c: SolvesContext = serde_json::from_slice(bytes)?;
+        let problems = c.problems.load(&c.library)?;
+        Ok(Box::new(SolveWork {
+            problems,
+            weights: c.weights,
+            limits: c.limits,
+            reuse: c.reuse,
+            store: c.store,
+        }))
+    }
+    fn compute(&self, held: &Held, payload: &[u8]) -> Result<Vec<u8>> {
+        let work: &SolveWork = remote::held(held)?;
+        Ok(serde_json::to_vec(
+            &work.solve(serde_json::from_slice(payload)?, &|| {}),
+        )?)
+    }
+}
+
+/// A life-and-death GA's evaluation units: chromosomes, each one's (fitness, training leaves)
+/// (`evaluate_here`).
+pub struct TsumegoGaUnit;
+
+impl UnitKind for TsumegoGaUnit {
+    fn name(&self) -> &'static str {
+        TSUMEGO_GA
+    }
+    fn hold(&self, bytes: &[u8]) -> Result<Held> {
+        let c: TsumegoGaContext = serde_json::from_slice(bytes)?;
+        let spec = c
+            .job
+            .config
+            .tsumego_ga
+            .as_ref()
+            .context("a tsumego_ga job has a [tsumego_ga] section")?;
+        let train = spec.train.load(&c.library)?;
+        Ok(Box::new((c, train)))
+    }
+    fn compute(&self, held: &Held, payload: &[u8]) -> Result<Vec<u8>> {
+        let (c, train): &(TsumegoGaContext, Vec<Problem>) = remote::held(held)?;
+        let genes: Vec<Vec<f64>> = serde_json::from_slice(payload)?;
+        Ok(serde_json::to_vec(&evaluate_here(
+            &c.job,
+            &c.base,
+            train,
+            &c.old_leaves,
+            &genes,
+        )?)?)
+    }
 }
 
 #[cfg(test)]

@@ -1,13 +1,15 @@
-//! One trait per job kind: what the runner needs to know of a kind (where its rows go, what its
-//! progress counts, how to run one job of it). Adding a kind means one file with one
-//! `KindRunner` and one arm in `kind_runner`; the runner owns only what every kind shares
-//! (shards, locks, resume, progress, threads).
+//! The contract between the runner and a job kind: what the runner needs to know of a kind
+//! (where its rows go, what its progress counts, what it reads from other experiments, how to run
+//! one job of it: `KindRunner`) and what a job runs with (`JobContext`, `streamed`). The runner
+//! owns only what every kind shares (shards, locks, resume, progress, threads); this module
+//! knows no kind (`registry` lists them).
 
-use super::error::InputError;
-use super::grid::Job;
-use super::rows::{Format, JobColumns};
-use super::spec::{Experiment, JobKind};
-use super::stream::{JobStream, PartId};
+use crate::experiment::error::InputError;
+use crate::experiment::grid::Job;
+use crate::experiment::layout::JobFiles;
+use crate::experiment::rows::{Format, JobColumns};
+use crate::experiment::spec::Experiment;
+use crate::experiment::stream::{JobStream, PartId};
 use anyhow::{Context, Result};
 use polars::prelude::DataFrame;
 use std::path::{Path, PathBuf};
@@ -34,31 +36,20 @@ pub trait KindRunner: Sync {
     }
     /// Runs (or resumes) one job and seals its part; returns the rows written.
     fn run(&self, cx: &JobContext) -> Result<usize>;
+    /// What a job reads from other experiments' results (`trained:` weights), resolved now, or
+    /// None when it reads nothing (the default). The runner keeps it in the job's record and runs
+    /// a finished job again when it changed; an error names the file key that could not be read.
+    fn inputs(
+        &self,
+        _job: &Job,
+        _out: &Path,
+    ) -> Result<Option<serde_json::Value>, (String, anyhow::Error)> {
+        Ok(None)
+    }
     /// What only this kind can check of a job before anything runs (an input error names the
     /// key); nothing by default.
     fn check(&self, _exp: &Experiment, _job: &Job) -> Result<(), InputError> {
         Ok(())
-    }
-}
-
-/// Expands an experiment into its jobs (`grid::expand_grid`) and has each job's kind check it
-/// (`KindRunner::check`): the jobs every command works on.
-pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
-    let jobs = super::grid::expand_grid(exp)?;
-    for job in &jobs {
-        kind_runner(job.config.kind).check(exp, job)?;
-    }
-    Ok(jobs)
-}
-
-/// The runner of a job kind.
-pub fn kind_runner(kind: JobKind) -> &'static dyn KindRunner {
-    match kind {
-        JobKind::Match | JobKind::Tournament => &super::games_job::Games,
-        JobKind::Ga => &super::ga_job::Ga,
-        JobKind::Tune => &super::tune_job::Tune,
-        JobKind::Solve => &super::solve_job::Solve,
-        JobKind::TsumegoGa => &super::solve_job::TsumegoGa,
     }
 }
 
@@ -91,7 +82,13 @@ impl JobContext<'_> {
 
     /// Writes a whole part (kinds that checkpoint on their own) at `path`, sealed.
     pub fn write_part(&self, path: &Path, df: DataFrame) -> Result<usize> {
-        super::stream::write_part(path, &self.files.record, df, self.format, self.part_id)
+        crate::experiment::stream::write_part(
+            path,
+            &self.files.record,
+            df,
+            self.format,
+            self.part_id,
+        )
     }
 
     pub fn library(&self) -> Result<&Path> {
@@ -126,61 +123,4 @@ pub fn streamed<R>(
     })?;
     stream.end_at(end.0, end.1);
     stream.finish(frame(&held)?)
-}
-
-/// The files a job writes under its experiment's results folder (`dir`).
-pub struct JobFiles {
-    /// The experiment's results folder the others are in (its `logs/` too).
-    pub results: PathBuf,
-    /// The rows; the job is done when it is there and passes its check (`stream`).
-    pub part: PathBuf,
-    pub checkpoint: PathBuf,
-    /// A GA's best table (Othello).
-    pub table: PathBuf,
-    /// The resolved config (`jobs/<hash>.json`).
-    pub record: PathBuf,
-    /// A life-and-death GA's best weights.
-    pub weights: PathBuf,
-    /// A life-and-death GA's test solves.
-    pub test_part: PathBuf,
-    /// The batches of a running job (`partial/<hash>`).
-    pub partial: PathBuf,
-}
-
-impl JobFiles {
-    pub fn of(dir: &Path, rows_dir: &Path, hash: &str, format: Format) -> JobFiles {
-        let table = dir.join("tables").join(format!("{hash}.txt"));
-        JobFiles {
-            results: dir.to_path_buf(),
-            part: rows_dir.join(format!("part-{hash}.{}", format.ext())),
-            checkpoint: dir.join("checkpoints").join(format!("{hash}.json")),
-            weights: table.with_extension("weights"),
-            table,
-            record: dir.join("jobs").join(format!("{hash}.json")),
-            test_part: dir
-                .join("solves")
-                .join(format!("part-{hash}.{}", format.ext())),
-            partial: dir.join("partial").join(hash),
-        }
-    }
-
-    /// Removes what the job wrote (part files in either format, the rows first so that the job
-    /// counts as not run from the first removal on), to run it again from the start.
-    pub fn remove_outputs(&self) -> Result<()> {
-        let parts =
-            |part: &Path| [Format::Parquet, Format::Csv].map(|f| part.with_extension(f.ext()));
-        for path in parts(&self.part)
-            .iter()
-            .chain(&parts(&self.test_part))
-            .chain([&self.checkpoint, &self.table, &self.weights])
-        {
-            match std::fs::remove_file(path) {
-                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
-                    return Err(e).with_context(|| format!("removing {}", path.display()));
-                }
-                _ => {}
-            }
-        }
-        crate::durable::remove_own_folder(&self.partial, super::stream::is_batch_file)
-    }
 }

@@ -1,14 +1,15 @@
 //! Game jobs (`match`, `tournament`): the games of a job played in parallel, in chunks streamed
 //! to disk (see `stream`), resumable after the last saved batch.
 
-use super::error::InputError;
-use super::grid::{Job, opening_error};
-use super::job_kind::{JobContext, KindRunner, Sink, streamed};
-use super::openings::{OpeningError, Openings};
-use super::rows::games_frame;
-use super::spec::Experiment;
-use super::spec::Stage;
+use super::contract::{JobContext, KindRunner, Sink, streamed};
 use crate::agent::{AgentSpec, Arena, external};
+use crate::experiment::error::InputError;
+use crate::experiment::grid::{Job, opening_error};
+use crate::experiment::openings::{OpeningError, Openings};
+use crate::experiment::remote::{self, Held, UnitKind};
+use crate::experiment::rows::games_frame;
+use crate::experiment::spec::Experiment;
+use crate::experiment::spec::Stage;
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
@@ -17,6 +18,9 @@ use crate::rng::derive_seed;
 use crate::stats::elo::{Pentanomial, Sprt, SprtDecision};
 use anyhow::Result;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+use std::sync::Arc;
 
 /// The agents of a job by label.
 pub type Agents = std::collections::BTreeMap<String, AgentSpec>;
@@ -108,7 +112,7 @@ const GAME_CHUNK: usize = 64;
 /// The next chunk of games after one of `chunk` games that took `took`: doubled (up to
 /// `GAME_CHUNK`) while chunks take less than half the flush interval.
 fn adapt_chunk(chunk: usize, took: std::time::Duration) -> usize {
-    if took.as_secs_f64() < super::stream::FLUSH_SECONDS / 2.0 {
+    if took.as_secs_f64() < crate::experiment::stream::FLUSH_SECONDS / 2.0 {
         (chunk * 2).min(GAME_CHUNK)
     } else {
         chunk
@@ -423,13 +427,8 @@ fn play_on_farm(
         2,
         if sprt.is_some() { 2 } else { 1 },
     );
-    let context = super::remote::games_context(job, agents)?;
-    let answers = super::remote::map::<_, Vec<GameRow>>(
-        farm,
-        super::remote::GAMES,
-        &context,
-        units.iter().cloned(),
-    )?;
+    let context = games_context(job, agents)?;
+    let answers = remote::map::<_, Vec<GameRow>>(farm, GAMES, &context, units.iter().cloned())?;
     let mut held: Vec<GameRow> = Vec::new();
     for (range, rows) in units.iter().zip(answers) {
         let mut rows = rows?;
@@ -473,6 +472,62 @@ pub fn sprt_feed(
         }
     }
     None
+}
+
+#[derive(Serialize, Deserialize)]
+struct GamesContext {
+    job: Job,
+    agents: Agents,
+    /// External agents' log files, by label (not part of an agent's JSON).
+    logs: std::collections::BTreeMap<String, PathBuf>,
+}
+
+/// The context of a games job's units: the job and its agents (with their log files).
+fn games_context(job: &Job, agents: &Agents) -> Result<Arc<crate::farm::Context>> {
+    let logs = agents
+        .iter()
+        .filter_map(|(label, spec)| match spec {
+            crate::agent::AgentSpec::External(e) => e.log.clone().map(|log| (label.clone(), log)),
+            _ => None,
+        })
+        .collect();
+    remote::context(
+        format!("{GAMES}/{}", job.hash),
+        &GamesContext {
+            job: job.clone(),
+            agents: agents.clone(),
+            logs,
+        },
+    )
+}
+
+/// The name of a games job's units on the wire.
+const GAMES: &str = "games";
+
+/// A games job's units: games i..j of the job, played by a worker (`play_range`).
+pub struct GamesUnit;
+
+impl UnitKind for GamesUnit {
+    fn name(&self) -> &'static str {
+        GAMES
+    }
+    fn hold(&self, bytes: &[u8]) -> Result<Held> {
+        let mut c: GamesContext = serde_json::from_slice(bytes)?;
+        for (label, spec) in c.agents.iter_mut() {
+            if let crate::agent::AgentSpec::External(e) = spec {
+                e.log = c.logs.get(label).cloned();
+            }
+        }
+        Ok(Box::new(c))
+    }
+    fn compute(&self, held: &Held, payload: &[u8]) -> Result<Vec<u8>> {
+        let c: &GamesContext = remote::held(held)?;
+        Ok(serde_json::to_vec(&play_range(
+            &c.job,
+            &c.agents,
+            serde_json::from_slice(payload)?,
+        )?)?)
+    }
 }
 
 #[cfg(test)]

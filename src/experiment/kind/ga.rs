@@ -9,16 +9,18 @@
 //! with the same rows and table as an uninterrupted one. The checkpoint is removed when the job
 //! is done.
 
-use super::grid::Job;
-use super::job_kind::{JobContext, KindRunner};
-use super::rows::generations_frame;
-use super::rows::{read_checkpoint, write_atomic, write_checkpoint};
+use super::contract::{JobContext, KindRunner};
+use crate::experiment::grid::Job;
+use crate::experiment::remote::{self, Held, UnitKind};
+use crate::experiment::rows::{JobColumns, generation_columns};
+use crate::experiment::rows::{read_checkpoint, write_atomic, write_checkpoint};
 use crate::game::othello::Othello;
 use crate::rng::{GameRng, derive_seed, rng_from_seed};
 use crate::tune::fitness::{evaluate, evaluation_games, play_evaluation, tally};
 use crate::tune::ga::{next_generation, random_population};
 use crate::tune::symmetry::TableLayout;
 use anyhow::{Context, Result};
+use polars::prelude::{Column, DataFrame};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Instant;
@@ -147,10 +149,9 @@ pub fn run_ga(
             Some(farm) => {
                 // A distributed run: the generation's games go out in units (`remote`).
                 let games = evaluation_games(tables.len(), &eval, seed);
-                let context = super::remote::ga_games_context(job, state.generation, &tables)?;
+                let context = ga_games_context(job, state.generation, &tables)?;
                 let units = crate::farm::ranges(0..games.len(), farm.workers(), 4, 1, 1);
-                let winners: Vec<String> =
-                    super::remote::gather(farm, super::remote::GA_GAMES, &context, units)?;
+                let winners: Vec<String> = remote::gather(farm, GA_GAMES, &context, units)?;
                 tally(
                     tables.len(),
                     &games,
@@ -246,4 +247,81 @@ pub fn write_table_file(path: &Path, job: &Job, best: &[Vec<f64>]) -> Result<()>
         f.write_all(crate::durable::sealed(&text).as_bytes())?;
         Ok(())
     })
+}
+
+/// The rows of one GA job as a DataFrame: one row per individual per generation; `final`
+/// marks the job's last generation.
+pub fn generations_frame(id: &JobColumns, rows: &[GenerationRow]) -> Result<DataFrame> {
+    let cols = generation_columns(
+        id,
+        rows.iter().map(|r| r.generation as i64).collect(),
+        rows.iter().map(|r| r.individual as i64).collect(),
+        rows.iter().map(|r| r.fitness).collect(),
+        vec![
+            Column::new(
+                "points".into(),
+                rows.iter().map(|r| r.points).collect::<Vec<f64>>(),
+            ),
+            Column::new(
+                "games".into(),
+                rows.iter().map(|r| r.games as i64).collect::<Vec<i64>>(),
+            ),
+        ],
+        rows.iter().map(|r| r.best as i64).collect(),
+        vec![Column::new(
+            "table".into(),
+            rows.iter()
+                .map(|r| r.table.clone())
+                .collect::<Vec<String>>(),
+        )],
+    );
+    Ok(DataFrame::new(rows.len(), cols)?)
+}
+
+#[derive(Serialize, Deserialize)]
+struct GaGamesContext {
+    job: Job,
+    generation: u32,
+    tables: Vec<Vec<Vec<f64>>>,
+}
+
+/// The context of an Othello GA generation's evaluation games: the job and the tables.
+fn ga_games_context(
+    job: &Job,
+    generation: u32,
+    tables: &[Vec<Vec<f64>>],
+) -> Result<std::sync::Arc<crate::farm::Context>> {
+    remote::context(
+        format!("{GA_GAMES}/{}/{generation}", job.hash),
+        &GaGamesContext {
+            job: job.clone(),
+            generation,
+            tables: tables.to_vec(),
+        },
+    )
+}
+
+/// The name of an Othello GA generation's evaluation units on the wire.
+const GA_GAMES: &str = "ga-games";
+
+/// An Othello GA generation's evaluation units: games i..j, each game's winner
+/// (`play_evaluation_range`).
+pub struct GaGamesUnit;
+
+impl UnitKind for GaGamesUnit {
+    fn name(&self) -> &'static str {
+        GA_GAMES
+    }
+    fn hold(&self, bytes: &[u8]) -> Result<Held> {
+        Ok(Box::new(serde_json::from_slice::<GaGamesContext>(bytes)?))
+    }
+    fn compute(&self, held: &Held, payload: &[u8]) -> Result<Vec<u8>> {
+        let c: &GaGamesContext = remote::held(held)?;
+        Ok(serde_json::to_vec(&play_evaluation_range(
+            &c.job,
+            c.generation,
+            &c.tables,
+            serde_json::from_slice(payload)?,
+        )?)?)
+    }
 }

@@ -16,11 +16,11 @@
 //! `kind = "tune"` goes beyond DESIGN.md's `hillclimb` job kind: one kind with the tuner as a
 //! swept setting makes "the two tuners at equal game budgets" one grid axis.
 
-use super::grid::Job;
-use super::job_kind::{JobContext, KindRunner};
-use super::rows::tuning_frame;
-use super::spec::{GameName, Stage, TunerName};
+use super::contract::{JobContext, KindRunner};
 use crate::agent::AgentSpec;
+use crate::experiment::grid::Job;
+use crate::experiment::rows::{JobColumns, id_columns};
+use crate::experiment::spec::{GameName, Stage, TunerName};
 use crate::experiment::{Experiment, InputError};
 use crate::game::freckers::Freckers;
 use crate::game::freckers::agents::{EVAL_FEATURES, eval_features};
@@ -30,6 +30,7 @@ use crate::rng::{derive_seed, rng_from_seed};
 use crate::tune::ga::{elite, next_generation, random_population};
 use crate::tune::hillclimb::{Advantage, climb};
 use anyhow::{Context, Result};
+use polars::prelude::{Column, DataFrame};
 use rayon::prelude::*;
 
 /// The job kind `tune`: a tuner against an opponent at a game budget, one row per game; run from
@@ -52,7 +53,10 @@ impl KindRunner for Tune {
             } else {
                 exp.error(
                     "tune.agent",
-                    format!("with {}: {msg}", super::grid::describe_point(&job.swept)),
+                    format!(
+                        "with {}: {msg}",
+                        crate::experiment::grid::describe_point(&job.swept)
+                    ),
                 )
             }
         };
@@ -313,4 +317,62 @@ pub fn games_of(job: &Job) -> usize {
         };
         (tuning + t.eval_games) as usize
     })
+}
+
+/// A tune job's rows: one per game, each weight as a column `w_<name>` and each advantage
+/// share as `a_<name>`.
+pub fn tuning_frame(id: &JobColumns, names: &[&str], rows: &[TuneRow]) -> Result<DataFrame> {
+    let n = rows.len();
+    let mut cols = id_columns(id, n, &[]);
+    cols.extend([
+        Column::new(
+            "tuner".into(),
+            rows.iter().map(|r| r.tuner).collect::<Vec<&str>>(),
+        ),
+        Column::new(
+            "phase".into(),
+            rows.iter().map(|r| r.phase).collect::<Vec<&str>>(),
+        ),
+        Column::new(
+            "game".into(),
+            rows.iter().map(|r| r.game as i64).collect::<Vec<i64>>(),
+        ),
+        Column::new(
+            "generation".into(),
+            rows.iter()
+                .map(|r| r.generation as i64)
+                .collect::<Vec<i64>>(),
+        ),
+        Column::new(
+            "individual".into(),
+            rows.iter()
+                .map(|r| r.individual as i64)
+                .collect::<Vec<i64>>(),
+        ),
+        Column::new(
+            "tuned_first".into(),
+            rows.iter().map(|r| r.tuned_first).collect::<Vec<bool>>(),
+        ),
+        Column::new(
+            "result".into(),
+            rows.iter().map(|r| r.result).collect::<Vec<f64>>(),
+        ),
+        Column::new(
+            "plies".into(),
+            rows.iter().map(|r| r.plies as i64).collect::<Vec<i64>>(),
+        ),
+    ]);
+    for (i, name) in names.iter().enumerate() {
+        cols.push(Column::new(
+            format!("w_{name}").into(),
+            rows.iter().map(|r| r.weights[i]).collect::<Vec<f64>>(),
+        ));
+    }
+    for (i, name) in names.iter().enumerate() {
+        cols.push(Column::new(
+            format!("a_{name}").into(),
+            rows.iter().map(|r| r.advantage[i]).collect::<Vec<f64>>(),
+        ));
+    }
+    Ok(DataFrame::new(n, cols)?)
 }

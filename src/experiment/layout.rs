@@ -1,0 +1,178 @@
+//! Where a run's files live under the output root: an experiment's results folder
+//! (`results_dir`), the files a job writes there (`JobFiles`), the list of the file's current
+//! jobs (`current_jobs`), the record of each run's wall time (`RUN_TIMES_FILE`), and a job's
+//! part found and checked (`sound_part`). Knows no job kind; the runner, the reports and the
+//! readers of another experiment's trained weights all find files through it.
+
+use super::rows::{Format, existing_part};
+use super::stream::{PartId, verify_part};
+use anyhow::{Context, Result};
+use std::path::{Path, PathBuf};
+
+/// The file in an experiment's results folder where each run that ran jobs adds a line: its
+/// wall time, the jobs it ran, the worker threads and the machine's cores, and when it ended
+/// (`run_times`). A resumed run adds its own line, so the lines sum to the file's cost; a run
+/// killed before its end adds none (its finished jobs are not counted).
+pub const RUN_TIMES_FILE: &str = "run-times.csv";
+const RUN_TIMES_HEADER: &str = "seconds,jobs,threads,cores,ended\n";
+
+/// Adds a run's line to `RUN_TIMES_FILE` in the results folder `dir` (`gamelab run` does, once
+/// per invocation that ran jobs, its arena's games included).
+pub fn record_run_time(
+    dir: &Path,
+    seconds: f64,
+    jobs: usize,
+    threads: Option<usize>,
+) -> Result<()> {
+    use std::io::Write;
+    let path = dir.join(RUN_TIMES_FILE);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let line = format!(
+        "{seconds:.1},{jobs},{},{cores},{}\n",
+        threads.unwrap_or(cores),
+        crate::provenance::current().date
+    );
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    let text = if f.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
+        format!("{RUN_TIMES_HEADER}{line}")
+    } else {
+        line
+    };
+    f.write_all(text.as_bytes())
+        .map_err(|e| crate::durable::name_full_disk(e.into(), &path))
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// What the runs of an experiment recorded (`RUN_TIMES_FILE`): wall seconds in all, runs, and
+/// the most threads and cores any of them had. None without the file or with no line.
+pub fn run_times(path: &Path) -> Option<(f64, usize, usize, usize)> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut total = (0.0, 0, 0, 0);
+    for line in text.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let (Some(s), Some(t), Some(c)) = (
+            f.first().and_then(|x| x.parse::<f64>().ok()),
+            f.get(2).and_then(|x| x.parse::<usize>().ok()),
+            f.get(3).and_then(|x| x.parse::<usize>().ok()),
+        ) else {
+            continue;
+        };
+        total = (total.0 + s, total.1 + 1, total.2.max(t), total.3.max(c));
+    }
+    (total.1 > 0).then_some(total)
+}
+
+pub fn results_dir(out: &Path, experiment: &str) -> PathBuf {
+    out.join("results")
+        .join(crate::durable::safe_component(experiment))
+}
+
+/// The file in an experiment's results folder that lists the job hashes of the experiment file
+/// as it was last run. Job records of other hashes (from an older version of the file) stay on
+/// disk; readers of another experiment's results (`trained:`) use this list to skip them.
+pub fn current_jobs_file(results: &Path) -> PathBuf {
+    results.join("current-jobs.json")
+}
+
+/// The hashes listed by `current_jobs_file`, or None for results written before the list existed.
+pub fn current_jobs(results: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
+    read_job_hashes(&current_jobs_file(results))
+}
+
+/// A JSON list of job hashes (`current_jobs_file`, a report's `jobs.json`), or None without the file.
+pub fn read_job_hashes(path: &Path) -> Result<Option<std::collections::BTreeSet<String>>> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(
+            serde_json::from_str(&text).with_context(|| format!("reading {}", path.display()))?,
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// The part of a job in `rows_dir` in either format, if one is there and passes its check
+/// (`stream::verify_part`), with its row count (its seal's); Err names the file and what is
+/// wrong with it.
+pub fn sound_part(
+    results: &Path,
+    rows_dir: &Path,
+    experiment: &str,
+    hash: &str,
+) -> Result<Option<(PathBuf, usize)>, (PathBuf, String)> {
+    let Some(part) = existing_part(rows_dir, hash) else {
+        return Ok(None);
+    };
+    let record = results.join("jobs").join(format!("{hash}.json"));
+    match verify_part(
+        &part,
+        &record,
+        PartId {
+            experiment,
+            job: hash,
+        },
+    ) {
+        Ok(rows) => Ok(rows.map(|rows| (part, rows))),
+        Err(why) => Err((part, why)),
+    }
+}
+
+/// The files a job writes under its experiment's results folder (`dir`).
+pub struct JobFiles {
+    /// The experiment's results folder the others are in (its `logs/` too).
+    pub results: PathBuf,
+    /// The rows; the job is done when it is there and passes its check (`stream`).
+    pub part: PathBuf,
+    pub checkpoint: PathBuf,
+    /// A GA's best table (Othello).
+    pub table: PathBuf,
+    /// The resolved config (`jobs/<hash>.json`).
+    pub record: PathBuf,
+    /// A life-and-death GA's best weights.
+    pub weights: PathBuf,
+    /// A life-and-death GA's test solves.
+    pub test_part: PathBuf,
+    /// The batches of a running job (`partial/<hash>`).
+    pub partial: PathBuf,
+}
+
+impl JobFiles {
+    pub fn of(dir: &Path, rows_dir: &Path, hash: &str, format: Format) -> JobFiles {
+        let table = dir.join("tables").join(format!("{hash}.txt"));
+        JobFiles {
+            results: dir.to_path_buf(),
+            part: rows_dir.join(format!("part-{hash}.{}", format.ext())),
+            checkpoint: dir.join("checkpoints").join(format!("{hash}.json")),
+            weights: table.with_extension("weights"),
+            table,
+            record: dir.join("jobs").join(format!("{hash}.json")),
+            test_part: dir
+                .join("solves")
+                .join(format!("part-{hash}.{}", format.ext())),
+            partial: dir.join("partial").join(hash),
+        }
+    }
+
+    /// Removes what the job wrote (part files in either format, the rows first so that the job
+    /// counts as not run from the first removal on), to run it again from the start.
+    pub fn remove_outputs(&self) -> Result<()> {
+        let parts =
+            |part: &Path| [Format::Parquet, Format::Csv].map(|f| part.with_extension(f.ext()));
+        for path in parts(&self.part)
+            .iter()
+            .chain(&parts(&self.test_part))
+            .chain([&self.checkpoint, &self.table, &self.weights])
+        {
+            match std::fs::remove_file(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(e).with_context(|| format!("removing {}", path.display()));
+                }
+                _ => {}
+            }
+        }
+        crate::durable::remove_own_folder(&self.partial, super::stream::is_batch_file)
+    }
+}
