@@ -44,7 +44,7 @@ reproduce-openspiel: deps openspiel
 # Our Othello against OpenSpiel's: OPENSPIEL_OTHELLO_GAMES random games (default 1,000) replayed
 # move for move (tests/openspiel.rs).
 check-openspiel-othello: openspiel
-	REQUIRE_OPENSPIEL=1 $(CARGO) test --release --test openspiel -- --nocapture
+	REQUIRE_OPENSPIEL=1 $(CARGO) test --release --test tests openspiel:: -- --nocapture
 
 # Distributed runs (`gamelab run FILE --mpi` under mpirun) need the `mpi` feature and Open MPI.
 # `make mpi` builds target/release/gamelab with it (the default build, `make run`, needs no MPI).
@@ -57,7 +57,7 @@ mpi: mpi-deps
 # REQUIRE_MPI=1 (CI sets it), which makes that an error.
 test-mpi: deps
 	@if $(MAKE) --no-print-directory mpi-deps; then \
-		$(CARGO) test --release --features mpi --test mpi; \
+		$(CARGO) test --release --features mpi --test tests mpi::; \
 	elif [ "$(REQUIRE_MPI)" = 1 ]; then \
 		echo "REQUIRE_MPI=1: Open MPI is needed for the MPI tests"; exit 1; \
 	else \
@@ -109,8 +109,8 @@ check-gotools: deps
 # 2), never panic. `make test` runs 200 of them. CASES=N to change the number.
 CASES ?= 5000
 fuzz-experiments: deps
-	GENERATED_CASES=$(CASES) $(CARGO) test --release --test generated -- --nocapture
-	MUTATED_FILES=all $(CARGO) test --release --test mutated -- --nocapture
+	GENERATED_CASES=$(CASES) $(CARGO) test --release --test tests generated:: -- --nocapture
+	MUTATED_FILES=all $(CARGO) test --release --test tests mutated:: -- --nocapture
 
 # Every experiment file must parse, validate and expand (nothing is run or written).
 check-experiments: deps

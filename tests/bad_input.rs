@@ -1,7 +1,6 @@
 //! Bad input: one clear line naming the file and the key, exit code 2, nothing written.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::process::Command;
 
 /// Runs `gamelab run` on `text` (or with `extra` arguments) and checks the error contract.

@@ -2,8 +2,7 @@
 //! as the built-in random does; agents that misbehave lose their games with the right
 //! `termination` and never stop or hang the run; bad commands are errors before anything runs.
 
-mod common;
-use common::*;
+use crate::common::*;
 use gamelab::experiment::rows::read_part;
 use polars::prelude::DataFrame;
 use std::path::Path;

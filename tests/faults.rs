@@ -2,8 +2,7 @@
 //! folder, corrupted parts and checkpoints, killed reports. After each, the rows must be those
 //! of an uninterrupted run: none lost, none duplicated, none changed.
 
-mod common;
-use common::*;
+use crate::common::*;
 use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -7,8 +7,7 @@
 //! anything else. `GENERATED_CASES` sets the number of files (default 200; `make
 //! fuzz-experiments` runs many thousands).
 
-mod common;
-use common::*;
+use crate::common::*;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 

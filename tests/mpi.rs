@@ -5,8 +5,7 @@
 //! `cargo test --release --features mpi --test mpi`), and needs Open MPI's `mpirun`.
 #![cfg(feature = "mpi")]
 
-mod common;
-use common::*;
+use crate::common::*;
 use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
 use std::path::Path;

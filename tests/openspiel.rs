@@ -20,8 +20,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// pyspiel's interpreter for the tests that run gamelab (which finds it through
 /// `GAMELAB_PYTHON`), or None after saying SKIPPED.

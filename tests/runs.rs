@@ -1,8 +1,7 @@
 //! Determinism and resumption: the same file and seed give the same rows on any thread count,
 //! under sharding, and across a killed and restarted run; the report reads them back.
 
-mod common;
-use common::*;
+use crate::common::*;
 use gamelab::experiment::rows::read_part;
 use polars::prelude::DataFrame;
 use std::collections::BTreeMap;
