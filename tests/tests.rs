@@ -15,6 +15,8 @@ mod external;
 mod faults;
 /// Generated experiment files in many thousands (`GENERATED_CASES`).
 mod generated;
+/// A job kind from outside gamelab: one file and one registration.
+mod kinds;
 /// Distributed runs over MPI: the rows of one process, a worker killed mid-run.
 mod mpi;
 /// Every shipped experiment file mutated: accepted, or refused naming the key.

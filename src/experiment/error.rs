@@ -206,7 +206,7 @@ fn agent_kinds_of_the_game(message: &str, text: &str) -> String {
 /// serde's "unknown variant `x`, expected one of `a`, `b`" (or "unknown field"), with the
 /// listed name nearest to `x` suggested when one is near (a typo: at most a third of its letters
 /// differ), first: "unknown variant `greddy` (did you mean `greedy`?), expected one of ...".
-fn with_suggestion(message: &str) -> String {
+pub fn with_suggestion(message: &str) -> String {
     let Some((head, rest)) = message.split_once(", expected one of ") else {
         return message.to_string();
     };

@@ -54,6 +54,9 @@ pub struct JobConfig {
     pub solve: Option<SolveSpec>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tsumego_ga: Option<TsumegoGaSpec>,
+    /// A kind registered from outside gamelab: the file's `[settings]`, which the kind reads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<toml::Table>,
 }
 
 impl JobConfig {
@@ -75,6 +78,7 @@ impl JobConfig {
             tune: None,
             solve: None,
             tsumego_ga: None,
+            settings: None,
         }
     }
 }

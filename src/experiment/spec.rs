@@ -23,9 +23,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// What a job does.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+/// What a job does: one of gamelab's kinds, or a kind registered from outside
+/// (`kind::registry::register`), written by name (`kind = "match"`) and serialised as it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JobKind {
     /// Two agents play `games` games, colours alternating.
     Match,
@@ -43,6 +43,68 @@ pub enum JobKind {
     /// (`[tsumego_ga]`), one row per individual per generation, then the test set solved with the
     /// best weights and the baselines.
     TsumegoGa,
+    /// Any other name: a kind registered from outside gamelab (its settings in `[settings]`),
+    /// or a mistake, which `experiment::expand` reports at the `kind` key.
+    Other(&'static str),
+}
+
+/// gamelab's own job kinds, in the order the docs list them.
+pub const BUILT_IN_KINDS: [JobKind; 6] = [
+    JobKind::Match,
+    JobKind::Tournament,
+    JobKind::Ga,
+    JobKind::Tune,
+    JobKind::Solve,
+    JobKind::TsumegoGa,
+];
+
+/// Names of other kinds, kept for the life of the process (so that `JobKind` stays `Copy`;
+/// a file names a few).
+static OTHER_KIND_NAMES: std::sync::Mutex<std::collections::BTreeSet<&'static str>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+impl JobKind {
+    /// Its name in a file (`kind = "tsumego_ga"`) and in a job's config.
+    pub fn name(self) -> &'static str {
+        match self {
+            JobKind::Match => "match",
+            JobKind::Tournament => "tournament",
+            JobKind::Ga => "ga",
+            JobKind::Tune => "tune",
+            JobKind::Solve => "solve",
+            JobKind::TsumegoGa => "tsumego_ga",
+            JobKind::Other(name) => name,
+        }
+    }
+
+    /// The kind a file's `kind = NAME` names: a built-in one, or `Other(NAME)`.
+    pub fn named(name: &str) -> JobKind {
+        if let Some(k) = BUILT_IN_KINDS.iter().find(|k| k.name() == name) {
+            return *k;
+        }
+        let mut names = OTHER_KIND_NAMES.lock().expect("the kind names");
+        match names.get(name) {
+            Some(n) => JobKind::Other(n),
+            None => {
+                let n: &'static str = Box::leak(name.to_string().into_boxed_str());
+                names.insert(n);
+                JobKind::Other(n)
+            }
+        }
+    }
+}
+
+impl Serialize for JobKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for JobKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<JobKind, D::Error> {
+        let name = String::deserialize(d)?;
+        Ok(JobKind::named(&name))
+    }
 }
 
 impl JobKind {
@@ -506,6 +568,10 @@ pub struct ExperimentFile {
     /// Matches and tournaments: race the grid points (`experiment::race`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub race: Option<race::RaceSpec>,
+    /// The settings of a job kind registered from outside gamelab (`kind::registry::register`):
+    /// a table the kind reads itself (gamelab's own kinds have their own sections).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub settings: Option<toml::Table>,
     #[serde(default)]
     pub report: ReportSpec,
 }

@@ -102,9 +102,10 @@ pub fn load_records(exp: &Experiment, jobs: &[Job], out: &Path) -> Result<(Recor
     let rows_dir = results_dir(out, &exp.name).join(rows_folder(exp.file.kind));
     let swept: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     let (parts, rows, with_rows) = scans(exp, jobs, out, &rows_dir)?;
-    let records = match exp.file.kind {
-        JobKind::Ga | JobKind::Tune | JobKind::Solve | JobKind::TsumegoGa => Records::rows(parts)?,
-        _ => Records::games(parts, &swept)?,
+    let records = if exp.file.kind.plays_games() {
+        Records::games(parts, &swept)?
+    } else {
+        Records::rows(parts)?
     };
     Ok((records, rows, with_rows))
 }

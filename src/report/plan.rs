@@ -30,11 +30,16 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     let is_ga = exp.file.kind == JobKind::Ga;
     let is_tune = exp.file.kind == JobKind::Tune;
     let is_tsumego_ga = exp.file.kind == JobKind::TsumegoGa;
+    let no_games_outside = matches!(exp.file.kind, JobKind::Other(_));
     // Rows without games: nothing to score, only means.
-    let no_games = matches!(
-        exp.file.kind,
-        JobKind::Ga | JobKind::Tune | JobKind::Solve | JobKind::TsumegoGa
-    );
+    let no_games = !exp.file.kind.plays_games();
+    // A kind from outside gamelab says what its rows hold (`KindRunner::report_columns`).
+    let outside: (&'static [&'static str], &'static [&'static str]) = match exp.file.kind {
+        JobKind::Other(_) => crate::experiment::kind::registry::find(exp.file.kind)
+            .map(|k| k.report_columns())
+            .unwrap_or((&[], &[])),
+        _ => (&[], &[]),
+    };
     // Game rows, GA generation rows, tune rows and solve rows have their own columns.
     let columns_of = |rows: RowSource| -> (&'static [&'static str], &'static [&'static str]) {
         match (exp.file.kind, rows) {
@@ -42,6 +47,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             (JobKind::TsumegoGa, _) => (&TSUMEGO_GA_KEYS, &TSUMEGO_GA_MEASURES),
             (JobKind::Ga, _) => (&GA_KEYS, &GA_MEASURES),
             (JobKind::Tune, _) => (&TUNE_KEYS, &TUNE_MEASURES),
+            (JobKind::Other(_), _) => outside,
             _ => (&BASE_KEYS, &MEASURES),
         }
     };
@@ -71,7 +77,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let default_group: Vec<String> = if is_ga || is_tune || is_tsumego_ga {
+    let default_group: Vec<String> = if is_ga || is_tune || is_tsumego_ga || no_games_outside {
         grid.clone()
     } else if exp.file.kind == JobKind::Solve {
         std::iter::once("weights".to_string())
@@ -231,6 +237,15 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             metric: Some("leaves".into()),
             ..table("leaves", "Leaves per problem", Some(by_band))
         });
+    } else if tables.is_empty() && no_games_outside {
+        return Err(exp.error(
+            "report",
+            format!(
+                "kind = \"{}\" has no default table: give [[report.tables]] (statistic = \"mean\" of one of its measures: {})",
+                exp.file.kind.name(),
+                outside.1.join(", ")
+            ),
+        ));
     } else if tables.is_empty() {
         tables.push(table("scores", "Scores", r.group_by.clone()));
     } else if r.group_by.is_some() {
@@ -352,15 +367,20 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             }
         }
         if let Some(u) = &t.unit {
-            let unit_columns = match (exp.file.kind, t.rows) {
+            let unit_columns: Vec<&str> = match (exp.file.kind, t.rows) {
                 (_, RowSource::Solves) | (JobKind::Solve, _) => {
-                    ["repeat", "job", "problem", "level", "set"]
+                    vec!["repeat", "job", "problem", "level", "set"]
                 }
                 (JobKind::Ga | JobKind::TsumegoGa, _) => {
-                    ["repeat", "job", "generation", "individual", "final"]
+                    vec!["repeat", "job", "generation", "individual", "final"]
                 }
-                (JobKind::Tune, _) => ["repeat", "job", "generation", "individual", "game"],
-                _ => ["repeat", "job", "pair", "game", "stage"],
+                (JobKind::Tune, _) => vec!["repeat", "job", "generation", "individual", "game"],
+                // A kind from outside: the repeat, the job, or one of its own keys.
+                (JobKind::Other(_), _) => ["repeat", "job"]
+                    .into_iter()
+                    .chain(outside.0.iter().copied())
+                    .collect(),
+                _ => vec!["repeat", "job", "pair", "game", "stage"],
             };
             if t.statistic != Statistic::Mean
                 || (!unit_columns.contains(&u.as_str()) && !grid.contains(u))

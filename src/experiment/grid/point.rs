@@ -86,6 +86,42 @@ pub(super) fn point_config(
             "[openings] goes with kind = \"match\" or \"tournament\"".into(),
         ));
     }
+    // A kind from outside gamelab reads `[settings]`; gamelab's own kinds have their sections.
+    match (file.kind, &file.settings) {
+        (JobKind::Other(name), _) => {
+            if let Some((key, _)) = [
+                ("match", file.match_.is_some()),
+                ("tournament", file.tournament.is_some()),
+                ("openings", file.openings.is_some()),
+                ("ga", file.ga.is_some()),
+                ("arena", file.arena.is_some()),
+                ("tune", file.tune.is_some()),
+                ("library", file.library.is_some()),
+                ("solve", file.solve.is_some()),
+                ("tsumego_ga", file.tsumego_ga.is_some()),
+            ]
+            .iter()
+            .find(|(_, on)| *on)
+            {
+                return Err(err(
+                    key,
+                    format!(
+                        "[{key}] goes with gamelab's own kinds, not kind = \"{name}\" (its settings go in [settings])"
+                    ),
+                ));
+            }
+        }
+        (kind, Some(_)) => {
+            return Err(err(
+                "settings",
+                format!(
+                    "[settings] holds the settings of a job kind registered from outside gamelab; kind = \"{}\" has its own sections",
+                    kind.name()
+                ),
+            ));
+        }
+        _ => {}
+    }
     if file.game == GameName::Tsumego || matches!(file.kind, JobKind::Solve | JobKind::TsumegoGa) {
         return tsumego_config(exp, &file, &err);
     }
@@ -337,6 +373,9 @@ pub(super) fn point_config(
         (JobKind::Solve | JobKind::TsumegoGa, _, _) => {
             unreachable!("life-and-death configs are built by tsumego_config")
         }
+        // A kind from outside gamelab gets every agent of the file, checked and built here;
+        // what it needs of them is its own check (`KindRunner::check`).
+        (JobKind::Other(_), _, _) => file.agents.keys().cloned().collect(),
     };
     let mut agents = BTreeMap::new();
     for label in &labels {
@@ -411,6 +450,7 @@ pub(super) fn point_config(
         }),
         ga: file.ga.clone(),
         tune: file.tune.clone(),
+        settings: file.settings.clone(),
         ..JobConfig::bare(exp, &file, stage)
     })
 }

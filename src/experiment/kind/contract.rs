@@ -34,6 +34,12 @@ pub trait KindRunner: Sync {
     fn grows(&self, _job: &Job, _units: usize, _carry: &serde_json::Value) -> Option<usize> {
         None
     }
+    /// What a report may group this kind's rows by and average (`[[report.tables]]`'s keys and
+    /// measures, beside the grid keys), for a kind registered from outside gamelab; gamelab's own
+    /// kinds are described in `report::plan`. None by default.
+    fn report_columns(&self) -> (&'static [&'static str], &'static [&'static str]) {
+        (&[], &[])
+    }
     /// Runs (or resumes) one job and seals its part; returns the rows written.
     fn run(&self, cx: &JobContext) -> Result<usize>;
     /// What a job reads from other experiments' results (`trained:` weights), resolved now, or

@@ -9,9 +9,69 @@ use crate::experiment::error::InputError;
 use crate::experiment::grid::Job;
 use crate::experiment::spec::{Experiment, JobKind};
 
+/// Kinds registered from outside gamelab (`register`), by name.
+static REGISTERED: std::sync::RwLock<Vec<(&'static str, &'static dyn KindRunner)>> =
+    std::sync::RwLock::new(Vec::new());
+
+/// Adds a job kind from outside gamelab: files with `kind = "NAME"` run with `runner`, their
+/// `[settings]` in each job's config (`JobConfig::settings`). This and the kind's own file are
+/// all a new kind needs; the runner, resume, shards, locks, progress, the rows' checks and the
+/// report's tables (`KindRunner::report_columns`) are the same as for gamelab's kinds. An error
+/// when the name is one of gamelab's kinds or registered already.
+pub fn register(name: &'static str, runner: &'static dyn KindRunner) -> anyhow::Result<()> {
+    let JobKind::Other(_) = JobKind::named(name) else {
+        anyhow::bail!("'{name}' is one of gamelab's own job kinds");
+    };
+    let mut kinds = REGISTERED.write().expect("the registered kinds");
+    if kinds.iter().any(|(n, _)| *n == name) {
+        anyhow::bail!("job kind '{name}' is registered already");
+    }
+    kinds.push((name, runner));
+    Ok(())
+}
+
+/// The runner of a job kind, if it has one (every built-in kind; other kinds once registered).
+pub fn find(kind: JobKind) -> Option<&'static dyn KindRunner> {
+    Some(match kind {
+        JobKind::Match | JobKind::Tournament => &super::games::Games,
+        JobKind::Ga => &super::ga::Ga,
+        JobKind::Tune => &super::tune::Tune,
+        JobKind::Solve => &super::solve::Solve,
+        JobKind::TsumegoGa => &super::solve::TsumegoGa,
+        JobKind::Other(name) => {
+            let kinds = REGISTERED.read().expect("the registered kinds");
+            return kinds.iter().find(|(n, _)| *n == name).map(|(_, r)| *r);
+        }
+    })
+}
+
+/// Every kind a file may name: gamelab's own, then the registered ones.
+pub fn names() -> Vec<&'static str> {
+    let registered = REGISTERED.read().expect("the registered kinds");
+    crate::experiment::spec::BUILT_IN_KINDS
+        .iter()
+        .map(|k| k.name())
+        .chain(registered.iter().map(|(n, _)| *n))
+        .collect()
+}
+
 /// Expands an experiment into its jobs (`grid::expand_grid`) and has each job's kind check it
-/// (`KindRunner::check`): the jobs every command works on.
+/// (`KindRunner::check`): the jobs every command works on. A kind without a runner is an error
+/// at the file's `kind`.
 pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
+    if find(exp.file.kind).is_none() {
+        // As serde words an unknown name, with the nearest kind suggested.
+        let message = format!(
+            "unknown variant `{}`, expected one of {}",
+            exp.file.kind.name(),
+            names()
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        return Err(exp.error("kind", crate::experiment::error::with_suggestion(&message)));
+    }
     let jobs = crate::experiment::grid::expand_grid(exp)?;
     for job in &jobs {
         kind_runner(job.config.kind).check(exp, job)?;
@@ -19,15 +79,15 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
     Ok(jobs)
 }
 
-/// The runner of a job kind.
+/// The runner of a job kind that has one: every kind of an expanded experiment (`expand`
+/// refuses a kind without a runner before anything runs).
 pub fn kind_runner(kind: JobKind) -> &'static dyn KindRunner {
-    match kind {
-        JobKind::Match | JobKind::Tournament => &super::games::Games,
-        JobKind::Ga => &super::ga::Ga,
-        JobKind::Tune => &super::tune::Tune,
-        JobKind::Solve => &super::solve::Solve,
-        JobKind::TsumegoGa => &super::solve::TsumegoGa,
-    }
+    find(kind).unwrap_or_else(|| {
+        panic!(
+            "job kind '{}' has no runner: experiment::expand refuses it first",
+            kind.name()
+        )
+    })
 }
 
 /// The kinds of unit a distributed run's workers compute: every job kind's parallel loops
