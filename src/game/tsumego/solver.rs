@@ -284,7 +284,7 @@ pub struct Solver {
     two_eyes_only: bool,
     /// A wall-clock limit per solve (`set_time_limit`): past it the search is out of budget.
     /// Not part of `Limits`, which experiments record: a time limit makes results depend on
-    /// the machine, so only the GoTools check (`workflow::compare_gotools`) sets it.
+    /// the machine, so only the GoTools check (`workflow::gotools::compare_gotools`) sets it.
     time_limit: Option<std::time::Duration>,
     deadline: Option<Instant>,
     /// The search: depth-first proof-number search (`Search::DfPn`, the default) or the plain
