@@ -474,7 +474,29 @@ pub struct FolderLock {
     pub path: PathBuf,
 }
 
-/// Who holds a lock, as its holder wrote it in the lock file ("pid 123 (gamelab run x.toml)").
+/// This machine's name (as lock files name their holder's machine).
+pub fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().to_string())
+        .unwrap_or_default()
+}
+
+/// Whether the last exclusive holder of the lock file `path` is known to have ended: it wrote
+/// this machine's name and its process is gone. None when that cannot be known here: no file
+/// (nobody took the lock yet), or a holder on another machine (a shared file system).
+pub fn holder_ended(path: &Path) -> Option<bool> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let line = text.lines().next()?.trim();
+    let pid: u32 = line.strip_prefix("pid ")?.split(' ').next()?.parse().ok()?;
+    let host = line.rsplit_once(") on ")?.1;
+    if host != host_name() {
+        return None;
+    }
+    Some(!Path::new(&format!("/proc/{pid}")).exists())
+}
+
+/// Who holds a lock, as its holder wrote it in the lock file ("pid 123 (gamelab run x.toml) on
+/// host").
 fn holder(path: &Path) -> String {
     let mut text = String::new();
     if let Ok(mut f) = File::open(path) {
@@ -539,7 +561,12 @@ impl FolderLock {
         if mode == LockMode::Exclusive {
             file.set_len(0)?;
             file.rewind()?;
-            writeln!(file, "pid {} ({who})", std::process::id())?;
+            writeln!(
+                file,
+                "pid {} ({who}) on {}",
+                std::process::id(),
+                host_name()
+            )?;
             file.flush()?;
         }
         Ok(FolderLock {

@@ -2552,6 +2552,65 @@ fn a_grown_sweep_plays_only_its_new_games_and_equals_a_fresh_run() {
     }
 }
 
+/// A `--shard` part of a race waits for the other shards' rows between rounds; when the shard it
+/// waits for ended on this machine before its points were done (killed, say), it stops with an
+/// error naming that shard and how to go on, instead of waiting without end.
+#[test]
+fn a_race_shard_whose_partner_ended_stops_saying_how_to_go_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "race.toml", RACE);
+    let out = dir.path().join("out");
+    // Shard 2 ran here and ended at once: its lock file names this machine and a process that
+    // is gone.
+    let mut gone = std::process::Command::new("true").spawn().unwrap();
+    let pid = gone.id();
+    gone.wait().unwrap();
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let results = out.join("results/race");
+    std::fs::create_dir_all(&results).unwrap();
+    std::fs::write(
+        results.join("run-shard-2-of-2.lock"),
+        format!(
+            "pid {pid} (gamelab run race.toml --shard 2/2) on {}\n",
+            host.trim()
+        ),
+    )
+    .unwrap();
+    let mut shard = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ])
+        .args(["--shard", "1/2", "--threads", "1"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    let status = loop {
+        if let Some(status) = shard.try_wait().unwrap() {
+            break status;
+        }
+        if t0.elapsed() > Duration::from_secs(300) {
+            shard.kill().unwrap();
+            panic!("shard 1/2 still waits for an ended shard after 300 s");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut said = String::new();
+    std::io::Read::read_to_string(&mut shard.stderr.take().unwrap(), &mut said).unwrap();
+    assert_eq!(status.code(), Some(1), "{said}");
+    assert!(said.contains("race: waiting for shard 2/2"), "{said}");
+    assert!(
+        said.contains("shard 2/2 ended before its points reached")
+            && said.contains("--shard 2/2` again"),
+        "{said}"
+    );
+    // Its own points of the first round were played and kept.
+    assert!(std::fs::read_dir(results.join("games")).unwrap().count() > 0);
+}
+
 /// `RACE` (tests/common): three budgets of SimpleMCTS against greedy, one clearly worse point.
 #[test]
 fn a_race_drops_the_worse_points_with_the_same_rows_on_any_thread_count_in_shards_and_after_kill_9()

@@ -21,7 +21,9 @@
 //! point's complete blocks), never from state kept between rounds: a race killed in any round
 //! replays its decisions from the saved rows and goes on, the same on any thread count, and
 //! `--shard` parts of one race on a shared results folder each play their own points and wait
-//! for the others' rows before the next round (MPI runs spread the games instead). A round
+//! for the others' rows before the next round (MPI runs spread the games instead); a shard
+//! whose partner ended on this machine before its points were done stops, naming it
+//! (`durable::holder_ended` reads the partner's lock file), rather than wait without end. A round
 //! is run as a sweep grown to the round's games (`runner`: a sealed job grows), so the rows of a
 //! point equal the first games of the full sweep's point. Dropped points keep their rows, and
 //! the report analyses them like any others; its race section (`report::race`) recomputes the
@@ -285,8 +287,10 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let mut total: Option<RunSummary> = None;
     let mut said = 0;
     let mut waiting_for = None;
+    // Checks in a row that found every shard this one waits for ended (`ended_peers`).
+    let mut ended_checks = 0;
     loop {
-        let (race, _) = race_of(exp, jobs, &opts.out)?;
+        let (race, scores) = race_of(exp, jobs, &opts.out)?;
         // (A shard may read an earlier round while another shard grows a point: said once.)
         for r in race.rounds.iter().skip(said) {
             eprintln!("{}", round_line(jobs, r));
@@ -314,13 +318,53 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         // other shards' rows in the shared results folder: every shard decides the same rounds
         // from the same rows. (A point another shard is growing has no sealed part for a moment,
         // so the race read here may be an earlier round's; it asks this shard for nothing new.)
-        if opts.shard.is_some() && summary.jobs_run == 0 {
+        if let (Some(me), 0) = (opts.shard, summary.jobs_run) {
+            let peers = waited_for(jobs, &race, &scores, me);
+            let lock = |k: u64| dir.join(format!("run-shard-{k}-of-{}.lock", me.count));
             if waiting_for != race.next {
+                let said: Vec<String> = peers
+                    .iter()
+                    .map(|(k, points)| {
+                        let state = match std::fs::metadata(lock(*k)) {
+                            Err(_) => "; not started yet",
+                            Ok(_) => "",
+                        };
+                        format!("shard {k}/{} ({} points{state})", me.count, points.len())
+                    })
+                    .collect();
                 eprintln!(
-                    "race: waiting for the other shards' points to reach {} blocks",
+                    "race: waiting for {} to reach {} blocks",
+                    if said.is_empty() {
+                        "the other shards' points".to_string()
+                    } else {
+                        said.join(", ")
+                    },
                     race.next.unwrap_or(0)
                 );
                 waiting_for = race.next;
+            }
+            // A shard this one waits for that ended on this machine before its points were
+            // done would be waited for without end: stop, saying how to go on.
+            let ended = !peers.is_empty()
+                && peers
+                    .keys()
+                    .all(|k| crate::durable::holder_ended(&lock(*k)) == Some(true));
+            ended_checks = if ended { ended_checks + 1 } else { 0 };
+            if ended_checks >= ENDED_CHECKS {
+                let (k, points) = peers.iter().next().expect("not empty");
+                anyhow::bail!(
+                    "race: shard {k}/{n} ended before its points reached {b} blocks ({}), and this \
+                     shard needs them to decide the next round: run `gamelab run {f} --shard \
+                     {k}/{n}` again (every shard's rows so far are kept), with this shard beside it",
+                    points
+                        .iter()
+                        .map(|&i| point_name(&jobs[i]))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                    n = me.count,
+                    b = race.next.unwrap_or(0),
+                    f = exp.path.display(),
+                );
             }
             std::thread::sleep(std::time::Duration::from_millis(500));
         }
@@ -334,6 +378,43 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             },
         });
     }
+}
+
+/// Checks (half a second apart) that must find every waited-for shard ended before a shard of a
+/// race gives up: a shard killed and started again at once takes its lock back within them.
+const ENDED_CHECKS: u32 = 10;
+
+/// The shards (other than `me`) that play points the race still waits for, with those points
+/// (indexes into `jobs`): points with fewer complete blocks than the round asks.
+fn waited_for(
+    jobs: &[Job],
+    race: &Race,
+    scores: &[Vec<f64>],
+    me: super::runner::Shard,
+) -> std::collections::BTreeMap<u64, Vec<usize>> {
+    let missing: Vec<usize> = (0..jobs.len())
+        .filter(|&i| scores[i].len() < race.blocks[i])
+        .collect();
+    let mut peers = std::collections::BTreeMap::new();
+    for k in (1..=me.count).filter(|&k| k != me.index) {
+        let theirs: std::collections::HashSet<&str> = super::runner::Shard {
+            index: k,
+            count: me.count,
+        }
+        .select(jobs)
+        .iter()
+        .map(|j| j.hash.as_str())
+        .collect();
+        let points: Vec<usize> = missing
+            .iter()
+            .copied()
+            .filter(|&i| theirs.contains(jobs[i].hash.as_str()))
+            .collect();
+        if !points.is_empty() {
+            peers.insert(k, points);
+        }
+    }
+    peers
 }
 
 /// A point's name: its swept values.
