@@ -329,7 +329,9 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                             Err(_) => "; not started yet",
                             Ok(_) => "",
                         };
-                        format!("shard {k}/{} ({} points{state})", me.count, points.len())
+                        let n = points.len();
+                        let s = if n == 1 { "" } else { "s" };
+                        format!("shard {k}/{} ({n} point{s}{state})", me.count)
                     })
                     .collect();
                 eprintln!(
