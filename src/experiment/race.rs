@@ -287,7 +287,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let mut total: Option<RunSummary> = None;
     let mut said = 0;
     let mut waiting_for = None;
-    // Checks in a row that found every shard this one waits for ended (`ended_peers`).
+    // Checks in a row that found every shard this one waits for (`waited_for`) ended.
     let mut ended_checks = 0;
     loop {
         let (race, scores) = race_of(exp, jobs, &opts.out)?;
@@ -320,7 +320,13 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
         // so the race read here may be an earlier round's; it asks this shard for nothing new.)
         if let (Some(me), 0) = (opts.shard, summary.jobs_run) {
             let peers = waited_for(jobs, &race, &scores, me);
-            let lock = |k: u64| dir.join(format!("run-shard-{k}-of-{}.lock", me.count));
+            let lock = |k: u64| {
+                super::runner::Shard {
+                    index: k,
+                    count: me.count,
+                }
+                .lock_file(&dir)
+            };
             if waiting_for != race.next {
                 let said: Vec<String> = peers
                     .iter()

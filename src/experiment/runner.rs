@@ -1,8 +1,9 @@
 //! Parallel, deterministic, resumable execution of jobs: what every job kind shares.
 //!
 //! The runner expands nothing and plays nothing itself: each job kind is a `KindRunner`
-//! (`kind::contract`, listed in `kind::registry`), and the runner owns what is common to them: the shard's jobs, the lock on the
-//! results folder, which jobs are done, the progress bar and the thread pool. Jobs run on a rayon
+//! (`kind::contract`, listed in `kind::registry`), and the runner owns what is common to them:
+//! the shard's jobs, the lock on the results folder, which jobs are done, the progress bar and
+//! the thread pool. Jobs run on a rayon
 //! pool of `--threads` workers; inside a job the games (or problems) run in parallel too, so one
 //! big job still uses every core. Each unit of work draws from its own generator seeded from
 //! (job seed, index), so rows never depend on scheduling, thread count, batching or where a
@@ -77,6 +78,12 @@ impl Shard {
             .filter(|(_, m)| *m)
             .map(|(j, _)| j)
             .collect()
+    }
+
+    /// The lock file this shard holds in its experiment's results folder `dir` while it runs
+    /// (`lock_results`), naming its holder (`durable::holder_ended` reads it).
+    pub fn lock_file(&self, dir: &Path) -> PathBuf {
+        dir.join(format!("run-shard-{}-of-{}.lock", self.index, self.count))
     }
 }
 
@@ -170,12 +177,8 @@ pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunL
                     .map_err(advice)?,
             );
             locks.push(
-                FolderLock::try_lock(
-                    &dir.join(format!("run-shard-{}-of-{}.lock", s.index, s.count)),
-                    LockMode::Exclusive,
-                    what,
-                )
-                .map_err(advice)?,
+                FolderLock::try_lock(&s.lock_file(dir), LockMode::Exclusive, what)
+                    .map_err(advice)?,
             );
         }
     }

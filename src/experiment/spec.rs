@@ -77,6 +77,11 @@ impl JobKind {
         }
     }
 
+    /// Whether its rows are games (matches and tournaments).
+    pub fn plays_games(self) -> bool {
+        matches!(self, JobKind::Match | JobKind::Tournament)
+    }
+
     /// The kind a file's `kind = NAME` names: a built-in one, or `Other(NAME)`.
     pub fn named(name: &str) -> JobKind {
         if let Some(k) = BUILT_IN_KINDS.iter().find(|k| k.name() == name) {
@@ -104,13 +109,6 @@ impl<'de> Deserialize<'de> for JobKind {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<JobKind, D::Error> {
         let name = String::deserialize(d)?;
         Ok(JobKind::named(&name))
-    }
-}
-
-impl JobKind {
-    /// Whether its rows are games (matches and tournaments).
-    pub fn plays_games(self) -> bool {
-        matches!(self, JobKind::Match | JobKind::Tournament)
     }
 }
 
