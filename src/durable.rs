@@ -481,18 +481,66 @@ pub fn host_name() -> String {
         .unwrap_or_default()
 }
 
+/// Who last took a lock file exclusively, as its first line says: "pid 123 (gamelab run x.toml)
+/// on host", followed by " in Slurm job 4567" when the holder ran inside a Slurm job.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Holder {
+    pub pid: u32,
+    /// The machine the holder ran on.
+    pub host: String,
+    /// Its Slurm job (`SLURM_JOB_ID`), which a process on another node can ask the queue about.
+    pub slurm_job: Option<String>,
+}
+
+impl Holder {
+    /// The line a holder writes into the lock file it took.
+    fn line(who: &str) -> String {
+        let slurm = std::env::var("SLURM_JOB_ID")
+            .ok()
+            .filter(|j| !j.trim().is_empty())
+            .map(|j| format!(" in Slurm job {}", j.trim()))
+            .unwrap_or_default();
+        format!(
+            "pid {} ({who}) on {}{slurm}",
+            std::process::id(),
+            host_name()
+        )
+    }
+
+    /// Reads a holder's line back (None for an empty file or a line of another shape).
+    pub fn parse(line: &str) -> Option<Holder> {
+        let line = line.trim();
+        let pid = line.strip_prefix("pid ")?.split(' ').next()?.parse().ok()?;
+        let place = line.rsplit_once(") on ")?.1;
+        let (host, slurm_job) = match place.split_once(" in Slurm job ") {
+            Some((host, job)) => (host, Some(job.trim().to_string())),
+            None => (place, None),
+        };
+        Some(Holder {
+            pid,
+            host: host.trim().to_string(),
+            slurm_job,
+        })
+    }
+}
+
+/// The last exclusive holder of the lock file `path` (None: no file yet, or nothing readable in
+/// it).
+pub fn lock_holder(path: &Path) -> Option<Holder> {
+    let text = std::fs::read_to_string(path).ok()?;
+    Holder::parse(text.lines().next()?)
+}
+
 /// Whether the last exclusive holder of the lock file `path` is known to have ended: it wrote
 /// this machine's name and its process is gone. None when that cannot be known here: no file
-/// (nobody took the lock yet), or a holder on another machine (a shared file system).
+/// (nobody took the lock yet), or a holder on another machine (a shared file system; its Slurm
+/// job, if it names one, is for `slurm::queue` to ask about).
 pub fn holder_ended(path: &Path) -> Option<bool> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let line = text.lines().next()?.trim();
-    let pid: u32 = line.strip_prefix("pid ")?.split(' ').next()?.parse().ok()?;
-    let host = line.rsplit_once(") on ")?.1;
-    if host != host_name() {
+    let holder = lock_holder(path)?;
+    if holder.host != host_name() {
         return None;
     }
-    Some(!Path::new(&format!("/proc/{pid}")).exists())
+    Some(!Path::new(&format!("/proc/{}", holder.pid)).exists())
 }
 
 /// Who holds a lock, as its holder wrote it in the lock file ("pid 123 (gamelab run x.toml) on
@@ -561,12 +609,7 @@ impl FolderLock {
         if mode == LockMode::Exclusive {
             file.set_len(0)?;
             file.rewind()?;
-            writeln!(
-                file,
-                "pid {} ({who}) on {}",
-                std::process::id(),
-                host_name()
-            )?;
+            writeln!(file, "{}", Holder::line(who))?;
             file.flush()?;
         }
         Ok(FolderLock {
@@ -825,6 +868,49 @@ mod tests {
         let _b = FolderLock::try_lock(&p, LockMode::Shared, "b").unwrap();
         assert!(FolderLock::try_lock(&p, LockMode::Exclusive, "c").is_err());
         drop(a);
+    }
+
+    /// A holder's line reads back as it was written, with or without its Slurm job, and a lock
+    /// held by this process is not taken for ended.
+    #[test]
+    fn a_holders_line_reads_back_with_its_machine_and_slurm_job() {
+        assert_eq!(
+            Holder::parse(
+                "pid 12 (gamelab run a (b).toml --shard 2/3) on node7 in Slurm job 4567_2\n"
+            ),
+            Some(Holder {
+                pid: 12,
+                host: "node7".into(),
+                slurm_job: Some("4567_2".into()),
+            })
+        );
+        assert_eq!(
+            Holder::parse("pid 9 (gamelab run x.toml) on vm"),
+            Some(Holder {
+                pid: 9,
+                host: "vm".into(),
+                slurm_job: None,
+            })
+        );
+        assert_eq!(Holder::parse(""), None);
+        assert_eq!(Holder::parse("pid x (y) on z"), None);
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("run.lock");
+        assert_eq!(holder_ended(&p), None);
+        let held = FolderLock::try_lock(&p, LockMode::Exclusive, "gamelab run x.toml").unwrap();
+        let holder = lock_holder(&p).unwrap();
+        assert_eq!(
+            (holder.pid, holder.host.as_str()),
+            (std::process::id(), host_name().as_str())
+        );
+        assert_eq!(holder_ended(&p), Some(false));
+        drop(held);
+        std::fs::write(
+            &p,
+            "pid 1 (gamelab run x.toml) on another-machine in Slurm job 8\n",
+        )
+        .unwrap();
+        assert_eq!(holder_ended(&p), None);
     }
 }
 

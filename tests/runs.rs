@@ -2576,6 +2576,25 @@ fn a_race_shard_whose_partner_ended_stops_saying_how_to_go_on() {
         ),
     )
     .unwrap();
+    let (status, said) = shard_one_of_two(&file, &out, &[]);
+    assert_eq!(status.code(), Some(1), "{said}");
+    assert!(said.contains("race: waiting for shard 2/2"), "{said}");
+    assert!(
+        said.contains("shard 2/2 ended before its points reached")
+            && said.contains("--shard 2/2` again"),
+        "{said}"
+    );
+    // Its own points of the first round were played and kept.
+    assert!(std::fs::read_dir(results.join("games")).unwrap().count() > 0);
+}
+
+/// Runs shard 1/2 of the race `file` into `out` with `envs` until it exits (at most 300 s): its
+/// exit status and what it said.
+fn shard_one_of_two(
+    file: &Path,
+    out: &Path,
+    envs: &[(&str, &std::ffi::OsStr)],
+) -> (std::process::ExitStatus, String) {
     let mut shard = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
         .args([
             "run",
@@ -2584,6 +2603,7 @@ fn a_race_shard_whose_partner_ended_stops_saying_how_to_go_on() {
             out.to_str().unwrap(),
         ])
         .args(["--shard", "1/2", "--threads", "1"])
+        .envs(envs.iter().copied())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
@@ -2594,21 +2614,93 @@ fn a_race_shard_whose_partner_ended_stops_saying_how_to_go_on() {
         }
         if t0.elapsed() > Duration::from_secs(300) {
             shard.kill().unwrap();
-            panic!("shard 1/2 still waits for an ended shard after 300 s");
+            panic!("shard 1/2 still waits after 300 s");
         }
         std::thread::sleep(Duration::from_millis(100));
     };
     let mut said = String::new();
     std::io::Read::read_to_string(&mut shard.stderr.take().unwrap(), &mut said).unwrap();
-    assert_eq!(status.code(), Some(1), "{said}");
-    assert!(said.contains("race: waiting for shard 2/2"), "{said}");
-    assert!(
-        said.contains("shard 2/2 ended before its points reached")
-            && said.contains("--shard 2/2` again"),
-        "{said}"
-    );
-    // Its own points of the first round were played and kept.
-    assert!(std::fs::read_dir(results.join("games")).unwrap().count() > 0);
+    (status, said)
+}
+
+/// On a Slurm cluster (the environment of task 1 of a two-task job array, and an `squeue` that
+/// answers as Slurm's does), a race shard waits while the queue holds its partner, however long
+/// (pending, or running on another node), and stops once the partner left the queue before its
+/// points were done: with no lock file (a task that never started), and with a lock file naming
+/// another machine and the Slurm job that held it. Its own lock file names its Slurm job.
+#[test]
+fn a_race_shard_on_slurm_waits_while_the_queue_holds_its_partner_and_stops_once_it_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "race.toml", RACE);
+    // squeue as Slurm 22.05 answers `squeue --noheader --states=all --jobs=ID --format=%T`:
+    // array task 77_2 pending 15 times then purged (scenario "never started"), or completed
+    // (scenario "elsewhere"); job 99 running 15 times then failed. Each call is logged.
+    let bin = dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let squeue = bin.join("squeue");
+    std::fs::write(
+        &squeue,
+        r#"#!/bin/sh
+for a in "$@"; do case "$a" in --jobs=*) job=${a#--jobs=};; esac; done
+echo "$job" >> "$FAKE_SQUEUE_LOG"
+n=$(grep -c "^$job\$" "$FAKE_SQUEUE_LOG")
+case "$job:$FAKE_SQUEUE_SCENARIO" in
+  77_2:never-started) if [ "$n" -le 15 ]; then echo PENDING; else
+      echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1; fi;;
+  77_2:elsewhere) echo COMPLETED;;
+  99:elsewhere) if [ "$n" -le 15 ]; then echo RUNNING; else echo FAILED; fi;;
+  *) echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1;;
+esac
+"#,
+    )
+    .unwrap();
+    std::fs::set_permissions(&squeue, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    for scenario in ["never-started", "elsewhere"] {
+        let out = dir.path().join(scenario);
+        let results = out.join("results/race");
+        std::fs::create_dir_all(&results).unwrap();
+        if scenario == "elsewhere" {
+            std::fs::write(
+                results.join("run-shard-2-of-2.lock"),
+                "pid 1 (gamelab run race.toml --shard 2/2) on node-elsewhere in Slurm job 99\n",
+            )
+            .unwrap();
+        }
+        let log = dir.path().join(format!("{scenario}.log"));
+        let envs: Vec<(&str, std::ffi::OsString)> = vec![
+            ("PATH", path.clone().into()),
+            ("FAKE_SQUEUE_LOG", log.clone().into()),
+            ("FAKE_SQUEUE_SCENARIO", scenario.into()),
+            ("GAMELAB_QUEUE_POLL_MS", "100".into()),
+            ("SLURM_ARRAY_JOB_ID", "77".into()),
+            ("SLURM_ARRAY_TASK_ID", "1".into()),
+            ("SLURM_ARRAY_TASK_COUNT", "2".into()),
+            ("SLURM_JOB_ID", "78".into()),
+        ];
+        let envs: Vec<(&str, &std::ffi::OsStr)> =
+            envs.iter().map(|(k, v)| (*k, v.as_os_str())).collect();
+        let (status, said) = shard_one_of_two(&file, &out, &envs);
+        assert_eq!(status.code(), Some(1), "{scenario}: {said}");
+        assert!(
+            said.contains("shard 2/2 ended before its points reached")
+                && said.contains("Slurm task 77_2 left the queue")
+                && said.contains("sbatch --array=2,1 run.sbatch"),
+            "{scenario}: {said}"
+        );
+        // It waited through the 15 answers that the partner was queued or running (a shard that
+        // took them for ended would have stopped after its 10 checks).
+        let calls = std::fs::read_to_string(&log).unwrap();
+        let asked = |job: &str| calls.lines().filter(|l| *l == job).count();
+        let partner = if scenario == "elsewhere" {
+            "99"
+        } else {
+            "77_2"
+        };
+        assert!(asked(partner) > 15, "{scenario}: {calls}");
+        let own = std::fs::read_to_string(results.join("run-shard-1-of-2.lock")).unwrap();
+        assert!(own.trim_end().ends_with(" in Slurm job 78"), "{own}");
+    }
 }
 
 /// `RACE` (tests/common): three budgets of SimpleMCTS against greedy, one clearly worse point.

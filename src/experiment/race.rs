@@ -22,12 +22,12 @@
 //! replays its decisions from the saved rows and goes on, the same on any thread count, and
 //! `--shard` parts of one race on a shared results folder each play their own points and wait
 //! for the others' rows before the next round (MPI runs spread the games instead); a shard
-//! whose partner ended on this machine before its points were done stops, naming it
-//! (`durable::holder_ended` reads the partner's lock file), rather than wait without end. A round
-//! is run as a sweep grown to the round's games (`runner`: a sealed job grows), so the rows of a
-//! point equal the first games of the full sweep's point. Dropped points keep their rows, and
-//! the report analyses them like any others; its race section (`report::race`) recomputes the
-//! rounds from the rows the same way.
+//! whose partner ended before its points were done stops, naming it, rather than wait without
+//! end (`shard_ended`: the partner's lock file, and on a Slurm cluster the queue, which holds a
+//! partner task that has not started yet). A round is run as a sweep grown to the round's games
+//! (`runner`: a sealed job grows), so the rows of a point equal the first games of the full
+//! sweep's point. Dropped points keep their rows, and the report analyses them like any others;
+//! its race section (`report::race`) recomputes the rounds from the rows the same way.
 
 use super::grid::Job;
 use super::runner::{RunOptions, RunSummary};
@@ -289,6 +289,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
     let mut waiting_for = None;
     // Checks in a row that found every shard this one waits for (`waited_for`) ended.
     let mut ended_checks = 0;
+    let mut queue = crate::slurm::queue::QueuePoller::default();
     loop {
         let (race, scores) = race_of(exp, jobs, &opts.out)?;
         // (A shard may read an earlier round while another shard grows a point: said once.)
@@ -356,14 +357,23 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             let ended = !peers.is_empty()
                 && peers
                     .keys()
-                    .all(|k| crate::durable::holder_ended(&lock(*k)) == Some(true));
+                    .all(|k| shard_ended(&lock(*k), *k, me, &mut queue));
             ended_checks = if ended { ended_checks + 1 } else { 0 };
             if ended_checks >= ENDED_CHECKS {
                 let (k, points) = peers.iter().next().expect("not empty");
+                let slurm = match crate::slurm::queue::array_task_of_shard(me.index, *k, me.count) {
+                    Some(task) => format!(
+                        " (its Slurm task {task} left the queue; from the folder of `gamelab \
+                         slurm`'s scripts, `sbatch --array={k},{i} run.sbatch` runs both again)",
+                        i = me.index
+                    ),
+                    None => String::new(),
+                };
                 anyhow::bail!(
-                    "race: shard {k}/{n} ended before its points reached {b} blocks ({}), and this \
-                     shard needs them to decide the next round: run `gamelab run {f} --shard \
-                     {k}/{n}` again (every shard's rows so far are kept), with this shard beside it",
+                    "race: shard {k}/{n} ended before its points reached {b} blocks ({}){slurm}, \
+                     and this shard needs them to decide the next round: run `gamelab run {f} \
+                     --shard {k}/{n}` again (every shard's rows so far are kept), with this shard \
+                     beside it",
                     points
                         .iter()
                         .map(|&i| point_name(&jobs[i]))
@@ -391,6 +401,36 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
 /// Checks (half a second apart) that must find every waited-for shard ended before a shard of a
 /// race gives up: a shard killed and started again at once takes its lock back within them.
 const ENDED_CHECKS: u32 = 10;
+
+/// Whether shard `k` (of `me.count`), whose points this shard waits for, is known to have ended
+/// before they were done. On a Slurm cluster, in the job array `gamelab slurm` writes, shard k is
+/// task k of this shard's array: while the queue holds that task (pending for hours, or running
+/// on any node) it has not ended. Otherwise its lock file's last holder says: one on this machine
+/// ended when its process is gone; one on another machine when the Slurm job its lock file names
+/// left the queue (a task submitted again alone writes its own job there); with no lock file, a
+/// task of this array that left the queue without starting. Unknown (another machine outside
+/// Slurm, no lock file outside an array) is not ended: that shard may still start.
+fn shard_ended(
+    lock: &Path,
+    k: u64,
+    me: super::runner::Shard,
+    queue: &mut crate::slurm::queue::QueuePoller,
+) -> bool {
+    let task = crate::slurm::queue::array_task_of_shard(me.index, k, me.count);
+    let task_ended = task.as_deref().and_then(|t| queue.job_ended(t));
+    if task_ended == Some(false) {
+        return false;
+    }
+    match crate::durable::lock_holder(lock) {
+        Some(h) if h.host == crate::durable::host_name() => {
+            crate::durable::holder_ended(lock) == Some(true)
+        }
+        Some(h) => h
+            .slurm_job
+            .is_some_and(|j| queue.job_ended(&j) == Some(true)),
+        None => task_ended == Some(true),
+    }
+}
 
 /// The shards (other than `me`) that play points the race still waits for, with those points
 /// (indexes into `jobs`): points with fewer complete blocks than the round asks.

@@ -4,9 +4,12 @@
 # munged, slurmctld and slurmd, then for a small experiment
 #   1. `gamelab slurm FILE --shards 3`: a job array of 3 shards and a report job after it;
 #   2. `gamelab slurm FILE --mpi-ranks 3`: one MPI job of 3 ranks (an MPI build: make mpi);
+#   3. a raced file as an array of 2 tasks, task 2 held and then cancelled: task 1 waits while
+#      task 2 is pending and stops naming it once it left the queue; both submitted again, the
+#      race's rows are the local run's;
 # submits each with the submit.sh it wrote, waits for the jobs to leave the queue, and compares
 # the rows with a local one-process run (timing columns aside). The daemons are stopped at the
-# end. Run by `make test-cluster`; exit 0 only if both walk-throughs give the local rows.
+# end. Run by `make test-cluster`; exit 0 only if every walk-through gives the local rows.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
@@ -101,13 +104,13 @@ rollouts = 50
 "agents.mcts.rollouts" = [25, 50, 100]
 TOML
 
-compare() { # compare DIR_A DIR_B: the part files of experiment "cluster", timing columns dropped
-  python3 - "$1" "$2" <<'PY'
+compare() { # compare DIR_A DIR_B [NAME]: the part files of experiment NAME ("cluster"), timing columns dropped
+  python3 - "$1" "$2" "${3:-cluster}" <<'PY'
 import csv, glob, os, sys
-TIMING = {"wall_ms", "first_max_move_ms", "second_max_move_ms", "first_think_ms", "second_think_ms"}
+TIMING = {"wall_ms", "first_clock_ms", "second_clock_ms", "first_max_move_ms", "second_max_move_ms", "first_think_ms", "second_think_ms"}
 def rows(d):
     out = {}
-    for f in sorted(glob.glob(os.path.join(d, "results/cluster/games/part-*.csv"))):
+    for f in sorted(glob.glob(os.path.join(d, "results", sys.argv[3], "games/part-*.csv"))):
         out[os.path.basename(f)] = [{k: v for k, v in r.items() if k not in TIMING} for r in csv.DictReader(open(f))]
     return out
 a, b = rows(sys.argv[1]), rows(sys.argv[2])
@@ -148,4 +151,48 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_
 "$GAMELAB" slurm "$WORK/cluster.toml" --out "$WORK/mpi" --mpi-ranks 3 --cpus-per-task 1 --time 10:00 --format csv
 submit_and_check "$WORK/mpi"
 
-say "both walk-throughs wrote the rows of the local run (files in $WORK)"
+say "walk-through 3: a raced file as a job array of 2 tasks, task 2 held in the queue and then cancelled"
+# The tasks of a race wait for each other's rows between rounds: task 1 must wait while task 2 is
+# pending (however long), and stop, naming it, once task 2 left the queue without playing.
+cat > "$WORK/race.toml" <<'TOML'
+name = "race"
+description = "The Slurm walk-through's race: three budgets of SimpleMCTS against greedy on 6x6."
+kind = "match"
+game = "othello"
+stage = "small6"
+seed = 3
+[match]
+players = ["mcts", "greedy"]
+games = 80
+[agents.mcts]
+kind = "simple_mcts"
+rollouts = 8
+[agents.greedy]
+kind = "greedy"
+[grid]
+"agents.mcts.rollouts" = [1, 100, 300]
+[race]
+blocks_per_round = 4
+min_rounds = 2
+TOML
+"$GAMELAB" run "$WORK/race.toml" --out "$WORK/race-local" --format csv | tail -1
+"$GAMELAB" slurm "$WORK/race.toml" --out "$WORK/race" --shards 2 --cpus-per-task 1 --time 10:00 --format csv
+scripts="$WORK/race/slurm/race"
+array=$(cd "$scripts" && sbatch --parsable --hold run.sbatch); array=${array%%;*}
+scontrol release "${array}_1"
+log="$scripts/logs/run-${array}_1.out"
+for _ in $(seq 300); do grep -q "race: waiting for shard 2/2" "$log" 2> /dev/null && break; sleep 1; done
+grep -q "race: waiting for shard 2/2" "$log" || { echo "task 1 did not come to wait for task 2"; cat "$log"; exit 1; }
+sleep 25 # more than two polls of the queue (10 s) and the 5 s of checks before a shard gives up
+[ "$(squeue -h -j "${array}_1" -o %T)" = RUNNING ] || { echo "task 1 stopped while task 2 was pending"; cat "$log"; exit 1; }
+echo "   task 1 waits while task 2 is pending: $(grep -m1 'race: waiting' "$log")"
+scancel "${array}_2"
+wait_for "$array"
+grep -q "Slurm task ${array}_2 left the queue" "$log" || { echo "task 1 did not stop naming task 2"; cat "$log"; exit 1; }
+echo "   task 2 cancelled, task 1 stopped: $(grep -o 'shard 2/2 ended before.*left the queue' "$log")"
+# Submitted again as the error says, both tasks run the race to its end: the local run's rows.
+(cd "$scripts" && sbatch --parsable --array=2,1 run.sbatch > "$WORK/race-again")
+wait_for "$(cut -d';' -f1 "$WORK/race-again")"
+compare "$WORK/race-local" "$WORK/race" race || { echo "the race's rows on Slurm differ from the local run's"; exit 1; }
+
+say "the walk-throughs wrote the rows of the local runs (files in $WORK)"

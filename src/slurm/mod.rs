@@ -14,6 +14,8 @@
 //! on a shared file system, as they see home directories on most clusters. Nothing is
 //! submitted here: the scripts are written, and the command to submit them is printed.
 
+pub mod queue;
+
 use crate::experiment::InputError;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
