@@ -2682,6 +2682,14 @@ esac
             envs.iter().map(|(k, v)| (*k, v.as_os_str())).collect();
         let (status, said) = shard_one_of_two(&file, &out, &envs);
         assert_eq!(status.code(), Some(1), "{scenario}: {said}");
+        if scenario == "never-started" {
+            assert!(
+                said.contains(
+                    "race: waiting for shard 2/2 (1 point; not started yet: Slurm task 77_2)"
+                ),
+                "{said}"
+            );
+        }
         assert!(
             said.contains("shard 2/2 ended before its points reached")
                 && said.contains("Slurm task 77_2 left the queue")

@@ -332,9 +332,11 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 let said: Vec<String> = peers
                     .iter()
                     .map(|(k, points)| {
-                        let state = match std::fs::metadata(lock(*k)) {
-                            Err(_) => "; not started yet",
-                            Ok(_) => "",
+                        let task = crate::slurm::queue::array_task_of_shard(me.index, *k, me.count);
+                        let state = match (std::fs::metadata(lock(*k)), task) {
+                            (Err(_), Some(task)) => format!("; not started yet: Slurm task {task}"),
+                            (Err(_), None) => "; not started yet".to_string(),
+                            (Ok(_), _) => String::new(),
                         };
                         let n = points.len();
                         let s = if n == 1 { "" } else { "s" };
