@@ -200,12 +200,24 @@ fn without_mirrors<'t>(table: &'t Table, x: &str) -> Vec<&'t TableRow> {
         .collect()
 }
 
+/// A figure's value axis when the file names none: the table's value and its interval ("mean
+/// leaves, 95% CI (t)"), or the value alone when no row has an interval (one unit a row, as the
+/// best of each generation of one GA), so the axis never names whiskers the figure cannot draw.
+fn value_axis(table: &Table) -> String {
+    let interval = table
+        .rows
+        .iter()
+        .any(|r| r.value.lo.is_finite() && r.value.hi.is_finite());
+    if interval {
+        format!("{}, {}", table.value_name, table.interval_name)
+    } else {
+        table.value_name.clone()
+    }
+}
+
 fn bars(spec: &FigureSpec, table: &Table, caption: String, dir: &Path) -> Result<Drawn> {
     let title = shown(spec.title_in_image, &caption);
-    let y_label = spec
-        .y_label
-        .clone()
-        .unwrap_or_else(|| format!("{}, {}", table.value_name, table.interval_name));
+    let y_label = spec.y_label.clone().unwrap_or_else(|| value_axis(table));
     let range = (table.value_name == "score %").then_some((0.0, 100.0));
     if table.key_names.len() == 1 && spec.series.is_none() {
         let fig = RankedBars {
@@ -530,9 +542,7 @@ pub fn figure(
             let mut fig = Curves::new(
                 shown(spec.title_in_image, &caption),
                 spec.x_label.clone().unwrap_or_else(|| readable(&x)),
-                spec.y_label
-                    .clone()
-                    .unwrap_or_else(|| format!("{}, {}", t.value_name, t.interval_name)),
+                spec.y_label.clone().unwrap_or_else(|| value_axis(t)),
                 {
                     // Lines in the natural order of their names (3-6 before 3-10, 64 before 128).
                     let mut lines: Vec<_> = series.into_iter().collect();
@@ -727,6 +737,23 @@ mod tests {
         rows.iter()
             .map(|r| (r.keys[0].clone(), r.keys[1].clone(), r.keys[2].clone()))
             .collect()
+    }
+
+    /// The default value axis names the interval only when some row has one: a table of one
+    /// unit a row (a GA's best of each generation) has none to draw.
+    #[test]
+    fn the_value_axis_names_an_interval_only_where_a_row_has_one() {
+        let mut t = score_table(&[("25", "m", "h", 10.0), ("50", "m", "h", 15.0)]);
+        assert_eq!(value_axis(&t), "score %, 95% CI (Wilson)");
+        for r in &mut t.rows {
+            r.n = 1;
+            r.value.lo = f64::NAN;
+            r.value.hi = f64::NAN;
+        }
+        assert_eq!(value_axis(&t), "score %");
+        t.rows[1].value.lo = 10.0;
+        t.rows[1].value.hi = 20.0;
+        assert_eq!(value_axis(&t), "score %, 95% CI (Wilson)");
     }
 
     #[test]
