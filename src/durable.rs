@@ -507,6 +507,12 @@ impl Holder {
         )
     }
 
+    /// Whether this holder's process is gone, when it ran on this machine (None elsewhere: its
+    /// pid means nothing here).
+    pub fn ended_here(&self) -> Option<bool> {
+        (self.host == host_name()).then(|| !Path::new(&format!("/proc/{}", self.pid)).exists())
+    }
+
     /// Reads a holder's line back (None for an empty file or a line of another shape).
     pub fn parse(line: &str) -> Option<Holder> {
         let line = line.trim();
@@ -536,11 +542,7 @@ pub fn lock_holder(path: &Path) -> Option<Holder> {
 /// (nobody took the lock yet), or a holder on another machine (a shared file system; its Slurm
 /// job, if it names one, is for `slurm::queue` to ask about).
 pub fn holder_ended(path: &Path) -> Option<bool> {
-    let holder = lock_holder(path)?;
-    if holder.host != host_name() {
-        return None;
-    }
-    Some(!Path::new(&format!("/proc/{}", holder.pid)).exists())
+    lock_holder(path)?.ended_here()
 }
 
 /// Who holds a lock, as its holder wrote it in the lock file ("pid 123 (gamelab run x.toml) on

@@ -328,12 +328,13 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 }
                 .lock_file(&dir)
             };
+            // Shard k's task in this shard's Slurm job array, if it runs in one.
+            let task = |k: u64| crate::slurm::queue::array_task_of_shard(me.index, k, me.count);
             if waiting_for != race.next {
                 let said: Vec<String> = peers
                     .iter()
                     .map(|(k, points)| {
-                        let task = crate::slurm::queue::array_task_of_shard(me.index, *k, me.count);
-                        let state = match (std::fs::metadata(lock(*k)), task) {
+                        let state = match (std::fs::metadata(lock(*k)), task(*k)) {
                             (Err(_), Some(task)) => format!("; not started yet: Slurm task {task}"),
                             (Err(_), None) => "; not started yet".to_string(),
                             (Ok(_), _) => String::new(),
@@ -354,16 +355,16 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 );
                 waiting_for = race.next;
             }
-            // A shard this one waits for that ended on this machine before its points were
-            // done would be waited for without end: stop, saying how to go on.
+            // A shard this one waits for that ended before its points were done would be waited
+            // for without end: stop, saying how to go on.
             let ended = !peers.is_empty()
                 && peers
                     .keys()
-                    .all(|k| shard_ended(&lock(*k), *k, me, &mut queue));
+                    .all(|&k| shard_ended(&lock(k), task(k).as_deref(), &mut queue));
             ended_checks = if ended { ended_checks + 1 } else { 0 };
             if ended_checks >= ENDED_CHECKS {
                 let (k, points) = peers.iter().next().expect("not empty");
-                let slurm = match crate::slurm::queue::array_task_of_shard(me.index, *k, me.count) {
+                let slurm = match task(*k) {
                     Some(task) => format!(
                         " (its Slurm task {task} left the queue; from the folder of `gamelab \
                          slurm`'s scripts, `sbatch --array={k},{i} run.sbatch` runs both again)",
@@ -404,32 +405,31 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
 /// race gives up: a shard killed and started again at once takes its lock back within them.
 const ENDED_CHECKS: u32 = 10;
 
-/// Whether shard `k` (of `me.count`), whose points this shard waits for, is known to have ended
-/// before they were done. On a Slurm cluster, in the job array `gamelab slurm` writes, shard k is
-/// task k of this shard's array: while the queue holds that task (pending for hours, or running
-/// on any node) it has not ended. Otherwise its lock file's last holder says: one on this machine
-/// ended when its process is gone; one on another machine when the Slurm job its lock file names
-/// left the queue (a task submitted again alone writes its own job there); with no lock file, a
-/// task of this array that left the queue without starting. Unknown (another machine outside
-/// Slurm, no lock file outside an array) is not ended: that shard may still start.
+/// Whether a shard whose points this shard waits for is known to have ended before they were
+/// done, from its lock file `lock` and, on a Slurm cluster, its `task` in this shard's job array
+/// (`gamelab slurm` writes task k to run shard k). While the queue holds that task (pending for
+/// hours, or running on any node) it has not ended. Otherwise the lock file's last holder says:
+/// one on this machine ended when its process is gone; one on another machine when the Slurm job
+/// its lock file names left the queue (a task submitted again alone writes its own job there);
+/// with no lock file, a task of this array that left the queue without starting. Unknown
+/// (another machine outside Slurm, no lock file outside an array) is not ended: that shard may
+/// still start.
 fn shard_ended(
     lock: &Path,
-    k: u64,
-    me: super::runner::Shard,
+    task: Option<&str>,
     queue: &mut crate::slurm::queue::QueuePoller,
 ) -> bool {
-    let task = crate::slurm::queue::array_task_of_shard(me.index, k, me.count);
-    let task_ended = task.as_deref().and_then(|t| queue.job_ended(t));
+    let task_ended = task.and_then(|t| queue.job_ended(t));
     if task_ended == Some(false) {
         return false;
     }
     match crate::durable::lock_holder(lock) {
-        Some(h) if h.host == crate::durable::host_name() => {
-            crate::durable::holder_ended(lock) == Some(true)
-        }
-        Some(h) => h
-            .slurm_job
-            .is_some_and(|j| queue.job_ended(&j) == Some(true)),
+        Some(h) => match h.ended_here() {
+            Some(ended) => ended,
+            None => h
+                .slurm_job
+                .is_some_and(|j| queue.job_ended(&j) == Some(true)),
+        },
         None => task_ended == Some(true),
     }
 }

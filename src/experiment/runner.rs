@@ -1,20 +1,20 @@
 //! Parallel, deterministic, resumable execution of jobs: what every job kind shares.
 //!
 //! The runner expands nothing and plays nothing itself: each job kind is a `KindRunner`
-//! (`kind::contract`, listed in `kind::registry`), and the runner owns what is common to them:
-//! the shard's jobs, the lock on the results folder, which jobs are done, the progress bar and
-//! the thread pool. Jobs run on a rayon
-//! pool of `--threads` workers; inside a job the games (or problems) run in parallel too, so one
-//! big job still uses every core. Each unit of work draws from its own generator seeded from
-//! (job seed, index), so rows never depend on scheduling, thread count, batching or where a
-//! killed run resumed (with iteration budgets; time budgets depend on the machine by nature).
+//! (`kind::contract`, listed in `kind::registry`), and the runner owns what is common to them: the
+//! shard's jobs, the lock on the results folder, which jobs are done, the progress bar and the
+//! thread pool. Jobs run on a rayon pool of `--threads` workers; inside a job the games (or
+//! problems) run in parallel too, so one big job still uses every core. Each unit of work draws
+//! from its own generator seeded from (job seed, index), so rows never depend on scheduling, thread
+//! count, batching or where a killed run resumed (with iteration budgets; time budgets depend on
+//! the machine by nature).
 //!
-//! A job is done when its part passes its check (`stream`: sealed in the job record, identified
-//! in its own metadata); a part that fails it is run again, with a message. Game and solve jobs
-//! save their rows in batches while they run and resume after the last one; GA jobs resume from
-//! their checkpoints. `--shard I/N` keeps shard I of the jobs ranked by hash and dealt round-robin (`Shard::select`). A run locks the
-//! results folder (`lock_results`), so a second run on the same folder is refused, naming the
-//! first, while shards of one file run side by side.
+//! A job is done when its part passes its check (`stream`: sealed in the job record, identified in
+//! its own metadata); a part that fails it is run again, with a message. Game and solve jobs save
+//! their rows in batches while they run and resume after the last one; GA jobs resume from their
+//! checkpoints. `--shard I/N` keeps shard I of the jobs ranked by hash and dealt round-robin
+//! (`Shard::select`). A run locks the results folder (`lock_results`), so a second run on the same
+//! folder is refused, naming the first, while shards of one file run side by side.
 
 use super::error::InputError;
 use super::grid::Job;
@@ -81,7 +81,8 @@ impl Shard {
     }
 
     /// The lock file this shard holds in its experiment's results folder `dir` while it runs
-    /// (`lock_results`), naming its holder (`durable::holder_ended` reads it).
+    /// (`lock_results`), naming its holder (`durable::lock_holder` reads it back: a race's shards
+    /// ask whether their partners ended).
     pub fn lock_file(&self, dir: &Path) -> PathBuf {
         dir.join(format!("run-shard-{}-of-{}.lock", self.index, self.count))
     }

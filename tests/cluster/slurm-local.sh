@@ -154,6 +154,7 @@ submit_and_check "$WORK/mpi"
 say "walk-through 3: a raced file as a job array of 2 tasks, task 2 held in the queue and then cancelled"
 # The tasks of a race wait for each other's rows between rounds: task 1 must wait while task 2 is
 # pending (however long), and stop, naming it, once task 2 left the queue without playing.
+# (The race of the integration tests, tests/common's RACE: this script stands apart from them.)
 cat > "$WORK/race.toml" <<'TOML'
 name = "race"
 description = "The Slurm walk-through's race: three budgets of SimpleMCTS against greedy on 6x6."
