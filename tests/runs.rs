@@ -1751,7 +1751,7 @@ fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
         line("nobody").contains("not comparable: no measured row"),
         "{md}"
     );
-    assert!(md.contains("3 published values from 1 experiments"), "{md}");
+    assert!(md.contains("3 published values from 1 experiment:"), "{md}");
     let csv = std::fs::read_to_string(out.join("results/summary.csv")).unwrap();
     assert!(
         csv.starts_with("experiment,table,source,keys,published,paper_n"),

@@ -10,7 +10,7 @@
 //! reader.
 
 use super::spec::{ReferenceSpec, Statistic};
-use super::table::Table;
+use super::table::{Table, counted, p_text};
 use crate::stats::Estimate;
 use crate::stats::two_sample::{
     Ours, Sample, holm, is_one_sample, one_sample, sign_differs, test, verdict,
@@ -218,14 +218,6 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
     rows.into_iter().map(|(c, _, _)| c).collect()
 }
 
-fn p_text(p: f64) -> String {
-    if p < 0.001 {
-        format!("{p:.1e}")
-    } else {
-        format!("{p:.3}")
-    }
-}
-
 /// The comparison as Markdown, with a line saying how the verdict was reached.
 pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -> String {
     let mut s = String::new();
@@ -311,8 +303,8 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
         .filter(|c| c.one_sample() && !matches!(c.verdict, Verdict::NotComparable(_)))
         .count();
     s += &format!(
-        "\n{} published values: {} consistent, {} different, {} with the sign reversed, {} not comparable ({one} of the verdicts one-sample).\n",
-        rows.len(),
+        "\n{}: {} consistent, {} different, {} with the sign reversed, {} not comparable ({one} of the verdicts one-sample).\n",
+        counted(rows.len(), "published value"),
         count("consistent"),
         count("different"),
         count("sign differs"),

@@ -3,7 +3,7 @@
 //! Holm-adjusted p and the verdict, read from each report's `comparisons.csv`.
 
 use super::compare::{CSV_FILE, CSV_HEADER};
-use super::table::csv_line;
+use super::table::{counted, csv_line};
 use crate::experiment::Experiment;
 use crate::experiment::layout::results_dir;
 use anyhow::{Context, Result};
@@ -310,8 +310,9 @@ pub fn summary(
         "No published values compared yet.\n\n".to_string()
     } else {
         format!(
-            "{total} published values from {} experiments{}: {}.\n\n",
-            reported.len(),
+            "{} from {}{}: {}.\n\n",
+            counted(total, "published value"),
+            counted(reported.len(), "experiment"),
             if stale.is_empty() {
                 String::new()
             } else {
@@ -333,8 +334,8 @@ pub fn summary(
     }
     if !missing.is_empty() {
         md += &format!(
-            "Not reported yet: {} experiment files with published values (listed at the end; run and report them, then summarise again).\n\n",
-            missing.len()
+            "Not reported yet: {} with published values (listed at the end; run and report them, then summarise again).\n\n",
+            counted(missing.len(), "experiment file")
         );
     }
     if !reversals.is_empty() {
@@ -348,7 +349,8 @@ pub fn summary(
     if !md_derived.is_empty() {
         let total: usize = derived_counts.values().sum();
         md += &format!(
-            "\n## Values we derived from the papers' numbers\n\nNot published values, so not counted above: each is ours, computed from a paper's table as the paper's figure pools it (the experiment file's note says how), compared in the same way. {total} values: {}.\n\n",
+            "\n## Values we derived from the papers' numbers\n\nNot published values, so not counted above: each is ours, computed from a paper's table as the paper's figure pools it (the experiment file's note says how), compared in the same way. {}: {}.\n\n",
+            counted(total, "value"),
             counts_text(&derived_counts)
         );
         md += "| experiment | source | row | derived | ours | ours − derived (95% CI) | p (Holm) | verdict |\n|---|---|---|---:|---:|---:|---:|---|\n";

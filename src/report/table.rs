@@ -24,6 +24,7 @@ use query::*;
 pub use query::{collect_parts, group_keys, per_part, summed, values_by_group};
 pub use text::csv_line;
 use text::*;
+pub(super) use text::{counted, p_text};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableRow {
@@ -98,7 +99,8 @@ pub struct TableParams<'a> {
     pub method: MeanInterval,
     /// Mean tables: (group column, value) of the group every other is compared with.
     pub baseline: Option<(String, String)>,
-    /// Compare with the baseline unit by unit (paired t-test) instead of Welch's test.
+    /// Compare with the baseline unit by unit (paired t-test) instead of Welch's test, each
+    /// comparison's rows over the units all its groups have (`keep_shared_units`).
     pub paired: bool,
     pub elo: bool,
     pub level: f64,
@@ -537,8 +539,9 @@ impl PairRecord {
 /// The mean of a numeric column per group, with its Student t interval and the SD; with a
 /// baseline, each group's difference from it (also in % of the baseline's mean) with Welch's
 /// interval and p-value, or, `paired`, the paired t interval and p-value over the units both
-/// groups have. Without a unit and with the t interval, only each group's moments are computed
-/// (in polars); with a unit, each unit's mean; a bootstrap over records collects the values.
+/// groups have (every row of a comparison over the units all its groups have). Without a unit
+/// and with the t interval, only each group's moments are computed (in polars); with a unit,
+/// each unit's mean; a bootstrap over records collects the values.
 fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
     let metric = p.metric.expect("checked: mean tables name a metric");
     // A game-level metric of game records counts once per game in each group, whatever the
@@ -680,6 +683,14 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
                     .or_default()
                     .insert(unit_id, settled(sum / count));
             }
+            if let (true, Some((column, base_value))) = (p.paired, &p.baseline) {
+                let c = p
+                    .group_by
+                    .iter()
+                    .position(|k| k == column)
+                    .expect("checked: the baseline column is a group key");
+                keep_shared_units(&mut by_unit, c, base_value);
+            }
             for (keys, means) in &by_unit {
                 values.insert(keys.clone(), means.values().copied().collect());
             }
@@ -773,6 +784,46 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
     }
     sort_rows(&mut t.rows, None);
     Ok(t)
+}
+
+/// A paired table's samples cut to the units every group of a comparison has: the baseline's
+/// group and the groups compared with it (those that differ from it in the baseline column
+/// only). A filter can drop a unit from one group and not another (`budget_hit = 0`: the
+/// questions each weight vector solved), and the paired test reads only the units both have;
+/// cut alike, each row's n and mean are over the same units as its difference, so the columns
+/// agree (the difference of two rows' means is their Δ) and the table reads as "the questions
+/// all of them solve". A comparison whose groups share no unit is left as it is (its rows get
+/// no Δ).
+fn keep_shared_units(
+    by_unit: &mut BTreeMap<Vec<String>, BTreeMap<String, f64>>,
+    c: usize,
+    base_value: &str,
+) {
+    let mut comparisons: BTreeMap<Vec<String>, Vec<Vec<String>>> = BTreeMap::new();
+    for keys in by_unit.keys() {
+        let mut base_keys = keys.clone();
+        base_keys[c] = base_value.to_string();
+        comparisons.entry(base_keys).or_default().push(keys.clone());
+    }
+    for (base_keys, groups) in comparisons {
+        if groups.len() < 2 || !by_unit.contains_key(&base_keys) {
+            continue;
+        }
+        let shared: Vec<String> = by_unit[&base_keys]
+            .keys()
+            .filter(|u| groups.iter().all(|g| by_unit[g].contains_key(*u)))
+            .cloned()
+            .collect();
+        if shared.is_empty() {
+            continue;
+        }
+        for g in &groups {
+            by_unit
+                .get_mut(g)
+                .expect("a group of by_unit")
+                .retain(|u, _| shared.binary_search(u).is_ok());
+        }
+    }
 }
 
 /// Two samples' moments as one (Chan, Golub and LeVeque's pairwise update of the mean and the

@@ -650,15 +650,28 @@ fn a_budget_hit_filter_leaves_the_problems_both_weights_solved() {
             },
         )
         .unwrap();
+        let row = |w: &str| {
+            let r = t.rows.iter().find(|row| row.keys == [w]).unwrap();
+            (r.n, r.value.value)
+        };
         let new = t.rows.iter().find(|row| row.keys == ["new"]).unwrap();
-        new.after[1..3].to_vec()
+        (new.after[1..3].to_vec(), row("new"), row("old"))
     };
-    // Every problem: differences -10 -30 -20 -100 -100 (mean -52, of the partners' 620).
-    assert_eq!(with(&[]), ["-52.00", "-8.4"]);
-    // Solved by both: p0..p3, differences -10 -30 -20 -100 (mean -40, of 375: -10.7%).
+    // Every problem: differences -10 -30 -20 -100 -100 (mean -52, of the partners' 620); both
+    // rows over p0..p4 (new's p5 has no partner), so the means differ by the Δ.
+    assert_eq!(
+        with(&[]),
+        (vec!["-52.00".into(), "-8.4".into()], (5, 568.0), (5, 620.0))
+    );
+    // Solved by both: p0..p3, differences -10 -30 -20 -100 (mean -40, of 375: -10.7%); new's
+    // row has dropped p4, which it solved and old did not.
     assert_eq!(
         with(&[("budget_hit".into(), "0".into())]),
-        ["-40.00", "-10.7"]
+        (
+            vec!["-40.00".into(), "-10.7".into()],
+            (4, 335.0),
+            (4, 375.0)
+        )
     );
 }
 
@@ -703,6 +716,7 @@ fn a_paired_baseline_compares_the_units_both_groups_have() {
     // problems hides the effect.
     let w = with(false);
     let new_w = w.rows.iter().find(|row| row.keys == ["new"]).unwrap();
+    assert_eq!((new.n, new_w.n), (5, 6));
     assert_eq!(w.after_names[3], "Welch 95% CI");
     let p_of = |row: &TableRow| row.after[4].parse::<f64>().unwrap_or(0.0);
     assert!(

@@ -30,11 +30,20 @@ pub(super) fn fixed(x: f64, decimals: usize) -> String {
 }
 
 /// A p-value: three decimals, or scientific notation below 0.001.
-pub(super) fn p_text(p: f64) -> String {
+pub(in crate::report) fn p_text(p: f64) -> String {
     if p >= 0.001 {
         format!("{p:.3}")
     } else {
         format!("{p:.1e}")
+    }
+}
+
+/// A count with its noun, plural unless one: "1 experiment", "3 experiments".
+pub(in crate::report) fn counted(n: usize, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
     }
 }
 
