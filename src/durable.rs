@@ -493,8 +493,8 @@ pub struct Holder {
 }
 
 impl Holder {
-    /// The line a holder writes into the lock file it took.
-    fn line(who: &str) -> String {
+    /// The line a holder writes into the lock file it took (and a run into its clock file).
+    pub fn line(who: &str) -> String {
         let slurm = std::env::var("SLURM_JOB_ID")
             .ok()
             .filter(|j| !j.trim().is_empty())

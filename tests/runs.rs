@@ -214,6 +214,8 @@ fn a_killed_run_resumes_with_every_row_exactly_once() {
     let games = killed.join("results/small/games");
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
         .args(["run", f, "--out", killed.to_str().unwrap()])
+        // The run's clock ticks every 20 ms, so the kill leaves the time it ran.
+        .env("GAMELAB_RUN_CLOCK_MS", "20")
         .stdout(std::process::Stdio::null())
         .spawn()
         .unwrap();
@@ -236,6 +238,7 @@ fn a_killed_run_resumes_with_every_row_exactly_once() {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
+    let killed_after = t0.elapsed().as_secs_f64();
     child.kill().unwrap();
     child.wait().unwrap();
     let partial = rows(&killed, "small").len();
@@ -243,10 +246,43 @@ fn a_killed_run_resumes_with_every_row_exactly_once() {
         partial < 9,
         "the kill came after the last job: make the jobs slower"
     );
+    let results = killed.join("results/small");
+    let clocks = || {
+        std::fs::read_dir(&results)
+            .unwrap()
+            .filter(|e| {
+                let name = e.as_ref().unwrap().file_name();
+                name.to_string_lossy().starts_with("run-clock-")
+            })
+            .count()
+    };
+    assert_eq!(clocks(), 1, "the killed run leaves its clock");
+    assert!(!results.join("run-times.csv").exists());
     run_ok(&["run", f, "--out", killed.to_str().unwrap()]);
     let resumed = rows(&killed, "small");
     assert_same_rows(&reference, &resumed);
     eprintln!("killed after {partial} of 9 jobs");
+    // What the killed run cost is counted: the resume turned its clock into a line (up to its
+    // last tick, at most the time until the kill), then added its own; no clock is left.
+    let times = std::fs::read_to_string(results.join("run-times.csv")).unwrap();
+    let lines: Vec<Vec<&str>> = times
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').collect())
+        .collect();
+    assert_eq!(lines.len(), 2, "{times}");
+    let killed_seconds: f64 = lines[0][0].parse().unwrap();
+    assert!(
+        killed_seconds > 0.0 && killed_seconds <= killed_after + 0.1,
+        "{times} (killed after {killed_after:.2} s)"
+    );
+    assert!(lines[0][4].starts_with("killed; last seen 20"), "{times}");
+    let resumed_jobs: usize = lines[1][1].parse().unwrap();
+    assert!(
+        resumed_jobs > 0 && !lines[1][4].starts_with("killed"),
+        "{times}"
+    );
+    assert_eq!(clocks(), 0);
 
     // A third run has nothing left to do and changes nothing.
     let o = gamelab(&["run", f, "--out", killed.to_str().unwrap()]);

@@ -112,6 +112,11 @@ pub(crate) fn run_command(
         format,
         progress: true,
     };
+    // The run's wall clock in its results folder: what it cost even if it is killed.
+    let clock = gamelab::experiment::layout::RunClock::start(
+        &gamelab::experiment::layout::results_dir(&opts.out, &exp.name),
+        threads,
+    )?;
     let s = gamelab::experiment::run(&exp, &jobs, &opts)?;
     println!(
         "{}: ran {} jobs ({} rows) in {:.1} s; {} already done ({} rows kept from earlier runs); {} of {} jobs in this shard",
@@ -153,10 +158,7 @@ pub(crate) fn run_command(
         jobs_run += a.jobs_run;
     }
     // What this file cost (its arena's games included): the page's table of costs.
-    if jobs_run > 0 {
-        gamelab::experiment::layout::record_run_time(&s.results_dir, seconds, jobs_run, threads)?;
-    }
-    Ok(())
+    clock.finish(seconds, jobs_run)
 }
 
 /// `gamelab run --mpi`: rank 0 runs the experiment (`run`), the other ranks compute its units.

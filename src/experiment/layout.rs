@@ -1,8 +1,9 @@
 //! Where a run's files live under the output root: an experiment's results folder
 //! (`results_dir`), the files a job writes there (`JobFiles`), the list of the file's current
-//! jobs (`current_jobs`), the record of each run's wall time (`RUN_TIMES_FILE`), and a job's
-//! part found and checked (`sound_part`). Knows no job kind; the runner, the reports and the
-//! readers of another experiment's trained weights all find files through it.
+//! jobs (`current_jobs`), the record of each run's wall time (`RUN_TIMES_FILE`, with `RunClock`
+//! for runs killed part way), and a job's part found and checked (`sound_part`). Knows no job
+//! kind; the runner, the reports and the readers of another experiment's trained weights all
+//! find files through it.
 
 use super::rows::{Format, existing_part};
 use super::stream::{PartId, verify_part};
@@ -11,10 +12,166 @@ use std::path::{Path, PathBuf};
 
 /// The file in an experiment's results folder where each run that ran jobs adds a line: its
 /// wall time, the jobs it ran, the worker threads and the machine's cores, and when it ended
-/// (`run_times`). A resumed run adds its own line, so the lines sum to the file's cost; a run
-/// killed before its end adds none (its finished jobs are not counted).
+/// (`run_times`). A resumed run adds its own line, so the lines sum to the file's cost. A run
+/// killed before its end (kill -9, Ctrl-C, a session's end) leaves its `RunClock` file, which
+/// the next run in the folder turns into a line: its time up to the clock's last tick, 0 jobs,
+/// and "killed, last seen DATE" for its end.
 pub const RUN_TIMES_FILE: &str = "run-times.csv";
 const RUN_TIMES_HEADER: &str = "seconds,jobs,threads,cores,ended\n";
+
+/// The start of the name of a running run's clock file in the results folder (`RunClock`).
+const CLOCK_PREFIX: &str = "run-clock-";
+
+/// The wall clock of a running `gamelab run` in its results folder: a small file (the run's
+/// holder line, then `seconds,threads,cores,last seen`) written when the run starts and again
+/// every 30 s (`GAMELAB_RUN_CLOCK_MS`), removed when the run ends and records its line
+/// (`finish`) or fails. A file whose run died on this machine is what that run cost: the next
+/// `RunClock::start` in the folder adds it to `RUN_TIMES_FILE` (a killed line) and removes it.
+/// A clock of a run on another machine is left alone (its pid means nothing here).
+pub struct RunClock {
+    path: PathBuf,
+    dir: PathBuf,
+    /// The results folder was made for this run's clock (removed again if the run fails).
+    made_dir: bool,
+    threads: Option<usize>,
+    stop: Option<std::sync::mpsc::Sender<()>>,
+    ticker: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RunClock {
+    /// Folds the clocks of runs that died on this machine into `RUN_TIMES_FILE`, then starts
+    /// this run's clock in the results folder `dir`.
+    pub fn start(dir: &Path, threads: Option<usize>) -> Result<RunClock> {
+        let made_dir = !dir.exists();
+        fold_dead_clocks(dir)?;
+        let path = dir.join(format!(
+            "{CLOCK_PREFIX}{}-{}.txt",
+            std::process::id(),
+            crate::durable::safe_component(&crate::durable::host_name())
+        ));
+        let started = std::time::Instant::now();
+        let holder = crate::durable::Holder::line("gamelab run");
+        let cores = cores();
+        let tick = move |path: &Path| {
+            let line = format!(
+                "{:.1},{},{cores},{}\n",
+                started.elapsed().as_secs_f64(),
+                threads.unwrap_or(cores),
+                now_utc()
+            );
+            crate::durable::write_atomic(path, |f| {
+                use std::io::Write;
+                Ok(f.write_all(format!("{holder}\n{line}").as_bytes())?)
+            })
+        };
+        tick(&path)?;
+        let every = std::env::var("GAMELAB_RUN_CLOCK_MS")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(30_000);
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let ticking = path.clone();
+        let ticker = std::thread::spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
+                stopped.recv_timeout(std::time::Duration::from_millis(every))
+            {
+                // A failed tick (a full disk) leaves the last one: the run goes on.
+                tick(&ticking).ok();
+            }
+        });
+        Ok(RunClock {
+            path,
+            dir: dir.to_path_buf(),
+            made_dir,
+            threads,
+            stop: Some(stop),
+            ticker: Some(ticker),
+        })
+    }
+
+    /// The run ended: its line (when it ran jobs) added to `RUN_TIMES_FILE`, its clock removed.
+    pub fn finish(mut self, seconds: f64, jobs: usize) -> Result<()> {
+        self.stop_ticking();
+        if jobs > 0 {
+            record_run_time(&self.dir, seconds, jobs, self.threads)?;
+        }
+        std::fs::remove_file(&self.path).ok();
+        Ok(())
+    }
+
+    fn stop_ticking(&mut self) {
+        drop(self.stop.take());
+        if let Some(t) = self.ticker.take() {
+            t.join().ok();
+        }
+    }
+}
+
+impl Drop for RunClock {
+    /// A run that failed (an error, not a kill) records nothing, as before clocks: its clock
+    /// goes with it, and the results folder too if the clock made it and nothing else is in it.
+    fn drop(&mut self) {
+        if self.ticker.is_some() {
+            self.stop_ticking();
+            std::fs::remove_file(&self.path).ok();
+            if self.made_dir {
+                std::fs::remove_dir(&self.dir).ok();
+            }
+        }
+    }
+}
+
+/// Adds each clock file in `dir` whose run died on this machine to `RUN_TIMES_FILE` as a killed
+/// line and removes it. Two runs starting at once (shards) claim a file by renaming it, so it is
+/// added once.
+fn fold_dead_clocks(dir: &Path) -> Result<()> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().to_string();
+        if !name.starts_with(CLOCK_PREFIX) || !name.ends_with(".txt") {
+            continue;
+        }
+        let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+        let mut lines = text.lines();
+        let dead = lines
+            .next()
+            .and_then(crate::durable::Holder::parse)
+            .and_then(|h| h.ended_here())
+            == Some(true);
+        let Some(line) = lines.next().filter(|_| dead) else {
+            continue;
+        };
+        let claimed = e
+            .path()
+            .with_file_name(format!("{name}.folding-{}", std::process::id()));
+        if std::fs::rename(e.path(), &claimed).is_err() {
+            continue; // another run took it
+        }
+        let f: Vec<&str> = line.split(',').collect();
+        if let [seconds, threads, cores, last_seen] = f[..] {
+            append_run_line(
+                dir,
+                &format!("{seconds},0,{threads},{cores},killed; last seen {last_seen}\n"),
+            )?;
+        }
+        std::fs::remove_file(&claimed).ok();
+    }
+    Ok(())
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+fn now_utc() -> String {
+    crate::provenance::utc(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs()),
+    )
+}
 
 /// Adds a run's line to `RUN_TIMES_FILE` in the results folder `dir` (`gamelab run` does, once
 /// per invocation that ran jobs, its arena's games included).
@@ -24,14 +181,19 @@ pub fn record_run_time(
     jobs: usize,
     threads: Option<usize>,
 ) -> Result<()> {
-    use std::io::Write;
-    let path = dir.join(RUN_TIMES_FILE);
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = cores();
     let line = format!(
         "{seconds:.1},{jobs},{},{cores},{}\n",
         threads.unwrap_or(cores),
-        crate::provenance::current().date
+        now_utc()
     );
+    append_run_line(dir, &line)
+}
+
+/// Adds `line` to `RUN_TIMES_FILE` in `dir`, with the header when the file is new.
+fn append_run_line(dir: &Path, line: &str) -> Result<()> {
+    use std::io::Write;
+    let path = dir.join(RUN_TIMES_FILE);
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -40,7 +202,7 @@ pub fn record_run_time(
     let text = if f.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
         format!("{RUN_TIMES_HEADER}{line}")
     } else {
-        line
+        line.to_string()
     };
     f.write_all(text.as_bytes())
         .map_err(|e| crate::durable::name_full_disk(e.into(), &path))

@@ -367,7 +367,7 @@ pub fn summary(
         md += &sources;
     }
     if !costs.is_empty() {
-        md += "\n## What each file costs\n\nThe wall time of the runs that made each report's rows (`gamelab run`, every run and resume of its results folder added up; `run-times.csv` beside the report), with the worker threads and the machine's cores; the report itself takes seconds. Files that train weights for others (`trained:`) count only their own runs.\n\n| experiment file | wall time | runs | threads | cores |\n|---|---:|---:|---:|---:|\n";
+        md += "\n## What each file costs\n\nThe wall time of the runs that made each report's rows (`gamelab run`, every run and resume of its results folder added up, a run killed part way up to its clock's last tick once the folder was run again; `run-times.csv` beside the report), with the worker threads and the machine's cores; the report itself takes seconds. Files that train weights for others (`trained:`) count only their own runs.\n\n| experiment file | wall time | runs | threads | cores |\n|---|---:|---:|---:|---:|\n";
         md += &costs;
     }
     if !not_run.is_empty() {
