@@ -508,9 +508,18 @@ impl Holder {
     }
 
     /// Whether this holder's process is gone, when it ran on this machine (None elsewhere: its
-    /// pid means nothing here).
+    /// pid means nothing here). A zombie (killed, not yet reaped by its parent) has ended.
     pub fn ended_here(&self) -> Option<bool> {
-        (self.host == host_name()).then(|| !Path::new(&format!("/proc/{}", self.pid)).exists())
+        (self.host == host_name()).then(|| {
+            match std::fs::read_to_string(format!("/proc/{}/stat", self.pid)) {
+                // The state follows the command's closing parenthesis.
+                Ok(stat) => stat
+                    .rsplit_once(')')
+                    .and_then(|(_, rest)| rest.split_whitespace().next())
+                    .is_some_and(|state| state == "Z" || state == "X"),
+                Err(_) => true,
+            }
+        })
     }
 
     /// Reads a holder's line back (None for an empty file or a line of another shape).
@@ -913,6 +922,36 @@ mod tests {
         )
         .unwrap();
         assert_eq!(holder_ended(&p), None);
+    }
+
+    /// A holder killed and not yet reaped (a zombie: its /proc entry stays until its parent
+    /// waits) has ended; a running one has not.
+    #[test]
+    fn a_zombie_holder_has_ended() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let here = |pid| Holder {
+            pid,
+            host: host_name(),
+            slurm_job: None,
+        };
+        assert_eq!(here(child.id()).ended_here(), Some(false));
+        unsafe { libc::kill(child.id() as i32, libc::SIGKILL) };
+        // Not waited for: a zombie once the kill has landed.
+        let zombie = || {
+            std::fs::read_to_string(format!("/proc/{}/stat", child.id()))
+                .is_ok_and(|s| s.contains(") Z "))
+        };
+        let t0 = std::time::Instant::now();
+        while !zombie() && t0.elapsed() < std::time::Duration::from_secs(10) {
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(zombie());
+        assert_eq!(here(child.id()).ended_here(), Some(true));
+        child.wait().unwrap();
+        assert_eq!(here(child.id()).ended_here(), Some(true));
     }
 }
 
