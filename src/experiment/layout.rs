@@ -23,16 +23,15 @@ const RUN_TIMES_HEADER: &str = "seconds,jobs,threads,cores,ended\n";
 const CLOCK_PREFIX: &str = "run-clock-";
 
 /// The wall clock of a running `gamelab run` in its results folder: a small file (the run's
-/// holder line, then `seconds,threads,cores,last seen`) written when the run starts and again
-/// every 30 s (`GAMELAB_RUN_CLOCK_MS`), removed when the run ends and records its line
+/// holder line, then `seconds,threads,cores,last seen`) written when the run starts (or, for
+/// a new folder, within a second of the run making it) and again every 30 s
+/// (`GAMELAB_RUN_CLOCK_MS`), removed when the run ends and records its line
 /// (`finish`) or fails. A file whose run died on this machine is what that run cost: the next
 /// `RunClock::start` in the folder adds it to `RUN_TIMES_FILE` (a killed line) and removes it.
 /// A clock of a run on another machine is left alone (its pid means nothing here).
 pub struct RunClock {
     path: PathBuf,
     dir: PathBuf,
-    /// The results folder was made for this run's clock (removed again if the run fails).
-    made_dir: bool,
     threads: Option<usize>,
     stop: Option<std::sync::mpsc::Sender<()>>,
     ticker: Option<std::thread::JoinHandle<()>>,
@@ -42,7 +41,6 @@ impl RunClock {
     /// Folds the clocks of runs that died on this machine into `RUN_TIMES_FILE`, then starts
     /// this run's clock in the results folder `dir`.
     pub fn start(dir: &Path, threads: Option<usize>) -> Result<RunClock> {
-        let made_dir = !dir.exists();
         fold_dead_clocks(dir)?;
         let path = dir.join(format!(
             "{CLOCK_PREFIX}{}-{}.txt",
@@ -59,12 +57,18 @@ impl RunClock {
                 threads.unwrap_or(cores),
                 now_utc()
             );
+            // Never the one to make the results folder (bad input must leave nothing): until
+            // the run has made it, there is nothing to write.
+            if !path.parent().is_some_and(Path::exists) {
+                return Ok(false);
+            }
             crate::durable::write_atomic(path, |f| {
                 use std::io::Write;
                 Ok(f.write_all(format!("{holder}\n{line}").as_bytes())?)
-            })
+            })?;
+            Ok::<bool, anyhow::Error>(true)
         };
-        tick(&path)?;
+        let mut ticked = tick(&path)?;
         let every = std::env::var("GAMELAB_RUN_CLOCK_MS")
             .ok()
             .and_then(|v| v.parse().ok())
@@ -72,17 +76,18 @@ impl RunClock {
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let ticking = path.clone();
         let ticker = std::thread::spawn(move || {
+            // Every second until the first tick lands (the run makes its folder), then `every`.
+            let wait = |ticked: bool| if ticked { every } else { every.min(1000) };
             while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) =
-                stopped.recv_timeout(std::time::Duration::from_millis(every))
+                stopped.recv_timeout(std::time::Duration::from_millis(wait(ticked)))
             {
                 // A failed tick (a full disk) leaves the last one: the run goes on.
-                tick(&ticking).ok();
+                ticked |= tick(&ticking).unwrap_or(false);
             }
         });
         Ok(RunClock {
             path,
             dir: dir.to_path_buf(),
-            made_dir,
             threads,
             stop: Some(stop),
             ticker: Some(ticker),
@@ -109,14 +114,11 @@ impl RunClock {
 
 impl Drop for RunClock {
     /// A run that failed (an error, not a kill) records nothing, as before clocks: its clock
-    /// goes with it, and the results folder too if the clock made it and nothing else is in it.
+    /// goes with it.
     fn drop(&mut self) {
         if self.ticker.is_some() {
             self.stop_ticking();
             std::fs::remove_file(&self.path).ok();
-            if self.made_dir {
-                std::fs::remove_dir(&self.dir).ok();
-            }
         }
     }
 }
