@@ -51,17 +51,17 @@ impl RunClock {
         let holder = crate::durable::Holder::line("gamelab run");
         let cores = cores();
         let tick = move |path: &Path| {
+            // Never the one to make the results folder (bad input must leave nothing): until
+            // the run has made it, there is nothing to write.
+            if !path.parent().is_some_and(Path::exists) {
+                return Ok(false);
+            }
             let line = format!(
                 "{:.1},{},{cores},{}\n",
                 started.elapsed().as_secs_f64(),
                 threads.unwrap_or(cores),
                 now_utc()
             );
-            // Never the one to make the results folder (bad input must leave nothing): until
-            // the run has made it, there is nothing to write.
-            if !path.parent().is_some_and(Path::exists) {
-                return Ok(false);
-            }
             crate::durable::write_atomic(path, |f| {
                 use std::io::Write;
                 Ok(f.write_all(format!("{holder}\n{line}").as_bytes())?)
@@ -175,8 +175,8 @@ fn now_utc() -> String {
     )
 }
 
-/// Adds a run's line to `RUN_TIMES_FILE` in the results folder `dir` (`gamelab run` does, once
-/// per invocation that ran jobs, its arena's games included).
+/// Adds a run's line to `RUN_TIMES_FILE` in the results folder `dir` (`RunClock::finish` does,
+/// once per `gamelab run` that ran jobs, its arena's games included).
 pub fn record_run_time(
     dir: &Path,
     seconds: f64,

@@ -569,6 +569,15 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
     } else {
         (records, p.filter)
     };
+    // The baseline's column (its place among the group keys) and value.
+    let baseline_at = p.baseline.as_ref().map(|(column, value)| {
+        let c = p
+            .group_by
+            .iter()
+            .position(|k| k == column)
+            .expect("checked: the baseline column is a group key");
+        (c, value.as_str())
+    });
     let method = match p.method {
         MeanInterval::T => "t",
         MeanInterval::Bootstrap => "bootstrap",
@@ -683,12 +692,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
                     .or_default()
                     .insert(unit_id, settled(sum / count));
             }
-            if let (true, Some((column, base_value))) = (p.paired, &p.baseline) {
-                let c = p
-                    .group_by
-                    .iter()
-                    .position(|k| k == column)
-                    .expect("checked: the baseline column is a group key");
+            if let (true, Some((c, base_value))) = (p.paired, baseline_at) {
                 keep_shared_units(&mut by_unit, c, base_value);
             }
             for (keys, means) in &by_unit {
@@ -722,12 +726,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
             sd: Some(m.variance.sqrt()).filter(|s| s.is_finite()),
         });
     }
-    if let Some((column, base_value)) = &p.baseline {
-        let c = p
-            .group_by
-            .iter()
-            .position(|k| k == column)
-            .expect("checked: the baseline column is a group key");
+    if let (Some((column, _)), Some((c, base_value))) = (&p.baseline, baseline_at) {
         let test = if p.paired { "paired t" } else { "Welch" };
         t.after_names.extend([
             format!("Δ vs {column} = {base_value}"),
@@ -737,7 +736,7 @@ fn mean_table(records: &Records, p: &TableParams) -> Result<Table> {
         ]);
         for r in &mut t.rows {
             let mut base_keys = r.keys.clone();
-            base_keys[c] = base_value.clone();
+            base_keys[c] = base_value.to_string();
             let comparison = if base_keys == r.keys {
                 None
             } else if p.paired {
