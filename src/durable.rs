@@ -481,6 +481,15 @@ pub fn host_name() -> String {
         .unwrap_or_default()
 }
 
+/// The fields of `/proc/PID/stat` after the command's name (in parentheses, and it may hold
+/// anything, spaces and parentheses too): `[0]` is the state (field 3 of proc(5)), `[11]` the
+/// user time (field 14). None when no such process is here.
+pub fn proc_stat_fields(pid: u32) -> Option<Vec<String>> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (_, rest) = stat.rsplit_once(')')?;
+    Some(rest.split_whitespace().map(str::to_string).collect())
+}
+
 /// Who last took a lock file exclusively, as its first line says: "pid 123 (gamelab run x.toml)
 /// on host", followed by " in Slurm job 4567" when the holder ran inside a Slurm job.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -511,14 +520,11 @@ impl Holder {
     /// pid means nothing here). A zombie (killed, not yet reaped by its parent) has ended.
     pub fn ended_here(&self) -> Option<bool> {
         (self.host == host_name()).then(|| {
-            match std::fs::read_to_string(format!("/proc/{}/stat", self.pid)) {
-                // The state follows the command's closing parenthesis.
-                Ok(stat) => stat
-                    .rsplit_once(')')
-                    .and_then(|(_, rest)| rest.split_whitespace().next())
-                    .is_some_and(|state| state == "Z" || state == "X"),
-                Err(_) => true,
-            }
+            proc_stat_fields(self.pid).is_none_or(|fields| {
+                fields
+                    .first()
+                    .is_some_and(|state| state == "Z" || state == "X")
+            })
         })
     }
 

@@ -63,10 +63,7 @@ pub(super) fn tree_cpu(pid: u32) -> Duration {
     let ticks: u64 = below_keeper(pid)
         .into_iter()
         .filter_map(|p| {
-            let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
-            // After the command name, which is in parentheses and may hold anything.
-            let rest = &stat[stat.rfind(')')? + 1..];
-            let fields: Vec<&str> = rest.split_whitespace().collect();
+            let fields = crate::durable::proc_stat_fields(p)?;
             // fields[0] is the state (field 3): utime is field 14, so fields[11].
             Some(
                 fields
