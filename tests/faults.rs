@@ -283,6 +283,118 @@ fn solve_jobs_killed_at_many_points_resume_to_the_same_rows() {
     }
 }
 
+/// A run resuming a job from its saved batches counts their rows as kept, not as written: the
+/// summary's kept rows are those on disk at the kill, and kept and written add up to the rows.
+#[test]
+fn a_resumed_run_counts_the_rows_of_saved_batches_as_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "solve.toml", SOLVE);
+    let f = file.to_str().unwrap();
+    let out = dir.path().join("out");
+    let results = out.join("results/solve");
+    // Rows on disk: sealed parts, and the listed batches of jobs without one.
+    let on_disk = || -> usize {
+        let sealed = parts(&out, "solve", "solves");
+        let batches: usize = std::fs::read_dir(results.join("partial"))
+            .map(|d| {
+                d.flatten()
+                    .filter(|job| {
+                        let hash = job.file_name().to_string_lossy().into_owned();
+                        !sealed.contains_key(&format!("part-{hash}.parquet"))
+                    })
+                    .filter_map(|job| std::fs::read(job.path().join("progress.json")).ok())
+                    .map(|b| {
+                        let p: serde_json::Value = serde_json::from_slice(&b).unwrap();
+                        p["batches"]
+                            .as_array()
+                            .unwrap()
+                            .iter()
+                            .map(|b| b["seal"]["rows"].as_u64().unwrap() as usize)
+                            .sum::<usize>()
+                    })
+                    .sum()
+            })
+            .unwrap_or(0);
+        sealed.values().map(DataFrame::height).sum::<usize>() + batches
+    };
+    let mut child = spawn(&["run", f, "--out", out.to_str().unwrap()]);
+    let t0 = Instant::now();
+    while on_disk() == 0
+        && child.try_wait().unwrap().is_none()
+        && t0.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(
+        kill_if_running(child),
+        "the run ended before the kill: make it longer"
+    );
+    let kept = on_disk();
+    assert!(kept > 0 && kept < 72, "{kept} rows on disk at the kill");
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", f, "--out", out.to_str().unwrap()])
+        .env("GAMELAB_BATCH_ROWS", "40")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = String::from_utf8_lossy(&o.stdout);
+    let number_before = |text: &str| -> usize {
+        let at = said.find(text).unwrap_or_else(|| panic!("{said}"));
+        said[..at]
+            .rsplit(['(', ' '])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (written, kept_said) = (number_before(" rows) in"), number_before(" rows kept"));
+    assert_eq!((kept_said, written + kept_said), (kept, 72), "{said}");
+}
+
+/// A GA resumed from its checkpoint counts the checkpointed generations' rows as kept.
+#[test]
+fn a_resumed_ga_counts_its_checkpointed_rows_as_kept() {
+    let ga = "name = \"ga\"\nkind = \"ga\"\ngame = \"othello\"\nstage = \"small6\"\nseed = 8\n[ga]\npopulation = 12\ngenerations = 200\nsubset = 0.5\nstrategy = \"rnd\"\ncheckpoint_s = 0.01\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "ga.toml", ga);
+    let f = file.to_str().unwrap();
+    let summary = |out: &Path| -> (usize, usize) {
+        let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+            .args(["run", f, "--out", out.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", stderr(&o));
+        let said = String::from_utf8_lossy(&o.stdout).into_owned();
+        let number_before = |text: &str| -> usize {
+            let at = said.find(text).unwrap_or_else(|| panic!("{said}"));
+            said[..at]
+                .rsplit(['(', ' '])
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        (number_before(" rows) in"), number_before(" rows kept"))
+    };
+    let (all, none) = summary(&dir.path().join("clean"));
+    assert_eq!(none, 0);
+    let killed = dir.path().join("killed");
+    let checkpoints = killed.join("results/ga/checkpoints");
+    let child = spawn(&["run", f, "--out", killed.to_str().unwrap()]);
+    let t0 = Instant::now();
+    while std::fs::read_dir(&checkpoints).map_or(true, |mut d| d.next().is_none())
+        && t0.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(kill_if_running(child), "the GA ended before the kill");
+    let (written, kept) = summary(&killed);
+    assert!(
+        kept > 0 && written + kept == all,
+        "{written} written, {kept} kept of {all}"
+    );
+}
+
 /// Held by the GA tests that run life-and-death GAs, and by the full-disk test: the kills of
 /// `ga_tune_and_life_and_death_ga_jobs_killed_at_many_points_resume_to_the_same_rows` are placed
 /// by the length of a clean run, and a heavy test beside it made that length wrong (seen: one

@@ -2499,6 +2499,13 @@ fn a_grown_sweep_plays_only_its_new_games_and_equals_a_fresh_run() {
             "{}",
             stderr(&o)
         );
+        // The summary counts the games played before as kept, the new ones as written.
+        let kept: usize = before.values().map(|df| df.height()).sum();
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            said.contains(&format!("({kept} rows kept from earlier runs)")),
+            "{said}"
+        );
         run_ok(&[
             "run",
             big.to_str().unwrap(),

@@ -104,7 +104,8 @@ pub struct RunSummary {
     pub jobs_total: usize,
     pub jobs_in_shard: usize,
     pub jobs_skipped: usize,
-    /// Rows of the jobs done before this run (their parts pass their checks), kept as they are.
+    /// Rows earlier runs saved and this one kept as they are: the parts of done jobs (that pass
+    /// their checks), and the saved batches or checkpointed generations of resumed ones.
     pub rows_kept: usize,
     pub jobs_run: usize,
     /// Rows written: games (of matches, tournaments and tune jobs), or individuals x
@@ -270,13 +271,12 @@ fn run_with(
     // becomes its first batch (`stream::reopen`).
     let kind = kind_runner(exp.file.kind);
     let mut pending: Vec<&Job> = Vec::new();
+    // Rows of done jobs; a pending job's saved rows (its batches, a grown job's part, a GA's
+    // checkpoint) are counted as kept when it resumes (`JobContext::kept`).
     let mut rows_kept = 0;
-    // Rows of grown jobs that were kept (counted as kept, not as written again).
-    let mut regrown: std::collections::HashMap<&str, usize> = Default::default();
     for j in &in_shard {
         match sound_part(&dir, &rows_dir, &exp.name, &j.hash) {
             Ok(Some((part, rows))) => {
-                rows_kept += rows;
                 let files = JobFiles::of(&dir, &rows_dir, &j.hash, opts.format);
                 let grows = super::stream::ended(&files.record)
                     .and_then(|(units, carry)| Some((kind.grows(j, units, &carry)?, carry)));
@@ -303,11 +303,13 @@ fn run_with(
                             units,
                             carry,
                         )?;
-                        regrown.insert(j.hash.as_str(), rows);
                         pending.push(j);
                     }
                     // Done; batches left by a run killed right after sealing the part go.
-                    None => super::stream::remove_batches(&files.partial)?,
+                    None => {
+                        rows_kept += rows;
+                        super::stream::remove_batches(&files.partial)?
+                    }
                 }
             }
             Ok(None) => pending.push(j),
@@ -375,6 +377,7 @@ fn run_with(
     );
     let jobs_done = std::sync::atomic::AtomicUsize::new(0);
     let rows_written = std::sync::atomic::AtomicUsize::new(0);
+    let rows_resumed = std::sync::atomic::AtomicUsize::new(0);
     bar.set_message(format!("jobs 0/{}", pending.len()));
 
     let work = || -> Result<()> {
@@ -393,6 +396,7 @@ fn run_with(
                 Ok(())
             })?;
             let weight = weight_of(job);
+            let kept = std::sync::atomic::AtomicUsize::new(0);
             let progress = |n: u64| {
                 steps_done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                 bar.inc(n.saturating_mul(weight));
@@ -411,9 +415,13 @@ fn run_with(
                 out: &opts.out,
                 library: library_of(job),
                 progress: &progress,
+                kept: &|n| {
+                    kept.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+                },
             };
             let rows = kind.run(&cx)?;
-            let kept = regrown.get(job.hash.as_str()).copied().unwrap_or(0);
+            let kept = kept.load(std::sync::atomic::Ordering::Relaxed);
+            rows_resumed.fetch_add(kept, std::sync::atomic::Ordering::Relaxed);
             rows_written.fetch_add(rows.saturating_sub(kept), std::sync::atomic::Ordering::Relaxed);
             let done = jobs_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.set_message(format!("jobs {done}/{}", pending.len()));
@@ -426,7 +434,7 @@ fn run_with(
         jobs_total: jobs.len(),
         jobs_in_shard: in_shard.len(),
         jobs_skipped: in_shard.len() - pending.len(),
-        rows_kept,
+        rows_kept: rows_kept + rows_resumed.into_inner(),
         jobs_run: pending.len(),
         rows: rows_written.into_inner(),
         seconds: t0.elapsed().as_secs_f64(),

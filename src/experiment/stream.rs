@@ -352,6 +352,11 @@ impl<'a> JobStream<'a> {
         self.progress.batches.last().map_or(0, |b| b.units_done)
     }
 
+    /// Rows in the batches earlier runs of this job saved and this run keeps (0 for a fresh job).
+    pub fn rows_saved(&self) -> usize {
+        self.progress.batches.iter().map(|b| b.seal.rows).sum()
+    }
+
     /// The state carried after the last saved batch (null for a fresh job).
     pub fn carry(&self) -> serde_json::Value {
         self.progress

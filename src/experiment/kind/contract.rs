@@ -72,18 +72,24 @@ pub struct JobContext<'a> {
     pub library: Option<PathBuf>,
     /// Advances the progress bar by this many steps.
     pub progress: &'a (dyn Fn(u64) + Sync),
+    /// Counts rows an earlier run of this job saved and this run keeps (saved batches, a grown
+    /// job's part, a checkpoint's generations): they are among the rows `KindRunner::run`
+    /// returns, and the run's summary counts them as kept, not as written.
+    pub kept: &'a (dyn Fn(usize) + Sync),
 }
 
 impl JobContext<'_> {
-    /// The job's stream of batches (resuming the saved ones).
+    /// The job's stream of batches (resuming the saved ones, whose rows count as kept).
     pub fn stream(&self) -> Result<JobStream<'_>> {
-        JobStream::open(
+        let stream = JobStream::open(
             self.part_id,
             self.format,
             self.files.part.clone(),
             self.files.record.clone(),
             self.files.partial.clone(),
-        )
+        )?;
+        (self.kept)(stream.rows_saved());
+        Ok(stream)
     }
 
     /// Writes a whole part (kinds that checkpoint on their own) at `path`, sealed.

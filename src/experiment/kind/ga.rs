@@ -45,6 +45,7 @@ impl KindRunner for Ga {
     }
     fn run(&self, cx: &JobContext) -> Result<usize> {
         let outcome = run_ga(cx.job, &cx.files.checkpoint, &|| (cx.progress)(1))?;
+        (cx.kept)(outcome.resumed_rows);
         write_table_file(&cx.files.table, cx.job, &outcome.best)?;
         let rows = cx.write_part(&cx.files.part, generations_frame(&cx.id, &outcome.rows)?)?;
         std::fs::remove_file(&cx.files.checkpoint).ok();
@@ -81,6 +82,8 @@ pub struct GaOutcome {
     pub rows: Vec<GenerationRow>,
     /// The best table of the last generation, as rows.
     pub best: Vec<Vec<f64>>,
+    /// Rows of `rows` an earlier run had checkpointed (0 for a fresh job).
+    pub resumed_rows: usize,
 }
 
 fn table_text(t: &[f64]) -> String {
@@ -114,7 +117,9 @@ pub fn run_ga(
     let eval = spec.evaluation();
     let start = Othello::new(othello_stage(job)?).map_err(|e| anyhow::anyhow!(e))?;
     let layout = TableLayout::new(othello_stage(job)?.size as usize, spec.symmetry);
-    let mut state = match read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)? {
+    let saved = read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)?;
+    let resumed_rows = saved.as_ref().map_or(0, |ck| ck.rows.len());
+    let mut state = match saved {
         Some(ck) => ck,
         None => {
             let mut rng = rng_from_seed(job.seed);
@@ -199,6 +204,7 @@ pub fn run_ga(
     Ok(GaOutcome {
         rows: state.rows,
         best,
+        resumed_rows,
     })
 }
 

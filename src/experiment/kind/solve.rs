@@ -139,6 +139,7 @@ impl KindRunner for TsumegoGa {
             Some(&shared),
             &|| (cx.progress)(1),
         )?;
+        (cx.kept)(outcome.resumed_rows);
         write_weights_file(&cx.files.weights, cx.job, &outcome.best)?;
         // The test rows first: the generations part marks the job done.
         let test = if outcome.test.is_empty() {
@@ -453,6 +454,8 @@ pub struct TsumegoGaOutcome {
     pub rows: Vec<GaRow>,
     pub best: Weights,
     pub test: Vec<SolveRow>,
+    /// Rows of `rows` and `test` an earlier run had checkpointed (0 for a fresh job).
+    pub resumed_rows: usize,
 }
 
 /// Evaluates chromosomes: (raw fitness, training leaves of the dynamic fitness), in parallel.
@@ -647,7 +650,9 @@ pub fn run_tsumego_ga(
     // the longest step of a dynamic-fitness GA (on GoTools' lv3.14 over half an hour on 2 cores),
     // so it is checkpointed like the generations after it, not only once generation 1 is done.
     let mut last_checkpoint = Instant::now();
-    let mut state = match read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)? {
+    let saved = read_checkpoint(checkpoint, &job.hash, |c: &Checkpoint| &c.job)?;
+    let resumed_rows = saved.as_ref().map_or(0, |ck| ck.rows.len() + ck.test.len());
+    let mut state = match saved {
         Some(ck) => ck,
         None => {
             let mut rng = rng_from_seed(job.seed);
@@ -752,6 +757,7 @@ pub fn run_tsumego_ga(
         rows: state.rows,
         best,
         test: state.test,
+        resumed_rows,
     })
 }
 
