@@ -203,15 +203,20 @@ fn without_mirrors<'t>(table: &'t Table, x: &str) -> Vec<&'t TableRow> {
 /// A figure's value axis when the file names none: the table's value and its interval ("mean
 /// leaves, 95% CI (t)"), or the value alone when no row has an interval (one unit a row, as the
 /// best of each generation of one GA), so the axis never names whiskers the figure cannot draw.
+/// Column names in it read as words ("mean µs per leaf", not "mean us_per_leaf").
 fn value_axis(table: &Table) -> String {
     let interval = table
         .rows
         .iter()
         .any(|r| r.value.lo.is_finite() && r.value.hi.is_finite());
+    let value = table
+        .value_name
+        .replace("us_per_leaf", "µs per leaf")
+        .replace('_', " ");
     if interval {
-        format!("{}, {}", table.value_name, table.interval_name)
+        format!("{value}, {}", table.interval_name)
     } else {
-        table.value_name.clone()
+        value
     }
 }
 
@@ -754,6 +759,11 @@ mod tests {
         t.rows[1].value.lo = 10.0;
         t.rows[1].value.hi = 20.0;
         assert_eq!(value_axis(&t), "score %, 95% CI (Wilson)");
+        // Column names read as words.
+        t.value_name = "mean us_per_leaf".into();
+        assert_eq!(value_axis(&t), "mean µs per leaf, 95% CI (Wilson)");
+        t.value_name = "mean budget_hit".into();
+        assert_eq!(value_axis(&t), "mean budget hit, 95% CI (Wilson)");
     }
 
     #[test]

@@ -196,10 +196,7 @@ impl Curves {
             .build_cartesian_2d(xr, yr)
             .map_err(plot_err)?;
         // A log axis labels 1, 2 and 5 times a power of ten only (its other ticks stay unlabelled).
-        let on_log = |v: f64| {
-            let m = v / 10f64.powf(v.abs().log10().floor());
-            [1.0, 2.0, 5.0, 10.0].iter().any(|k| (m - k).abs() < 1e-6)
-        };
+        let on_log = super::on_log_tick;
         let x_ticks = |v: &f64| {
             if (whole_x && (v - v.round()).abs() > 1e-9) || (self.log_x && !on_log(*v)) {
                 String::new()

@@ -199,6 +199,13 @@ pub fn axis_tick(v: f64, lo: f64, hi: f64) -> String {
     }
 }
 
+/// Whether a log axis labels this tick: 1, 2 and 5 times a power of ten (plotters places ticks
+/// between them too, which stay unlabelled).
+pub fn on_log_tick(v: f64) -> bool {
+    let m = v / 10f64.powf(v.abs().log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().any(|k| (m - k).abs() < 1e-6)
+}
+
 /// A number for a tick: whole numbers without decimals, others with at most three significant
 /// decimals (no "1.0", no "0.30000000000000004").
 pub fn tick(v: f64) -> String {

@@ -68,6 +68,8 @@ impl Figure for RankedBars {
         house_mesh!(c.configure_mesh())
             .disable_y_mesh()
             .x_desc(self.value_axis.as_str())
+            // At most 6 values along the axis: ten of 5 digits ran together (0 to 90000).
+            .x_labels(6)
             .x_label_formatter(&|v| super::axis_tick(*v, self.range.0, self.range.1))
             .y_labels(labels.len())
             .y_label_formatter(&|v| match v {

@@ -277,6 +277,34 @@ fn profiles() {
 }
 
 #[test]
+fn a_profile_panel_spanning_ten_times_has_log_bins() {
+    use super::profile::{histogram, log_panel};
+    assert!(log_panel(30.0, 8700.0) && log_panel(10.0, 100.0));
+    assert!(!log_panel(60.0, 150.0) && !log_panel(0.0, 500.0));
+    // 10% to 1000% in 4 bins on a log axis: edges at 10, 31.6, 100, 316, 1000.
+    let ratios = [10.0, 20.0, 90.0, 100.0, 110.0, 999.0, 1000.0, 5000.0];
+    let (edges, counts) = histogram(&ratios, 10.0, 1000.0, 4, true);
+    let want = [10.0, 31.623, 100.0, 316.23, 1000.0];
+    for (e, w) in edges.iter().zip(want) {
+        assert!((e - w).abs() < 0.01 * w, "{edges:?}");
+    }
+    assert_eq!(counts, vec![2, 1, 2, 2], "5000 is outside the panel");
+    // Linear: equal widths in ratio.
+    let (edges, counts) = histogram(&ratios, 0.0, 1000.0, 4, false);
+    assert_eq!(edges, vec![0.0, 250.0, 500.0, 750.0, 1000.0]);
+    assert_eq!(counts, vec![5, 0, 0, 2]);
+    check(
+        &Profile {
+            title: "wide".into(),
+            x_label: "x".into(),
+            ratios: ratios.to_vec(),
+            bins: 30,
+        },
+        "profile_log",
+    );
+}
+
+#[test]
 fn heatmaps() {
     let mut values: Vec<Option<f64>> = (0..64).map(|i| Some(5.0 + i as f64)).collect();
     for b in [1, 15, 62, 48] {
