@@ -382,9 +382,14 @@ fn a_resumed_ga_counts_its_checkpointed_rows_as_kept() {
     let checkpoints = killed.join("results/ga/checkpoints");
     let child = spawn(&["run", f, "--out", killed.to_str().unwrap()]);
     let t0 = Instant::now();
-    while std::fs::read_dir(&checkpoints).map_or(true, |mut d| d.next().is_none())
-        && t0.elapsed() < Duration::from_secs(60)
-    {
+    // A checkpoint in place (not the temporary file it is written to, whose name starts with '.').
+    let saved = || {
+        std::fs::read_dir(&checkpoints).is_ok_and(|d| {
+            d.flatten()
+                .any(|c| !c.file_name().to_string_lossy().starts_with('.'))
+        })
+    };
+    while !saved() && t0.elapsed() < Duration::from_secs(60) {
         std::thread::sleep(Duration::from_millis(1));
     }
     assert!(kill_if_running(child), "the GA ended before the kill");
