@@ -283,6 +283,27 @@ fn solve_jobs_killed_at_many_points_resume_to_the_same_rows() {
     }
 }
 
+/// Runs `file` into `out` to its end: the rows it wrote and those it kept, as its last line says.
+fn rows_written_and_kept(file: &str, out: &Path) -> (usize, usize) {
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", file, "--out", out.to_str().unwrap()])
+        .env("GAMELAB_BATCH_ROWS", "40")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = String::from_utf8_lossy(&o.stdout);
+    let number_before = |text: &str| -> usize {
+        let at = said.find(text).unwrap_or_else(|| panic!("{said}"));
+        said[..at]
+            .rsplit(['(', ' '])
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    (number_before(" rows) in"), number_before(" rows kept"))
+}
+
 /// A run resuming a job from its saved batches counts their rows as kept, not as written: the
 /// summary's kept rows are those on disk at the kill, and kept and written add up to the rows.
 #[test]
@@ -331,24 +352,8 @@ fn a_resumed_run_counts_the_rows_of_saved_batches_as_kept() {
     );
     let kept = on_disk();
     assert!(kept > 0 && kept < 72, "{kept} rows on disk at the kill");
-    let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args(["run", f, "--out", out.to_str().unwrap()])
-        .env("GAMELAB_BATCH_ROWS", "40")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", stderr(&o));
-    let said = String::from_utf8_lossy(&o.stdout);
-    let number_before = |text: &str| -> usize {
-        let at = said.find(text).unwrap_or_else(|| panic!("{said}"));
-        said[..at]
-            .rsplit(['(', ' '])
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
-    let (written, kept_said) = (number_before(" rows) in"), number_before(" rows kept"));
-    assert_eq!((kept_said, written + kept_said), (kept, 72), "{said}");
+    let (written, kept_said) = rows_written_and_kept(f, &out);
+    assert_eq!((kept_said, written + kept_said), (kept, 72));
 }
 
 /// A GA resumed from its checkpoint counts the checkpointed generations' rows as kept.
@@ -358,25 +363,7 @@ fn a_resumed_ga_counts_its_checkpointed_rows_as_kept() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "ga.toml", ga);
     let f = file.to_str().unwrap();
-    let summary = |out: &Path| -> (usize, usize) {
-        let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
-            .args(["run", f, "--out", out.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", stderr(&o));
-        let said = String::from_utf8_lossy(&o.stdout).into_owned();
-        let number_before = |text: &str| -> usize {
-            let at = said.find(text).unwrap_or_else(|| panic!("{said}"));
-            said[..at]
-                .rsplit(['(', ' '])
-                .next()
-                .unwrap()
-                .parse()
-                .unwrap()
-        };
-        (number_before(" rows) in"), number_before(" rows kept"))
-    };
-    let (all, none) = summary(&dir.path().join("clean"));
+    let (all, none) = rows_written_and_kept(f, &dir.path().join("clean"));
     assert_eq!(none, 0);
     let killed = dir.path().join("killed");
     let checkpoints = killed.join("results/ga/checkpoints");
@@ -393,7 +380,7 @@ fn a_resumed_ga_counts_its_checkpointed_rows_as_kept() {
         std::thread::sleep(Duration::from_millis(1));
     }
     assert!(kill_if_running(child), "the GA ended before the kill");
-    let (written, kept) = summary(&killed);
+    let (written, kept) = rows_written_and_kept(f, &killed);
     assert!(
         kept > 0 && written + kept == all,
         "{written} written, {kept} kept of {all}"
