@@ -291,17 +291,7 @@ fn rows_written_and_kept(file: &str, out: &Path) -> (usize, usize) {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", stderr(&o));
-    let said = String::from_utf8_lossy(&o.stdout);
-    let number_before = |text: &str| -> usize {
-        let at = said.find(text).unwrap_or_else(|| panic!("{said}"));
-        said[..at]
-            .rsplit(['(', ' '])
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap()
-    };
-    (number_before(" rows) in"), number_before(" rows kept"))
+    written_and_kept(&String::from_utf8_lossy(&o.stdout))
 }
 
 /// A run resuming a job from its saved batches counts their rows as kept, not as written: the
