@@ -205,14 +205,23 @@ fn without_mirrors<'t>(table: &'t Table, x: &str) -> Vec<&'t TableRow> {
 /// best of each generation of one GA), so the axis never names whiskers the figure cannot draw.
 /// Column names in it read as words ("mean µs per leaf", not "mean us_per_leaf").
 fn value_axis(table: &Table) -> String {
+    value_axis_of(table, None)
+}
+
+/// `value_axis`, naming whose value it is when a figure shows one series without a legend
+/// ("score % of os_mcts": a two-player match drawn for one of its agents).
+fn value_axis_of(table: &Table, whose: Option<&str>) -> String {
     let interval = table
         .rows
         .iter()
         .any(|r| r.value.lo.is_finite() && r.value.hi.is_finite());
-    let value = table
+    let mut value = table
         .value_name
         .replace("us_per_leaf", "µs per leaf")
         .replace('_', " ");
+    if let Some(who) = whose.filter(|w| !w.is_empty()) {
+        value = format!("{value} of {who}");
+    }
     if interval {
         format!("{value}, {}", table.interval_name)
     } else {
@@ -260,15 +269,48 @@ fn bars(spec: &FigureSpec, table: &Table, caption: String, dir: &Path) -> Result
     let (dx, ds) = default_axes(table);
     let x = spec.x.clone().unwrap_or(dx);
     let series = spec.series.clone().or(ds);
-    let xi = key_index(table, &x)?;
-    let si = series.as_deref().map(|s| key_index(table, s)).transpose()?;
-    let categories = distinct(table.rows.iter().map(|r| r.keys[xi].clone()));
+    let (categories, names, values) = grouped(table, &x, series.as_deref())?;
+    // One series is drawn without a legend: the value axis says whose it is.
+    let y_label = match (&spec.y_label, names.as_slice()) {
+        (None, [one]) => value_axis_of(table, Some(one)),
+        _ => y_label,
+    };
+    let series_label = series.as_deref().map(readable).unwrap_or_default();
+    let hlines = reference_lines(spec, &table.value_name);
+    let fig = GroupedBars {
+        title,
+        x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)),
+        y_label,
+        categories,
+        series: names,
+        values,
+        y_range: range,
+        series_label,
+        hlines,
+    };
+    write(dir, spec, &fig, &caption)
+}
+
+/// A grouped bar figure's categories (values of `x`), series (values of `series`) and each
+/// series' value, low and high per category. Of two mirrored score rows one is drawn
+/// (`without_mirrors`), and a series left without a row is not one (a two-player match's
+/// loser had an empty series in the legend, its bars' places left blank).
+#[allow(clippy::type_complexity)]
+fn grouped(
+    table: &Table,
+    x: &str,
+    series: Option<&str>,
+) -> Result<(Vec<String>, Vec<String>, Vec<Vec<Option<(f64, f64, f64)>>>)> {
+    let xi = key_index(table, x)?;
+    let si = series.map(|s| key_index(table, s)).transpose()?;
+    let drawn = without_mirrors(table, x);
+    let categories = distinct(drawn.iter().map(|r| r.keys[xi].clone()));
     let names = match si {
-        Some(si) => distinct(table.rows.iter().map(|r| r.keys[si].clone())),
+        Some(si) => distinct(drawn.iter().map(|r| r.keys[si].clone())),
         None => vec![String::new()],
     };
     let mut values = vec![vec![None; categories.len()]; names.len()];
-    for r in without_mirrors(table, &x) {
+    for r in drawn {
         let c = categories
             .iter()
             .position(|k| *k == r.keys[xi])
@@ -285,20 +327,7 @@ fn bars(spec: &FigureSpec, table: &Table, caption: String, dir: &Path) -> Result
         }
         values[s][c] = Some((r.value.value, r.value.lo, r.value.hi));
     }
-    let series_label = series.as_deref().map(readable).unwrap_or_default();
-    let hlines = reference_lines(spec, &table.value_name);
-    let fig = GroupedBars {
-        title,
-        x_label: spec.x_label.clone().unwrap_or_else(|| readable(&x)),
-        y_label,
-        categories,
-        series: names,
-        values,
-        y_range: range,
-        series_label,
-        hlines,
-    };
-    write(dir, spec, &fig, &caption)
+    Ok((categories, names, values))
 }
 
 /// A row-major table's values on a stage's board, blocked cells as None.
@@ -764,6 +793,10 @@ mod tests {
         assert_eq!(value_axis(&t), "mean µs per leaf, 95% CI (Wilson)");
         t.value_name = "mean budget_hit".into();
         assert_eq!(value_axis(&t), "mean budget hit, 95% CI (Wilson)");
+        assert_eq!(
+            value_axis_of(&t, Some("os_mcts")),
+            "mean budget hit of os_mcts, 95% CI (Wilson)"
+        );
     }
 
     #[test]
@@ -810,6 +843,14 @@ mod tests {
             .map(|r| r.keys.clone())
             .collect();
         assert_eq!(keep, [["4", "mcts"], ["16", "mcts"]]);
+        // Its grouped bars: one series (the other agent's rows were mirrors), no empty one.
+        let (categories, series, values) =
+            grouped(&by_agent, "agents.m.iterations", Some("agent")).unwrap();
+        assert_eq!(
+            (categories, series.len()),
+            (vec!["4".to_string(), "16".into()], 1)
+        );
+        assert!(values[0].iter().all(Option::is_some));
         // A mean table keeps every row.
         let mut mean = t.clone();
         mean.value_name = "mean plies".into();
