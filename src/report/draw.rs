@@ -238,6 +238,12 @@ fn bars(spec: &FigureSpec, table: &Table, caption: String, dir: &Path) -> Result
             title,
             value_axis: spec.x_label.clone().unwrap_or(y_label),
             lines: reference_lines(spec, &table.value_name),
+            // Numbers as labels (a grid value) need the key's name; names say what they are.
+            key_axis: if table.rows.iter().all(|r| r.keys[0].parse::<f64>().is_ok()) {
+                readable(&table.key_names[0])
+            } else {
+                String::new()
+            },
             bars: table
                 .rows
                 .iter()

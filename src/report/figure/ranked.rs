@@ -23,6 +23,9 @@ pub struct RankedBars {
     pub range: (f64, f64),
     /// Dashed reference lines across the bars (50 for a score in %).
     pub lines: Vec<f64>,
+    /// What the labels are, beside them (empty for none: agents' names say what they are;
+    /// "50" and "200" need "max simulations").
+    pub key_axis: String,
 }
 
 impl RankedBars {
@@ -34,17 +37,22 @@ impl RankedBars {
             .map(|b| b.label.chars().count())
             .max()
             .unwrap_or(4);
-        (longest as f64 * text::TICK * 0.6 + 16.0).clamp(40.0, 320.0) as u32
+        let key = if self.key_axis.is_empty() {
+            0.0
+        } else {
+            text::AXIS * 1.6 + 10.0
+        };
+        (longest as f64 * text::TICK * 0.6 + 16.0).clamp(40.0, 320.0) as u32 + key as u32
     }
 }
 
 impl Figure for RankedBars {
     fn size(&self) -> (u32, u32) {
         let w = 500 + self.label_width();
-        (
-            w,
-            70 + 24 * self.bars.len().max(1) as u32 + title_height(&self.title, w),
-        )
+        // Tall enough for the key's name, written upwards beside the labels.
+        let key = (self.key_axis.chars().count() as f64 * text::AXIS * 0.6) as u32 + 60;
+        let bars = (70 + 24 * self.bars.len().max(1) as u32).max(key);
+        (w, bars + title_height(&self.title, w))
     }
 
     fn draw<DB: DrawingBackend>(&self, root: &DrawingArea<DB, Shift>) -> Result<()>
@@ -65,7 +73,11 @@ impl Figure for RankedBars {
             .y_label_area_size(self.label_width())
             .build_cartesian_2d(self.range.0..self.range.1, labels[..].into_segmented())
             .map_err(plot_err)?;
-        house_mesh!(c.configure_mesh())
+        let mut mesh = c.configure_mesh();
+        if !self.key_axis.is_empty() {
+            mesh.y_desc(self.key_axis.as_str());
+        }
+        house_mesh!(mesh)
             .disable_y_mesh()
             .x_desc(self.value_axis.as_str())
             // At most 6 values along the axis: ten of 5 digits ran together (0 to 90000).

@@ -95,6 +95,7 @@ fn ranked_bars() {
             bars: vec![bar("a", 60.0), bar("b", 40.0)],
             range: (0.0, 100.0),
             lines: vec![50.0],
+            key_axis: String::new(),
         },
         "ranked",
     );
@@ -102,9 +103,10 @@ fn ranked_bars() {
         &RankedBars {
             title: "one".into(),
             value_axis: "x".into(),
-            bars: vec![bar("a", 60.0)],
+            bars: vec![bar("50", 60.0), bar("200", 40.0)],
             range: (0.0, 100.0),
             lines: vec![],
+            key_axis: "max simulations".into(),
         },
         "ranked1",
     );
@@ -115,6 +117,7 @@ fn ranked_bars() {
             bars: vec![],
             range: (0.0, 100.0),
             lines: vec![],
+            key_axis: String::new(),
         },
         "ranked0",
     );
