@@ -396,7 +396,6 @@ fn run_with(
                 Ok(())
             })?;
             let weight = weight_of(job);
-            let kept = std::sync::atomic::AtomicUsize::new(0);
             let progress = |n: u64| {
                 steps_done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                 bar.inc(n.saturating_mul(weight));
@@ -416,13 +415,12 @@ fn run_with(
                 library: library_of(job),
                 progress: &progress,
                 kept: &|n| {
-                    kept.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+                    rows_resumed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                 },
             };
             let rows = kind.run(&cx)?;
-            let kept = kept.load(std::sync::atomic::Ordering::Relaxed);
-            rows_resumed.fetch_add(kept, std::sync::atomic::Ordering::Relaxed);
-            rows_written.fetch_add(rows.saturating_sub(kept), std::sync::atomic::Ordering::Relaxed);
+            // All its rows; those it kept are taken off at the end.
+            rows_written.fetch_add(rows, std::sync::atomic::Ordering::Relaxed);
             let done = jobs_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.set_message(format!("jobs {done}/{}", pending.len()));
             Ok(())
@@ -430,13 +428,14 @@ fn run_with(
     };
     with_threads(opts.threads, work)?;
     bar.finish_and_clear();
+    let resumed = rows_resumed.into_inner();
     Ok(RunSummary {
         jobs_total: jobs.len(),
         jobs_in_shard: in_shard.len(),
         jobs_skipped: in_shard.len() - pending.len(),
-        rows_kept: rows_kept + rows_resumed.into_inner(),
+        rows_kept: rows_kept + resumed,
         jobs_run: pending.len(),
-        rows: rows_written.into_inner(),
+        rows: rows_written.into_inner().saturating_sub(resumed),
         seconds: t0.elapsed().as_secs_f64(),
         results_dir: dir,
     })

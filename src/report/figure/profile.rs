@@ -41,7 +41,14 @@ pub(super) fn histogram(
     let back = |u: f64| if log { u.exp() } else { u };
     let (a, b) = (at(lo), at(hi));
     let width = (b - a) / bins as f64;
-    let edges = (0..=bins).map(|i| back(a + width * i as f64)).collect();
+    // The ends exactly `lo` and `hi` (not through ln and exp), which say the panel's axis.
+    let edges = (0..=bins)
+        .map(|i| match i {
+            0 => lo,
+            i if i == bins => hi,
+            i => back(a + width * i as f64),
+        })
+        .collect();
     let mut counts = vec![0usize; bins];
     for r in ratios.iter().filter(|r| **r >= lo && **r <= hi) {
         counts[(((at(*r) - a) / width) as usize).min(bins - 1)] += 1;
@@ -69,39 +76,30 @@ where
     let log = log_panel(lo, hi);
     let (edges, counts) = histogram(ratios, lo, hi, bins, log);
     let total = ratios.len() as f64;
-    let top = counts.iter().map(|&c| c as f64 / total).fold(0.0, f64::max) * 1.1 + 1e-9;
-    let labels = Labels { title, x_label };
     if log {
         draw_bars(
             area,
             (lo..hi).log_scale(),
-            top,
             &edges,
             &counts,
             total,
-            labels,
-            log,
+            title,
+            x_label,
         )
     } else {
-        draw_bars(area, lo..hi, top, &edges, &counts, total, labels, log)
+        draw_bars(area, lo..hi, &edges, &counts, total, title, x_label)
     }
 }
 
-struct Labels<'a> {
-    title: &'a str,
-    x_label: &'a str,
-}
-
-#[allow(clippy::too_many_arguments)]
+/// Draws the bins (`edges`, `counts` of `total` ratios) on the x axis `xr`, linear or log.
 fn draw_bars<DB, X>(
     area: &DrawingArea<DB, Shift>,
     xr: X,
-    top: f64,
     edges: &[f64],
     counts: &[usize],
     total: f64,
-    labels: Labels,
-    log: bool,
+    title: &str,
+    x_label: &str,
 ) -> Result<()>
 where
     DB: DrawingBackend,
@@ -109,8 +107,11 @@ where
     X: AsRangedCoord<Value = f64>,
     X::CoordDescType: Ranged<ValueType = f64> + ValueFormatter<f64>,
 {
+    let top = counts.iter().map(|&c| c as f64 / total).fold(0.0, f64::max) * 1.1 + 1e-9;
+    let (lo, hi) = (edges[0], edges[edges.len() - 1]);
+    let log = log_panel(lo, hi);
     let mut c = ChartBuilder::on(area)
-        .caption(labels.title, super::font(super::text::AXIS))
+        .caption(title, super::font(super::text::AXIS))
         .margin(10)
         .x_label_area_size(48)
         .y_label_area_size(70)
@@ -118,7 +119,7 @@ where
         .map_err(plot_err)?;
     // A log axis labels 1, 2 and 5 times a power of ten, or only the powers of ten over more
     // than two decades (1000 and 2000 ran into each other over 10% to 8,986%).
-    let decades = (edges[edges.len() - 1] / edges[0]).log10();
+    let decades = (hi / lo).log10();
     let power_of_ten = |v: f64| (v.log10() - v.log10().round()).abs() < 1e-9;
     let x_ticks = |v: &f64| {
         if log && (!super::on_log_tick(*v) || (decades > 2.0 && !power_of_ten(*v))) {
@@ -128,7 +129,7 @@ where
         }
     };
     super::house_mesh!(c.configure_mesh())
-        .x_desc(labels.x_label)
+        .x_desc(x_label)
         .y_desc("fraction of problems")
         .x_labels(if log { 20 } else { 6 })
         .x_label_formatter(&x_ticks)
@@ -149,7 +150,6 @@ where
             }),
     )
     .map_err(plot_err)?;
-    let (lo, hi) = (edges[0], edges[edges.len() - 1]);
     if (lo..=hi).contains(&100.0) {
         c.draw_series(std::iter::once(PathElement::new(
             vec![(100.0, 0.0), (100.0, top)],
