@@ -1764,7 +1764,7 @@ fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
     // The reversal is listed once with the file's explanation, and the report's provenance named.
     assert!(
         md.contains("## Reversals")
-            && md.contains("**claims**, scores agent=random: paper 80, ours")
+            && md.contains("**claims**, scores, agent=random: paper 80, ours")
             && md.contains("read the board upside down"),
         "{md}"
     );
@@ -1890,6 +1890,46 @@ fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
         std::fs::read_dir(&kept).unwrap().count(),
         1,
         "no leftover folders"
+    );
+
+    // The page judges kept rows by the file as it is now: a reference the file calls not
+    // comparable shows ours with the file's reason, counted apart, without a new report (its
+    // jobs are the same: not stale).
+    let apart = claimed.replace(
+        "reversal = ",
+        "not_comparable = \"the made-up paper counted moves, not games\"\nreversal = ",
+    );
+    write(dir.path(), "claims.toml", &apart);
+    let o = from_kept();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page_text = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        !page_text.contains("stale")
+            && page_text.contains("3 published values from 1 experiment: 3 not comparable, as their files say")
+            && table_rows(&page_text).iter().filter(|l| l.starts_with("| claims")).all(|l| l
+                .contains("not comparable: the made-up paper counted moves, not games (the file says so)")),
+        "{page_text}"
+    );
+    assert!(
+        !page_text.contains("## Reversals"),
+        "a row not judged is no reversal: {page_text}"
+    );
+    // A table measured otherwise now (its definition changed) is not taken from the kept
+    // report: the page says its values are not in it.
+    let redefined = claimed.replace(
+        "name = \"scores\"\n",
+        "name = \"scores\"\nfilter = { opponent = \"greedy\" }\n",
+    );
+    assert_ne!(redefined, claimed);
+    write(dir.path(), "claims.toml", &redefined);
+    let o = from_kept();
+    assert!(o.status.success(), "{}", stderr(&o));
+    let page_text = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        page_text.contains("**3 published values of the file not in its kept report** (report it again)")
+            && page_text.contains("3 kept rows the file no longer claims")
+            && table_rows(&page_text).iter().all(|l| !l.starts_with("| claims")),
+        "{page_text}"
     );
 }
 
@@ -2257,7 +2297,11 @@ fn the_committed_reproduction_page_is_rebuilt_from_the_kept_reports_alone() {
     files.sort();
     let kept = root.join("docs/reports");
     for e in std::fs::read_dir(&kept).unwrap() {
-        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        let e = e.unwrap();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name == gamelab::report::summary::UNMEASURED_FILE {
+            continue; // the claims no row judges, beside the kept folders
+        }
         assert!(
             files.contains(&format!("experiments/{name}.toml")),
             "docs/reports/{name} has no experiment file experiments/{name}.toml"

@@ -63,6 +63,9 @@ fn number(v: Option<&toml::Value>) -> Option<f64> {
     v.and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
 }
 
+/// The start of the reason a row whose source gives no number is not comparable.
+pub const NUMBERLESS: &str = "the source gives no number";
+
 /// The confidence level's complement the verdict tests at.
 const ALPHA: f64 = 0.05;
 
@@ -124,7 +127,11 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
             };
             let not = |why: String| (Err(why), false);
             let (tested, sign) = match (value, matches.len(), measured_row, measured) {
-                (None, _, _, _) => not(format!("the source gives no number ('{published_text}')")),
+                // The file says the two measure different things: shown with ours, never judged.
+                _ if reference.not_comparable.is_some() => {
+                    not(reference.not_comparable.clone().unwrap_or_default())
+                }
+                (None, _, _, _) => not(format!("{NUMBERLESS} ('{published_text}')")),
                 (_, 0, _, _) => not("no measured row has these keys".into()),
                 (_, m, _, _) if m > 1 => {
                     not(format!("{m} measured rows have these keys; name more keys"))
@@ -196,7 +203,7 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
                         }
                         _ => test(ours, paper, level),
                     };
-                    (tested, sign_differs(ours, paper, point, 1.0 - ALPHA))
+                    (tested, sign_differs((lo, hi), paper, point, 1.0 - ALPHA))
                 }
                 _ => not("no measured value".into()),
             };
@@ -221,6 +228,9 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
 /// The comparison as Markdown, with a line saying how the verdict was reached.
 pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -> String {
     let mut s = String::new();
+    if let Some(why) = &reference.not_comparable {
+        s += &format!("Not comparable, as the experiment file says: {why}. Our values are shown beside the paper's, not judged.\n\n");
+    }
     if reference.derived {
         s += "Derived values: the \"published\" column is ours, computed from the paper's numbers (the note says how), not printed in the paper; the reproduction page shows them apart and does not count them as published values.\n\n";
     }
@@ -322,7 +332,7 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
         (Statistic::Rating, false) => "the paper's rating as a fixed number against ours: a one-sample t test with the standard error read from our interval (one-sample)".to_string(),
     };
     s += &format!(
-        "Verdict: {test}; p-values Holm-adjusted over this table's rows (first number; raw in brackets), \"different\" below {ALPHA}. \"Sign differs\": the paper and we lie on opposite sides of {} and the paper's own interval excludes it. Both samples count, so the verdict does not ask whether the paper's value lies inside our interval (last column, for the reader).\n",
+        "Verdict: {test}; p-values Holm-adjusted over this table's rows (first number; raw in brackets), \"different\" below {ALPHA}. \"Sign differs\": the paper's value is clearly on its side of {} (its own interval excludes the line, or it gives no n) and our whole interval on the other. Both samples count, so the verdict does not ask whether the paper's value lies inside our interval (last column, for the reader).\n",
         if table.statistic == Statistic::Score {
             "50%"
         } else {
@@ -330,6 +340,53 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
         }
     );
     s
+}
+
+/// A reference row's keys as `csv_rows` writes them (`k=v; ...`) and its published value's
+/// text: what a kept comparison row is matched with.
+pub fn row_identity(reference: &ReferenceSpec, row: &[toml::Value]) -> (String, String) {
+    let nk = reference.keys.len();
+    let keys = reference
+        .keys
+        .iter()
+        .zip(row)
+        .map(|(k, v)| format!("{k}={}", text_of(v)))
+        .collect::<Vec<_>>()
+        .join("; ");
+    (keys, row.get(nk).map(text_of).unwrap_or_default())
+}
+
+/// The verdict word of a kept comparison row judged again by today's rule from its own
+/// numbers (a kept report holds the verdict of the day it was made): "sign differs" only while
+/// our interval lies wholly across the line (`two_sample::wholly_across`), else the ordinary
+/// verdict from its Holm-adjusted p; "not comparable" wherever the experiment file says so.
+pub fn rejudged(
+    reference: Option<&ReferenceSpec>,
+    word: &str,
+    test: &str,
+    published: Option<f64>,
+    ours: (Option<f64>, Option<f64>),
+    p_holm: Option<f64>,
+) -> &'static str {
+    use crate::stats::two_sample::{direction_point, wholly_across};
+    if reference.is_some_and(|r| r.not_comparable.is_some()) {
+        return Verdict::NotComparable(String::new()).word();
+    }
+    let ordinary = |p: Option<f64>| match p {
+        Some(p) if p < ALPHA => Verdict::Different.word(),
+        _ => Verdict::Consistent.word(),
+    };
+    match (word, published, ours) {
+        ("sign differs", Some(x), (Some(lo), Some(hi)))
+            if wholly_across((lo, hi), x, direction_point(test)) =>
+        {
+            Verdict::SignDiffers.word()
+        }
+        ("sign differs", _, _) => ordinary(p_holm),
+        ("consistent", ..) => Verdict::Consistent.word(),
+        ("different", ..) => Verdict::Different.word(),
+        _ => Verdict::NotComparable(String::new()).word(),
+    }
 }
 
 /// The comparison as CSV rows (no header), for the summary page: table, source, keys (as
@@ -418,3 +475,77 @@ pub const CSV_HEADER: [&str; 19] = [
     "why",
     "derived",
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reference(not_comparable: Option<&str>) -> ReferenceSpec {
+        ReferenceSpec {
+            table: "t".into(),
+            source: None,
+            keys: vec!["agent".into()],
+            rows: vec![vec!["a".into(), toml::Value::Float(32.5)]],
+            n: Some(40),
+            n_assumed: false,
+            relative: false,
+            note: None,
+            reversal: None,
+            not_comparable: not_comparable.map(str::to_string),
+            derived: false,
+        }
+    }
+
+    #[test]
+    fn kept_rows_are_judged_again_by_todays_rule() {
+        let r = reference(None);
+        // othello-ga-table2 seed 15 as kept: "sign differs", the paper's 32.5 against our 52.5
+        // (41.7 to 63.1): our interval crosses 50%, so the ordinary verdict from p (Holm) 0.3.
+        let kept = |word, lo, hi, p| {
+            rejudged(
+                Some(&r),
+                word,
+                "Fisher exact",
+                Some(32.5),
+                (Some(lo), Some(hi)),
+                Some(p),
+            )
+        };
+        assert_eq!(kept("sign differs", 41.7, 63.1, 0.3), "consistent");
+        assert_eq!(kept("sign differs", 41.7, 63.1, 0.01), "different");
+        // Wholly above 50%: still reversed.
+        assert_eq!(kept("sign differs", 52.9, 59.6, 1e-5), "sign differs");
+        assert_eq!(kept("consistent", 41.7, 63.1, 0.3), "consistent");
+        // A change against 0 (a t test): -8.26 against +0.5 (-3.6 to +3.9), and (+0.2 to +3.9).
+        let change = |lo, hi| {
+            rejudged(
+                Some(&r),
+                "sign differs",
+                "t from our interval, one-sample",
+                Some(-8.26),
+                (Some(lo), Some(hi)),
+                Some(1e-6),
+            )
+        };
+        assert_eq!(change(-3.6, 3.9), "different");
+        assert_eq!(change(0.2, 3.9), "sign differs");
+        // The file's word outranks the kept verdict.
+        let apart = reference(Some("another engine"));
+        assert_eq!(
+            rejudged(
+                Some(&apart),
+                "different",
+                "t, one-sample",
+                Some(1200.0),
+                (Some(15_000.0), Some(16_000.0)),
+                Some(1e-9)
+            ),
+            "not comparable"
+        );
+        // A row identifies itself as csv_rows writes it.
+        assert_eq!(
+            row_identity(&r, &r.rows[0]),
+            ("agent=a".to_string(), "32.5".to_string())
+        );
+    }
+}

@@ -106,5 +106,50 @@ pub fn is_stale(exp: &Experiment, folder: &Path) -> Result<bool> {
     let kept = std::fs::read_to_string(folder.join(EXPERIMENT_COPY)).ok();
     let now = std::fs::read_to_string(&exp.path)
         .with_context(|| format!("reading {}", exp.path.display()))?;
-    Ok(kept.is_some_and(|k| k != now))
+    // The jobs come from everything but the `[report]` section (and the comments): a file whose
+    // report alone changed has the same jobs (`same_measure` judges its tables).
+    let jobs_part = |text: &str| -> Result<toml::Table, String> {
+        let mut t: toml::Table = text.parse().map_err(|_| text.to_string())?;
+        t.remove("report");
+        Ok(t)
+    };
+    Ok(kept.is_some_and(|k| jobs_part(&k) != jobs_part(&now)))
+}
+
+/// The `[report]` section of the experiment file a kept report was made from; None where the
+/// folder holds no copy, or one this version cannot read.
+pub fn kept_report_spec(folder: &Path) -> Option<super::spec::ReportSpec> {
+    let text = std::fs::read_to_string(folder.join(EXPERIMENT_COPY)).ok()?;
+    let mut file: toml::Table = text.parse().ok()?;
+    file.remove("report")?.try_into().ok()
+}
+
+/// Whether a kept report (its file's `[report]` section, `kept`) measured `row` of `reference`
+/// as the file does now: the same table definition, and a reference on it with the same keys,
+/// kind (`relative`), n and this row. A reference's note, reversal, `not_comparable` and
+/// `derived` are the page's reading, not the measure: they may change without a new report.
+/// Without a readable copy the kept rows are taken as they are.
+pub fn same_measure(
+    kept: Option<&super::spec::ReportSpec>,
+    now: &super::spec::ReportSpec,
+    reference: &super::spec::ReferenceSpec,
+    row: &[toml::Value],
+) -> bool {
+    let Some(kept) = kept else {
+        return true;
+    };
+    let table = |spec: &super::spec::ReportSpec| {
+        spec.tables
+            .iter()
+            .find(|t| t.name == reference.table)
+            .cloned()
+    };
+    table(kept) == table(now)
+        && kept.reference.iter().any(|r| {
+            r.table == reference.table
+                && r.keys == reference.keys
+                && r.relative == reference.relative
+                && r.n == reference.n
+                && r.rows.iter().any(|kept_row| kept_row.as_slice() == row)
+        })
 }

@@ -219,6 +219,11 @@ pub struct ReferenceSpec {
     /// ("sign differs"): `gamelab summary` prints it under the table of every such row.
     #[serde(default)]
     pub reversal: Option<String>,
+    /// Why the paper's values and ours measure different things (another engine's counts,
+    /// another problem set's totals): every row is shown with our value and this reason,
+    /// counted apart, and never judged consistent or different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<String>,
     /// The values are ours, derived from the paper's numbers (means of a table's rows pooled
     /// as a figure pools them), not printed in the paper: compared like the others, but shown
     /// apart on the reproduction page and not counted as published values. The note says how

@@ -3,6 +3,7 @@
 //! Holm-adjusted p and the verdict, read from each report's `comparisons.csv`.
 
 use super::compare::{CSV_FILE, CSV_HEADER};
+use super::spec::ReferenceSpec;
 use super::table::{counted, csv_line};
 use crate::experiment::Experiment;
 use crate::experiment::layout::results_dir;
@@ -123,8 +124,10 @@ pub fn summary(
     let mut unfinished_runs: Vec<String> = Vec::new();
     let mut md_rows = String::new();
     let mut md_derived = String::new();
-    let mut derived_counts: std::collections::BTreeMap<String, usize> = Default::default();
-    let mut reversals = String::new();
+    let mut derived_counts: Counts = Default::default();
+    let mut partly_kept: Vec<String> = Vec::new();
+    // (experiment and table, the rows, their reference, its file), in the page's order.
+    let mut reversals: Vec<(String, Vec<String>, &ReferenceSpec, &Path)> = Vec::new();
     let mut sources = String::new();
     let mut not_run = String::new();
     let mut costs = String::new();
@@ -133,7 +136,7 @@ pub fn summary(
             .chain(CSV_HEADER)
             .collect::<Vec<_>>(),
     );
-    let mut counts: std::collections::BTreeMap<String, usize> = std::collections::BTreeMap::new();
+    let mut counts: Counts = Counts::new();
     let number = |s: &str| s.parse::<f64>().ok();
     // By file path, byte by byte: the page does not depend on the order a shell's glob (and its
     // locale) gave the files in.
@@ -208,26 +211,104 @@ pub fn summary(
                 ""
             }
         );
-        for row in read_comparisons(&path)? {
+        // Each kept row judged again by today's rule and the file's references as they are now
+        // (`compare::rejudged`): a row the file no longer claims is left out, a claim the kept
+        // report does not hold is named below.
+        let references = &exp.file.report.reference;
+        let kept = read_comparisons(&path)?;
+        let identity = |r: &Row| {
+            (
+                r.get("table").to_string(),
+                r.get("source").to_string(),
+                r.get("keys").to_string(),
+                r.get("published").to_string(),
+            )
+        };
+        // A claim counts as kept only where the kept report measured it as the file does now
+        // (`kept::same_measure`): a table whose definition changed is reported again.
+        let kept_spec = super::kept::kept_report_spec(&folder);
+        let claimed: Vec<((String, String, String, String), &ReferenceSpec)> = references
+            .iter()
+            .flat_map(|r| {
+                r.rows
+                    .iter()
+                    .filter(|row| {
+                        super::kept::same_measure(kept_spec.as_ref(), &exp.file.report, r, row)
+                    })
+                    .map(move |row| {
+                        let (keys, published) = super::compare::row_identity(r, row);
+                        let source = r.source.clone().unwrap_or_default();
+                        ((r.table.clone(), source, keys, published), r)
+                    })
+            })
+            .collect();
+        let claims: usize = references.iter().map(|r| r.rows.len()).sum();
+        let unkept = claims
+            - claimed
+                .iter()
+                .filter(|(id, _)| kept.iter().any(|r| identity(r) == *id))
+                .count();
+        let mut dropped = 0;
+        for row in kept {
+            let Some(reference) = claimed
+                .iter()
+                .find(|(id, _)| *id == identity(&row))
+                .map(|(_, r)| *r)
+            else {
+                dropped += 1;
+                continue;
+            };
+            let word = super::compare::rejudged(
+                Some(reference),
+                row.get("verdict"),
+                row.get("test"),
+                number(row.get("published")),
+                (number(row.get("measured_lo")), number(row.get("measured_hi"))),
+                number(row.get("p_holm")),
+            );
+            let why = match (&reference.not_comparable, word) {
+                (Some(why), _) => format!("{why} (the file says so)"),
+                (None, "not comparable") => row.get("why").to_string(),
+                _ => String::new(),
+            };
+            let mut fields = row.0.clone();
+            let derived = row.get("derived") == "true" || reference.derived;
+            for (name, value) in [
+                ("verdict", word.to_string()),
+                ("why", why.clone()),
+                ("derived", derived.to_string()),
+            ] {
+                if let Some(i) = CSV_HEADER.iter().position(|h| *h == name) {
+                    fields[i] = value;
+                }
+            }
+            let row = Row(fields);
             csv += &csv_line(
                 &std::iter::once(exp.name.clone())
                     .chain(row.0.iter().cloned())
                     .collect::<Vec<_>>(),
             );
             let one_sample = crate::stats::two_sample::is_one_sample(row.get("test"))
-                && row.get("verdict") != "not comparable";
-            let word = if one_sample {
-                format!("{} (one-sample)", row.get("verdict"))
-            } else {
-                row.get("verdict").to_string()
+                && word != "not comparable";
+            let category = match (word, &reference.not_comparable) {
+                ("not comparable", Some(_)) => Category::Apart,
+                ("not comparable", None) if why.starts_with(super::compare::NUMBERLESS) => {
+                    Category::Numberless
+                }
+                ("not comparable", None) => Category::Unmatched,
+                _ => Category::Compared,
             };
-            let derived = row.get("derived") == "true";
+            let counted_as = match category {
+                Category::Compared if one_sample => format!("{word} (one-sample)"),
+                Category::Compared => word.to_string(),
+                _ => String::new(),
+            };
             *if derived {
                 &mut derived_counts
             } else {
                 &mut counts
             }
-            .entry(word)
+            .entry((category, counted_as))
             .or_default() += 1;
             let paper_n = match (row.get("paper_n"), row.get("paper_n_assumed")) {
                 ("", _) => "n ?".to_string(),
@@ -253,31 +334,26 @@ pub fn summary(
                     format!("{p:.3}")
                 }
             });
-            if row.get("verdict") == "sign differs" && !derived {
-                let why = exp
-                    .file
-                    .report
-                    .reference
-                    .iter()
-                    .find(|r| {
-                        r.table == row.get("table")
-                            && r.source.as_deref().unwrap_or("") == row.get("source")
-                    })
-                    .and_then(|r| r.reversal.clone());
-                reversals += &format!(
-                    "- **{}**, {} {}: paper {}, ours {ours}. {}\n",
-                    exp.name,
-                    row.get("table"),
+            // A reversal's reason, once under the rows of its reference it explains (their rows
+            // are consecutive); a reversal without one says so.
+            if !derived
+                && (word == "sign differs" || (word == "different" && reference.reversal.is_some()))
+            {
+                let what = format!(
+                    "{}: paper {}, ours {ours} ({word})",
                     row.get("keys").replace('|', "/"),
                     row.get("published"),
-                    why.unwrap_or_else(|| format!(
-                        "Not explained yet: give this reference a `reversal` in {}.",
-                        exp.path.display()
-                    ))
                 );
+                let head = format!("**{}**, {}", exp.name, row.get("table"));
+                match reversals.last_mut() {
+                    Some((h, rows, r, _)) if *h == head && std::ptr::eq(*r, reference) => {
+                        rows.push(what)
+                    }
+                    _ => reversals.push((head, vec![what], reference, &exp.path)),
+                }
             }
-            let mut verdict = match row.get("verdict") {
-                "not comparable" => format!("not comparable: {}", row.get("why")),
+            let mut verdict = match word {
+                "not comparable" => format!("not comparable: {why}"),
                 "consistent" => "consistent".into(),
                 w => format!("**{w}**"),
             };
@@ -295,6 +371,31 @@ pub fn summary(
                 row.get("keys").replace('|', "/"),
                 row.get("published"),
             );
+        }
+        if dropped + unkept > 0 {
+            sources += &format!(
+                "  - its kept report and the file's references differ: {}{}{}\n",
+                if dropped > 0 {
+                    format!(
+                        "{} the file no longer claims, left out",
+                        counted(dropped, "kept row")
+                    )
+                } else {
+                    String::new()
+                },
+                if dropped > 0 && unkept > 0 { "; " } else { "" },
+                if unkept > 0 {
+                    format!(
+                        "**{} of the file not in its kept report** (report it again)",
+                        counted(unkept, "published value")
+                    )
+                } else {
+                    String::new()
+                }
+            );
+            if unkept > 0 {
+                partly_kept.push(exp.name.clone());
+            }
         }
     }
     // The page is a record of what was run: a run that reported nothing would only overwrite it.
@@ -325,11 +426,17 @@ pub fn summary(
             counts_text(&counts)
         )
     };
-    md += "Where the paper gives its n, a verdict compares two samples, the paper's and ours (Fisher's exact test for scores, Welch's t for means with a spread). Where it gives no n (or no spread), the verdict is one-sample, and says so: the paper's value taken as a fixed number against our sample (the exact binomial test for scores, a one-sample t test for means, changes and ratings); it ignores the paper's own sampling error, so it finds differences more readily. P-values are Holm-adjusted within each table; \"sign differs\" when the two lie on opposite sides of 50% or 0 and the paper's value is clearly on its side. \"Not comparable\" only where the source gives no number or no measured row matches. See each experiment's report.md for the tables.\n\n";
+    md += "Where the paper gives its n, a verdict compares two samples, the paper's and ours (Fisher's exact test for scores, Welch's t for means with a spread). Where it gives no n (or no spread), the verdict is one-sample, and says so: the paper's value taken as a fixed number against our sample (the exact binomial test for scores, a one-sample t test for means, changes and ratings); it ignores the paper's own sampling error, so it finds differences more readily. P-values are Holm-adjusted within each table; \"sign differs\" only where the paper's value is clearly on its side of 50% or 0 and our whole interval lies on the other (where our interval reaches the line, the ordinary verdict stands). \"Not comparable\" where the experiment file says the two measure different things (its reason is shown; counted apart, never judged), where the source gives no number, or where no measured row matches. Every kept row is judged again by this rule when the page is made, from the numbers its report kept. See each experiment's report.md for the tables.\n\n";
     if !unfinished_runs.is_empty() {
         md += &format!(
             "Reported before their runs ended: {} (their values will change when the runs end; run them again, report, then summarise again).\n\n",
             unfinished_runs.join(", ")
+        );
+    }
+    if !partly_kept.is_empty() {
+        md += &format!(
+            "Files that claim published values their kept reports do not hold: {} (the page shows what the kept reports hold; report them again).\n\n",
+            partly_kept.join(", ")
         );
     }
     if !missing.is_empty() {
@@ -338,8 +445,21 @@ pub fn summary(
             counted(missing.len(), "experiment file")
         );
     }
+    let reversals: String = reversals
+        .iter()
+        .map(|(head, rows, reference, file)| {
+            format!(
+                "- {head}, {}. {}\n",
+                rows.join("; "),
+                reference.reversal.clone().unwrap_or_else(|| format!(
+                    "Not explained yet: give this reference a `reversal` in {}.",
+                    file.display()
+                ))
+            )
+        })
+        .collect();
     if !reversals.is_empty() {
-        md += "## Reversals\n\nEach row where ours lies on the other side of the paper's value, and why (the `reversal` of its `[[report.reference]]`).\n\n";
+        md += "## Reversals and differences\n\nEach row where ours lies wholly on the other side of the paper's value (sign differs), and each row that differs where its file says why: the `reversal` of its `[[report.reference]]`, naming the experiment whose rows show the cause.\n\n";
         md += &reversals;
         md += "\n";
     }
@@ -349,7 +469,7 @@ pub fn summary(
     if !md_derived.is_empty() {
         let total: usize = derived_counts.values().sum();
         md += &format!(
-            "\n## Values we derived from the papers' numbers\n\nNot published values, so not counted above: each is ours, computed from a paper's table as the paper's figure pools it (the experiment file's note says how), compared in the same way. {}: {}.\n\n",
+            "\n## Values we derived from the papers' numbers\n\nNot published values, so not counted above: each is ours, computed from a paper's numbers (a table's rows pooled as its figure pools them, a change between two of its totals; the experiment file's note says how), compared in the same way. {}: {}.\n\n",
             counted(total, "value"),
             counts_text(&derived_counts)
         );
@@ -370,9 +490,24 @@ pub fn summary(
         md += "\n## What each file costs\n\nThe wall time of the runs that made each report's rows (`gamelab run`, every run and resume of its results folder added up, a run killed part way up to its clock's last tick once the folder was run again; `run-times.csv` beside the report), with the worker threads and the machine's cores; the report itself takes seconds. Files that train weights for others (`trained:`) count only their own runs.\n\n| experiment file | wall time | runs | threads | cores |\n|---|---:|---:|---:|---:|\n";
         md += &costs;
     }
+    let unmeasured = match reports {
+        Some(r) => read_unmeasured(&r.join(UNMEASURED_FILE))?,
+        None => Vec::new(),
+    };
+    if !not_run.is_empty() || !unmeasured.is_empty() {
+        md += "\n## Not in this page\n";
+    }
     if !not_run.is_empty() {
-        md += "\n## Not in this page\n\nExperiment files with published values whose report was not there when this page was made (each file's comments say what it costs):\n\n";
+        md += "\nExperiment files with published values whose report was not there when this page was made (each file's comments say what it costs):\n\n";
         md += &not_run;
+    }
+    if !unmeasured.is_empty() {
+        md += &format!(
+            "\nClaims of the reports that no row above judges, and why (`{UNMEASURED_FILE}` beside the kept reports):\n\n"
+        );
+        for c in &unmeasured {
+            md += &format!("- {}, {}: {}\n", c.report, c.claim, c.why);
+        }
     }
     let dir = out.join("results");
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -397,8 +532,49 @@ pub fn summary(
         missing,
         unfinished: unfinished_runs,
         stale,
-        counts: counts.into_iter().collect(),
+        counts: counts
+            .into_iter()
+            .map(|((category, word), n)| match category {
+                Category::Compared => (word, n),
+                other => (other.words().to_string(), n),
+            })
+            .collect(),
     })
+}
+
+/// The file beside the kept reports that lists the reports' claims no published value judges
+/// (a claim in words whose figure is missing, a test whose numbers are another machine's), each
+/// with its reason: the page's "Not in this page" lists them.
+pub const UNMEASURED_FILE: &str = "unmeasured.toml";
+
+/// One claim of `UNMEASURED_FILE`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Unmeasured {
+    /// The report ("GoTools report").
+    report: String,
+    /// Where it says what ("Figure 8, the dynamic GA's learning curve").
+    claim: String,
+    /// Why no row judges it, and where to look instead.
+    why: String,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UnmeasuredFile {
+    #[serde(default)]
+    claim: Vec<Unmeasured>,
+}
+
+/// The claims of `path` (none where the file is missing); a file that does not parse is an error
+/// naming it.
+fn read_unmeasured(path: &Path) -> Result<Vec<Unmeasured>> {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Ok(Vec::new());
+    };
+    let file: UnmeasuredFile =
+        toml::from_str(&text).with_context(|| format!("reading {}", path.display()))?;
+    Ok(file.claim)
 }
 
 /// Seconds as `1 h 02 min`, `12 min 05 s` or `45 s`.
@@ -411,11 +587,62 @@ fn duration_text(seconds: f64) -> String {
     }
 }
 
-/// Verdict counts as `69 consistent, 4 sign differs`.
-fn counts_text(counts: &std::collections::BTreeMap<String, usize>) -> String {
-    counts
-        .iter()
-        .map(|(w, n)| format!("{n} {w}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// How the page took a published value: judged, or not and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Category {
+    /// Compared with ours and given a verdict.
+    Compared,
+    /// Not comparable for the reason its experiment file gives (`not_comparable`).
+    Apart,
+    /// The source gives no number ("unreadable", a claim in words).
+    Numberless,
+    /// No measured row matches the reference's keys.
+    Unmatched,
+}
+
+impl Category {
+    /// The words of the counts line after the category's number.
+    fn words(self) -> &'static str {
+        match self {
+            Category::Compared => "compared",
+            Category::Apart => "not comparable, as their files say (the reason beside each)",
+            Category::Numberless => "from sources that give no number",
+            Category::Unmatched => "with no measured row",
+        }
+    }
+}
+
+/// Counts by category and, for the compared ones, by verdict (`consistent (one-sample)`).
+type Counts = std::collections::BTreeMap<(Category, String), usize>;
+
+/// The counts as `120 compared (69 consistent, 4 sign differs); 18 not comparable, ...`.
+fn counts_text(counts: &Counts) -> String {
+    let mut parts = Vec::new();
+    for category in [
+        Category::Compared,
+        Category::Apart,
+        Category::Numberless,
+        Category::Unmatched,
+    ] {
+        let of: Vec<(&String, &usize)> = counts
+            .iter()
+            .filter(|((c, _), _)| *c == category)
+            .map(|((_, w), n)| (w, n))
+            .collect();
+        let total: usize = of.iter().map(|(_, n)| **n).sum();
+        if total == 0 {
+            continue;
+        }
+        let verdicts = of
+            .iter()
+            .filter(|(w, _)| !w.is_empty())
+            .map(|(w, n)| format!("{n} {w}"))
+            .collect::<Vec<_>>();
+        parts.push(if verdicts.is_empty() {
+            format!("{total} {}", category.words())
+        } else {
+            format!("{total} {} ({})", category.words(), verdicts.join(", "))
+        });
+    }
+    parts.join("; ")
 }

@@ -12,10 +12,12 @@
 //! - means, when the paper gives a spread: Welch's t test and interval;
 //! - p-values are Holm-adjusted over the rows of one comparison table (a table with many rows
 //!   finds a "difference" by chance otherwise);
-//! - a difference in direction is flagged on its own (`SignDiffers`): the paper and we lie on
-//!   opposite sides of the reference point (50% for scores, 0 for changes) and the paper's value
-//!   is clearly on its side (its own interval excludes the point, or, without the paper's n, it
-//!   is not the point itself), whatever the p-value.
+//! - a difference in direction is flagged on its own (`SignDiffers`): the paper's value is
+//!   clearly on its side of the reference point (50% for scores, 0 for changes: its own interval
+//!   excludes the point, or, without the paper's n, it is not the point itself) and our whole
+//!   interval lies on the other side, whatever the p-value. Where our interval reaches the point,
+//!   the ordinary verdict stands: a value of ours that chance could put on either side is no
+//!   reversal.
 //!
 //! Where the paper gives no n (or, for a mean or a change, no spread), its value is taken as a
 //! fixed number and ours as the one sample (`one_sample`): the exact binomial test for scores,
@@ -279,11 +281,10 @@ pub fn is_one_sample(test_name: &str) -> bool {
     test_name.ends_with("one-sample")
 }
 
-/// Whether the paper and we lie on opposite sides of `point` with the paper's value clearly on
-/// its side (see the module doc).
-pub fn sign_differs(ours: Sample, paper: Sample, point: f64, level: f64) -> bool {
-    let (a, b) = (ours.value() - point, paper.value() - point);
-    if a == 0.0 || b == 0.0 || (a > 0.0) == (b > 0.0) {
+/// Whether the paper's value lies clearly on its side of `point` and our interval `ours` (low,
+/// high) wholly on the other (see the module doc).
+pub fn sign_differs(ours: (f64, f64), paper: Sample, point: f64, level: f64) -> bool {
+    if !wholly_across(ours, paper.value(), point) {
         return false;
     }
     match paper {
@@ -300,6 +301,29 @@ pub fn sign_differs(ours: Sample, paper: Sample, point: f64, level: f64) -> bool
             !(value - half..=value + half).contains(&point)
         }
         _ => true,
+    }
+}
+
+/// Whether the interval `ours` (low, high) lies wholly on the other side of `point` from
+/// `paper` (false for a paper value on the point, a NaN bound or a NaN point).
+pub fn wholly_across((lo, hi): (f64, f64), paper: f64, point: f64) -> bool {
+    if paper > point {
+        hi < point
+    } else if paper < point {
+        lo > point
+    } else {
+        false
+    }
+}
+
+/// The point a comparison's directions are read against, from its test's name: 50 (%) for a
+/// score's tests (Fisher's exact test, the exact binomial test), 0 for the changes and ratings
+/// that the t tests compare. (A plain mean has no direction: `compare` never asks.)
+pub fn direction_point(test_name: &str) -> f64 {
+    if test_name.starts_with("Fisher") || test_name.starts_with("exact binomial") {
+        50.0
+    } else {
+        0.0
     }
 }
 
@@ -430,10 +454,75 @@ mod tests {
         assert_eq!(holm(&[0.2, 0.01]), vec![0.2, 0.02]);
     }
 
+    /// Our sample's 95% interval: Wilson's for a score, the t interval for a mean.
+    fn interval(ours: Sample) -> (f64, f64) {
+        match ours {
+            Sample::Percent { value, n: Some(n) } => {
+                let (lo, hi) = wilson((value / 100.0 * n as f64).round(), n as f64, 0.95);
+                (100.0 * lo, 100.0 * hi)
+            }
+            Sample::Mean {
+                value,
+                sd: Some(sd),
+                n: Some(n),
+            } => {
+                let half = crate::stats::means::t_quantile(0.95, (n - 1) as f64) * sd
+                    / (n as f64).sqrt();
+                (value - half, value + half)
+            }
+            _ => (f64::NAN, f64::NAN),
+        }
+    }
+
     fn judged(ours: Sample, paper: Sample, point: f64) -> Verdict {
         let t = test(ours, paper, 0.95);
         let p = t.as_ref().map_or(f64::NAN, |t| t.1);
-        verdict(&t, p, sign_differs(ours, paper, point, 0.95), 0.05)
+        verdict(&t, p, sign_differs(interval(ours), paper, point, 0.95), 0.05)
+    }
+
+    #[test]
+    fn a_value_of_ours_whose_interval_reaches_the_line_is_no_reversal() {
+        let pct = |value: f64, n: u64| Sample::Percent { value, n: Some(n) };
+        // othello-ga-table2 seed 15: the paper's 32.5% of 40 against our 52.5% of 80 (Wilson
+        // 41.7 to 63.1): across 50%, so the ordinary verdict (Fisher p 0.05 or more here).
+        assert_eq!(interval(pct(52.5, 80)).0 < 50.0, true);
+        assert_eq!(
+            judged(pct(52.5, 80), pct(32.5, 40), 50.0),
+            Verdict::Consistent
+        );
+        // The same side of the paper, ours wholly above 50%: reversed.
+        assert_eq!(
+            judged(pct(62.5, 800), pct(32.5, 40), 50.0),
+            Verdict::SignDiffers
+        );
+        // gotools-dynamic at 200 problems: +0.5% (-3.6 to +3.9) against the paper's -8.26, no
+        // spread: not a reversal, whatever the one-sample test says.
+        assert!(!sign_differs(
+            (-3.56, 3.88),
+            Sample::Mean {
+                value: -8.26,
+                sd: None,
+                n: None
+            },
+            0.0,
+            0.95
+        ));
+        assert!(sign_differs(
+            (0.5, 3.88),
+            Sample::Mean {
+                value: -8.26,
+                sd: None,
+                n: None
+            },
+            0.0,
+            0.95
+        ));
+        // No interval, no reversal; a paper value on the line, no reversal.
+        assert!(!wholly_across((f64::NAN, f64::NAN), -8.0, 0.0));
+        assert!(!wholly_across((1.0, 2.0), 0.0, 0.0));
+        assert_eq!(direction_point("Fisher exact"), 50.0);
+        assert_eq!(direction_point("exact binomial, one-sample"), 50.0);
+        assert_eq!(direction_point("t from our interval, one-sample"), 0.0);
     }
 
     #[test]
@@ -465,10 +554,11 @@ mod tests {
 
     #[test]
     fn opposite_directions_are_flagged_whatever_the_p_value() {
-        // A change of -8% in the paper (no spread given) against +10.5% measured.
+        // A change of -8% in the paper (no spread given) against +10.5% measured (+6.8 to
+        // +14.2).
         let ours = Sample::Mean {
             value: 10.5,
-            sd: Some(40.0),
+            sd: Some(10.0),
             n: Some(30),
         };
         assert_eq!(

@@ -509,6 +509,7 @@ fn reference_rows_inside_outside_and_not_comparable() {
         reversal: None,
         n: Some(40),
         n_assumed: false,
+        not_comparable: None,
         derived: false,
     };
     let c = compare(&reference, &t);
@@ -525,11 +526,14 @@ fn reference_rows_inside_outside_and_not_comparable() {
         (c[0].difference.unwrap().value - 12.5).abs() < 1e-9,
         "ours - paper = 62.5 - 50"
     );
-    // b: 1.5 of 4 against 95% of 40: 95% lies outside our interval, and the samples differ.
+    // b: 1.5 of 4 against 95% of 40: 95% lies outside our interval; 37.5% is below 50% but our
+    // interval (of 4 games, 9.2 to 78.1) reaches above it: no reversal, the ordinary verdict,
+    // and at 4 games Fisher's p 0.036 is 0.071 after Holm over the two rows: consistent.
     assert_eq!(
         (&c[1].verdict, c[1].inside),
-        (&Verdict::SignDiffers, Some(false)),
-        "37.5% against 95%: opposite sides of 50%"
+        (&Verdict::Consistent, Some(false)),
+        "37.5% of 4 against 95% of 40: {:?}",
+        c[1]
     );
     assert!(matches!(&c[2].verdict, Verdict::NotComparable(w) if w.contains("no measured row")));
     assert!(matches!(&c[3].verdict, Verdict::NotComparable(w) if w.contains("gives no number")));
@@ -544,6 +548,21 @@ fn reference_rows_inside_outside_and_not_comparable() {
         ..reference.clone()
     };
     assert_eq!(compare(&own, &t)[0].paper_n, Some(400));
+    // A reference its file calls not comparable: every row shown with ours and the file's
+    // reason, never tested.
+    let apart = compare(
+        &ReferenceSpec {
+            not_comparable: Some("another engine's counts".into()),
+            ..reference.clone()
+        },
+        &t,
+    );
+    assert!(
+        apart.iter().all(|c| c.test.is_none()
+            && c.verdict == Verdict::NotComparable("another engine's counts".into())),
+        "{apart:?}"
+    );
+    assert_eq!(apart[0].measured.map(|m| m.0), Some(62.5));
     // Without the paper's n: a one-sample verdict, labelled so. 2.5 of 4 points, 3 whole,
     // against a fixed 50%: the exact binomial p is 10/16 (R: binom.test(3, 4)).
     let c = compare(
@@ -746,6 +765,7 @@ fn a_paired_baseline_compares_the_units_both_groups_have() {
         reversal: None,
         n: None,
         n_assumed: false,
+        not_comparable: None,
         derived: false,
     };
     let c = compare(&reference, &t);
