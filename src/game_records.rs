@@ -646,8 +646,9 @@ fn sgf_game_text(
 /// One chess game in PGN (the export format of the PGN standard, 1994): the seven tags, then
 /// gamelab's (`GamelabJob`, `GamelabGame`, `GamelabStage`, `PlyCount`, `Termination` with the
 /// row's word), then the moves in SAN as OpenSpiel names them, numbered, lines under 80
-/// characters, ending with the result. White is the side that moves first (OpenSpiel's player
-/// 1, the row's `second` seat when the row's `first` seat is player 0).
+/// characters, ending with the result. White is the side that moves first: the row's `first`
+/// seat (`OpenSpiel` seats the first mover first; records of older versions, whose `first` seat
+/// was OpenSpiel's player 0, Black, are read by the side that moved first).
 fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk) -> String {
     let white_seat = w
         .moves

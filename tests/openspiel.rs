@@ -568,3 +568,85 @@ print(n)
         }
     }
 }
+
+/// Seats name the agent that moved first (issue "The seeds' central claims"): in OpenSpiel's
+/// chess White moves first and is OpenSpiel's player 1, and a row's `first_agent` was player 0,
+/// Black. Here the agent `a` plays an illegal move at its first turn: where the row says `a`
+/// moved first, the game ends at ply 0 with `a` the loser; where it says `a` moved second, after
+/// one ply. In every game a shipped experiment or a test plays; `gamelab replay` of a game
+/// played through names the first seat first, and the chess PGN's White is the first agent.
+#[test]
+fn the_first_agent_is_the_one_that_moved_first_in_every_openspiel_game() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let agent = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/misbehaving.py");
+    for game in [
+        "name = \"chess\"",
+        "name = \"connect_four\"",
+        "name = \"breakthrough\", params = { rows = 6, columns = 6 }",
+        "name = \"go\", params = { board_size = 7 }",
+        "name = \"hex\", params = { board_size = 7 }",
+        "name = \"tic_tac_toe\"",
+    ] {
+        let text = format!(
+            "name = \"seats\"\nkind = \"match\"\ngame = \"openspiel\"\nopenspiel = {{ {game} }}\n\
+             seed = 3\n\n[match]\nplayers = [\"a\", \"b\"]\ngames = 4\n\n\
+             [agents.a]\nkind = \"external\"\ncommand = [\"python3\", {:?}, \"illegal\", \"1\"]\n\n\
+             [agents.b]\nkind = \"openspiel_random\"\n",
+            agent.to_str().unwrap()
+        );
+        let df = one_job_rows(&python, &text, "seats");
+        let firsts = texts(&df, "first_agent");
+        let winners = texts(&df, "winner");
+        let plies = df.column("plies").unwrap().i64().unwrap().clone();
+        assert!(firsts.iter().any(|f| f == "a") && firsts.iter().any(|f| f == "b"));
+        for ((first, winner), plies) in firsts.iter().zip(&winners).zip(plies.iter()) {
+            let (expected_plies, a_seat) = if first == "a" {
+                (0, "first")
+            } else {
+                (1, "second")
+            };
+            assert_eq!(
+                plies,
+                Some(expected_plies),
+                "{game}: first_agent {first}: a's illegal first move comes at ply {expected_plies}"
+            );
+            assert_ne!(winner, a_seat, "{game}: a ({a_seat}) lost by its illegal move");
+        }
+    }
+    // A chess game played through: the replay's first move is the first seat's, and the PGN
+    // names the first agent White.
+    let text = "name = \"chess-seats\"\nkind = \"match\"\ngame = \"openspiel\"\n\
+                openspiel = { name = \"chess\" }\nseed = 4\n\n[match]\nplayers = [\"w\", \"x\"]\n\
+                games = 2\n\n[agents.w]\nkind = \"openspiel_random\"\n\n[agents.x]\nkind = \"random\"\n";
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "chess-seats.toml", text);
+    let out = dir.path().join("out");
+    let rows = rows_after_run(&python, &file, &out, None, "chess-seats");
+    let df = rows.values().next().unwrap();
+    let job = texts(df, "job").swap_remove(0);
+    let first_agent = texts(df, "first_agent").swap_remove(0);
+    let (f, o) = (file.to_str().unwrap(), out.to_str().unwrap());
+    let replay = gamelab_with(&python, &["replay", f, "--job", &job, "--game", "0", "--out", o]);
+    assert!(replay.status.success(), "{}", stderr(&replay));
+    let said = String::from_utf8_lossy(&replay.stdout);
+    let first_move = said
+        .lines()
+        .find(|l| l.starts_with("# 1. "))
+        .unwrap_or_else(|| panic!("no first move in the replay: {said}"));
+    assert!(
+        first_move.starts_with("# 1. first "),
+        "the first move is the first seat's: {first_move}"
+    );
+    let records = dir.path().join("records");
+    let o = gamelab_with(&python, &["games", f, "--out", o, "--to", records.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pgn = std::fs::read_dir(&records).unwrap().next().unwrap().unwrap().path();
+    let pgn = std::fs::read_to_string(pgn).unwrap();
+    assert!(
+        pgn.contains(&format!("[White \"{first_agent}\"]")),
+        "game 0's White is its first agent {first_agent}: {}",
+        &pgn[..pgn.len().min(400)]
+    );
+}

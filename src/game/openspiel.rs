@@ -130,7 +130,9 @@ impl OpenSpielStage {
     /// and are found in `OpenSpiel::at`'s memo).
     pub fn start(&self, chance_seed: u64) -> Result<OpenSpiel, String> {
         let seed = if self.chance { chance_seed } else { 0 };
-        OpenSpiel::at(Arc::from(self.openspiel.as_str()), seed, Vec::new())
+        let mut start = OpenSpiel::at(Arc::from(self.openspiel.as_str()), seed, Vec::new())?;
+        start.first = start.player;
+        Ok(start)
     }
 }
 
@@ -243,14 +245,24 @@ pub fn request(req: &Value) -> Result<Value, String> {
 
 /// A position of an OpenSpiel game: its history (chance outcomes included) and what the bridge
 /// said about it.
+///
+/// Seats: gamelab's `Player::First` is the player who moves first in this game, whatever
+/// OpenSpiel numbers it: in chess OpenSpiel's player 0 is Black, so White, its player 1, moving
+/// first, is `First` (the rows' `first_agent`, the PGN's White). `first` is OpenSpiel's number of
+/// the first mover, read from the start (after any chance outcomes there) and carried along the
+/// game; `to_move`, `outcome` and `scores` answer in gamelab's seats.
 #[derive(Clone, Debug)]
 pub struct OpenSpiel {
     game: Arc<str>,
     chance_seed: u64,
     history: Vec<u32>,
-    player: Player,
+    /// OpenSpiel's player to move (0 or 1; either at the end).
+    player: u8,
+    /// OpenSpiel's number of the player who moved first.
+    first: u8,
     legal: Arc<Vec<u32>>,
     names: Arc<Vec<String>>,
+    /// The returns by OpenSpiel's players.
     returns: Option<[f64; 2]>,
 }
 
@@ -309,11 +321,8 @@ impl OpenSpiel {
             game,
             chance_seed,
             history: ints(&a["history"]),
-            player: if a["player"].as_u64() == Some(1) {
-                Player::Second
-            } else {
-                Player::First
-            },
+            player: u8::from(a["player"].as_u64() == Some(1)),
+            first: 0,
             legal: Arc::new(ints(&a["legal"])),
             names: Arc::new(
                 a["names"]
@@ -327,6 +336,21 @@ impl OpenSpiel {
             ),
             returns,
         })
+    }
+
+    /// gamelab's seat of OpenSpiel's player `p` (`First` for the one who moved first).
+    fn seat(&self, p: u8) -> Player {
+        if p == self.first {
+            Player::First
+        } else {
+            Player::Second
+        }
+    }
+
+    /// The returns in gamelab's seats: the first mover's, then the other's.
+    fn seat_returns(&self) -> Option<[f64; 2]> {
+        let r = self.returns?;
+        Some(if self.first == 0 { r } else { [r[1], r[0]] })
     }
 
     /// The game string.
@@ -351,7 +375,7 @@ impl Game for OpenSpiel {
     type Move = u32;
 
     fn to_move(&self) -> Player {
-        self.player
+        self.seat(self.player)
     }
     fn legal_moves(&self, out: &mut Vec<u32>) {
         if self.returns.is_none() {
@@ -361,11 +385,13 @@ impl Game for OpenSpiel {
     fn play(&mut self, mv: u32) {
         let mut history = std::mem::take(&mut self.history);
         history.push(mv);
+        let first = self.first;
         *self = OpenSpiel::at(self.game.clone(), self.chance_seed, history)
             .unwrap_or_else(|e| panic!("OpenSpiel bridge ({}): {e}", self.game));
+        self.first = first;
     }
     fn outcome(&self) -> Option<Outcome> {
-        let [a, b] = self.returns?;
+        let [a, b] = self.seat_returns()?;
         Some(if a > b {
             Outcome::Win(Player::First)
         } else if b > a {
@@ -376,7 +402,8 @@ impl Game for OpenSpiel {
     }
     /// The returns (OpenSpiel's utilities), rounded to integers; 0 before the end.
     fn scores(&self) -> [i32; 2] {
-        self.returns.map_or([0, 0], |r| r.map(|x| x.round() as i32))
+        self.seat_returns()
+            .map_or([0, 0], |r| r.map(|x| x.round() as i32))
     }
     fn move_name(&self, mv: u32) -> String {
         self.legal
