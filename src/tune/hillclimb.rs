@@ -11,17 +11,33 @@
 //! - the update is w_i <- clamp(w_i + step x r x share_i, lo, hi), r = +1 for a win, -1 for a
 //!   loss, 0 for a draw. A weight at 0 has no weighted change and so no share: it stays put.
 //!
+//! That reading (`advantage = "variance"`, the default) moves every weight the same way after a
+//! game: up after a win, down after a loss, so the weights follow the tuned side's win rate,
+//! not the heuristics (against a weaker opponent all rise, against a stronger one all fall to
+//! 0 and stay there). The report's Figure 2 is a different shape: "distance trended to a weight
+//! of 1, while all other heuristics were unaffected". The second reading (`advantage =
+//! "signed"`) takes "attributed results based on how influential each heuristic was to the
+//! outcome" as a signed attribution: a heuristic's advantage is its own change over the tuned
+//! side's moves (unweighted: "the values of every heuristic" are stored beside their weights),
+//! signed, as a share of the game's total absolute change. A heuristic that moves with the
+//! result gains in wins and in losses alike; one that moves at random drifts about its start; a
+//! weight at 0 can rise again. `experiments/freckers-hillclimb-readings.toml` plays both.
+//!
 //! Like the GA, it sees only vectors and results, never a game.
+
+pub use crate::experiment::spec::Advantage as Reading;
 
 /// The advantage vector of one game, accumulated move by move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Advantage {
+    reading: Reading,
     sums: Vec<f64>,
 }
 
 impl Advantage {
-    pub fn new(len: usize) -> Advantage {
+    pub fn new(len: usize, reading: Reading) -> Advantage {
         Advantage {
+            reading,
             sums: vec![0.0; len],
         }
     }
@@ -29,13 +45,17 @@ impl Advantage {
     /// Adds one move: the heuristics' values before and after it, from the mover's side.
     pub fn add(&mut self, weights: &[f64], before: &[f64], after: &[f64]) {
         for (i, s) in self.sums.iter_mut().enumerate() {
-            *s += (weights[i] * (after[i] - before[i])).abs();
+            *s += match self.reading {
+                Reading::Variance => (weights[i] * (after[i] - before[i])).abs(),
+                Reading::Signed => after[i] - before[i],
+            };
         }
     }
 
-    /// Each heuristic's share of the total change (zeros when nothing changed).
+    /// Each heuristic's share of the total (absolute) change, signed in the signed reading;
+    /// zeros when nothing changed.
     pub fn shares(&self) -> Vec<f64> {
-        let total: f64 = self.sums.iter().sum();
+        let total: f64 = self.sums.iter().map(|s| s.abs()).sum();
         if total > 0.0 {
             self.sums.iter().map(|s| s / total).collect()
         } else {
@@ -66,14 +86,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn signed_shares_keep_the_direction_and_see_a_weight_at_zero() {
+        let mut a = Advantage::new(3, Reading::Signed);
+        let w = [1.0, 0.5, 0.0];
+        a.add(&w, &[0.0, 0.0, 0.0], &[2.0, -4.0, 9.0]);
+        a.add(&w, &[2.0, -4.0, 9.0], &[1.0, -4.0, 0.0]);
+        // Net changes 1, -4 and 0 (the third's +9 then -9): shares of |1| + |-4| = 5.
+        assert_eq!(a.shares(), vec![0.2, -0.8, 0.0]);
+        // A lost game (r = -1) lowers the first weight and raises the second, even from 0.
+        let next = climb(&[0.5, 0.0, 0.5], &a.shares(), 0.0, 0.1, (0.0, 1.0));
+        assert!(close(&next, &[0.48, 0.08, 0.5]), "{next:?}");
+        // A won game with a heuristic that moved with it raises it: +1 x 0.1 x 0.2.
+        let next = climb(&[0.5, 0.0, 0.5], &a.shares(), 1.0, 0.1, (0.0, 1.0));
+        assert!(close(&next, &[0.52, 0.0, 0.5]), "{next:?}");
+    }
+
+    #[test]
     fn shares_are_the_weighted_absolute_changes_normalised() {
-        let mut a = Advantage::new(3);
+        let mut a = Advantage::new(3, Reading::Variance);
         let w = [1.0, 0.5, 0.0];
         a.add(&w, &[0.0, 0.0, 0.0], &[2.0, -4.0, 9.0]);
         a.add(&w, &[2.0, -4.0, 9.0], &[1.0, -4.0, 0.0]);
         // |2| + |-1| = 3 for the first, 0.5 x 4 = 2 for the second, 0 for the unweighted third.
         assert_eq!(a.shares(), vec![0.6, 0.4, 0.0]);
-        assert_eq!(Advantage::new(2).shares(), vec![0.0, 0.0]);
+        assert_eq!(Advantage::new(2, Reading::Variance).shares(), vec![0.0, 0.0]);
     }
 
     fn close(a: &[f64], b: &[f64]) -> bool {

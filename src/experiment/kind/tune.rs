@@ -217,7 +217,7 @@ pub fn run_tune(
         TunerName::Hillclimb => {
             let mut w = start;
             for g in 0..t.games {
-                let mut adv = Advantage::new(w.len());
+                let mut adv = Advantage::new(w.len(), t.advantage);
                 let (row, tuned_first, result) = play(job, &w, TUNE, g, Some(&mut adv))?;
                 let shares = adv.shares();
                 let next = climb(&w, &shares, result, t.step, bounds);
