@@ -93,13 +93,12 @@ pub(crate) fn execute(args: CheckGotoolsArgs) -> Result<()> {
         chosen.len()
     );
     let t0 = std::time::Instant::now();
-    let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
+    let limits = gamelab::game::tsumego::Limits::with_budget(node_budget).searching(search);
     let rows = gamelab::workflow::compare_gotools(
         &chosen,
         &w,
         limits,
         Some(std::time::Duration::from_secs_f64(time_limit)),
-        search,
         threads,
         true,
     )?;

@@ -51,8 +51,7 @@ pub(crate) fn solve_gotools(
     }
     let mut solver =
         gamelab::game::tsumego::Solver::new(gamelab::game::tsumego::solver::DEEP_TABLE_BITS);
-    solver.set_search(search);
-    let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
+    let limits = gamelab::game::tsumego::Limits::with_budget(node_budget).searching(search);
     let mut counts = [0usize; 3];
     for q in chosen {
         // --status-only: the status sweep alone (before, GoTools' files ignored the flag and

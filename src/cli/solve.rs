@@ -67,8 +67,7 @@ pub(crate) fn execute(args: SolveArgs) -> Result<()> {
     }
     let mut solver =
         gamelab::game::tsumego::Solver::new(gamelab::game::tsumego::solver::DEEP_TABLE_BITS);
-    solver.set_search(search);
-    let limits = gamelab::game::tsumego::Limits::with_budget(node_budget);
+    let limits = gamelab::game::tsumego::Limits::with_budget(node_budget).searching(search);
     for p in chosen {
         let s = solver.solve(p, &w, limits, !status_only);
         let moves: Vec<String> = s.winning_moves.iter().map(|&m| p.move_name(m)).collect();

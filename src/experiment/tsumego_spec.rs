@@ -17,6 +17,7 @@ use crate::game::tsumego::fitness::{Formula, REPORT_BONUS};
 use crate::game::tsumego::generate::GENERATOR_VERSION;
 use crate::game::tsumego::heuristic::{WeightSet, Weights, load_weights};
 use crate::game::tsumego::library::{LibrarySpec, Selection, default_budget};
+use crate::game::tsumego::solver::{Limits, Search};
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -223,6 +224,20 @@ pub struct SolveSpec {
     /// Nodes per problem; past it the status is `?` (the row says `budget_hit`).
     #[serde(default = "default_budget")]
     pub node_budget: u64,
+    /// The search: `dfpn` (the default) or `alphabeta`, the plain depth-first search.
+    #[serde(default, skip_serializing_if = "is_dfpn")]
+    pub search: Search,
+}
+
+impl SolveSpec {
+    /// The limits of every solve of the job.
+    pub fn limits(&self) -> Limits {
+        Limits::with_budget(self.node_budget).searching(self.search)
+    }
+}
+
+fn is_dfpn(s: &Search) -> bool {
+    *s == Search::DfPn
 }
 
 /// Which fitness the GA uses.
@@ -270,6 +285,11 @@ pub struct TsumegoGaSpec {
     pub compare: BTreeMap<String, WeightsRef>,
     #[serde(default = "default_budget")]
     pub node_budget: u64,
+    /// The search of every solve, training and test: `dfpn` (the default) or `alphabeta`, the
+    /// plain depth-first search (the report's GoTools searches depth first, where the move
+    /// order, and so the weights, decides the tree's size; df-pn forgives a poor order).
+    #[serde(default, skip_serializing_if = "is_dfpn")]
+    pub search: Search,
     /// Seconds between checkpoints.
     #[serde(default = "checkpoint_s")]
     pub checkpoint_s: f64,
@@ -292,6 +312,11 @@ fn checkpoint_s() -> f64 {
 }
 
 impl TsumegoGaSpec {
+    /// The limits of every solve of the job, training and test.
+    pub fn limits(&self) -> Limits {
+        Limits::with_budget(self.node_budget).searching(self.search)
+    }
+
     pub fn config(&self) -> crate::tune::ga::PlusConfig {
         let bounds = self
             .bounds

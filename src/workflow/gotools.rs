@@ -114,15 +114,14 @@ fn with_deep_solver<T>(f: impl FnOnce(&mut crate::game::tsumego::Solver) -> T) -
     })
 }
 
-/// Solves each question (in parallel, one solver per thread) and sets our answer beside
-/// GoTools'; `time_limit` bounds each question's solve on the wall clock.
+/// Solves each question (in parallel, one solver per thread, with `limits`' search) and sets
+/// our answer beside GoTools'; `time_limit` bounds each question's solve on the wall clock.
 #[allow(clippy::too_many_arguments)]
 pub fn compare_gotools(
     questions: &[GoToolsQuestion],
     weights: &crate::game::tsumego::Weights,
     limits: crate::game::tsumego::Limits,
     time_limit: Option<std::time::Duration>,
-    search: crate::game::tsumego::solver::Search,
     threads: Option<usize>,
     progress: bool,
 ) -> Result<Vec<crate::game::tsumego::check::Compared>> {
@@ -150,7 +149,6 @@ pub fn compare_gotools(
             .map(|q| {
                 let c = with_deep_solver(|solver| {
                     solver.set_time_limit(time_limit);
-                    solver.set_search(search);
                     compare(
                         solver,
                         &q.question,

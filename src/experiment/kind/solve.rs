@@ -354,7 +354,7 @@ impl SolveWork {
         Ok(SolveWork {
             problems,
             weights,
-            limits: Limits::with_budget(spec.node_budget),
+            limits: spec.limits(),
             reuse: false,
             store: None,
         })
@@ -475,7 +475,7 @@ pub fn evaluate_here(
         .context("a tsumego_ga job has a [tsumego_ga] section")?;
     Ok(evaluate(
         spec,
-        Limits::with_budget(spec.node_budget),
+        spec.limits(),
         base,
         train,
         old,
@@ -645,7 +645,7 @@ pub fn run_tsumego_ga(
         .load(out, &stage.library)
         .context("tsumego_ga.base")?;
     let train = spec.train.load(library)?;
-    let limits = Limits::with_budget(spec.node_budget);
+    let limits = spec.limits();
     // From the job's start: generation 0 (the base weights' solves and a whole population's) is
     // the longest step of a dynamic-fitness GA (on GoTools' lv3.14 over half an hour on 2 cores),
     // so it is checkpointed like the generations after it, not only once generation 1 is done.

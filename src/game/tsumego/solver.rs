@@ -111,13 +111,16 @@ pub struct Counters {
     pub time_s: f64,
 }
 
-/// Limits of a problem's search.
+/// Limits of a problem's search, and which search it is.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Limits {
     /// Nodes per problem (the whole status sweep); past it the status is unknown.
     pub node_budget: u64,
     /// Plies from the problem's position; deeper lines are unknown.
     pub max_depth: u32,
+    /// The search every solve with these limits runs (the same answers, other costs).
+    #[serde(default, skip_serializing_if = "Search::is_dfpn")]
+    pub search: Search,
 }
 
 impl Default for Limits {
@@ -125,6 +128,7 @@ impl Default for Limits {
         Limits {
             node_budget: 2_000_000,
             max_depth: 80,
+            search: Search::DfPn,
         }
     }
 }
@@ -136,6 +140,11 @@ impl Limits {
             node_budget,
             ..Limits::default()
         }
+    }
+
+    /// These limits with `search`.
+    pub fn searching(self, search: Search) -> Limits {
+        Limits { search, ..self }
     }
 }
 
@@ -287,8 +296,9 @@ pub struct Solver {
     /// the machine, so only the GoTools check (`workflow::gotools::compare_gotools`) sets it.
     time_limit: Option<std::time::Duration>,
     deadline: Option<Instant>,
-    /// The search: depth-first proof-number search (`Search::DfPn`, the default) or the plain
-    /// depth-first AND/OR search (`Search::AlphaBeta`).
+    /// The search of the current solve (`Limits::search`, set by `start`): depth-first
+    /// proof-number search (`Search::DfPn`, the default) or the plain depth-first AND/OR search
+    /// (`Search::AlphaBeta`).
     search: Search,
     /// df-pn's table of proof and disproof numbers (its own, beside `tt`).
     pn_tt: Vec<PnEntry>,
@@ -316,16 +326,28 @@ pub struct Solver {
     leaves_met: (std::collections::HashSet<u64>, u64),
 }
 
-/// Which search the solver runs (the same answers, other costs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+/// Which search the solver runs (the same answers, other costs): `Limits::search`, `--search`
+/// on the command line, `search = "..."` in a `[solve]` or `[tsumego_ga]` section.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+)]
 pub enum Search {
     /// Depth-first proof-number search (df-pn), children in the heuristic's order.
     #[default]
     #[value(name = "dfpn")]
+    #[serde(rename = "dfpn")]
     DfPn,
-    /// Depth-first AND/OR search, first winning child returns, children in the heuristic's order.
+    /// Depth-first AND/OR search, first winning child returns, children in the heuristic's order:
+    /// the GoTools report's kind of search, where the move order decides the tree's size.
     #[value(name = "alphabeta")]
+    #[serde(rename = "alphabeta")]
     AlphaBeta,
+}
+
+impl Search {
+    fn is_dfpn(&self) -> bool {
+        *self == Search::DfPn
+    }
 }
 
 /// The table size (`Solver::new`) for one deep question at a time: `gamelab solve` and
@@ -478,6 +500,7 @@ impl Solver {
         }
         self.counters = Counters::default();
         self.limits = limits;
+        self.search = limits.search;
         self.out_of_budget = false;
         self.deadline = self.time_limit.map(|l| Instant::now() + l);
         self.depth_cut = false;
@@ -534,11 +557,6 @@ impl Solver {
         p.threats = [query.0, query.1];
         let mover_wins = self.proven_elsewhere(&p)?;
         Some(mover_wins == (p.to_move == Side::Defender))
-    }
-
-    /// Chooses the search for later solves (df-pn by default).
-    pub fn set_search(&mut self, search: Search) {
-        self.search = search;
     }
 
     /// The counters of the last search (`solve`, `first_move_wins`, ...).

@@ -901,11 +901,15 @@ fn proofs_shared_across_threat_budgets_give_the_status_of_each_budget_alone() {
     use super::solver::Search;
     let limits = Limits::with_budget(300_000);
     let (mut dfpn, mut plain) = (Solver::new(18), Solver::new(18));
-    plain.set_search(Search::AlphaBeta);
     let (mut compared, mut kos, mut shared) = (0, 0, 0);
     for (case, p, _) in open_problems(11, 2, 600) {
         let a = dfpn.solve(&p, &Weights::reference(), limits, true);
-        let b = plain.solve(&p, &Weights::reference(), limits, true);
+        let b = plain.solve(
+            &p,
+            &Weights::reference(),
+            limits.searching(Search::AlphaBeta),
+            true,
+        );
         if !same_answer(&a, &b, || format!("case {case}:\n{}", p.to_text())) {
             continue;
         }
@@ -934,8 +938,7 @@ fn a_terminal_position_counts_as_one_leaf_however_often_the_search_meets_it() {
     for p in &problems {
         for search in [solver::Search::DfPn, solver::Search::AlphaBeta] {
             let mut s = Solver::new(20);
-            s.set_search(search);
-            let r = s.solve(p, &Weights::reference(), Limits::default(), true);
+            let r = s.solve(p, &Weights::reference(), Limits::default().searching(search), true);
             assert_ne!(r.status, Status::Unknown);
             let (distinct, met) = s.leaf_positions_met();
             // Each distinct position once; again only where the memo's slot was taken by
