@@ -63,6 +63,23 @@ fn number(v: Option<&toml::Value>) -> Option<f64> {
     v.and_then(|v| v.as_float().or(v.as_integer().map(|i| i as f64)))
 }
 
+/// The test of a direction claim (`"> 50"`, `"< 0"`): our interval against the line alone.
+pub const DIRECTION_TEST: &str = "direction, our interval";
+
+/// A published value that claims a direction, `"> X"` or `"< X"` (a report's "significantly
+/// stronger", "routinely losing", with no number): whether it claims above, and X. Judged by our
+/// interval alone: "sign differs" where it lies wholly on the other side of X, else consistent
+/// (the claim is not contradicted).
+pub fn direction_claim(text: &str) -> Option<(bool, f64)> {
+    let t = text.trim();
+    let (above, rest) = match t.chars().next()? {
+        '>' => (true, &t[1..]),
+        '<' => (false, &t[1..]),
+        _ => return None,
+    };
+    rest.trim().parse().ok().map(|x| (above, x))
+}
+
 /// The start of the reason a row whose source gives no number is not comparable.
 pub const NUMBERLESS: &str = "the source gives no number";
 
@@ -130,6 +147,18 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
                 // The file says the two measure different things: shown with ours, never judged.
                 _ if reference.not_comparable.is_some() => {
                     not(reference.not_comparable.clone().unwrap_or_default())
+                }
+                // A claim of a direction ("> 50": more than half), judged by our interval alone.
+                (None, 1, _, Some((v, lo, hi, _))) if direction_claim(&published_text).is_some() => {
+                    let (above, x) = direction_claim(&published_text).expect("checked");
+                    comparison.inside = (!lo.is_nan()).then_some(if above { hi > x } else { lo < x });
+                    let wrong_side = if above { hi < x } else { lo > x };
+                    let d = Estimate {
+                        value: v - x,
+                        lo: lo - x,
+                        hi: hi - x,
+                    };
+                    (Ok((d, f64::NAN, DIRECTION_TEST)), wrong_side)
                 }
                 (None, _, _, _) => not(format!("{NUMBERLESS} ('{published_text}')")),
                 (_, 0, _, _) => not("no measured row has these keys".into()),
@@ -297,9 +326,10 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
         cells.push(c.difference.map_or("–".into(), |d| {
             format!("{:+.1} ({:+.1} to {:+.1})", d.value, d.lo, d.hi)
         }));
-        cells.push(c.test.map_or("–".into(), |(_, p, adj)| {
-            format!("{} ({})", p_text(adj), p_text(p))
-        }));
+        cells.push(match c.test {
+            Some((_, p, adj)) if !p.is_nan() => format!("{} ({})", p_text(adj), p_text(p)),
+            _ => "–".into(),
+        });
         cells.push(c.verdict_text());
         cells.push(
             c.inside
@@ -371,6 +401,13 @@ pub fn rejudged(
     use crate::stats::two_sample::{direction_point, wholly_across};
     if reference.is_some_and(|r| r.not_comparable.is_some()) {
         return Verdict::NotComparable(String::new()).word();
+    }
+    if test == DIRECTION_TEST {
+        // Judged by its interval alone when it was made; the rule has not changed.
+        return match word {
+            "sign differs" => Verdict::SignDiffers.word(),
+            _ => Verdict::Consistent.word(),
+        };
     }
     let ordinary = |p: Option<f64>| match p {
         Some(p) if p < ALPHA => Verdict::Different.word(),
@@ -542,6 +579,21 @@ mod tests {
             ),
             "not comparable"
         );
+        // A direction claim keeps the verdict its interval gave.
+        assert_eq!(
+            rejudged(
+                Some(&r),
+                "sign differs",
+                DIRECTION_TEST,
+                None,
+                (Some(20.0), Some(45.0)),
+                None
+            ),
+            "sign differs"
+        );
+        assert_eq!(direction_claim("> 50"), Some((true, 50.0)));
+        assert_eq!(direction_claim("<0"), Some((false, 0.0)));
+        assert_eq!(direction_claim("more than half"), None);
         // A row identifies itself as csv_rows writes it.
         assert_eq!(
             row_identity(&r, &r.rows[0]),

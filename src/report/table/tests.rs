@@ -563,6 +563,26 @@ fn reference_rows_inside_outside_and_not_comparable() {
         "{apart:?}"
     );
     assert_eq!(apart[0].measured.map(|m| m.0), Some(62.5));
+    // Direction claims: b's 37.5% of 4 (9.2 to 78.1) lies wholly below 95, so "> 95" is
+    // reversed and "< 95" holds; no p-value.
+    let directions = compare(
+        &ReferenceSpec {
+            rows: vec![
+                vec![toml::Value::Integer(10), "b".into(), "> 95".into()],
+                vec![toml::Value::Integer(10), "b".into(), "< 95".into()],
+            ],
+            ..reference.clone()
+        },
+        &t,
+    );
+    assert_eq!(
+        (&directions[0].verdict, &directions[1].verdict),
+        (&Verdict::SignDiffers, &Verdict::Consistent),
+        "{directions:?}"
+    );
+    assert!(directions[0].test.is_some_and(|(name, p, _)| name
+        == crate::report::compare::DIRECTION_TEST
+        && p.is_nan()));
     // Without the paper's n: a one-sample verdict, labelled so. 2.5 of 4 points, 3 whole,
     // against a fixed 50%: the exact binomial p is 10/16 (R: binom.test(3, 4)).
     let c = compare(
