@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
+.PHONY: import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-search reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
 
 run: deps
 	@echo "Building gamelab (release; the first build compiles about 450 crates, some 20 minutes on 2 cores, with cargo's progress below)"
@@ -139,9 +139,10 @@ COLOSSEUM = experiments/colosseum-sims-per-node.toml experiments/colosseum-sims-
 reproduce-colosseum: deps
 	@for f in $(COLOSSEUM); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" --keep $(KEPT) || exit 1; done
 
-# The Freckers report's experiment files (the course-clock version, freckers-search-effort-course-time.toml,
-# takes about 25 minutes: reproduce-course-time).
-FRECKERS = experiments/freckers-ensemble.toml experiments/freckers-search-effort.toml experiments/freckers-hillclimb.toml
+# The Freckers report's experiment files, about 15 minutes on 2 cores (the course-clock version,
+# freckers-search-effort-course-time.toml, takes about 25 minutes: reproduce-course-time).
+FRECKERS = experiments/freckers-ensemble.toml experiments/freckers-search-effort.toml experiments/freckers-hillclimb.toml \
+           experiments/freckers-hybrid.toml experiments/freckers-hillclimb-readings.toml experiments/freckers-claims.toml
 reproduce-freckers: deps
 	@for f in $(FRECKERS); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" --keep $(KEPT) || exit 1; done
 
@@ -197,6 +198,12 @@ reproduce-gotools-files-mpi: mpi
 # smaller, and what the full files cost).
 GOTOOLS_FILES_SCALED = experiments/gotools-files-static.toml experiments/gotools-files-static-dynamic-fitness-scaled.toml \
                        experiments/gotools-files-dynamic-scaled.toml experiments/gotools-files-combined-scaled.toml
+# The GoTools GAs with the depth-first search beside df-pn (issue 81: does the report's gain come
+# back with the report's kind of search?), on GoTools' files: about an hour on 2 cores.
+GOTOOLS_SEARCH = experiments/gotools-files-search.toml experiments/gotools-files-search-combined.toml
+reproduce-gotools-search: deps
+	@for f in $(GOTOOLS_SEARCH); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run "$$f" && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) report "$$f" --keep $(KEPT) || exit 1; done
+
 reproduce-gotools-files-scaled: deps
 	@for f in $(GOTOOLS_FILES_SCALED); do GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run "$$f" && GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) report "$$f" --keep $(KEPT) || exit 1; done
 	GOTOOLS_PROBLEMS="$(GOTOOLS_PROBLEMS)" $(GAMELAB) run experiments/gotools-files-time-per-leaf-scaled.toml --threads 1
