@@ -135,7 +135,8 @@ reproduce-othello: deps
 # Both COMP 424 Colosseum reports (iteration budgets; the course-clock variants,
 # experiments/colosseum-*-course-time.toml, take hours: reproduce-course-time).
 COLOSSEUM = experiments/colosseum-sims-per-node.toml experiments/colosseum-sims-per-node-x10.toml \
-            experiments/colosseum-popcoin.toml experiments/colosseum-popcoin-budget.toml
+            experiments/colosseum-popcoin.toml experiments/colosseum-popcoin-budget.toml \
+            experiments/colosseum-popcoin-sizes.toml experiments/colosseum-annealed-random.toml
 reproduce-colosseum: deps
 	@for f in $(COLOSSEUM); do $(GAMELAB) run "$$f" && $(GAMELAB) report "$$f" --keep $(KEPT) || exit 1; done
 
