@@ -612,7 +612,10 @@ fn the_first_agent_is_the_one_that_moved_first_in_every_openspiel_game() {
                 Some(expected_plies),
                 "{game}: first_agent {first}: a's illegal first move comes at ply {expected_plies}"
             );
-            assert_ne!(winner, a_seat, "{game}: a ({a_seat}) lost by its illegal move");
+            assert_ne!(
+                winner, a_seat,
+                "{game}: a ({a_seat}) lost by its illegal move"
+            );
         }
     }
     // A chess game played through: the replay's first move is the first seat's, and the PGN
@@ -628,7 +631,10 @@ fn the_first_agent_is_the_one_that_moved_first_in_every_openspiel_game() {
     let job = texts(df, "job").swap_remove(0);
     let first_agent = texts(df, "first_agent").swap_remove(0);
     let (f, o) = (file.to_str().unwrap(), out.to_str().unwrap());
-    let replay = gamelab_with(&python, &["replay", f, "--job", &job, "--game", "0", "--out", o]);
+    let replay = gamelab_with(
+        &python,
+        &["replay", f, "--job", &job, "--game", "0", "--out", o],
+    );
     assert!(replay.status.success(), "{}", stderr(&replay));
     let said = String::from_utf8_lossy(&replay.stdout);
     let first_move = said
@@ -640,9 +646,17 @@ fn the_first_agent_is_the_one_that_moved_first_in_every_openspiel_game() {
         "the first move is the first seat's: {first_move}"
     );
     let records = dir.path().join("records");
-    let o = gamelab_with(&python, &["games", f, "--out", o, "--to", records.to_str().unwrap()]);
+    let o = gamelab_with(
+        &python,
+        &["games", f, "--out", o, "--to", records.to_str().unwrap()],
+    );
     assert!(o.status.success(), "{}", stderr(&o));
-    let pgn = std::fs::read_dir(&records).unwrap().next().unwrap().unwrap().path();
+    let pgn = std::fs::read_dir(&records)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
     let pgn = std::fs::read_to_string(pgn).unwrap();
     assert!(
         pgn.contains(&format!("[White \"{first_agent}\"]")),

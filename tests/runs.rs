@@ -1905,9 +1905,15 @@ fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
     let page_text = std::fs::read_to_string(&page).unwrap();
     assert!(
         !page_text.contains("stale")
-            && page_text.contains("3 published values from 1 experiment: 3 not comparable, as their files say")
-            && table_rows(&page_text).iter().filter(|l| l.starts_with("| claims")).all(|l| l
-                .contains("not comparable: the made-up paper counted moves, not games (the file says so)")),
+            && page_text.contains(
+                "3 published values from 1 experiment: 3 not comparable, as their files say"
+            )
+            && table_rows(&page_text)
+                .iter()
+                .filter(|l| l.starts_with("| claims"))
+                .all(|l| l.contains(
+                    "not comparable: the made-up paper counted moves, not games (the file says so)"
+                )),
         "{page_text}"
     );
     assert!(
@@ -1926,9 +1932,12 @@ fn the_summary_page_lists_every_published_value_with_its_two_sample_verdict() {
     assert!(o.status.success(), "{}", stderr(&o));
     let page_text = std::fs::read_to_string(&page).unwrap();
     assert!(
-        page_text.contains("**3 published values of the file not in its kept report** (report it again)")
-            && page_text.contains("3 kept rows the file no longer claims")
-            && table_rows(&page_text).iter().all(|l| !l.starts_with("| claims")),
+        page_text.contains(
+            "**3 published values of the file not in its kept report** (report it again)"
+        ) && page_text.contains("3 kept rows the file no longer claims")
+            && table_rows(&page_text)
+                .iter()
+                .all(|l| !l.starts_with("| claims")),
         "{page_text}"
     );
 }

@@ -35,7 +35,7 @@ const GAMES: &[(&str, &str)] = &[
     ),
     (
         "first_agent",
-        "the label of the agent that moved first (black in Othello, A in Colosseum)",
+        "the label of the agent that moved first (black in Othello, A in Colosseum; in an OpenSpiel game the player who moves first, whatever OpenSpiel numbers it: White in chess, OpenSpiel's player 1)",
     ),
     ("second_agent", "the label of the agent that moved second"),
     ("winner", "`first`, `second` or `draw`"),

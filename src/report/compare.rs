@@ -149,9 +149,12 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
                     not(reference.not_comparable.clone().unwrap_or_default())
                 }
                 // A claim of a direction ("> 50": more than half), judged by our interval alone.
-                (None, 1, _, Some((v, lo, hi, _))) if direction_claim(&published_text).is_some() => {
+                (None, 1, _, Some((v, lo, hi, _)))
+                    if direction_claim(&published_text).is_some() =>
+                {
                     let (above, x) = direction_claim(&published_text).expect("checked");
-                    comparison.inside = (!lo.is_nan()).then_some(if above { hi > x } else { lo < x });
+                    comparison.inside =
+                        (!lo.is_nan()).then_some(if above { hi > x } else { lo < x });
                     let wrong_side = if above { hi < x } else { lo > x };
                     let d = Estimate {
                         value: v - x,
@@ -258,7 +261,9 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
 pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -> String {
     let mut s = String::new();
     if let Some(why) = &reference.not_comparable {
-        s += &format!("Not comparable, as the experiment file says: {why}. Our values are shown beside the paper's, not judged.\n\n");
+        s += &format!(
+            "Not comparable, as the experiment file says: {why}. Our values are shown beside the paper's, not judged.\n\n"
+        );
     }
     if reference.derived {
         s += "Derived values: the \"published\" column is ours, computed from the paper's numbers (the note says how), not printed in the paper; the reproduction page shows them apart and does not count them as published values.\n\n";

@@ -263,7 +263,10 @@ pub fn summary(
                 row.get("verdict"),
                 row.get("test"),
                 number(row.get("published")),
-                (number(row.get("measured_lo")), number(row.get("measured_hi"))),
+                (
+                    number(row.get("measured_lo")),
+                    number(row.get("measured_hi")),
+                ),
                 number(row.get("p_holm")),
             );
             let why = match (&reference.not_comparable, word) {

@@ -466,8 +466,8 @@ mod tests {
                 sd: Some(sd),
                 n: Some(n),
             } => {
-                let half = crate::stats::means::t_quantile(0.95, (n - 1) as f64) * sd
-                    / (n as f64).sqrt();
+                let half =
+                    crate::stats::means::t_quantile(0.95, (n - 1) as f64) * sd / (n as f64).sqrt();
                 (value - half, value + half)
             }
             _ => (f64::NAN, f64::NAN),
@@ -477,7 +477,12 @@ mod tests {
     fn judged(ours: Sample, paper: Sample, point: f64) -> Verdict {
         let t = test(ours, paper, 0.95);
         let p = t.as_ref().map_or(f64::NAN, |t| t.1);
-        verdict(&t, p, sign_differs(interval(ours), paper, point, 0.95), 0.05)
+        verdict(
+            &t,
+            p,
+            sign_differs(interval(ours), paper, point, 0.95),
+            0.05,
+        )
     }
 
     #[test]

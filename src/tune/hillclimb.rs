@@ -109,7 +109,10 @@ mod tests {
         a.add(&w, &[2.0, -4.0, 9.0], &[1.0, -4.0, 0.0]);
         // |2| + |-1| = 3 for the first, 0.5 x 4 = 2 for the second, 0 for the unweighted third.
         assert_eq!(a.shares(), vec![0.6, 0.4, 0.0]);
-        assert_eq!(Advantage::new(2, Reading::Variance).shares(), vec![0.0, 0.0]);
+        assert_eq!(
+            Advantage::new(2, Reading::Variance).shares(),
+            vec![0.0, 0.0]
+        );
     }
 
     fn close(a: &[f64], b: &[f64]) -> bool {

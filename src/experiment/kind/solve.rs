@@ -473,14 +473,7 @@ pub fn evaluate_here(
         .tsumego_ga
         .as_ref()
         .context("a tsumego_ga job has a [tsumego_ga] section")?;
-    Ok(evaluate(
-        spec,
-        spec.limits(),
-        base,
-        train,
-        old,
-        genes,
-    ))
+    Ok(evaluate(spec, spec.limits(), base, train, old, genes))
 }
 
 /// `evaluate`, on the workers of a distributed run when there is one (a few chromosomes a

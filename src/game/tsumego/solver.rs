@@ -329,7 +329,15 @@ pub struct Solver {
 /// Which search the solver runs (the same answers, other costs): `Limits::search`, `--search`
 /// on the command line, `search = "..."` in a `[solve]` or `[tsumego_ga]` section.
 #[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, serde::Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
 )]
 pub enum Search {
     /// Depth-first proof-number search (df-pn), children in the heuristic's order.

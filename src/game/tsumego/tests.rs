@@ -938,7 +938,12 @@ fn a_terminal_position_counts_as_one_leaf_however_often_the_search_meets_it() {
     for p in &problems {
         for search in [solver::Search::DfPn, solver::Search::AlphaBeta] {
             let mut s = Solver::new(20);
-            let r = s.solve(p, &Weights::reference(), Limits::default().searching(search), true);
+            let r = s.solve(
+                p,
+                &Weights::reference(),
+                Limits::default().searching(search),
+                true,
+            );
             assert_ne!(r.status, Status::Unknown);
             let (distinct, met) = s.leaf_positions_met();
             // Each distinct position once; again only where the memo's slot was taken by

@@ -580,9 +580,11 @@ fn reference_rows_inside_outside_and_not_comparable() {
         (&Verdict::SignDiffers, &Verdict::Consistent),
         "{directions:?}"
     );
-    assert!(directions[0].test.is_some_and(|(name, p, _)| name
-        == crate::report::compare::DIRECTION_TEST
-        && p.is_nan()));
+    assert!(
+        directions[0].test.is_some_and(|(name, p, _)| name
+            == crate::report::compare::DIRECTION_TEST
+            && p.is_nan())
+    );
     // Without the paper's n: a one-sample verdict, labelled so. 2.5 of 4 points, 3 whole,
     // against a fixed 50%: the exact binomial p is 10/16 (R: binom.test(3, 4)).
     let c = compare(
