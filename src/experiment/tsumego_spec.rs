@@ -225,7 +225,7 @@ pub struct SolveSpec {
     #[serde(default = "default_budget")]
     pub node_budget: u64,
     /// The search: `dfpn` (the default) or `alphabeta`, the plain depth-first search.
-    #[serde(default, skip_serializing_if = "is_dfpn")]
+    #[serde(default, skip_serializing_if = "Search::is_dfpn")]
     pub search: Search,
 }
 
@@ -234,10 +234,6 @@ impl SolveSpec {
     pub fn limits(&self) -> Limits {
         Limits::with_budget(self.node_budget).searching(self.search)
     }
-}
-
-fn is_dfpn(s: &Search) -> bool {
-    *s == Search::DfPn
 }
 
 /// Which fitness the GA uses.
@@ -288,7 +284,7 @@ pub struct TsumegoGaSpec {
     /// The search of every solve, training and test: `dfpn` (the default) or `alphabeta`, the
     /// plain depth-first search (the report's GoTools searches depth first, where the move
     /// order, and so the weights, decides the tree's size; df-pn forgives a poor order).
-    #[serde(default, skip_serializing_if = "is_dfpn")]
+    #[serde(default, skip_serializing_if = "Search::is_dfpn")]
     pub search: Search,
     /// Seconds between checkpoints.
     #[serde(default = "checkpoint_s")]

@@ -143,16 +143,15 @@ pub fn compare(reference: &ReferenceSpec, table: &Table) -> Vec<Comparison> {
                 verdict: Verdict::Consistent,
             };
             let not = |why: String| (Err(why), false);
+            let direction = direction_claim(&published_text);
             let (tested, sign) = match (value, matches.len(), measured_row, measured) {
                 // The file says the two measure different things: shown with ours, never judged.
                 _ if reference.not_comparable.is_some() => {
                     not(reference.not_comparable.clone().unwrap_or_default())
                 }
                 // A claim of a direction ("> 50": more than half), judged by our interval alone.
-                (None, 1, _, Some((v, lo, hi, _)))
-                    if direction_claim(&published_text).is_some() =>
-                {
-                    let (above, x) = direction_claim(&published_text).expect("checked");
+                (None, 1, _, Some((v, lo, hi, _))) if direction.is_some() => {
+                    let (above, x) = direction.expect("checked");
                     comparison.inside =
                         (!lo.is_nan()).then_some(if above { hi > x } else { lo < x });
                     let wrong_side = if above { hi < x } else { lo > x };
@@ -381,14 +380,21 @@ pub fn markdown(reference: &ReferenceSpec, table: &Table, rows: &[Comparison]) -
 /// text: what a kept comparison row is matched with.
 pub fn row_identity(reference: &ReferenceSpec, row: &[toml::Value]) -> (String, String) {
     let nk = reference.keys.len();
-    let keys = reference
-        .keys
+    let values: Vec<String> = row.iter().take(nk).map(text_of).collect();
+    (
+        keys_text(&reference.keys, &values),
+        row.get(nk).map(text_of).unwrap_or_default(),
+    )
+}
+
+/// A row's keys as `k=v; ...`, the form `csv_rows` writes and the page shows.
+fn keys_text(names: &[String], values: &[String]) -> String {
+    names
         .iter()
-        .zip(row)
-        .map(|(k, v)| format!("{k}={}", text_of(v)))
+        .zip(values)
+        .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
-        .join("; ");
-    (keys, row.get(nk).map(text_of).unwrap_or_default())
+        .join("; ")
 }
 
 /// The verdict word of a kept comparison row judged again by today's rule from its own
@@ -396,7 +402,7 @@ pub fn row_identity(reference: &ReferenceSpec, row: &[toml::Value]) -> (String, 
 /// our interval lies wholly across the line (`two_sample::wholly_across`), else the ordinary
 /// verdict from its Holm-adjusted p; "not comparable" wherever the experiment file says so.
 pub fn rejudged(
-    reference: Option<&ReferenceSpec>,
+    reference: &ReferenceSpec,
     word: &str,
     test: &str,
     published: Option<f64>,
@@ -404,7 +410,7 @@ pub fn rejudged(
     p_holm: Option<f64>,
 ) -> &'static str {
     use crate::stats::two_sample::{direction_point, wholly_across};
-    if reference.is_some_and(|r| r.not_comparable.is_some()) {
+    if reference.not_comparable.is_some() {
         return Verdict::NotComparable(String::new()).word();
     }
     if test == DIRECTION_TEST {
@@ -445,13 +451,7 @@ pub fn csv_rows(reference: &ReferenceSpec, rows: &[Comparison]) -> Vec<Vec<Strin
     };
     rows.iter()
         .map(|c| {
-            let keys = reference
-                .keys
-                .iter()
-                .zip(&c.keys)
-                .map(|(k, v)| format!("{k}={v}"))
-                .collect::<Vec<_>>()
-                .join("; ");
+            let keys = keys_text(&reference.keys, &c.keys);
             let (v, lo, hi, n) = c.measured.map_or(
                 (f64::NAN, f64::NAN, f64::NAN, String::new()),
                 |(v, lo, hi, n)| (v, lo, hi, n.to_string()),
@@ -545,7 +545,7 @@ mod tests {
         // (41.7 to 63.1): our interval crosses 50%, so the ordinary verdict from p (Holm) 0.3.
         let kept = |word, lo, hi, p| {
             rejudged(
-                Some(&r),
+                &r,
                 word,
                 "Fisher exact",
                 Some(32.5),
@@ -561,7 +561,7 @@ mod tests {
         // A change against 0 (a t test): -8.26 against +0.5 (-3.6 to +3.9), and (+0.2 to +3.9).
         let change = |lo, hi| {
             rejudged(
-                Some(&r),
+                &r,
                 "sign differs",
                 "t from our interval, one-sample",
                 Some(-8.26),
@@ -575,7 +575,7 @@ mod tests {
         let apart = reference(Some("another engine"));
         assert_eq!(
             rejudged(
-                Some(&apart),
+                &apart,
                 "different",
                 "t, one-sample",
                 Some(1200.0),
@@ -587,7 +587,7 @@ mod tests {
         // A direction claim keeps the verdict its interval gave.
         assert_eq!(
             rejudged(
-                Some(&r),
+                &r,
                 "sign differs",
                 DIRECTION_TEST,
                 None,

@@ -259,7 +259,7 @@ pub fn summary(
                 continue;
             };
             let word = super::compare::rejudged(
-                Some(reference),
+                reference,
                 row.get("verdict"),
                 row.get("test"),
                 number(row.get("published")),

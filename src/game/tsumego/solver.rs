@@ -353,7 +353,8 @@ pub enum Search {
 }
 
 impl Search {
-    fn is_dfpn(&self) -> bool {
+    /// Whether this is the default search (files leave it out, so their job hashes keep).
+    pub fn is_dfpn(&self) -> bool {
         *self == Search::DfPn
     }
 }
