@@ -262,6 +262,8 @@ deps:
 	@command -v cc > /dev/null || { echo "no C compiler: installing gcc"; apt-get update -qq && apt-get install -y -qq gcc; }
 	@command -v python3 > /dev/null || { echo "no python3 (the external-agent tests and examples use it): installing it"; apt-get update -qq && apt-get install -y -qq python3; }
 	@python3 -c "import numpy" 2> /dev/null || { echo "no numpy (the Colosseum course adapter hands agents numpy arrays): installing it"; python3 -m pip install -q numpy 2> /dev/null || { apt-get update -qq && apt-get install -y -qq python3-numpy; }; }
+	@# External agents run in a bubblewrap sandbox (docs/protocol.md); setpriv and prlimit are util-linux's.
+	@command -v bwrap > /dev/null || { if command -v apt-get > /dev/null && [ "$$(id -u)" = 0 ]; then echo "no bubblewrap (external agents run in its sandbox): installing it"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap > /dev/null; else echo "bubblewrap (bwrap) is missing: install it (apt-get install bubblewrap) to run external agents, or give them sandbox = \"none\""; fi; }
 
 clean-results:
 	rm -rf results/* figures/*

@@ -593,6 +593,30 @@ pub struct Locked {
 }
 
 impl FolderLock {
+    /// Takes the lock on folder `dir` itself (its own inode, which removing a file in it cannot
+    /// replace: a lock on a file alone is lost to a second process once the file is removed
+    /// and made again) without waiting.
+    pub fn try_lock_folder(dir: &Path, mode: LockMode) -> Result<FolderLock> {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let file = File::open(dir).with_context(|| format!("opening {}", dir.display()))?;
+        let taken = match mode {
+            LockMode::Exclusive => file.try_lock(),
+            LockMode::Shared => file.try_lock_shared(),
+        };
+        match taken {
+            Ok(()) => Ok(FolderLock {
+                _file: file,
+                path: dir.to_path_buf(),
+            }),
+            Err(std::fs::TryLockError::WouldBlock) => {
+                anyhow::bail!("{} is locked by another process", dir.display())
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                Err(e).with_context(|| format!("locking {}", dir.display()))
+            }
+        }
+    }
+
     /// Takes the lock on `path` (created if missing) without waiting; `who` is written into the
     /// file by an exclusive holder so that the next one can name it.
     pub fn try_lock(path: &Path, mode: LockMode, who: &str) -> Result<FolderLock> {

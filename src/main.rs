@@ -27,7 +27,6 @@ macro_rules! print {
 /// Ends the program after a failed print: quietly with status 141 (a shell's SIGPIPE) when the
 /// reader has gone, with the error otherwise.
 fn quiet_exit(e: std::io::Error) -> ! {
-    gamelab::agent::external::shutdown();
     if e.kind() == std::io::ErrorKind::BrokenPipe {
         std::process::exit(141);
     }
@@ -73,8 +72,6 @@ fn main() -> ExitCode {
         }
     };
     let result = cli::dispatch(cli.command);
-    // External agents still waiting in the pool are told to quit.
-    gamelab::agent::external::shutdown();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -25,3 +25,5 @@ mod mutated;
 mod openspiel;
 /// Runs end to end: determinism, reports, summaries, HTML, replays, records.
 mod runs;
+/// The sandbox of external agents, attacked by a hostile agent.
+mod sandbox;

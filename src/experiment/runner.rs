@@ -125,7 +125,9 @@ pub struct RunLocks(#[allow(dead_code)] Vec<FolderLock>);
 /// machine (their jobs are disjoint), while a second copy of the same shard, or a whole run
 /// beside a shard, is refused. Per shard rather than per job, because a second process on the
 /// same jobs is a mistake to report, not work to share; the locks are flock(2) locks, released by
-/// the kernel when their holder dies, so a killed run never leaves a stale lock.
+/// the kernel when their holder dies, so a killed run never leaves a stale lock. The folder is
+/// locked too (its own inode, in the same mode as run.lock), so removing run.lock while a run
+/// holds it lets no second run in.
 pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunLocks> {
     let advice = |e: anyhow::Error| match e.downcast::<Locked>() {
         Ok(l) => anyhow::anyhow!(
@@ -184,6 +186,21 @@ pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunL
             );
         }
     }
+    // The folder itself too: a run.lock removed while a run holds it and made again by a second
+    // run gives the second its file lock, not the folder's.
+    let mode = if shard.is_some() {
+        LockMode::Shared
+    } else {
+        LockMode::Exclusive
+    };
+    locks.push(
+        FolderLock::try_lock_folder(dir, mode).map_err(|_| {
+            anyhow::anyhow!(
+                "{} is in use by another run (its run.lock was removed while that run held it); wait for it to finish (or stop it) and run again",
+                dir.display()
+            )
+        })?,
+    );
     Ok(RunLocks(locks))
 }
 

@@ -296,11 +296,36 @@ impl<'a> JobStream<'a> {
         partial: PathBuf,
     ) -> Result<JobStream<'a>> {
         let progress_file = partial.join("progress.json");
-        let mut progress = std::fs::read(&progress_file)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<Progress>(&b).ok())
-            .filter(|p| p.job == id.job)
-            .unwrap_or_default();
+        let read = std::fs::read(&progress_file).ok().map(|b| {
+            serde_json::from_slice::<Progress>(&b)
+                .map_err(|e| e.to_string())
+                .and_then(|p| {
+                    if p.job == id.job {
+                        Ok(p)
+                    } else {
+                        Err(format!("it is job {}'s", p.job))
+                    }
+                })
+        });
+        let mut progress = match read {
+            Some(Ok(p)) => p,
+            Some(Err(why)) => {
+                // Not silently: the batches it listed are dropped, and said so.
+                let batches = std::fs::read_dir(&partial)
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .filter(|e| e.file_name().to_string_lossy().starts_with("batch-"))
+                    .count();
+                eprintln!(
+                    "job {}: its {} cannot be read ({why}); its {batches} saved batch file(s) are dropped and their games played again",
+                    id.job,
+                    progress_file.display()
+                );
+                Progress::default()
+            }
+            None => Progress::default(),
+        };
         progress.job = id.job.to_string();
         let ext = format.ext();
         let sound = progress

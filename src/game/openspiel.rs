@@ -141,13 +141,14 @@ struct Bridge {
     child: Child,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
+    /// The sandbox's uid, held while the bridge lives.
+    _slot: crate::agent::external::sandbox::Slot,
 }
 
 impl Drop for Bridge {
     /// Kills the bridge and whatever it started (its keeper, `external::contain`, does).
     fn drop(&mut self) {
-        crate::agent::external::stop_contained(self.child.id());
-        let _ = self.child.wait();
+        crate::agent::external::end_contained(&mut self.child);
     }
 }
 
@@ -182,12 +183,33 @@ pub fn python() -> std::path::PathBuf {
         .unwrap_or_else(|| "python3".into())
 }
 
+/// Whether the bridge runs outside the sandbox: `GAMELAB_BRIDGE_SANDBOX=none` (where no
+/// sandbox can be made; gamelab's own code, but it runs OpenSpiel's).
+fn bridge_unsandboxed() -> bool {
+    std::env::var("GAMELAB_BRIDGE_SANDBOX").is_ok_and(|v| v == "none")
+}
+
+/// Starts the bridge: Python with the bridge's code, in a sandbox (`external::sandbox`, the
+/// defaults but no CPU limit: it serves the whole run) unless `GAMELAB_BRIDGE_SANDBOX=none`.
 fn start_bridge() -> Result<Bridge, String> {
+    use crate::agent::external::sandbox;
     let python = python();
-    let mut cmd = Command::new(&python);
-    cmd.arg("-c")
-        .arg(BRIDGE)
-        .stdin(Stdio::piped())
+    let code = vec![python.display().to_string(), "-c".into(), BRIDGE.into()];
+    let (mut cmd, _slot) = if bridge_unsandboxed() {
+        let mut cmd = Command::new(&python);
+        cmd.arg("-c").arg(BRIDGE);
+        (cmd, sandbox::Slot::none())
+    } else {
+        sandbox::available().map_err(|why| {
+            format!(
+                "the OpenSpiel bridge runs in a sandbox: {why}; or set GAMELAB_BRIDGE_SANDBOX=none to run it with gamelab's rights"
+            )
+        })?;
+        let mut spec = sandbox::SandboxSpec::default();
+        spec.limits.cpu_s = sandbox::NO_CPU_LIMIT_S;
+        sandbox::command(&spec, &code, None)?
+    };
+    cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
     crate::agent::external::contain(&mut cmd);
@@ -203,6 +225,7 @@ fn start_bridge() -> Result<Bridge, String> {
         child,
         stdin,
         stdout,
+        _slot,
     })
 }
 

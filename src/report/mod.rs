@@ -672,7 +672,16 @@ fn write_report(
         stages.into_iter().collect::<Vec<_>>().join(", ")
     );
     for (label, spec) in &f.agents {
-        md += &format!("- agent `{label}`: `{}`\n", serde_json::to_string(spec)?);
+        let unsandboxed = match spec {
+            crate::agent::AgentSpec::External(e) if !e.sandboxed() => {
+                " (**without a sandbox**: `sandbox = \"none\"`, the program ran with gamelab's own rights, and nothing kept it from the results, its opponent or the network)"
+            }
+            _ => "",
+        };
+        md += &format!(
+            "- agent `{label}`: `{}`{unsandboxed}\n",
+            serde_json::to_string(spec)?
+        );
     }
     for (k, v) in exp.swept_axes() {
         md += &format!(

@@ -5,15 +5,19 @@
 use super::*;
 
 /// Every process below process `pid`, the keeper of an agent (`contain`), whose own memory
-/// and time are gamelab's and are not counted (at most 4096).
-fn below_keeper(pid: u32) -> Vec<u32> {
+/// and time are gamelab's and are not counted (at most 4096), less the first `skip` levels
+/// below it: the sandbox's own two processes (bwrap and its init in the pid namespace, which
+/// the program cannot take the place of: an orphan goes to that init, below them).
+fn below_keeper(pid: u32, skip: usize) -> Vec<u32> {
     let mut found = Vec::new();
-    let mut todo = vec![pid];
-    while let Some(p) = todo.pop() {
-        if found.len() >= 4096 {
+    let mut todo = vec![(pid, 0usize)];
+    let mut seen = 0usize;
+    while let Some((p, depth)) = todo.pop() {
+        if seen >= 4096 {
             break;
         }
-        if p != pid {
+        seen += 1;
+        if depth > skip {
             found.push(p);
         }
         if let Ok(tasks) = std::fs::read_dir(format!("/proc/{p}/task")) {
@@ -22,7 +26,8 @@ fn below_keeper(pid: u32) -> Vec<u32> {
                     todo.extend(
                         children
                             .split_whitespace()
-                            .filter_map(|c| c.parse::<u32>().ok()),
+                            .filter_map(|c| c.parse::<u32>().ok())
+                            .map(|c| (c, depth + 1)),
                     );
                 }
             }
@@ -44,23 +49,40 @@ fn status_bytes(pid: u32, field: &str) -> u64 {
         .map_or(0, |kb| kb * 1024)
 }
 
-/// The sum of a status field (`status_bytes`) over the processes below keeper `pid`.
-pub(super) fn tree_bytes(pid: u32, field: &str) -> u64 {
-    below_keeper(pid)
+/// The sum of a status field (`status_bytes`) over the processes below keeper `pid` (less
+/// `skip` levels, `below_keeper`).
+pub(super) fn tree_bytes(pid: u32, skip: usize, field: &str) -> u64 {
+    below_keeper(pid, skip)
         .into_iter()
         .map(|p| status_bytes(p, field))
         .sum()
 }
 
+/// The threads of the processes below keeper `pid` (less `skip` levels): what RLIMIT_NPROC
+/// counts.
+pub(super) fn tree_threads(pid: u32, skip: usize) -> u64 {
+    below_keeper(pid, skip)
+        .into_iter()
+        .filter_map(|p| {
+            let status = std::fs::read_to_string(format!("/proc/{p}/status")).ok()?;
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("Threads:"))
+                .and_then(|v| v.trim().parse::<u64>().ok())
+        })
+        .sum()
+}
+
 /// The CPU time of the processes below keeper `pid`: user and system time of each, with the
-/// children each has waited for (`/proc/PID/stat` fields 14-17, in clock ticks).
-pub(super) fn tree_cpu(pid: u32) -> Duration {
+/// children each has waited for (`/proc/PID/stat` fields 14-17, in clock ticks), less `skip`
+/// levels (`below_keeper`).
+pub(super) fn tree_cpu(pid: u32, skip: usize) -> Duration {
     static TICK: LazyLock<u64> = LazyLock::new(|| {
         // SAFETY: sysconf has no preconditions.
         let t = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
         if t > 0 { t as u64 } else { 100 }
     });
-    let ticks: u64 = below_keeper(pid)
+    let ticks: u64 = below_keeper(pid, skip)
         .into_iter()
         .filter_map(|p| {
             let fields = crate::durable::proc_stat_fields(p)?;
@@ -80,29 +102,52 @@ pub(super) fn tree_cpu(pid: u32) -> Duration {
 /// Where the memory watch draws its line: `UNSET` until the handshake under `AboveStart`.
 pub(super) const UNSET: u64 = u64::MAX;
 
-/// Watches the memory of the processes below keeper `pid` every 20 ms while they live: once
-/// `line` is set (0 for the whole peak; what they held at the handshake for `AboveStart`), past
-/// `limit` bytes above it, it records the amount in `over` and has the keeper kill them.
+/// What the watch of a program's processes (`watch_memory`) saw.
+#[derive(Default)]
+pub(super) struct Watched {
+    /// Set to the peak it saw (bytes) when it killed the program for going over `memory_mb`.
+    pub over: std::sync::atomic::AtomicU64,
+    /// The most threads the program's processes had at one look (`tree_threads`).
+    pub threads: std::sync::atomic::AtomicU64,
+    /// The largest virtual memory peak of one of its processes (bytes).
+    pub process_peak: std::sync::atomic::AtomicU64,
+}
+
+/// Watches the processes below keeper `pid` (less `skip` levels) every 20 ms while they live,
+/// noting in `seen` their most threads and the largest peak of one process; with a `limit`,
+/// once `line` is set (0 for the whole peak; what they held at the handshake for `AboveStart`),
+/// past `limit` bytes above it, it records the amount in `seen.over` and has the keeper kill
+/// them.
 pub(super) fn watch_memory(
     pid: u32,
-    limit: u64,
+    skip: usize,
+    limit: Option<u64>,
     line: std::sync::Arc<std::sync::atomic::AtomicU64>,
-    over: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    seen: std::sync::Arc<Watched>,
 ) {
     use std::sync::atomic::Ordering::SeqCst;
     loop {
         if std::fs::metadata(format!("/proc/{pid}")).is_err() {
             return;
         }
-        let peak = tree_bytes(pid, "VmPeak");
+        let procs = below_keeper(pid, skip);
+        let peaks: Vec<u64> = procs.iter().map(|&p| status_bytes(p, "VmPeak")).collect();
+        let peak: u64 = peaks.iter().sum();
+        seen.process_peak
+            .fetch_max(peaks.iter().copied().max().unwrap_or(0), SeqCst);
+        seen.threads.fetch_max(tree_threads(pid, skip), SeqCst);
         let base = line.load(SeqCst);
-        if base != UNSET && peak.saturating_sub(base) > limit {
+        if let Some(limit) = limit
+            && base != UNSET
+            && peak.saturating_sub(base) > limit
+        {
+            let over = &seen.over;
             over.store(peak.saturating_sub(base).max(1), SeqCst);
             stop_contained(pid);
             return;
         }
         // No process below the keeper with a VmPeak (a zombie has none): the program is done.
-        if peak == 0 {
+        if peak == 0 && !procs.is_empty() {
             return;
         }
         std::thread::sleep(Duration::from_millis(20));
@@ -137,6 +182,27 @@ pub fn contain(cmd: &mut Command) {
         });
     }
 }
+
+/// Ends a contained program and reaps its keeper without waiting on it for ever: asks the
+/// keeper (`stop_contained`), and after `KILL_GRACE` kills it outright (a keeper that was
+/// stopped or is held up); the program and everything it started then die with it (a
+/// sandbox's pid namespace ends with bwrap's parent; outside a sandbox the program's own
+/// parent-death signal, which its descendants do not all have).
+pub fn end_contained(child: &mut std::process::Child) {
+    stop_contained(child.id());
+    let deadline = std::time::Instant::now() + KILL_GRACE;
+    while std::time::Instant::now() < deadline {
+        if !matches!(child.try_wait(), Ok(None)) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().ok();
+    child.wait().ok();
+}
+
+/// How long a keeper has to end its program before it is killed (`end_contained`).
+pub const KILL_GRACE: Duration = Duration::from_secs(2);
 
 /// Asks the keeper of a contained program (`contain`; `pid` is the spawned command's id) to end
 /// it and everything it started; the caller then reaps the keeper (`Child::wait`), which exits
@@ -184,10 +250,15 @@ mod keeper {
                 return Err(io::Error::last_os_error());
             }
             if program == 0 {
-                // The program: dies with its keeper, with the signal mask it would have had.
+                // The program: dies with its keeper, with the signal mask it would have had,
+                // and holds none of gamelab's descriptors but its standard input, output and
+                // error (each other one is closed at the exec, like those gamelab opened itself:
+                // one gamelab inherited would otherwise reach the program).
                 libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 0, 0, 0, 0);
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0);
                 libc::sigprocmask(libc::SIG_SETMASK, &before, std::ptr::null_mut());
+                const CLOSE_RANGE_CLOEXEC: u32 = 1 << 2;
+                libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, CLOSE_RANGE_CLOEXEC);
                 return Ok(());
             }
             close_every_descriptor();

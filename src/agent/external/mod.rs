@@ -35,12 +35,14 @@ use std::time::{Duration, Instant};
 
 mod contain;
 mod process;
+pub mod sandbox;
 mod spec;
 
 use contain::*;
-pub use contain::{contain, stop_contained};
-pub use process::shutdown;
+pub use contain::{contain, end_contained, stop_contained};
 use process::*;
+pub use sandbox::{KernelLimits, SandboxKind, SandboxSpec};
+use sandbox::{Limits, Slot, available, command, unavailable_advice};
 pub use spec::*;
 
 /// The protocol version gamelab speaks; an agent must answer the handshake with it.
@@ -120,14 +122,9 @@ pub fn probe(spec: &ExternalSpec, game: &str) -> Result<String, String> {
     {
         return Ok(name.clone());
     }
-    let mut p = Process::start(spec).map_err(|f| f.detail)?;
+    let p = Process::start(spec, &spec.clock(game)).map_err(|f| f.detail)?;
     let name = p.name.clone();
-    p.send("quit").ok();
-    let deadline = Instant::now() + Duration::from_millis(200);
-    while Instant::now() < deadline && matches!(p.child.try_wait(), Ok(None)) {
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    p.kill();
+    p.finish();
     PROBED
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -211,10 +208,6 @@ pub struct ExternalAgent<G: Protocol> {
     /// first move's time includes the agent's construction, as in COMP30024's referee.
     cpu_at_begin: Option<Duration>,
     moves: u32,
-    /// Whether the process came from the pool (it played an earlier game).
-    reused: bool,
-    /// Every line sent in this game, to replay to a fresh process (see `choose`).
-    sent: Vec<String>,
 }
 
 impl<G: Protocol> ExternalAgent<G> {
@@ -233,8 +226,6 @@ impl<G: Protocol> ExternalAgent<G> {
             state: start.clone(),
             clock_left: clock.game,
             moves: 0,
-            reused: false,
-            sent: Vec::new(),
         }
     }
 
@@ -243,35 +234,12 @@ impl<G: Protocol> ExternalAgent<G> {
         if self.fault.is_some() {
             return;
         }
-        // Only what comes before the first move may have to be told to a fresh process again.
-        if self.reused && self.moves == 0 {
-            self.sent.extend(lines.iter().cloned());
-        }
         let Some(p) = self.process.as_mut() else {
             return;
         };
         if let Err(f) = lines.iter().try_for_each(|line| p.send(line)) {
-            if let Err(f) = self.replace_exited(f) {
-                self.fail(f);
-            }
+            self.fail(f);
         }
-    }
-
-    /// A process from the pool that turns out to have exited before this game's first move (it
-    /// ended after its last game) is not at fault: a fresh one is started and told the game so
-    /// far. Any other fault stands.
-    fn replace_exited(&mut self, f: Fault) -> Result<(), Fault> {
-        if !(self.reused && self.moves == 0 && f.kind == Termination::Crash) {
-            return Err(f);
-        }
-        self.reused = false;
-        if let Some(mut exited) = self.process.take() {
-            exited.kill();
-        }
-        let mut p = Process::start(&self.spec)?;
-        self.sent.iter().try_for_each(|line| p.send(line))?;
-        self.process = Some(p);
-        Ok(())
     }
 
     fn fail(&mut self, f: Fault) {
@@ -305,13 +273,7 @@ impl<G: Protocol> ExternalAgent<G> {
             return Err(f);
         }
         let (kind, grace) = (self.clock.kind, self.spec.grace());
-        let (mut answer, mut used) = self.await_move(limit);
-        if let Err(f) = answer {
-            (answer, used) = match self.replace_exited(f) {
-                Ok(()) => self.await_move(limit),
-                Err(f) => (Err(f), used),
-            };
-        }
+        let (mut answer, used) = self.await_move(limit);
         self.moves += 1;
         self.clock_used += used;
         if let Some(left) = self.clock_left.as_mut() {
@@ -338,6 +300,11 @@ impl<G: Protocol> ExternalAgent<G> {
                 }
                 if let Some(mut p) = self.process.take() {
                     p.kill();
+                    if f.kind == Termination::Timeout
+                        && let Some(why) = p.limit_hit(None, Duration::ZERO)
+                    {
+                        f.detail = capped_detail(format!("{}: {why}", f.detail));
+                    }
                 }
                 return Err(f);
             }
@@ -397,9 +364,7 @@ impl<G: Protocol> ExternalAgent<G> {
     /// A new process for a game under way (the last one died or was killed): told the game,
     /// its seat and clock, and the position now as its start.
     fn restart(&mut self, game: &G) -> Result<(), Fault> {
-        let (p, _) = checkout(&self.spec)?;
-        self.process = Some(p);
-        self.reused = false;
+        self.process = Some(Process::start(&self.spec, &self.clock)?);
         let side = if self.seat == Some(Player::First) {
             "first"
         } else {
@@ -431,7 +396,7 @@ impl<G: Protocol> ExternalAgent<G> {
                 // counts, as in COMP30024's referee (unless a new process had to be started).
                 let cpu0 = match (self.moves, self.cpu_at_begin.take()) {
                     (0, Some(at_begin)) => at_begin,
-                    _ => tree_cpu(p.child.id()),
+                    _ => p.cpu(),
                 };
                 let backstop = t0 + ExternalClock::cpu_backstop(limit, grace);
                 p.recv_cpu(cpu0, limit + grace, backstop)
@@ -453,11 +418,8 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
     fn begin(&mut self, seat: Player, seed: u64) {
         self.seat = Some(seat);
         self.seed = seed;
-        match checkout(&self.spec) {
-            Ok((p, reused)) => {
-                self.process = Some(p);
-                self.reused = reused;
-            }
+        match Process::start(&self.spec, &self.clock) {
+            Ok(p) => self.process = Some(p),
             Err(f) => {
                 self.fault = Some(f);
                 return;
@@ -474,7 +436,7 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         ];
         lines.extend(Self::position_lines(&self.state));
         if self.clock.kind == ClockKind::Cpu {
-            self.cpu_at_begin = self.process.as_ref().map(|p| tree_cpu(p.child.id()));
+            self.cpu_at_begin = self.process.as_mut().map(Process::cpu);
         }
         self.send(&lines);
     }
@@ -527,10 +489,10 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
             "loss"
         };
         self.send(&[format!("gameover {word}")]);
-        if let (None, Some(p)) = (&self.fault, self.process.take()) {
-            give_back(&self.spec, p);
+        // Each game its own process (and sandbox): nothing of one game reaches the next.
+        if let Some(p) = self.process.take() {
+            p.finish();
         }
-        self.sent.clear();
     }
 
     fn fault(&mut self) -> Option<Fault> {
@@ -555,8 +517,7 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
 }
 
 impl<G: Protocol> Drop for ExternalAgent<G> {
-    /// A game that ended without `end` (an error elsewhere): its process is in an unknown
-    /// state and is not reused.
+    /// A game that ended without `end` (an error elsewhere): its process is killed.
     fn drop(&mut self) {
         if let Some(mut p) = self.process.take() {
             p.kill();

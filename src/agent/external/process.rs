@@ -1,6 +1,6 @@
-//! A running agent program: starting it and its handshake, the protocol's lines read with a
-//! deadline and a length bound, its standard error copied to a capped log, and the pool that
-//! keeps a process from game to game of a run.
+//! A running agent program: starting it (in its sandbox) and its handshake, the protocol's
+//! lines read with a deadline and a length bound, its standard error copied to a capped log,
+//! and its end. Each game starts its programs afresh and ends them (`Process::finish`).
 
 use super::*;
 
@@ -84,18 +84,18 @@ fn copy_capped_log(mut from: impl std::io::Read, path: PathBuf) {
 }
 
 /// A running agent program under its keeper (`contain`: it and whatever it starts are killed
-/// together, also when gamelab dies first, even by kill -9). `child` is the keeper.
+/// together, also when gamelab dies first, even by kill -9), in its sandbox unless the section
+/// says `sandbox = "none"`. `child` is the keeper.
 pub(super) struct Process {
     pub(super) child: Child,
     stdin: ChildStdin,
     lines: Receiver<Line>,
     pub(super) name: String,
-    /// The thread copying standard error into the log: joined when the process is killed, so
-    /// the log is whole (with its line on what was dropped) before gamelab exits.
-    log_copy: Option<std::thread::JoinHandle<()>>,
-    /// With `memory_mb`: set by the memory watch (to the peak it saw, in bytes) when it killed
-    /// the program for going over.
-    over_memory: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// The thread copying standard error into the log: waited for (at most `KILL_GRACE`) when
+    /// the process is killed, so the log is whole (with its line on what was dropped).
+    log_copy: Option<(std::thread::JoinHandle<()>, Receiver<()>)>,
+    /// What the watch of its processes saw (`watch_memory`).
+    watched: std::sync::Arc<Watched>,
     memory_limit: Option<u64>,
     /// The memory watch's line (bytes; `UNSET` until the handshake under `AboveStart`).
     memory_line: std::sync::Arc<std::sync::atomic::AtomicU64>,
@@ -103,12 +103,39 @@ pub(super) struct Process {
     /// The line the program said its memory starts from (`info memory-line BYTES` before
     /// `ready`: the Freckers adapter says where the course's referee draws it).
     memory_line_said: Option<u64>,
+    /// The sandbox's limits (None without a sandbox).
+    limits: Option<Limits>,
+    /// The levels below the keeper that are the sandbox's own processes (`below_keeper`).
+    skip: usize,
+    /// The sandbox's uid, held while it lives.
+    _slot: Slot,
+    /// The CPU time of its processes at the last look (`cpu`), kept once they are gone.
+    last_cpu: Duration,
+    /// Its standard error's log file, if it has one.
+    log: Option<PathBuf>,
+}
+
+/// The last line of a log file that says something (read from its last 4 kB).
+fn last_words(path: &Path) -> Option<String> {
+    use std::io::{Read, Seek, SeekFrom};
+    let mut f = std::fs::File::open(path).ok()?;
+    let len = f.metadata().ok()?.len();
+    f.seek(SeekFrom::Start(len.saturating_sub(4096))).ok()?;
+    let mut tail = Vec::new();
+    f.read_to_end(&mut tail).ok()?;
+    String::from_utf8_lossy(&tail)
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with("[gamelab:"))
+        .map(str::to_string)
 }
 
 impl Process {
-    /// Starts the program and shakes hands: gamelab sends `gamelab 1`, the program answers
-    /// `ready 1 NAME` within `init_timeout_ms`.
-    pub(super) fn start(spec: &ExternalSpec) -> Result<Process, Fault> {
+    /// Starts the program (in its sandbox, `sandbox::command`, unless `sandbox = "none"`) and
+    /// shakes hands: gamelab sends `gamelab 1`, the program answers `ready 1 NAME` within
+    /// `init_timeout_ms`.
+    pub(super) fn start(spec: &ExternalSpec, clock: &ExternalClock) -> Result<Process, Fault> {
         let log = spec.log.clone().filter(|path| {
             path.parent()
                 .is_none_or(|dir| std::fs::create_dir_all(dir).is_ok())
@@ -118,19 +145,29 @@ impl Process {
                     .open(path)
                     .is_ok()
         });
-        let mut cmd = Command::new(&spec.command[0]);
-        cmd.args(&spec.command[1..])
-            .envs(&spec.env)
-            .stdin(Stdio::piped())
+        let sandbox = spec.sandbox_spec(clock);
+        let (mut cmd, slot) = match &sandbox {
+            Some(s) => {
+                available().map_err(|why| fault(Termination::Crash, unavailable_advice(&why)))?;
+                command(s, &spec.command, spec.cwd.as_deref().map(Path::new))
+                    .map_err(|e| fault(Termination::Crash, e))?
+            }
+            None => {
+                let mut cmd = Command::new(&spec.command[0]);
+                cmd.args(&spec.command[1..]).envs(&spec.env);
+                if let Some(dir) = &spec.cwd {
+                    cmd.current_dir(dir);
+                }
+                (cmd, Slot::none())
+            }
+        };
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if log.is_some() {
                 Stdio::piped()
             } else {
                 Stdio::inherit()
             });
-        if let Some(dir) = &spec.cwd {
-            cmd.current_dir(dir);
-        }
         contain(&mut cmd);
         let mut child = cmd.spawn().map_err(|e| {
             fault(
@@ -138,15 +175,24 @@ impl Process {
                 format!("cannot start {:?}: {e}", spec.command.join(" ")),
             )
         })?;
+        let skip = if sandbox.is_some() { 2 } else { 0 };
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
+        let log_path = log.clone();
         let log_copy = match (log, child.stderr.take()) {
-            (Some(path), Some(err)) => Some(std::thread::spawn(move || copy_capped_log(err, path))),
+            (Some(path), Some(err)) => {
+                let (done, finished) = channel();
+                let copy = std::thread::spawn(move || {
+                    copy_capped_log(err, path);
+                    done.send(()).ok();
+                });
+                Some((copy, finished))
+            }
             _ => None,
         };
         let (tx, rx) = channel();
         std::thread::spawn(move || read_bounded_lines(std::io::BufReader::new(stdout), tx));
-        let over_memory = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let watched = std::sync::Arc::new(Watched::default());
         let memory_limit = spec.memory_mb.map(|mb| mb * 1_000_000);
         let memory_measure = spec.memory_measure.unwrap_or(MemoryMeasure::Peak);
         let memory_line =
@@ -154,9 +200,9 @@ impl Process {
                 MemoryMeasure::Peak => 0,
                 MemoryMeasure::AboveStart => UNSET,
             }));
-        if let Some(limit) = memory_limit {
-            let (pid, line, over) = (child.id(), memory_line.clone(), over_memory.clone());
-            std::thread::spawn(move || watch_memory(pid, limit, line, over));
+        if memory_limit.is_some() || sandbox.is_some() {
+            let (pid, line, seen) = (child.id(), memory_line.clone(), watched.clone());
+            std::thread::spawn(move || watch_memory(pid, skip, memory_limit, line, seen));
         }
         let mut p = Process {
             child,
@@ -164,11 +210,16 @@ impl Process {
             lines: rx,
             name: String::new(),
             log_copy,
-            over_memory,
+            watched,
             memory_limit,
             memory_line,
             memory_measure,
             memory_line_said: None,
+            limits: sandbox.map(|s| s.limits),
+            skip,
+            _slot: slot,
+            last_cpu: Duration::ZERO,
+            log: log_path,
         };
         p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
         let line = p
@@ -190,7 +241,7 @@ impl Process {
                 if p.memory_measure == MemoryMeasure::AboveStart {
                     // Where the program says the course draws the line (its own process;
                     // never above what it holds now), else what it holds at the handshake.
-                    let now = tree_bytes(p.child.id(), "VmSize");
+                    let now = p.bytes("VmSize");
                     let held = p.memory_line_said.map_or(now, |said| said.min(now));
                     p.memory_line
                         .store(held, std::sync::atomic::Ordering::SeqCst);
@@ -224,6 +275,18 @@ impl Process {
         }
     }
 
+    /// The CPU time of the program's processes (not the sandbox's own), the last one seen
+    /// once they are gone.
+    pub(super) fn cpu(&mut self) -> Duration {
+        self.last_cpu = self.last_cpu.max(tree_cpu(self.child.id(), self.skip));
+        self.last_cpu
+    }
+
+    /// A status field summed over the program's processes (`tree_bytes`).
+    fn bytes(&self, field: &str) -> u64 {
+        tree_bytes(self.child.id(), self.skip, field)
+    }
+
     pub(super) fn send(&mut self, line: &str) -> Result<(), Fault> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
@@ -250,13 +313,12 @@ impl Process {
         limit: Duration,
         backstop: Instant,
     ) -> (Result<String, Fault>, Duration) {
-        let pid = self.child.id();
         let mut used = Duration::ZERO;
         loop {
             let step = (Instant::now() + Duration::from_millis(20)).min(backstop);
             let line = self.recv_until(step);
             // A process that is gone reads as none: keep the last look.
-            used = used.max(tree_cpu(pid).saturating_sub(cpu_start));
+            used = used.max(self.cpu().saturating_sub(cpu_start));
             match line {
                 Ok(Some(line)) => return (Ok(line), used),
                 Err(f) => return (Err(f), used),
@@ -316,7 +378,8 @@ impl Process {
         }
     }
 
-    /// The fault of a program whose output closed: its exit status, once it has one.
+    /// The fault of a program whose output closed: its exit status, once it has one, and the
+    /// sandbox's limit it hit, if its status or the watch shows one.
     fn crashed(&mut self) -> Fault {
         let deadline = Instant::now() + Duration::from_millis(500);
         let status = loop {
@@ -328,22 +391,54 @@ impl Process {
                 _ => break None,
             }
         };
+        let cpu = self.cpu();
         self.kill();
         if let Some(f) = self.memory_fault() {
             return f;
         }
-        fault(
-            Termination::Crash,
-            match status {
-                Some(s) => format!("the agent exited ({s})"),
-                None => "the agent closed its output".to_string(),
-            },
-        )
+        let mut detail = match status {
+            Some(s) => format!("the agent exited ({s})"),
+            None => "the agent closed its output".to_string(),
+        };
+        let said = self.log.as_deref().and_then(last_words);
+        if let Some(why) = self
+            .limit_hit(status.and_then(|s| s.code()), cpu)
+            .or_else(|| sandbox::limit_named_in(said.as_deref()?, self.limits.as_ref()?))
+        {
+            detail = format!("{detail}: {why}");
+        }
+        if let Some(said) = said {
+            detail = format!("{detail}; its log ends: {said}");
+        }
+        fault(Termination::Crash, detail)
+    }
+
+    /// The sandbox's limit the program hit, by its exit status and what the watch saw.
+    pub(super) fn limit_hit(&self, code: Option<i32>, cpu: Duration) -> Option<String> {
+        let limits = self.limits.as_ref()?;
+        if let Some(why) = sandbox::limit_hit(code, limits, cpu) {
+            return Some(why);
+        }
+        use std::sync::atomic::Ordering::SeqCst;
+        let address_space = limits.address_space_mb.saturating_mul(1_000_000);
+        if self.watched.process_peak.load(SeqCst) + 50_000_000 >= address_space {
+            return Some(format!(
+                "a process of it reached the address-space limit, {} MB (limits.address_space_mb)",
+                limits.address_space_mb
+            ));
+        }
+        if self.watched.threads.load(SeqCst) >= limits.processes {
+            return Some(format!(
+                "it reached the process limit, {} (limits.processes)",
+                limits.processes
+            ));
+        }
+        None
     }
 
     /// The `memory` fault, when the watch found the program over its limit.
     fn memory_fault(&self) -> Option<Fault> {
-        let used = self.over_memory.load(std::sync::atomic::Ordering::SeqCst);
+        let used = self.watched.over.load(std::sync::atomic::Ordering::SeqCst);
         let limit = self.memory_limit.filter(|_| used > 0)?;
         let line = self.memory_line.load(std::sync::atomic::Ordering::SeqCst);
         Some(fault(
@@ -375,9 +470,10 @@ impl Process {
         if line == UNSET {
             return Ok(());
         }
-        let used = tree_bytes(self.child.id(), "VmPeak").saturating_sub(line);
+        let used = self.bytes("VmPeak").saturating_sub(line);
         if used > limit {
-            self.over_memory
+            self.watched
+                .over
                 .store(used, std::sync::atomic::Ordering::SeqCst);
             self.kill();
             return Err(self.memory_fault().expect("over the limit"));
@@ -385,67 +481,25 @@ impl Process {
         Ok(())
     }
 
-    /// Kills the program and everything it started (its keeper does), and reaps the keeper.
+    /// Kills the program and everything it started (its keeper does, or, past `KILL_GRACE`,
+    /// the keeper's own death), and reaps the keeper; the log copy is waited for at most
+    /// `KILL_GRACE` (a process outside a sandbox may hold its standard error open).
     pub(super) fn kill(&mut self) {
-        stop_contained(self.child.id());
-        self.child.wait().ok();
-        if let Some(t) = self.log_copy.take() {
-            t.join().ok();
+        end_contained(&mut self.child);
+        if let Some((copy, finished)) = self.log_copy.take()
+            && finished.recv_timeout(KILL_GRACE).is_ok()
+        {
+            copy.join().ok();
         }
     }
-}
 
-/// Processes waiting for their next game, by spec.
-static POOL: LazyLock<Mutex<HashMap<String, Vec<Process>>>> =
-    LazyLock::new(|| Mutex::new(HashMap::new()));
-
-/// A process for a new game: one from the pool that is still running (one that exited after
-/// its last game is not this game's fault), or a new one.
-pub(super) fn checkout(spec: &ExternalSpec) -> Result<(Process, bool), Fault> {
-    loop {
-        let pooled = POOL
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get_mut(&spec.key())
-            .and_then(Vec::pop);
-        let Some(mut p) = pooled else {
-            return Process::start(spec).map(|p| (p, false));
-        };
-        if matches!(p.child.try_wait(), Ok(None)) {
-            return Ok((p, true));
+    /// Ends the program after its game: `quit`, a moment to exit, then `kill`.
+    pub(super) fn finish(mut self) {
+        self.send("quit").ok();
+        let deadline = Instant::now() + Duration::from_millis(100);
+        while Instant::now() < deadline && matches!(self.child.try_wait(), Ok(None)) {
+            std::thread::sleep(Duration::from_millis(1));
         }
-        p.kill();
-    }
-}
-
-pub(super) fn give_back(spec: &ExternalSpec, p: Process) {
-    POOL.lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .entry(spec.key())
-        .or_default()
-        .push(p);
-}
-
-/// Ends every pooled process: `quit`, then a kill for those that do not exit within a second.
-pub fn shutdown() {
-    let all: Vec<Process> = POOL
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .drain()
-        .flat_map(|(_, v)| v)
-        .collect();
-    let deadline = Instant::now() + Duration::from_secs(1);
-    let mut all: Vec<Process> = all
-        .into_iter()
-        .map(|mut p| {
-            p.send("quit").ok();
-            p
-        })
-        .collect();
-    for p in &mut all {
-        while Instant::now() < deadline && matches!(p.child.try_wait(), Ok(None)) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        p.kill();
+        self.kill();
     }
 }

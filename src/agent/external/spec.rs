@@ -14,9 +14,28 @@ pub struct ExternalSpec {
     /// The folder the program runs in (default: the folder gamelab runs in).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
-    /// Environment variables set for the program (on top of gamelab's own).
+    /// Environment variables set for the program: in the sandbox, on top of its clean
+    /// environment (PATH, HOME, TMPDIR, LANG); with `sandbox = "none"`, on top of gamelab's.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub env: BTreeMap<String, String>,
+    /// `"bwrap"` (the default: the sandbox, `sandbox.rs`) or `"none"`: the program runs with
+    /// gamelab's own rights (the report says so beside its rows).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sandbox: Option<SandboxKind>,
+    /// Whether the sandbox has the network (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<bool>,
+    /// Whether the program gets a writable copy of its `cwd` (in memory, dropped with its
+    /// sandbox) instead of the folder read-only (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scratch: Option<bool>,
+    /// Host paths the program may read besides its own folder and the system (relative ones
+    /// from the folder gamelab runs in).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub read: Vec<String>,
+    /// The sandbox's kernel limits (`[agents.NAME.limits]`); unset ones take the defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<KernelLimits>,
     /// How long the program may take to start and answer the handshake (default 10000 ms).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_timeout_ms: Option<u64>,
@@ -275,6 +294,17 @@ impl ExternalSpec {
                 crate::agent::MAX_GAME_TIME_S
             ));
         }
+        if let Some(l) = &self.limits {
+            l.check()?;
+        }
+        if self.sandbox == Some(SandboxKind::None)
+            && (self.network.is_some()
+                || self.scratch.is_some()
+                || !self.read.is_empty()
+                || self.limits.is_some())
+        {
+            return Err("network, scratch, read and limits are the sandbox's: with sandbox = \"none\" there is none".into());
+        }
         if let Some(t) = self.game_time_s {
             if !(t.is_finite() && t > 0.0) {
                 return Err(format!("game_time_s = {t} must be a positive number"));
@@ -367,13 +397,51 @@ impl ExternalSpec {
         Ok(())
     }
 
-    /// The pool key: processes of one spec (and log, and memory rule: the watch is the
-    /// process's) are interchangeable.
+    /// The key of the programs a run starts once to check them (`probe`).
     pub(super) fn key(&self) -> String {
         format!(
-            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
-            self.command, self.cwd, self.env, self.log, self.memory_mb, self.memory_measure
+            "{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{:?}",
+            self.command,
+            self.cwd,
+            self.env,
+            self.log,
+            self.memory_mb,
+            self.memory_measure,
+            self.sandbox,
+            self.network,
+            self.scratch,
+            self.read,
+            self.limits
         )
+    }
+
+    /// Whether the program runs in the sandbox (`sandbox` unset or `"bwrap"`).
+    pub fn sandboxed(&self) -> bool {
+        self.sandbox.unwrap_or_default() == SandboxKind::Bwrap
+    }
+
+    /// The sandbox its processes run in under `clock`: None with `sandbox = "none"`. The CPU
+    /// limit's default is the clock's budget for a game (a game clock, else the first move and
+    /// `CPU_MOVES` moves) plus `CPU_MARGIN_S`.
+    pub(super) fn sandbox_spec(&self, clock: &ExternalClock) -> Option<SandboxSpec> {
+        if !self.sandboxed() {
+            return None;
+        }
+        let budget = clock.game.unwrap_or_else(|| {
+            clock.first_move.unwrap_or(clock.per_move)
+                + clock.per_move.saturating_mul(sandbox::CPU_MOVES as u32)
+        });
+        Some(SandboxSpec {
+            network: self.network.unwrap_or(false),
+            scratch: self.scratch.unwrap_or(false),
+            read: self.read.iter().map(PathBuf::from).collect(),
+            env: self
+                .env
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            limits: self.limits.clone().unwrap_or_default().resolve(budget),
+        })
     }
 
     /// The spec with the game's course defaults filled in where it leaves them open (the
