@@ -469,6 +469,115 @@ fn a_life_and_death_ga_killed_in_its_test_phase_resumes_to_the_same_rows() {
 }
 
 #[test]
+fn an_unreadable_progress_file_is_named_and_its_batches_played_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "games.toml",
+        &GAMES.replace("rounds = 40", "rounds = 400"),
+    );
+    let f = file.to_str().unwrap();
+    let (clean, killed) = (dir.path().join("clean"), dir.path().join("killed"));
+    run_ok(&["run", f, "--out", clean.to_str().unwrap()]);
+    // Killed once a job has saved batches, then each job's progress.json made unreadable.
+    let partial = killed.join("results/games/partial");
+    let batches_saved = || {
+        std::fs::read_dir(&partial)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|job| {
+                std::fs::read_dir(job.path())
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .any(|b| b.file_name().to_string_lossy().starts_with("batch-"))
+                    && job.path().join("progress.json").exists()
+            })
+    };
+    let mut child = spawn(&["run", f, "--out", killed.to_str().unwrap()]);
+    let t0 = Instant::now();
+    while !batches_saved()
+        && child.try_wait().unwrap().is_none()
+        && t0.elapsed() < Duration::from_secs(30)
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the run ended before a batch was saved"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let mut corrupted = 0;
+    for job in std::fs::read_dir(&partial).unwrap().flatten() {
+        let progress = job.path().join("progress.json");
+        if progress.exists() {
+            std::fs::write(&progress, "{ not json").unwrap();
+            corrupted += 1;
+        }
+    }
+    assert!(corrupted > 0);
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", f, "--out", killed.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let err = stderr(&o);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("progress.json cannot be read") && err.contains("played again"),
+        "{err}"
+    );
+    assert_same(
+        &parts(&clean, "games", "games"),
+        &parts(&killed, "games", "games"),
+        "after an unreadable progress file",
+    );
+}
+
+#[test]
+fn a_second_run_is_refused_even_when_the_first_runs_lock_file_was_removed() {
+    // A long run (many cheap games), its run.lock removed while it runs: the folder itself is
+    // locked, so a second run on it is refused all the same; the first is then stopped.
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "games.toml",
+        &GAMES.replace("rounds = 40", "rounds = 200000"),
+    );
+    let f = file.to_str().unwrap();
+    let busy = dir.path().join("busy");
+    let mut first = spawn(&["run", f, "--out", busy.to_str().unwrap()]);
+    let lock = busy.join("results/games/run.lock");
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&lock)
+        .map(|t| t.is_empty())
+        .unwrap_or(true)
+        && t0.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    std::fs::remove_file(&lock).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args(["run", f, "--out", busy.to_str().unwrap()])
+        .output()
+        .unwrap();
+    let still_running = first.try_wait().unwrap().is_none();
+    first.kill().ok();
+    first.wait().unwrap();
+    assert!(
+        still_running,
+        "the first run ended before the second started"
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("in use by another run") && err.contains("run.lock was removed"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_second_run_on_the_same_folder_is_refused_naming_the_first_and_shards_run_side_by_side() {
     let dir = tempfile::tempdir().unwrap();
     let file = write(dir.path(), "games.toml", GAMES);

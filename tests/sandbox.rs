@@ -281,6 +281,16 @@ fn processes_left(marker: &str) -> Vec<String> {
 
 /// A match of the hostile agent with `attacks` and `limits` against random: its rows' faults.
 fn limited_match(attacks: &[&str], limits: &str, games: u32) -> (Vec<String>, Vec<String>) {
+    hostile_match(
+        attacks,
+        &format!("[agents.hostile.limits]\n{limits}"),
+        games,
+    )
+}
+
+/// A match of the hostile agent with `attacks` (and `section`'s lines after its own) against
+/// random: its rows' terminations and fault details.
+fn hostile_match(attacks: &[&str], section: &str, games: u32) -> (Vec<String>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let attack_file = dir.path().join("attacks.json");
     std::fs::write(
@@ -301,14 +311,18 @@ games = {games}
 kind = "external"
 command = ["python3", "tests/agents/hostile.py"]
 env = {{ HOSTILE_ATTACKS = "{a}" }}
-read = ["{a}"]
-time_ms = 20000
-[agents.hostile.limits]
-{limits}
+{read}time_ms = 20000
+{section}
 [agents.random]
 kind = "random"
 "#,
-        a = attack_file.display()
+        a = attack_file.display(),
+        // Outside a sandbox everything is readable (and `read` is the sandbox's key).
+        read = if section.contains("sandbox = \"none\"") {
+            String::new()
+        } else {
+            format!("read = [\"{}\"]\n", attack_file.display())
+        }
     );
     let file = write(dir.path(), "limited.toml", &text);
     let out = dir.path().join("out");
@@ -316,6 +330,19 @@ kind = "random"
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = all_rows(&out, "limited");
     (texts(&rows, "termination"), texts(&rows, "fault_detail"))
+}
+
+#[test]
+fn a_keeper_stopped_by_its_unsandboxed_agent_is_killed_after_its_grace_and_the_run_ends() {
+    // Outside a sandbox an agent can stop its own keeper (SIGSTOP): gamelab, ending the game,
+    // asks the keeper, waits its grace (2 s), then kills it; the program dies with it.
+    let t0 = std::time::Instant::now();
+    let (term, detail) = hostile_match(&["stopkeeper"], "sandbox = \"none\"", 2);
+    assert_eq!(term, vec!["normal", "normal"], "{detail:?}");
+    assert!(
+        t0.elapsed().as_secs() < 60,
+        "the run waited on a stopped keeper"
+    );
 }
 
 #[test]

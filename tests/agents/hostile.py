@@ -5,7 +5,7 @@ JSON file that the environment variable HOSTILE_ATTACKS names (so the job, whose
 files the command names and not that one's bytes, is the same with and without the attacks):
 
   {"attacks": ["write", "read", "procfds", "env", "net", "kill", "setsid", "forkbomb",
-               "memory", "disk"],
+               "memory", "disk", "stopkeeper"],
    "paths_to_write": [...], "paths_to_read": [...], "tcp_port": N, "udp_port": N,
    "secret": "NAME", "marker": "TEXT"}
 
@@ -143,6 +143,12 @@ def attack_setsid():
         os._exit(0)
 
 
+def attack_stopkeeper():
+    # Outside a sandbox the parent is gamelab's keeper of this program: stopped, it answers
+    # nothing, and gamelab must not wait on it for ever.
+    os.kill(os.getppid(), signal.SIGSTOP)
+
+
 def attack_forkbomb():
     n = 0
     while n < 100000:
@@ -190,6 +196,7 @@ ATTACKS = {
     "kill": attack_kill,
     "setsid": attack_setsid,
     "forkbomb": attack_forkbomb,
+    "stopkeeper": attack_stopkeeper,
     "memory": attack_memory,
     "disk": attack_disk,
 }
@@ -213,12 +220,15 @@ while True:
     elif words[0] == "go":
         if not attacked:
             attacked = True
-            if config.get("attacks"):
+            # Only stopping its own keeper is safe to try outside a sandbox.
+            if config.get("attacks") and config["attacks"] != ["stopkeeper"]:
                 if os.getpid() > 50:
                     reached("not-sandboxed (pid %d)" % os.getpid())
                 else:
                     for a in config["attacks"]:
                         ATTACKS[a]()
+            elif config.get("attacks"):
+                attack_stopkeeper()
         print("move", legal[0], flush=True)
     elif words[0] == "quit":
         break
