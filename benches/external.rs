@@ -58,13 +58,16 @@ fn start_ms(in_sandbox: bool, n: u32) -> f64 {
         let mut cmd = if in_sandbox {
             sandbox::command(
                 &sandbox::SandboxSpec::default(),
-                &["true".into()],
+                &["/usr/bin/true".into()],
                 Some(std::path::Path::new(env!("CARGO_MANIFEST_DIR"))),
             )
             .expect("a sandbox")
             .0
         } else {
-            std::process::Command::new("true")
+            // The same keeper (`contain`) as the sandboxed one: the difference is the sandbox's.
+            let mut cmd = std::process::Command::new("/usr/bin/true");
+            gamelab::agent::external::contain(&mut cmd);
+            cmd
         };
         let status = cmd.status().expect("started");
         assert!(status.success());

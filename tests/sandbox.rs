@@ -329,7 +329,10 @@ kind = "random"
     let o = run_in_repo(&file, &out, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     let rows = all_rows(&out, "limited");
-    (texts(&rows, "termination"), texts(&rows, "fault_detail"))
+    let mut detail = texts(&rows, "fault_detail");
+    // The agent's own words (its log) after the details: what it got done.
+    detail.push(logs_text(&out, "limited"));
+    (texts(&rows, "termination"), detail)
 }
 
 #[test]
@@ -377,6 +380,13 @@ fn a_fork_bomb_meets_the_process_limit_and_the_game_goes_on() {
     let (term, detail) = limited_match(&["forkbomb"], "processes = 32", 2);
     // The bomb's forks fail at the limit; the agent then plays on: its games end normally.
     assert_eq!(term, vec!["normal", "normal"], "{detail:?}");
+    let log = detail.last().unwrap();
+    let forked: Vec<u64> = log
+        .lines()
+        .filter_map(|l| l.strip_prefix("forked ")?.trim().parse().ok())
+        .collect();
+    assert_eq!(forked.len(), 2, "{log}");
+    assert!(forked.iter().all(|&n| n > 0 && n < 32), "{forked:?}");
 }
 
 #[test]

@@ -198,6 +198,7 @@ fn start_bridge() -> Result<Bridge, String> {
     let (mut cmd, _slot) = if bridge_unsandboxed() {
         let mut cmd = Command::new(&python);
         cmd.arg("-c").arg(BRIDGE);
+        crate::agent::external::contain(&mut cmd);
         (cmd, sandbox::Slot::none())
     } else {
         sandbox::available().map_err(|why| {
@@ -212,7 +213,6 @@ fn start_bridge() -> Result<Bridge, String> {
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
-    crate::agent::external::contain(&mut cmd);
     let mut child = cmd.spawn().map_err(|e| {
         format!(
             "cannot start Python ({}): {e}; `make openspiel` installs OpenSpiel into .venv/, or set GAMELAB_PYTHON",

@@ -158,6 +158,7 @@ impl Process {
                 if let Some(dir) = &spec.cwd {
                     cmd.current_dir(dir);
                 }
+                contain(&mut cmd);
                 (cmd, Slot::none())
             }
         };
@@ -168,7 +169,6 @@ impl Process {
             } else {
                 Stdio::inherit()
             });
-        contain(&mut cmd);
         let mut child = cmd.spawn().map_err(|e| {
             fault(
                 Termination::Crash,

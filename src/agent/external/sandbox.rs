@@ -21,8 +21,8 @@
 //! `--die-with-parent` under the keeper, `contain`), so no process of the program outlives its
 //! game, the run, or a kill -9 of gamelab.
 //!
-//! Kernel limits (`prlimit` inside the sandbox, after the namespaces are made): processes,
-//! CPU time, file size, open files and address space (`KernelLimits`, each settable in the
+//! Kernel limits (set at bwrap's exec, the process count inside the sandbox's user namespace
+//! when gamelab is not root): processes, CPU time, file size, open files and address space (`KernelLimits`, each settable in the
 //! agent's `[agents.NAME.limits]`). One run checks once that a sandbox can be made
 //! (`available`), and stops before any game when it cannot, naming what to install, unless the
 //! section says `sandbox = "none"` (the program then runs with gamelab's rights, under the keeper
@@ -326,8 +326,9 @@ fn adapters_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("adapters")
 }
 
-/// The bwrap command that runs `program` (its first word resolved as `resolve_program` does;
-/// relative arguments taken from `cwd`) in a sandbox made as `spec` says, with the slot its uid
+/// The bwrap command, under its keeper (`contain`), that runs `program` (its first word
+/// resolved as `resolve_program` does; relative arguments taken from `cwd`) in a sandbox made
+/// as `spec` says, with the slot its uid
 /// holds (release it when the sandbox is gone). `cwd` None: the program runs in gamelab's folder,
 /// which the sandbox shows empty but for the files the command names.
 pub fn command(
@@ -517,16 +518,18 @@ pub fn command(
         (Slot(None), 0)
     };
     let _ = uid;
-    let l = &spec.limits;
-    a.extend([
-        "prlimit".to_string(),
-        format!("--nproc={}", l.processes),
-        format!("--nofile={}", l.open_files),
-        format!("--fsize={}", l.file_mb.saturating_mul(1_000_000)),
-        format!("--as={}", l.address_space_mb.saturating_mul(1_000_000)),
-        format!("--cpu={}:{}", l.cpu_s, l.cpu_s.saturating_add(2)),
-        "--".into(),
-    ]);
+    let l = spec.limits;
+    if !root {
+        // The process count is set inside the user namespace bwrap makes (set before it, it
+        // would count every process of the user); the other limits are set at bwrap's exec
+        // (`limits_at_exec`), and a root gamelab's whole set there (root is not counted, the
+        // sandbox's uid after setpriv is).
+        a.extend([
+            "prlimit".to_string(),
+            format!("--nproc={}", l.processes),
+            "--".into(),
+        ]);
+    }
     if own && spec.scratch {
         a.extend(
             [
@@ -542,7 +545,45 @@ pub fn command(
     a.extend(program[1..].iter().cloned());
     let mut cmd = Command::new("bwrap");
     cmd.args(&a);
+    super::contain(&mut cmd);
+    limits_at_exec(&mut cmd, l, root);
     Ok((cmd, slot))
+}
+
+/// Sets the kernel limits `l` in the child between fork and exec (after any earlier `pre_exec`:
+/// `contain`'s keeper forks first, and this runs in the program's branch only), the process
+/// count only when `with_processes` (see `command`). Saves an exec of `prlimit` per game.
+fn limits_at_exec(cmd: &mut Command, l: Limits, with_processes: bool) {
+    use std::os::unix::process::CommandExt;
+    let mb = |v: u64| v.saturating_mul(1_000_000);
+    let mut set: Vec<(libc::__rlimit_resource_t, u64, u64)> = vec![
+        (libc::RLIMIT_NOFILE, l.open_files, l.open_files),
+        (libc::RLIMIT_FSIZE, mb(l.file_mb), mb(l.file_mb)),
+        (
+            libc::RLIMIT_AS,
+            mb(l.address_space_mb),
+            mb(l.address_space_mb),
+        ),
+        (libc::RLIMIT_CPU, l.cpu_s, l.cpu_s.saturating_add(2)),
+    ];
+    if with_processes {
+        set.push((libc::RLIMIT_NPROC, l.processes, l.processes));
+    }
+    // SAFETY: setrlimit is async-signal-safe; the vector is built before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            for &(resource, soft, hard) in &set {
+                let r = libc::rlimit {
+                    rlim_cur: soft as libc::rlim_t,
+                    rlim_max: hard as libc::rlim_t,
+                };
+                if libc::setrlimit(resource, &r) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        });
+    }
 }
 
 /// The kernel limit a program's last words name (what a failed call prints: Python's
