@@ -349,6 +349,46 @@ fn the_report_reads_the_rows_and_writes_table_and_figures() {
 }
 
 #[test]
+fn figures_set_empty_draw_none_and_markdown_only_writes_no_page() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "exp.toml",
+        &format!("{SMALL}\n[report]\ngroup_by = [\"agent\"]\nfigures = []\n"),
+    );
+    let f = file.to_str().unwrap();
+    let out = dir.path().join("out");
+    run_ok(&["run", f, "--out", out.to_str().unwrap()]);
+    run_ok(&["report", f, "--out", out.to_str().unwrap()]);
+    let report = out.join("results/small/report");
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(md.contains("| agent | games |"), "{md}");
+    assert!(!md.contains("## Figures"), "{md}");
+    assert!(
+        !out.join("figures/small").exists()
+            || std::fs::read_dir(out.join("figures/small"))
+                .unwrap()
+                .next()
+                .is_none(),
+        "figures drawn with figures = []"
+    );
+    assert!(report.join("report.html").exists());
+    // Markdown only: no page (the one before is gone), no CSV files.
+    let o = gamelab(&[
+        "report",
+        f,
+        "--out",
+        out.to_str().unwrap(),
+        "--format",
+        "md",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!report.join("report.html").exists());
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("report.html"));
+    assert!(report.join("report.md").exists());
+}
+
+#[test]
 fn an_sprt_stops_a_match_at_the_first_decisive_pair_on_any_thread_count() {
     let text = r#"
 name = "sprt"

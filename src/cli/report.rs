@@ -10,7 +10,8 @@ pub(crate) struct ReportArgs {
     /// there and figures to OUT/figures/<experiment>/.
     #[arg(long, default_value = ".")]
     pub(crate) out: PathBuf,
-    /// Tables as Markdown in report.md only (md), or also one CSV file each (csv).
+    /// Tables as Markdown in report.md only (md: no CSV files, no report.html), or also one
+    /// CSV file each and report.html, the page with the game viewer (csv).
     #[arg(long, value_enum, default_value_t = TableFormat::Csv)]
     pub(crate) format: TableFormat,
     /// Also keep the report's tables (report.md, the CSV files, jobs.json) and the
@@ -41,10 +42,12 @@ pub(crate) fn execute(args: ReportArgs) -> Result<()> {
         exp.name, r.rows, r.jobs_with_rows, r.jobs_total
     );
     println!("report: {}", r.report.display());
-    println!(
-        "report: {} (open it in a browser: tables, figures, the games)",
-        r.report.with_extension("html").display()
-    );
+    if format == TableFormat::Csv {
+        println!(
+            "report: {} (open it in a browser: tables, figures, the games)",
+            r.report.with_extension("html").display()
+        );
+    }
     for t in &r.tables {
         println!("table: {}", t.display());
     }

@@ -260,7 +260,7 @@ fn run_with(
     let in_shard = shard_jobs(jobs, opts);
     let hashes: std::collections::BTreeSet<&str> = jobs.iter().map(|j| j.hash.as_str()).collect();
     write_atomic(&current_jobs_file(&dir), |f| {
-        serde_json::to_writer_pretty(f, &hashes)?;
+        std::io::Write::write_all(f, &serde_json::to_vec_pretty(&hashes)?)?;
         Ok(())
     })?;
     // A job that ran (or began) with other trained weights than it reads now runs again from
@@ -409,7 +409,7 @@ fn run_with(
                 record["inputs"] = read.clone();
             }
             write_atomic(&files.record, |f| {
-                serde_json::to_writer_pretty(f, &record)?;
+                std::io::Write::write_all(f, &serde_json::to_vec_pretty(&record)?)?;
                 Ok(())
             })?;
             let weight = weight_of(job);

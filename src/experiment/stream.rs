@@ -103,6 +103,9 @@ fn metadata(id: PartId, rows: usize) -> KeyValueMetadata {
     ])
 }
 
+/// The buffer between the row writers and a batch or part file (1 MiB).
+const WRITE_BUFFER: usize = 1 << 20;
+
 /// Writes `frames` (all of one schema) as one file at `path`, atomically, and returns its seal;
 /// `before_rename` sees the seal before the file is renamed into place.
 fn write_sealed(
@@ -117,10 +120,16 @@ fn write_sealed(
     write_atomic_then(
         path,
         |f| {
+            // Through a buffer: Parquet's writer puts its metadata down a few bytes at a time
+            // (a write() each, straight to the file, was nearly every system call of a run).
+            let mut buffered = std::io::BufWriter::with_capacity(WRITE_BUFFER, &mut *f);
+            let f = &mut buffered;
             match format {
                 Format::Parquet => {
                     let mut writer: Option<
-                        polars::io::parquet::write::BatchedWriter<&mut std::fs::File>,
+                        polars::io::parquet::write::BatchedWriter<
+                            &mut std::io::BufWriter<&mut std::fs::File>,
+                        >,
                     > = None;
                     let mut empty: Option<DataFrame> = None;
                     let mut file = Some(&mut *f);
@@ -434,7 +443,10 @@ impl<'a> JobStream<'a> {
         });
         let progress = &self.progress;
         write_atomic(&self.partial.join("progress.json"), |f| {
-            Ok(serde_json::to_writer(f, progress)?)
+            Ok(std::io::Write::write_all(
+                f,
+                &serde_json::to_vec(progress)?,
+            )?)
         })?;
         self.last_flush = Instant::now();
         Ok(())
@@ -488,6 +500,8 @@ impl<'a> JobStream<'a> {
                 write_atomic_then(
                     &self.part,
                     |f| {
+                        let mut buffered = std::io::BufWriter::with_capacity(WRITE_BUFFER, &mut *f);
+                        let f = &mut buffered;
                         for (k, file) in files.iter().enumerate() {
                             let text = std::fs::read(file)
                                 .with_context(|| format!("reading {}", file.display()))?;
@@ -506,6 +520,7 @@ impl<'a> JobStream<'a> {
                                 .include_header(files.is_empty())
                                 .finish(&mut last)?;
                         }
+                        f.flush()?;
                         Ok(())
                     },
                     |f| {
@@ -560,7 +575,10 @@ pub fn reopen(
         }],
     };
     write_atomic(&partial.join("progress.json"), |f| {
-        Ok(serde_json::to_writer(f, &progress)?)
+        Ok(std::io::Write::write_all(
+            f,
+            &serde_json::to_vec(&progress)?,
+        )?)
     })?;
     std::fs::rename(part, partial.join(&file))
         .with_context(|| format!("moving {} into {}", part.display(), partial.display()))
@@ -704,7 +722,12 @@ fn add_seal(
             serde_json::json!({ "units": units, "carry": carry }),
         );
     }
-    write_atomic(record, |f| Ok(serde_json::to_writer_pretty(f, &value)?))
+    write_atomic(record, |f| {
+        Ok(std::io::Write::write_all(
+            f,
+            &serde_json::to_vec_pretty(&value)?,
+        )?)
+    })
 }
 
 #[cfg(test)]

@@ -475,7 +475,7 @@ fn terminations_section(records: &Records) -> Result<String> {
 }
 
 /// Reads the rows of `jobs` under `out` and writes the report, its figures, and (with
-/// `csv_tables`) one CSV file per table.
+/// `csv_tables`) one CSV file per table and report.html (Markdown only without).
 pub fn report(
     exp: &Experiment,
     jobs: &[Job],
@@ -786,7 +786,13 @@ fn write_report(
         .with_context(|| format!("writing {}", report_path.display()))?;
     // The same report as one page, with the game viewer over the experiment's games. A game
     // that does not replay leaves the page without its viewer (said on the page and on stderr)
-    // rather than failing the report.
+    // rather than failing the report. Markdown only (`--format md`): no page, and none left
+    // from an earlier report.
+    let html_path = folder.join("report.html");
+    if !csv_tables {
+        std::fs::remove_file(&html_path).ok();
+        return Ok((table_files, figures));
+    }
     let viewer = match f_kind {
         k if k.plays_games() => Some(crate::game_records::viewer_games(
             exp,
@@ -811,7 +817,6 @@ fn write_report(
             })
         })
         .unwrap_or_default();
-    let html_path = folder.join("report.html");
     std::fs::write(
         &html_path,
         html::page(&plan.title, &md, &folder, &games, total)?,

@@ -439,8 +439,8 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         .iter()
         .map(|t| (t.name.as_str(), t.group_by.as_ref().expect("filled")))
         .collect();
-    let mut figures = r.figures.clone();
-    if figures.is_empty() {
+    let mut figures = r.figures.clone().unwrap_or_default();
+    if r.figures.is_none() {
         for t in &tables {
             let figure = match t.name.as_str() {
                 // The GA's default tables: a fitness curve, and the arena by agent.

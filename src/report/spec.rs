@@ -252,8 +252,9 @@ pub struct ReportSpec {
     pub bootstrap: Option<usize>,
     #[serde(default)]
     pub tables: Vec<TableSpec>,
+    /// The figures; unset, the defaults for the tables; `figures = []`, none at all.
     #[serde(default)]
-    pub figures: Vec<FigureSpec>,
+    pub figures: Option<Vec<FigureSpec>>,
     #[serde(default)]
     pub reference: Vec<ReferenceSpec>,
 }

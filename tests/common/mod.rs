@@ -180,10 +180,24 @@ pub fn assert_same(
         );
         assert!(
             df.equals_missing(&b[k]),
-            "{what}: rows of {k} changed:\n{df}\n{}",
-            b[k]
+            "{what}: rows of {k} changed: {}",
+            first_difference(df, &b[k])
         );
     }
+}
+
+/// Where two frames of one shape first differ: the column, the row and both values (as text).
+fn first_difference(a: &polars::prelude::DataFrame, b: &polars::prelude::DataFrame) -> String {
+    for name in a.get_column_names() {
+        let (x, y) = (texts(a, name), b.column(name).map(|_| texts(b, name)));
+        let Ok(y) = y else {
+            return format!("column {name} is missing from the second");
+        };
+        if let Some(i) = (0..x.len().min(y.len())).find(|&i| x[i] != y[i]) {
+            return format!("column {name}, row {i}: {:?} against {:?}", x[i], y[i]);
+        }
+    }
+    "the frames differ (in types or order)".to_string()
 }
 
 /// Starts `gamelab ARGS` (with `envs` set) once per delay and kills it (SIGKILL) after that many

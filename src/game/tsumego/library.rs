@@ -288,7 +288,12 @@ impl LibrarySpec {
         }
         if self.source == LibrarySource::Gotools {
             self.read_gotools(&dir)?;
-            crate::durable::write_atomic(&marker, |w| Ok(serde_json::to_writer_pretty(w, self)?))?;
+            crate::durable::write_atomic(&marker, |w| {
+                Ok(std::io::Write::write_all(
+                    w,
+                    &serde_json::to_vec_pretty(self)?,
+                )?)
+            })?;
             return Ok(dir);
         }
         eprintln!(
@@ -319,7 +324,12 @@ impl LibrarySpec {
             )?;
             Ok(())
         })?;
-        crate::durable::write_atomic(&marker, |w| Ok(serde_json::to_writer_pretty(w, self)?))?;
+        crate::durable::write_atomic(&marker, |w| {
+            Ok(std::io::Write::write_all(
+                w,
+                &serde_json::to_vec_pretty(self)?,
+            )?)
+        })?;
         Ok(dir)
     }
 }
