@@ -165,16 +165,17 @@ pub fn available() -> Result<(), String> {
             &["/usr/bin/true".into()],
             Some(&cwd),
         )
-        .map_err(|e| format!("cannot make a sandbox: {e}"))?;
+        .map_err(|e| {
+            if e == NOT_INSTALLED {
+                e
+            } else {
+                format!("cannot make a sandbox: {e}")
+            }
+        })?;
         let out = cmd
             .stdin(std::process::Stdio::null())
             .output()
-            .map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => {
-                    "bubblewrap (bwrap) is not installed: install it (`apt-get install bubblewrap`, or `make deps`)".to_string()
-                }
-                _ => format!("cannot start bwrap: {e}"),
-            })?;
+            .map_err(|e| format!("cannot start bwrap: {e}"))?;
         if out.status.success() {
             return Ok(());
         }
@@ -241,14 +242,21 @@ pub fn resolve_program(name: &str, dir: &Path) -> PathBuf {
     if name.contains('/') {
         return absolute(&dir.join(name));
     }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let Some(found) = std::env::split_paths(&path)
-        .map(|d| d.join(name))
-        .find(|p| is_executable(p))
-    else {
+    let Some(found) = on_path(name) else {
         return PathBuf::from(name);
     };
     shim_target(&found, name, dir).unwrap_or(found)
+}
+
+/// What a run says when bwrap is not on PATH.
+const NOT_INSTALLED: &str = "bubblewrap (bwrap) is not installed: install it (`apt-get install bubblewrap`, or `make deps`)";
+
+/// The first executable file `name` on gamelab's PATH.
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| is_executable(p))
 }
 
 fn is_executable(p: &Path) -> bool {
@@ -543,8 +551,11 @@ pub fn command(
     }
     a.push(path_text(&exe));
     a.extend(program[1..].iter().cloned());
-    let mut cmd = Command::new("bwrap");
-    cmd.args(&a);
+    let bwrap = on_path("bwrap").ok_or_else(|| NOT_INSTALLED.to_string())?;
+    let mut cmd = Command::new(bwrap);
+    // bwrap itself gets no environment either: its init is the sandbox's pid 1, whose
+    // /proc/1/environ the program can read when both run as the same user (not root).
+    cmd.args(&a).env_clear();
     super::contain(&mut cmd);
     limits_at_exec(&mut cmd, l, root);
     Ok((cmd, slot))
