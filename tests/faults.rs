@@ -468,6 +468,18 @@ fn a_life_and_death_ga_killed_in_its_test_phase_resumes_to_the_same_rows() {
     }
 }
 
+/// Waits (at most 20 s) until a run has written its holder line into `lock`.
+fn wait_for_holder(lock: &Path) {
+    let t0 = Instant::now();
+    while std::fs::read_to_string(lock)
+        .map(|t| t.is_empty())
+        .unwrap_or(true)
+        && t0.elapsed() < Duration::from_secs(20)
+    {
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
 #[test]
 fn an_unreadable_progress_file_is_named_and_its_batches_played_again() {
     let dir = tempfile::tempdir().unwrap();
@@ -549,14 +561,7 @@ fn a_second_run_is_refused_even_when_the_first_runs_lock_file_was_removed() {
     let busy = dir.path().join("busy");
     let mut first = spawn(&["run", f, "--out", busy.to_str().unwrap()]);
     let lock = busy.join("results/games/run.lock");
-    let t0 = Instant::now();
-    while std::fs::read_to_string(&lock)
-        .map(|t| t.is_empty())
-        .unwrap_or(true)
-        && t0.elapsed() < Duration::from_secs(20)
-    {
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    wait_for_holder(&lock);
     std::fs::remove_file(&lock).unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_gamelab"))
         .args(["run", f, "--out", busy.to_str().unwrap()])
@@ -592,14 +597,7 @@ fn a_second_run_on_the_same_folder_is_refused_naming_the_first_and_shards_run_si
 
     let mut first = spawn(&["run", f, "--out", busy.to_str().unwrap()]);
     let lock = busy.join("results/games/run.lock");
-    let t0 = Instant::now();
-    while std::fs::read_to_string(&lock)
-        .map(|t| t.is_empty())
-        .unwrap_or(true)
-        && t0.elapsed() < Duration::from_secs(20)
-    {
-        std::thread::sleep(Duration::from_millis(2));
-    }
+    wait_for_holder(&lock);
     for args in [
         vec!["run", f, "--out", busy.to_str().unwrap()],
         vec!["run", f, "--out", busy.to_str().unwrap(), "--shard", "1/2"],

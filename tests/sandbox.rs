@@ -401,17 +401,7 @@ fn without_a_sandbox_the_run_stops_before_any_game_unless_the_section_says_none(
     let text = "name = \"nobwrap\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"small6\"\n[match]\nplayers = [\"mine\", \"random\"]\ngames = 2\n[agents.mine]\nkind = \"external\"\ncommand = [\"python3\", \"examples/agents/random_agent.py\"]\n[agents.random]\nkind = \"random\"\n";
     let file = write(dir.path(), "nobwrap.toml", text);
     let out = dir.path().join("out");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .env("PATH", &bin)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let o = run_in_repo(&file, &out, &[("PATH", bin.to_str().unwrap())]);
     assert!(!o.status.success());
     let err = stderr(&o);
     assert!(
@@ -424,17 +414,7 @@ fn without_a_sandbox_the_run_stops_before_any_game_unless_the_section_says_none(
     // With sandbox = "none" it plays, and the report says the agent ran unsandboxed.
     let text = text.replace("[agents.random]", "sandbox = \"none\"\n[agents.random]");
     let file = write(dir.path(), "nobwrap.toml", &text);
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
-        .args([
-            "run",
-            file.to_str().unwrap(),
-            "--out",
-            out.to_str().unwrap(),
-        ])
-        .env("PATH", &bin)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let o = run_in_repo(&file, &out, &[("PATH", bin.to_str().unwrap())]);
     assert!(o.status.success(), "{}", stderr(&o));
     let r = gamelab(&[
         "report",

@@ -403,7 +403,7 @@ impl Process {
         let said = self.log.as_deref().and_then(last_words);
         if let Some(why) = self
             .limit_hit(status.and_then(|s| s.code()), cpu)
-            .or_else(|| sandbox::limit_named_in(said.as_deref()?, self.limits.as_ref()?))
+            .or_else(|| Some(self.limits?.hit(sandbox::limit_named_in(said.as_deref()?)?)))
         {
             detail = format!("{detail}: {why}");
         }
@@ -416,24 +416,18 @@ impl Process {
     /// The sandbox's limit the program hit, by its exit status and what the watch saw.
     pub(super) fn limit_hit(&self, code: Option<i32>, cpu: Duration) -> Option<String> {
         let limits = self.limits.as_ref()?;
-        if let Some(why) = sandbox::limit_hit(code, limits, cpu) {
-            return Some(why);
-        }
         use std::sync::atomic::Ordering::SeqCst;
         let address_space = limits.address_space_mb.saturating_mul(1_000_000);
-        if self.watched.process_peak.load(SeqCst) + 50_000_000 >= address_space {
-            return Some(format!(
-                "a process of it reached the address-space limit, {} MB (limits.address_space_mb)",
-                limits.address_space_mb
-            ));
-        }
-        if self.watched.threads.load(SeqCst) >= limits.processes {
-            return Some(format!(
-                "it reached the process limit, {} (limits.processes)",
-                limits.processes
-            ));
-        }
-        None
+        let hit = sandbox::limit_hit(code, limits, cpu)
+            .or_else(|| {
+                (self.watched.process_peak.load(SeqCst) + 50_000_000 >= address_space)
+                    .then_some(sandbox::Limit::AddressSpace)
+            })
+            .or_else(|| {
+                (self.watched.threads.load(SeqCst) >= limits.processes)
+                    .then_some(sandbox::Limit::Processes)
+            })?;
+        Some(limits.hit(hit))
     }
 
     /// The `memory` fault, when the watch found the program over its limit.

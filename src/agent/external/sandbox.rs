@@ -363,14 +363,14 @@ pub fn command(
     if exe.is_absolute() {
         reads.extend(installation(&exe));
     }
+    let adapters = adapters_dir();
     for arg in &program[1..] {
         let p = absolute(&dir.join(arg));
         if arg.is_empty() || !p.exists() {
             continue;
         }
-        let adapters = adapters_dir();
         if p.starts_with(&adapters) {
-            reads.push(adapters);
+            reads.push(adapters.clone());
         } else if let Some(project) = python_project(&p) {
             // A Python package (the Freckers course's `agent/`) or a file in one (Colosseum's
             // `agents/student_agent.py`): the project it lives in, whose other packages and
@@ -398,35 +398,34 @@ pub fn command(
 
     let root = is_root();
     let mut a: Vec<String> = Vec::new();
-    let mut arg = |s: &str| a.push(s.to_string());
-    if root {
+    let flags: &[&str] = match (root, spec.network) {
         // bwrap as root makes the namespaces itself; the program then runs as a uid of its own.
-        for f in [
+        (true, false) => &[
             "--unshare-pid",
             "--unshare-ipc",
             "--unshare-uts",
             "--unshare-cgroup-try",
-        ] {
-            arg(f);
-        }
-        if !spec.network {
-            arg("--unshare-net");
-        }
-    } else {
-        arg("--unshare-all");
-        if spec.network {
-            arg("--share-net");
-        }
-    }
-    for f in [
-        "--die-with-parent",
-        "--new-session",
-        "--hostname",
-        "gamelab-sandbox",
-    ] {
-        arg(f);
-    }
-    let mut a = a;
+            "--unshare-net",
+        ],
+        (true, true) => &[
+            "--unshare-pid",
+            "--unshare-ipc",
+            "--unshare-uts",
+            "--unshare-cgroup-try",
+        ],
+        (false, false) => &["--unshare-all"],
+        (false, true) => &["--unshare-all", "--share-net"],
+    };
+    a.extend(flags.iter().map(|f| f.to_string()));
+    a.extend(
+        [
+            "--die-with-parent",
+            "--new-session",
+            "--hostname",
+            "gamelab-sandbox",
+        ]
+        .map(String::from),
+    );
     let path_text = |p: &Path| p.to_string_lossy().into_owned();
     for s in SYSTEM {
         let p = Path::new(s);
@@ -477,13 +476,10 @@ pub fn command(
         }
         (true, false) => a.extend(["--ro-bind".into(), path_text(&dir), path_text(&dir)]),
         (false, _) => {
+            // An empty folder for the program's own, unless a bound path shows it.
             if !made.contains(&dir) && !binds.iter().any(|b| dir.starts_with(b)) {
-                a.extend([
-                    "--perms".into(),
-                    "0755".into(),
-                    "--dir".into(),
-                    path_text(&dir),
-                ]);
+                a.extend(["--perms", "0755", "--dir"].map(String::from));
+                a.push(path_text(&dir));
             }
         }
     }
@@ -507,25 +503,21 @@ pub fn command(
         a.extend(["--setenv".into(), k, v]);
     }
     a.push("--".into());
-    let (slot, uid) = if root {
+    let slot = if root {
         let (slot, uid) = Slot::take();
-        a.extend(
-            [
-                "setpriv".to_string(),
-                format!("--reuid={uid}"),
-                format!("--regid={uid}"),
-                "--clear-groups".into(),
-                "--inh-caps=-all".into(),
-                "--bounding-set=-all".into(),
-                "--no-new-privs".into(),
-            ]
-            .into_iter(),
-        );
-        (slot, uid)
+        a.extend([
+            "setpriv".to_string(),
+            format!("--reuid={uid}"),
+            format!("--regid={uid}"),
+            "--clear-groups".into(),
+            "--inh-caps=-all".into(),
+            "--bounding-set=-all".into(),
+            "--no-new-privs".into(),
+        ]);
+        slot
     } else {
-        (Slot(None), 0)
+        Slot::none()
     };
-    let _ = uid;
     let l = spec.limits;
     if !root {
         // The process count is set inside the user namespace bwrap makes (set before it, it
@@ -597,53 +589,59 @@ fn limits_at_exec(cmd: &mut Command, l: Limits, with_processes: bool) {
     }
 }
 
+/// A kernel limit of the sandbox, to name the one a program hit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    Processes,
+    Cpu,
+    FileSize,
+    OpenFiles,
+    AddressSpace,
+}
+
+impl Limits {
+    /// The words of a fault's detail for a program that hit `limit`.
+    pub fn hit(&self, limit: Limit) -> String {
+        let (what, value, key) = match limit {
+            Limit::Processes => ("process", self.processes.to_string(), "processes"),
+            Limit::Cpu => ("CPU time", format!("{} s", self.cpu_s), "cpu_s"),
+            Limit::FileSize => ("file size", format!("{} MB", self.file_mb), "file_mb"),
+            Limit::OpenFiles => ("open-file", self.open_files.to_string(), "open_files"),
+            Limit::AddressSpace => (
+                "address-space",
+                format!("{} MB", self.address_space_mb),
+                "address_space_mb",
+            ),
+        };
+        format!("it hit the {what} limit, {value} (limits.{key})")
+    }
+}
+
 /// The kernel limit a program's last words name (what a failed call prints: Python's
 /// `OSError: [Errno 27] File too large`, C's strerror), if any: an agent that ignores the
 /// limit's signal (Python ignores SIGXFSZ) or meets a refused call dies of the error instead.
-pub fn limit_named_in(last_words: &str, limits: &Limits) -> Option<String> {
+pub fn limit_named_in(last_words: &str) -> Option<Limit> {
     let w = last_words.to_ascii_lowercase();
     if w.contains("file too large") {
-        Some(format!(
-            "it hit the file size limit, {} MB (limits.file_mb)",
-            limits.file_mb
-        ))
+        Some(Limit::FileSize)
     } else if w.contains("memoryerror") || w.contains("cannot allocate memory") {
-        Some(format!(
-            "it hit the address-space limit, {} MB (limits.address_space_mb)",
-            limits.address_space_mb
-        ))
+        Some(Limit::AddressSpace)
     } else if w.contains("resource temporarily unavailable") || w.contains("cannot fork") {
-        Some(format!(
-            "it hit the process limit, {} (limits.processes)",
-            limits.processes
-        ))
+        Some(Limit::Processes)
     } else if w.contains("too many open files") {
-        Some(format!(
-            "it hit the open-file limit, {} (limits.open_files)",
-            limits.open_files
-        ))
+        Some(Limit::OpenFiles)
     } else {
         None
     }
 }
 
 /// What a sandboxed program's exit status says about a kernel limit it hit, if any: bwrap
-/// exits with 128 + the signal that ended the program.
-pub fn limit_hit(code: Option<i32>, limits: &Limits, cpu_used: Duration) -> Option<String> {
-    let code = code?;
-    match code - 128 {
-        s if s == libc::SIGXCPU => Some(format!(
-            "it hit the CPU time limit, {} s (limits.cpu_s)",
-            limits.cpu_s
-        )),
-        s if s == libc::SIGKILL && cpu_used.as_secs() >= limits.cpu_s => Some(format!(
-            "it hit the CPU time limit, {} s (limits.cpu_s)",
-            limits.cpu_s
-        )),
-        s if s == libc::SIGXFSZ => Some(format!(
-            "it hit the file size limit, {} MB (limits.file_mb)",
-            limits.file_mb
-        )),
+/// exits with 128 + the signal that ended the program (SIGKILL at the CPU limit's hard end).
+pub fn limit_hit(code: Option<i32>, limits: &Limits, cpu_used: Duration) -> Option<Limit> {
+    match code? - 128 {
+        s if s == libc::SIGXCPU => Some(Limit::Cpu),
+        s if s == libc::SIGKILL && cpu_used.as_secs() >= limits.cpu_s => Some(Limit::Cpu),
+        s if s == libc::SIGXFSZ => Some(Limit::FileSize),
         _ => None,
     }
 }
