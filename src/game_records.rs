@@ -108,9 +108,13 @@ fn job_part(exp: &Experiment, job: &Job, out: &Path) -> Result<PathBuf> {
 
 /// How many games a job's rows hold (read from the part's row count, not its rows).
 pub fn count_games(exp: &Experiment, job: &Job, out: &Path) -> Result<usize> {
-    let part = job_part(exp, job, out)?;
+    count_rows(&job_part(exp, job, out)?)
+}
+
+/// How many rows a part file holds (a Parquet file's from its metadata).
+fn count_rows(part: &Path) -> Result<usize> {
     let df = crate::report::records::collect(
-        crate::report::records::scan_part(&part)?.select([len().alias("n")]),
+        crate::report::records::scan_part(part)?.select([len().alias("n")]),
     )
     .with_context(|| format!("reading {}", part.display()))?;
     Ok(df.column("n")?.u32()?.get(0).unwrap_or(0) as usize)
@@ -138,12 +142,33 @@ pub fn read_games(
         wanted.push(col("opening").cast(DataType::String));
     }
     // Sorted by the game number before the columns become text ("10" sorts before "9").
-    let mut sorted = frame.sort(["game"], SortMultipleOptions::default());
-    if let Which::First(n) = which {
-        sorted = sorted.limit(n as IdxSize);
-    }
-    let df = crate::report::records::collect(sorted.select(wanted))
-        .with_context(|| format!("reading {}", part.display()))?;
+    let read = |frame: LazyFrame| {
+        crate::report::records::collect(
+            frame
+                .sort(["game"], SortMultipleOptions::default())
+                .select(wanted.clone()),
+        )
+        .with_context(|| format!("reading {}", part.display()))
+    };
+    let df = match which {
+        // A job's games are numbered from 0, so its first N are those numbered below N: a filter
+        // the scan applies as it reads (row groups past them are skipped by their statistics),
+        // where a top-N would read every row's transcript. A part with gaps in its numbers
+        // (none is written so) takes the top-N.
+        Which::First(n) => {
+            let below = read(frame.clone().filter(col("game").lt(lit(n as i64))))?;
+            if below.height() >= n || below.height() == count_rows(&part)? {
+                below
+            } else {
+                read(
+                    frame
+                        .sort(["game"], SortMultipleOptions::default())
+                        .limit(n as IdxSize),
+                )?
+            }
+        }
+        _ => read(frame)?,
+    };
     let text = |name: &str| -> Result<Vec<Option<String>>> {
         Ok(match df.column(name) {
             Ok(c) => c.str()?.iter().map(|v| v.map(str::to_string)).collect(),

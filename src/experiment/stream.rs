@@ -186,8 +186,64 @@ fn write_sealed(
     Ok(seal.expect("sealed before the rename"))
 }
 
-/// Checks `path` against `seal` and, for Parquet, against its own metadata. The error says
-/// what is wrong.
+/// What a part file looked like when its every byte last matched its seal (`verify_part`):
+/// kept in `jobs/<hash>.<folder>.checked`, so a later check that finds the file as it was
+/// (same file, size, modification and status-change times) reads only its Parquet footer, not
+/// its bytes. Any write to a file, a rename onto it or a change of its times through the file
+/// system moves its status-change time (ctime), which no program can set back; a copied or
+/// restored folder (a new file) is read in full once more. docs/rows.md says what this keeps.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct Checked {
+    dev: u64,
+    ino: u64,
+    bytes: u64,
+    mtime_ns: i128,
+    ctime_ns: i128,
+    /// The seal it matched.
+    xxh3: String,
+}
+
+impl Checked {
+    /// The file at `path` as it is now, with the seal it is to match.
+    fn of(path: &Path, seal: &Seal) -> Option<Checked> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::metadata(path).ok()?;
+        Some(Checked {
+            dev: m.dev(),
+            ino: m.ino(),
+            bytes: m.size(),
+            mtime_ns: i128::from(m.mtime()) * 1_000_000_000 + i128::from(m.mtime_nsec()),
+            ctime_ns: i128::from(m.ctime()) * 1_000_000_000 + i128::from(m.ctime_nsec()),
+            xxh3: seal.xxh3.clone(),
+        })
+    }
+
+    /// How long before now a file's status must have last changed for its stamp to be kept.
+    const SETTLED: std::time::Duration = std::time::Duration::from_secs(2);
+
+    /// Whether the file's status changed at least `SETTLED` ago: any later write then moves its
+    /// ctime past the stamp's, whatever the clock's tick.
+    fn settled(&self) -> bool {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as i128);
+        now - self.ctime_ns >= Self::SETTLED.as_nanos() as i128
+    }
+
+    fn read(path: &Path) -> Option<Checked> {
+        serde_json::from_slice(&std::fs::read(path).ok()?).ok()
+    }
+}
+
+/// Where the `Checked` stamp of `part` (sealed in job record `record`) is kept.
+fn stamp_path(record: &Path, part: &Path) -> Option<PathBuf> {
+    let stem = record.file_stem()?.to_string_lossy();
+    let folder = part.parent()?.file_name()?.to_string_lossy();
+    Some(record.with_file_name(format!("{stem}.{folder}.checked")))
+}
+
+/// Checks `path` against `seal` (its size and every byte's checksum) and, for Parquet, against
+/// its own metadata. The error says what is wrong.
 pub fn check_sealed(path: &Path, seal: &Seal, id: PartId) -> Result<(), String> {
     let mut f = std::fs::File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
     let (bytes, xxh3) = checksum(&mut f).map_err(|e| format!("cannot read it: {e}"))?;
@@ -200,8 +256,14 @@ pub fn check_sealed(path: &Path, seal: &Seal, id: PartId) -> Result<(), String> 
     if xxh3 != seal.xxh3 {
         return Err("its checksum differs from its seal (the file was changed)".into());
     }
+    check_metadata(path, seal, id)
+}
+
+/// Checks a Parquet part's own metadata (its footer: row format, experiment, job, rows) against
+/// `seal` and `id`; a CSV part has none.
+fn check_metadata(path: &Path, seal: &Seal, id: PartId) -> Result<(), String> {
     if path.extension().is_some_and(|e| e == "parquet") {
-        f.rewind().map_err(|e| e.to_string())?;
+        let f = std::fs::File::open(path).map_err(|e| format!("cannot open it: {e}"))?;
         let mut reader = ParquetReader::new(f);
         let meta = reader
             .get_metadata()
@@ -257,7 +319,25 @@ pub fn verify_part(part: &Path, record: &Path, id: PartId) -> Result<Option<usiz
         return Ok(None);
     }
     let seal = recorded_seal(record, part).ok_or_else(|| format!("its job record {} keeps no seal for it (written by an older gamelab, or the record was changed)", record.display()))?;
-    check_sealed(part, &seal, id)?;
+    let stamp = stamp_path(record, part);
+    let unchanged = stamp
+        .as_deref()
+        .and_then(Checked::read)
+        .is_some_and(|checked| Checked::of(part, &seal).as_ref() == Some(&checked));
+    if unchanged {
+        check_metadata(part, &seal, id)?;
+    } else {
+        check_sealed(part, &seal, id)?;
+        // A folder one may not write into (someone else's results) is checked in full each time.
+        // A file whose status changed a moment ago is not stamped: the kernel's file times move
+        // in clock ticks, so a write within the same tick would leave them as they are.
+        if let (Some(stamp), Some(checked)) = (stamp, Checked::of(part, &seal))
+            && checked.settled()
+            && let Ok(text) = serde_json::to_vec(&checked)
+        {
+            write_atomic(&stamp, |f| Ok(f.write_all(&text)?)).ok();
+        }
+    }
     Ok(Some(seal.rows))
 }
 

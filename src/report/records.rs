@@ -3,6 +3,9 @@
 //! keys) and the numbers they measure (result, own and opponent score, plies, time, search
 //! effort); a GA generation, tune or solve row is one record as it is.
 //!
+//! A score table over a game's seats and game-level columns counts the games instead
+//! (`Records::counted_seats`): one group-by over the games, then a few seat rows.
+//!
 //! Nothing is read when records are made. Each table runs its own queries (`table.rs`), one per
 //! part (`parts`: a job's records; `games`: a job's games, one row each): the scan reads only the
 //! columns a query names, filters, groups and aggregates in polars' streaming engine, and hands
@@ -15,7 +18,9 @@ use crate::experiment::rows::SWEPT_AS_ROW_COLUMN;
 use anyhow::{Context as _, Result};
 use polars::prelude::*;
 use std::collections::BTreeMap;
+use std::hash::BuildHasherDefault;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
 
 /// A part file and its lazy scan.
 pub type Scan = (PathBuf, LazyFrame);
@@ -32,6 +37,33 @@ pub struct Records {
     pub grid: Vec<String>,
     /// Game records: the records of each part (job), whose union `frame` is.
     pub parts: Vec<LazyFrame>,
+    /// Game records: the game keys more than one of `games` has, found once (by the first
+    /// table that asks) for every table of the report.
+    pub repeated: Arc<OnceLock<Option<Arc<RepeatedKeys>>>>,
+    /// Game records as `games` made them (no column added, no filter, no join since): what
+    /// `counted_seats` needs to count them from the games alone.
+    pub plain_games: bool,
+}
+
+/// A set of game keys (`rows::game_key`, already a hash: looked up by its own bits).
+pub type RepeatedKeys = std::collections::HashSet<u64, BuildHasherDefault<KeyHasher>>;
+
+/// The hasher of `RepeatedKeys`: a game key is an xxh3 hash, so its bits are the hash.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
 }
 
 impl std::fmt::Debug for Records {
@@ -257,6 +289,28 @@ fn game_keys(columns: &mut [Column]) -> PolarsResult<Column> {
     Ok(keys.with_name("game_key".into()).into_column())
 }
 
+/// The result of seat `me` ("first" or "second") from the game's `winner`: 1, 0.5 or 0.
+fn seat_result(me: &str) -> Expr {
+    when(col("winner").eq(lit("draw")))
+        .then(lit(0.5))
+        .when(col("winner").eq(lit(me)))
+        .then(lit(1.0))
+        .otherwise(lit(0.0))
+}
+
+/// A seat's `fault`: the game's termination where the seat lost the game by it (the seat at
+/// fault), else "-".
+fn seat_fault(result: &Expr) -> Expr {
+    when(
+        col("termination")
+            .neq(lit("normal"))
+            .and(result.clone().eq(lit(0.0))),
+    )
+    .then(col("termination"))
+    .otherwise(lit("-"))
+    .alias("fault")
+}
+
 impl Records {
     pub fn new(mut frame: LazyFrame) -> Result<Records> {
         let schema = frame.collect_schema()?;
@@ -266,6 +320,8 @@ impl Records {
             games: Vec::new(),
             grid: Vec::new(),
             parts: Vec::new(),
+            repeated: Arc::default(),
+            plain_games: false,
         })
     }
 
@@ -425,11 +481,7 @@ impl Records {
         }
         let seat = |me: &str, them: &str| -> Vec<Expr> {
             let own = |name: &str| col(format!("{me}_{name}"));
-            let result = when(col("winner").eq(lit("draw")))
-                .then(lit(0.5))
-                .when(col("winner").eq(lit(me)))
-                .then(lit(1.0))
-                .otherwise(lit(0.0));
+            let result = seat_result(me);
             let mut exprs = vec![
                 own("agent").alias("agent"),
                 col(format!("{them}_agent")).alias("opponent"),
@@ -437,15 +489,7 @@ impl Records {
                 col("stage"),
                 col("job"),
                 col("termination"),
-                // The seat at fault lost the game by it.
-                when(
-                    col("termination")
-                        .neq(lit("normal"))
-                        .and(result.clone().eq(lit(0.0))),
-                )
-                .then(col("termination"))
-                .otherwise(lit("-"))
-                .alias("fault"),
+                seat_fault(&result),
                 result.alias("result"),
                 own("score").alias("score"),
                 col(format!("{them}_score")).alias("opponent_score"),
@@ -494,8 +538,88 @@ impl Records {
         Ok(Records {
             games,
             grid,
+            plain_games: true,
             ..Records::new(union(parts.clone())?)?.with_parts(parts)
         })
+    }
+
+    /// Seat columns `counted_seats` derives from a game's agents, winner and termination.
+    pub const COUNTED_SEAT_COLUMNS: [&'static str; 5] =
+        ["agent", "opponent", "seat", "result", "fault"];
+
+    /// The seat records of each part's games counted, not listed: the games grouped by their
+    /// agents, winner, termination and the game-level columns `keep` (each a column of the
+    /// games), then each group as two seat records (`agent`, `opponent`, `seat`, `result`,
+    /// `fault`, `termination`, `keep`) with `__games`, the games it stands for. A score table
+    /// over these groups sums `__games` where the records would be counted: one pass over the
+    /// games' few columns, a handful of rows after it, where the records are two per game.
+    /// With `only` (a frame of distinct `game_key`s), only the games with those keys.
+    /// `None` unless these are plain game records (`plain_games`) or `keep` names a column the
+    /// games do not have; `keep` must not hold a seat column.
+    pub fn counted_seats(
+        &self,
+        keep: &[String],
+        only: Option<&DataFrame>,
+    ) -> Option<Vec<LazyFrame>> {
+        if !self.plain_games || self.games.is_empty() {
+            return None;
+        }
+        let mut by: Vec<Expr> = ["first_agent", "second_agent", "winner", "termination"]
+            .into_iter()
+            .map(col)
+            .collect();
+        for k in keep {
+            if k == "termination" {
+                continue;
+            }
+            if Self::COUNTED_SEAT_COLUMNS.contains(&k.as_str()) || !self.has(k) {
+                return None;
+            }
+            by.push(col(k.as_str()));
+        }
+        let seat = |me: &str, them: &str| -> Vec<Expr> {
+            let result = seat_result(me);
+            let mut exprs = vec![
+                col(format!("{me}_agent")).alias("agent"),
+                col(format!("{them}_agent")).alias("opponent"),
+                lit(me).alias("seat"),
+                col("termination"),
+                seat_fault(&result),
+                result.alias("result"),
+                col("__games"),
+            ];
+            exprs.extend(
+                keep.iter()
+                    .filter(|k| *k != "termination")
+                    .map(|k| col(k.as_str())),
+            );
+            exprs
+        };
+        let counted = |games: &LazyFrame| -> Option<LazyFrame> {
+            // A join, not a filter: polars 0.55 streams a join with a small frame in bounded
+            // memory, where a filter by a Rust closure held about 100 MB more for 4M games.
+            let games = match only {
+                Some(keys) => games.clone().join(
+                    keys.clone().lazy(),
+                    [col("game_key")],
+                    [col("game_key")],
+                    JoinArgs::new(JoinType::Inner),
+                ),
+                None => games.clone(),
+            };
+            let groups = games
+                .group_by(by.clone())
+                .agg([len().cast(DataType::Float64).alias("__games")]);
+            concat(
+                [
+                    groups.clone().select(seat("first", "second")),
+                    groups.select(seat("second", "first")),
+                ],
+                UnionArgs::default(),
+            )
+            .ok()
+        };
+        self.games.iter().map(counted).collect()
     }
 
     /// The same records with columns added (to the whole and to each part).
@@ -504,6 +628,7 @@ impl Records {
         Ok(Records {
             games: self.games.clone(),
             grid: self.grid.clone(),
+            repeated: self.repeated.clone(),
             ..Records::new(add(&self.frame))?.with_parts(self.parts.iter().map(add).collect())
         })
     }
@@ -559,6 +684,7 @@ impl Records {
         Ok(Records {
             games: self.games.clone(),
             grid: self.grid.clone(),
+            repeated: self.repeated.clone(),
             ..Records::new(join(self.frame))?.with_parts(parts)
         })
     }
@@ -629,6 +755,7 @@ impl Records {
         Ok(Records {
             games: self.games.clone(),
             grid: self.grid.clone(),
+            repeated: self.repeated.clone(),
             ..Records::new(only(&self.frame))?.with_parts(self.parts.iter().map(only).collect())
         })
     }
@@ -657,6 +784,7 @@ impl Records {
         Ok(Records {
             games: self.games.clone(),
             grid: self.grid.clone(),
+            repeated: self.repeated.clone(),
             ..Records::concat(parts.clone())?.with_parts(parts)
         })
     }

@@ -2,7 +2,7 @@
 //! CSV forms. A table row always has a main value with an interval (what figures draw and
 //! references are compared with) plus the columns its statistic adds.
 
-use super::records::{Records, collect, key_texts, numbers};
+use super::records::{Records, RepeatedKeys, collect, key_texts, numbers};
 use super::spec::{MeanInterval, Statistic};
 use super::stats::elo::{Pentanomial, Wdl, elo_pentanomial, elo_trinomial, los};
 use super::stats::means::{Moments, bootstrap, mean, mean_interval_of, paired, welch_of};
@@ -12,6 +12,7 @@ use anyhow::{Result, bail};
 use polars::prelude::*;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 mod order;
 mod query;
@@ -156,65 +157,110 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
             "pairs 0/¼/½/¾/1".into(),
         ];
     }
-    let result = || col("result");
-    let mut aggs = vec![
-        len().cast(DataType::Float64).alias("n"),
-        result()
-            .gt_eq(lit(1.0))
-            .cast(DataType::Float64)
-            .sum()
-            .alias("wins"),
-        result()
-            .gt(lit(0.0))
-            .and(result().lt(lit(1.0)))
-            .cast(DataType::Float64)
-            .sum()
-            .alias("draws"),
-    ];
     // Repeated games: only the games whose start and moves occur more than once among all the
     // games can repeat within a group, so each group counts its games (without a set of them,
-    // `GameCount`) and the distinct keys of those few.
-    let repeats = repeated_keys(&records.games)?;
+    // `GameCount`), and a second query over the records of those few games alone (`repeated`
+    // filters them before anything else is read) counts them again and finds their distinct
+    // keys.
+    let repeats = repeated_keys(records)?;
     let count = GameCount::of(p, records);
-    let mut marked = None;
-    if let Some(repeated) = repeats.as_ref().filter(|r| !r.is_empty()) {
-        let repeated = repeated.clone();
-        let is_repeated = col("game_key").map(
-            move |c| {
-                let keys = c.u64()?;
-                Ok(keys
-                    .iter()
-                    .map(|k| Some(k.is_some_and(|k| repeated.contains(&k))))
-                    .collect::<BooleanChunked>()
-                    .with_name("repeated".into())
-                    .into_column())
-            },
-            |_, f| Ok(Field::new(f.name().clone(), DataType::Boolean)),
-        );
-        marked = Some(records.with_columns(&[is_repeated.alias("__repeated")])?);
-        aggs.extend(count.aggs("", None));
-        aggs.extend(count.aggs("_repeated", Some(col("__repeated"))));
-    }
-    let source = marked.as_ref().unwrap_or(records);
-    let (names, groups) = summed(source, p.group_by, p.filter, aggs)?;
-    // The distinct repeated games of each group: (group, game key) once per part, merged.
-    let mut distinct_repeated: BTreeMap<Vec<String>, std::collections::HashSet<u64>> =
-        BTreeMap::new();
-    if marked.is_some() {
-        let mut keys: Vec<Expr> = p.group_by.iter().map(|k| source.key(k)).collect();
-        keys.push(col("game_key"));
-        let queries = per_part(source, p.filter)
-            .into_iter()
-            .map(|part| {
-                part.filter(col("__repeated"))
-                    .group_by(keys.clone())
-                    .agg([len().alias("__n")])
-            })
+    let repeated = repeats.as_ref().filter(|r| !r.is_empty());
+    // Keys and filter on a game's seats and game-level columns only: counted from the games
+    // themselves (`Records::counted_seats`: a group-by over the games, then a few rows);
+    // otherwise from the records, two per game.
+    let game_columns: Option<Vec<String>> = {
+        let mut columns: Vec<String> = p
+            .group_by
+            .iter()
+            .chain(p.filter.iter().map(|(c, _)| c))
+            .filter(|c| !Records::COUNTED_SEAT_COLUMNS.contains(&c.as_str()))
+            .cloned()
             .collect();
+        columns.sort();
+        columns.dedup();
+        let game_level = |c: &String| GAME_LEVEL.contains(&c.as_str()) || records.grid.contains(c);
+        (!matches!(count, GameCount::Distinct) && columns.iter().all(game_level)).then_some(columns)
+    };
+    let counted = |only: Option<&DataFrame>, extra: &[&str]| {
+        game_columns.as_ref().and_then(|columns| {
+            let mut keep = columns.clone();
+            keep.extend(extra.iter().map(|e| e.to_string()));
+            records.counted_seats(&keep, only)
+        })
+    };
+    let (names, groups) = match counted(None, &[]) {
+        Some(parts) => {
+            let queries = parts
+                .into_iter()
+                .map(|part| {
+                    part.filter(records.matches(p.filter))
+                        .group_by(group_keys(
+                            p.group_by.iter().map(|k| records.key(k)).collect(),
+                        ))
+                        .agg(score_counts(&count, "", true))
+                })
+                .collect();
+            added_up(queries, p.group_by)?
+        }
+        None => summed(
+            records,
+            p.group_by,
+            p.filter,
+            score_counts(&count, "", false),
+        )?,
+    };
+    // Each group's records of repeated games (`GameCount` aggregates) and their distinct keys.
+    let mut repeated_counts: BTreeMap<Vec<String>, (Vec<f64>, std::collections::HashSet<u64>)> =
+        BTreeMap::new();
+    let mut repeated_names = Vec::new();
+    if let Some(repeated) = repeated {
+        let mut keys: Vec<Expr> = p.group_by.iter().map(|k| records.key(k)).collect();
+        keys.push(col("game_key"));
+        let mut listed: Vec<u64> = repeated.iter().copied().collect();
+        listed.sort_unstable();
+        let only = DataFrame::new_infer_height(vec![Column::new("game_key".into(), listed)])?;
+        let queries: Vec<LazyFrame> = match counted(Some(&only), &["game_key"]) {
+            Some(parts) => parts
+                .into_iter()
+                .map(|part| {
+                    part.filter(records.matches(p.filter))
+                        .group_by(keys.clone())
+                        .agg(count.aggs_counted("_repeated"))
+                })
+                .collect(),
+            None => {
+                let only = records.filtered(is_repeated(repeated.clone()))?;
+                per_part(&only, p.filter)
+                    .into_iter()
+                    .map(|part| {
+                        part.group_by(keys.clone())
+                            .agg(count.aggs("_repeated", None))
+                    })
+                    .collect()
+            }
+        };
         for df in collect_parts(queries)? {
+            repeated_names = df
+                .get_column_names()
+                .iter()
+                .skip(keys.len())
+                .map(|n| n.to_string())
+                .collect();
+            let values: Vec<Vec<f64>> = repeated_names
+                .iter()
+                .map(|n| numbers(&df, n))
+                .collect::<Result<_>>()?;
             let game_keys = df.column("game_key")?.u64()?.into_no_null_iter();
-            for (group, key) in row_keys(&df, p.group_by)?.into_iter().zip(game_keys) {
-                distinct_repeated.entry(group).or_default().insert(key);
+            for (i, (group, key)) in row_keys(&df, p.group_by)?
+                .into_iter()
+                .zip(game_keys)
+                .enumerate()
+            {
+                let (sums, distinct) = repeated_counts
+                    .entry(group)
+                    .or_insert_with(|| (vec![0.0; values.len()], Default::default()));
+                sums.iter_mut().zip(&values).for_each(|(s, v)| *s += v[i]);
+                distinct.insert(key);
             }
         }
     }
@@ -235,10 +281,10 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
         };
         let n = get("n") as u64;
         let points = wdl.wins as f64 + 0.5 * wdl.draws as f64;
-        if marked.is_some() {
+        if let Some((sums, distinct)) = repeated_counts.get(&keys) {
             let games = count.games(&get, "");
-            let unique = games - count.games(&get, "_repeated")
-                + distinct_repeated.get(&keys).map_or(0, |k| k.len() as u64);
+            let repeated = count.games(&|name| value(&repeated_names, sums, name), "_repeated");
+            let unique = games - repeated + distinct.len() as u64;
             if unique < games {
                 t.repeated.push((keys.clone(), games, unique));
             }
@@ -296,31 +342,93 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
     Ok(t)
 }
 
-/// The keys (start and moves) that more than one game of `games` (one row per game) has: none
-/// when every game is distinct; `None` for rows without game keys. One column of 8 bytes a
-/// game, sorted in place.
-fn repeated_keys(
-    games: &[LazyFrame],
-) -> Result<Option<std::sync::Arc<std::collections::HashSet<u64>>>> {
-    if games.is_empty() {
-        return Ok(None);
+/// A score table's aggregates: records, wins and draws, and what `count` reads (names with
+/// `suffix`); `counted`: over `Records::counted_seats` rows, each standing for `__games` records.
+fn score_counts(count: &GameCount, suffix: &str, counted: bool) -> Vec<Expr> {
+    let result = || col("result");
+    let times = |e: Expr| {
+        if counted {
+            (e.cast(DataType::Float64) * col("__games")).sum()
+        } else {
+            e.cast(DataType::Float64).sum()
+        }
+    };
+    let n = if counted {
+        col("__games").sum()
+    } else {
+        len().cast(DataType::Float64)
+    };
+    let mut aggs = vec![
+        n.alias("n"),
+        times(result().gt_eq(lit(1.0))).alias("wins"),
+        times(result().gt(lit(0.0)).and(result().lt(lit(1.0)))).alias("draws"),
+    ];
+    if counted {
+        aggs.extend(count.aggs_counted(suffix));
+    } else {
+        aggs.extend(count.aggs(suffix, None));
     }
-    let mut keys: Vec<u64> = Vec::new();
-    for df in collect_parts(
-        games
-            .iter()
-            .map(|part| part.clone().select([col("game_key")]))
-            .collect(),
-    )? {
-        keys.extend(df.column("game_key")?.u64()?.into_no_null_iter());
+    aggs
+}
+
+/// The keys (start and moves) that more than one game of the records' games (one row per
+/// game) has: none when every game is distinct; `None` for rows without game keys. One column
+/// of 8 bytes a game, sorted in place; found once for all the report's tables.
+fn repeated_keys(records: &Records) -> Result<Option<Arc<RepeatedKeys>>> {
+    if let Some(found) = records.repeated.get() {
+        return Ok(found.clone());
     }
-    keys.sort_unstable();
-    let repeated: std::collections::HashSet<u64> = keys
-        .windows(2)
-        .filter(|w| w[0] == w[1])
-        .map(|w| w[0])
-        .collect();
-    Ok(Some(std::sync::Arc::new(repeated)))
+    let found = if records.games.is_empty() {
+        None
+    } else {
+        // Streamed batch by batch into one vector: the column is never held twice.
+        let gathered = Arc::new(std::sync::Mutex::new(Vec::<u64>::new()));
+        for part in &records.games {
+            let into = gathered.clone();
+            let sink = part.clone().select([col("game_key")]).sink_batches(
+                PlanCallback::new(move |df: DataFrame| {
+                    let column = df.column("game_key")?.u64()?.clone();
+                    let mut keys = into.lock().expect("not poisoned");
+                    keys.extend(column.into_no_null_iter());
+                    Ok(false)
+                }),
+                false,
+                None,
+            )?;
+            collect(sink)?;
+        }
+        let mut keys = std::mem::take(&mut *gathered.lock().expect("not poisoned"));
+        keys.sort_unstable();
+        let repeated: RepeatedKeys = keys
+            .windows(2)
+            .filter(|w| w[0] == w[1])
+            .map(|w| w[0])
+            .collect();
+        Some(Arc::new(repeated))
+    };
+    Ok(records.repeated.get_or_init(|| found).clone())
+}
+
+/// The expression: is the record's game key one of `repeated`.
+fn is_repeated(repeated: Arc<RepeatedKeys>) -> Expr {
+    col("game_key").map(
+        move |c| {
+            let keys = c.u64()?;
+            let marks: BooleanChunked = if keys.null_count() == 0 {
+                BooleanChunked::from_iter_values(
+                    "repeated".into(),
+                    keys.into_no_null_iter().map(|k| repeated.contains(&k)),
+                )
+            } else {
+                keys.iter()
+                    .map(|k| Some(k.is_some_and(|k| repeated.contains(&k))))
+                    .collect::<BooleanChunked>()
+                    .with_name("repeated".into())
+            };
+            Ok(marks.into_column())
+        },
+        |_, f| Ok(Field::new(f.name().clone(), DataType::Boolean)),
+    )
 }
 
 /// Columns of a game record that are the game's, not a seat's: both seat records of a game
@@ -398,6 +506,20 @@ impl GameCount {
                     .alias(format!("game_ids{suffix}")),
             ),
             _ => {}
+        }
+        aggs
+    }
+
+    /// What `aggs(suffix, None)` computes, over `Records::counted_seats` rows (each standing
+    /// for `__games` records); never for `Distinct`, which needs each game's id.
+    fn aggs_counted(&self, suffix: &str) -> Vec<Expr> {
+        let mut aggs = vec![col("__games").sum().alias(format!("records{suffix}"))];
+        if let GameCount::SelfPlayTwice = self {
+            aggs.push(
+                (col("agent").eq(col("opponent")).cast(DataType::Float64) * col("__games"))
+                    .sum()
+                    .alias(format!("self_play{suffix}")),
+            );
         }
         aggs
     }

@@ -309,3 +309,35 @@ fn batches_are_removed_only_when_every_file_is_the_streams_own() {
         "the emptied folder of all batches goes too"
     );
 }
+
+/// A part checked in full once is stamped (`Checked`) and later checks read only its footer;
+/// a change after the stamp (same size, one byte flipped in place) moves the file's ctime and
+/// is caught by a full check again; a part whose status changed a moment ago is not stamped.
+#[test]
+fn a_stamped_part_changed_in_place_is_still_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let (part, record, _) = setup(dir.path(), Format::Parquet);
+    write_part(&part, &record, frame(0, 50), Format::Parquet, ID).unwrap();
+    let stamp = dir.path().join("jobs/h.games.checked");
+    assert_eq!(verify_part(&part, &record, ID), Ok(Some(50)));
+    assert!(
+        !stamp.exists(),
+        "a part written a moment ago is not stamped"
+    );
+    std::thread::sleep(Checked::SETTLED + std::time::Duration::from_millis(100));
+    assert_eq!(verify_part(&part, &record, ID), Ok(Some(50)));
+    assert!(stamp.exists(), "a settled part checked in full is stamped");
+    assert_eq!(verify_part(&part, &record, ID), Ok(Some(50)));
+    // One byte flipped in place, the size unchanged.
+    let mut bytes = std::fs::read(&part).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 1;
+    let mut f = std::fs::OpenOptions::new().write(true).open(&part).unwrap();
+    f.write_all(&bytes).unwrap();
+    drop(f);
+    assert!(
+        verify_part(&part, &record, ID)
+            .unwrap_err()
+            .contains("checksum")
+    );
+}

@@ -1115,3 +1115,65 @@ fn a_weighted_unit_mean_is_total_over_total() {
         total.rows[0]
     );
 }
+
+/// A score table counted from the games (`Records::counted_seats`: plain game records, keys on
+/// seats and game-level columns) equals the same table counted from the records, two per game
+/// (the same records with a column added, which takes the record path), for every grouping
+/// and filter, repeated games and self-play included.
+#[test]
+fn score_tables_counted_from_games_equal_those_counted_from_records() {
+    let self_play = Records::games(
+        vec![(
+            "part-job0".into(),
+            games_frame(
+                &JobColumns {
+                    experiment: "t",
+                    job: "job0",
+                    repeat: 0,
+                    swept: vec![],
+                },
+                &[
+                    row(0, "a", "a", "first", Some(0)),
+                    row(1, "a", "a", "second", Some(0)),
+                    row(2, "a", "b", "draw", Some(1)),
+                    row(3, "b", "a", "draw", Some(1)),
+                ],
+            )
+            .unwrap()
+            .lazy(),
+        )],
+        &[],
+    )
+    .unwrap();
+    for plain in [records(), self_play] {
+        assert!(plain.plain_games);
+        let listed = plain.with_columns(&[lit(1).alias("__unused")]).unwrap();
+        assert!(!listed.plain_games);
+        let groupings: [&[&str]; 6] = [
+            &[],
+            &["agent"],
+            &["agent", "opponent"],
+            &["seat"],
+            &["agent", "seat", "stage"],
+            &["result"],
+        ];
+        let filters: [&[(&str, &str)]; 3] = [&[], &[("agent", "a")], &[("seat", "first")]];
+        for keys in groupings {
+            for filter in filters {
+                let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+                let filter: Vec<(String, String)> = filter
+                    .iter()
+                    .map(|(c, v)| (c.to_string(), v.to_string()))
+                    .collect();
+                let p = TableParams {
+                    filter: &filter,
+                    ..params(&keys, Statistic::Score)
+                };
+                let (counted, by_record) =
+                    (compute(&plain, &p).unwrap(), compute(&listed, &p).unwrap());
+                assert_eq!(counted, by_record, "keys {keys:?}, filter {filter:?}");
+                assert!(!counted.rows.is_empty(), "keys {keys:?}, filter {filter:?}");
+            }
+        }
+    }
+}
