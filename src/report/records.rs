@@ -48,9 +48,18 @@ pub struct Records {
 /// A set of game keys (`rows::game_key`, already a hash: looked up by its own bits).
 pub type RepeatedKeys = std::collections::HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
-/// The hasher of `RepeatedKeys`: a game key is an xxh3 hash, so its bits are the hash.
+/// The hasher of `RepeatedKeys`: a game key is already a hash (52 bits of xxh3,
+/// `rows::game_key`), so one multiplication spreads it over the 64 bits a hash table reads
+/// (its top bits as well: the key's are zero).
 #[derive(Default)]
 pub struct KeyHasher(u64);
+
+impl KeyHasher {
+    /// A key's bits spread over all 64 (Fibonacci hashing).
+    pub fn mix(key: u64) -> u64 {
+        key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
 
 impl std::hash::Hasher for KeyHasher {
     fn finish(&self) -> u64 {
@@ -58,11 +67,11 @@ impl std::hash::Hasher for KeyHasher {
     }
     fn write(&mut self, bytes: &[u8]) {
         for b in bytes {
-            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+            self.0 = Self::mix(self.0 ^ u64::from(*b));
         }
     }
     fn write_u64(&mut self, key: u64) {
-        self.0 = key;
+        self.0 = Self::mix(key);
     }
 }
 
