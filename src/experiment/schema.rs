@@ -358,7 +358,7 @@ pub fn markdown() -> Result<String> {
          separated by spaces.\n\n\
          A part is sealed in its job record (`jobs/<job>.json`: its size, xxh3 checksum and rows), and\n\
          checked whenever it is read. The first check reads every byte; a part found sound is then\n\
-         stamped (`jobs/<job>.<folder>.checked`: its device, inode, size, modification and\n\
+         stamped (`checked/<job>.<folder>.json`: its device, inode, size, modification and\n\
          status-change times), and while the file is as the stamp says, later checks read only its\n\
          Parquet footer (experiment, job, rows). What that keeps: any change made through the file\n\
          system since the check (a write, a truncation, a file renamed or copied over it) moves the\n\
@@ -366,7 +366,7 @@ pub fn markdown() -> Result<String> {
          a copied or restored results folder is read in full once. A file is stamped only two seconds\n\
          after its last change (file times move in clock ticks). What it does not keep: a change\n\
          below the file system (a disk that returns other bytes, a raw write to the device) after the\n\
-         stamp; delete the `.checked` files for a full check.\n\n",
+         stamp; delete the `checked/` folder for a full check.\n\n",
     );
     s += "\n## Games (`match`, `tournament`): `games/`, one row per game\n\n";
     s += &table("game", &games, &[ID, GAMES])?;

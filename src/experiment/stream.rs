@@ -187,7 +187,7 @@ fn write_sealed(
 }
 
 /// What a part file looked like when its every byte last matched its seal (`verify_part`):
-/// kept in `jobs/<hash>.<folder>.checked`, so a later check that finds the file as it was
+/// kept in `checked/<hash>.<folder>.json`, so a later check that finds the file as it was
 /// (same file, size, modification and status-change times) reads only its Parquet footer, not
 /// its bytes. Any write to a file, a rename onto it or a change of its times through the file
 /// system moves its status-change time (ctime), which no program can set back; a copied or
@@ -235,11 +235,13 @@ impl Checked {
     }
 }
 
-/// Where the `Checked` stamp of `part` (sealed in job record `record`) is kept.
+/// Where the `Checked` stamp of `part` (sealed in job record `jobs/<job>.json`) is kept:
+/// `checked/<job>.<folder>.json` beside `jobs/`, whose every file is a job record to its readers.
 fn stamp_path(record: &Path, part: &Path) -> Option<PathBuf> {
     let stem = record.file_stem()?.to_string_lossy();
     let folder = part.parent()?.file_name()?.to_string_lossy();
-    Some(record.with_file_name(format!("{stem}.{folder}.checked")))
+    let results = record.parent()?.parent()?;
+    Some(results.join("checked").join(format!("{stem}.{folder}.json")))
 }
 
 /// Checks `path` against `seal` (its size and every byte's checksum) and, for Parquet, against
@@ -335,6 +337,9 @@ pub fn verify_part(part: &Path, record: &Path, id: PartId) -> Result<Option<usiz
             && checked.settled()
             && let Ok(text) = serde_json::to_vec(&checked)
         {
+            if let Some(folder) = stamp.parent() {
+                std::fs::create_dir_all(folder).ok();
+            }
             write_atomic(&stamp, |f| Ok(f.write_all(&text)?)).ok();
         }
     }

@@ -318,7 +318,7 @@ fn a_stamped_part_changed_in_place_is_still_caught() {
     let dir = tempfile::tempdir().unwrap();
     let (part, record, _) = setup(dir.path(), Format::Parquet);
     write_part(&part, &record, frame(0, 50), Format::Parquet, ID).unwrap();
-    let stamp = dir.path().join("jobs/h.games.checked");
+    let stamp = dir.path().join("checked/h.games.json");
     assert_eq!(verify_part(&part, &record, ID), Ok(Some(50)));
     assert!(
         !stamp.exists(),
