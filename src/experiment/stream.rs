@@ -241,7 +241,11 @@ fn stamp_path(record: &Path, part: &Path) -> Option<PathBuf> {
     let stem = record.file_stem()?.to_string_lossy();
     let folder = part.parent()?.file_name()?.to_string_lossy();
     let results = record.parent()?.parent()?;
-    Some(results.join("checked").join(format!("{stem}.{folder}.json")))
+    Some(
+        results
+            .join("checked")
+            .join(format!("{stem}.{folder}.json")),
+    )
 }
 
 /// Checks `path` against `seal` (its size and every byte's checksum) and, for Parquet, against

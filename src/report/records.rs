@@ -45,7 +45,7 @@ pub struct Records {
     pub plain_games: bool,
 }
 
-/// A set of game keys (`rows::game_key`, already a hash: looked up by its own bits).
+/// A set of game keys (`rows::game_key`), hashed by `KeyHasher`.
 pub type RepeatedKeys = std::collections::HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// The hasher of `RepeatedKeys`: a game key is already a hash (52 bits of xxh3,
@@ -56,7 +56,7 @@ pub struct KeyHasher(u64);
 
 impl KeyHasher {
     /// A key's bits spread over all 64 (Fibonacci hashing).
-    pub fn mix(key: u64) -> u64 {
+    fn mix(key: u64) -> u64 {
         key.wrapping_mul(0x9E37_79B9_7F4A_7C15)
     }
 }
@@ -577,10 +577,9 @@ impl Records {
             .into_iter()
             .map(col)
             .collect();
-        for k in keep {
-            if k == "termination" {
-                continue;
-            }
+        // The game-level columns besides termination (a key of every group).
+        let keep: Vec<&String> = keep.iter().filter(|k| *k != "termination").collect();
+        for k in &keep {
             if Self::COUNTED_SEAT_COLUMNS.contains(&k.as_str()) || !self.has(k) {
                 return None;
             }
@@ -597,11 +596,7 @@ impl Records {
                 result.alias("result"),
                 col("__games"),
             ];
-            exprs.extend(
-                keep.iter()
-                    .filter(|k| *k != "termination")
-                    .map(|k| col(k.as_str())),
-            );
+            exprs.extend(keep.iter().map(|k| col(k.as_str())));
             exprs
         };
         let counted = |games: &LazyFrame| -> Option<LazyFrame> {

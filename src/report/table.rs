@@ -159,9 +159,8 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
     }
     // Repeated games: only the games whose start and moves occur more than once among all the
     // games can repeat within a group, so each group counts its games (without a set of them,
-    // `GameCount`), and a second query over the records of those few games alone (`repeated`
-    // filters them before anything else is read) counts them again and finds their distinct
-    // keys.
+    // `GameCount`), and a second query over those few games alone (picked by their keys)
+    // counts them again and finds their distinct keys.
     let repeats = repeated_keys(records)?;
     let count = GameCount::of(p, records);
     let repeated = repeats.as_ref().filter(|r| !r.is_empty());
@@ -225,7 +224,7 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
                 .map(|part| {
                     part.filter(records.matches(p.filter))
                         .group_by(keys.clone())
-                        .agg(count.aggs_counted("_repeated"))
+                        .agg(count.aggs("_repeated", true))
                 })
                 .collect(),
             None => {
@@ -234,22 +233,14 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
                     .into_iter()
                     .map(|part| {
                         part.group_by(keys.clone())
-                            .agg(count.aggs("_repeated", None))
+                            .agg(count.aggs("_repeated", false))
                     })
                     .collect()
             }
         };
         for df in collect_parts(queries)? {
-            repeated_names = df
-                .get_column_names()
-                .iter()
-                .skip(keys.len())
-                .map(|n| n.to_string())
-                .collect();
-            let values: Vec<Vec<f64>> = repeated_names
-                .iter()
-                .map(|n| numbers(&df, n))
-                .collect::<Result<_>>()?;
+            let values;
+            (repeated_names, values) = aggregates(&df, keys.len())?;
             let game_keys = df.column("game_key")?.u64()?.into_no_null_iter();
             for (i, (group, key)) in row_keys(&df, p.group_by)?
                 .into_iter()
@@ -342,32 +333,34 @@ fn score_table(records: &Records, p: &TableParams) -> Result<Table> {
     Ok(t)
 }
 
+/// The sum of `e` over a group's records; `counted`: over `Records::counted_seats` rows, each
+/// standing for `__games` records.
+fn counted_sum(e: Expr, counted: bool) -> Expr {
+    let e = e.cast(DataType::Float64);
+    if counted { e * col("__games") } else { e }.sum()
+}
+
+/// A group's records (as `counted_sum`).
+fn counted_len(counted: bool) -> Expr {
+    if counted {
+        col("__games").sum()
+    } else {
+        len().cast(DataType::Float64)
+    }
+}
+
 /// A score table's aggregates: records, wins and draws, and what `count` reads (names with
 /// `suffix`); `counted`: over `Records::counted_seats` rows, each standing for `__games` records.
 fn score_counts(count: &GameCount, suffix: &str, counted: bool) -> Vec<Expr> {
     let result = || col("result");
-    let times = |e: Expr| {
-        if counted {
-            (e.cast(DataType::Float64) * col("__games")).sum()
-        } else {
-            e.cast(DataType::Float64).sum()
-        }
-    };
-    let n = if counted {
-        col("__games").sum()
-    } else {
-        len().cast(DataType::Float64)
-    };
+    let sum = |e: Expr| counted_sum(e, counted);
+    let n = counted_len(counted);
     let mut aggs = vec![
         n.alias("n"),
-        times(result().gt_eq(lit(1.0))).alias("wins"),
-        times(result().gt(lit(0.0)).and(result().lt(lit(1.0)))).alias("draws"),
+        sum(result().gt_eq(lit(1.0))).alias("wins"),
+        sum(result().gt(lit(0.0)).and(result().lt(lit(1.0)))).alias("draws"),
     ];
-    if counted {
-        aggs.extend(count.aggs_counted(suffix));
-    } else {
-        aggs.extend(count.aggs(suffix, None));
-    }
+    aggs.extend(count.aggs(suffix, counted));
     aggs
 }
 
@@ -481,45 +474,24 @@ impl GameCount {
         }
     }
 
-    /// The aggregates `games` reads, over the records where `within` holds (all records for
-    /// None), named with `suffix`.
-    fn aggs(&self, suffix: &str, within: Option<Expr>) -> Vec<Expr> {
-        let records = match &within {
-            Some(w) => w.clone().cast(DataType::Float64).sum(),
-            None => len().cast(DataType::Float64),
-        };
-        let within = within.unwrap_or(col("game_id").is_not_null().or(col("game_id").is_null()));
+    /// The aggregates `games` reads, named with `suffix`; `counted`: over
+    /// `Records::counted_seats` rows, each standing for `__games` records (never for
+    /// `Distinct`, which needs each game's id).
+    fn aggs(&self, suffix: &str, counted: bool) -> Vec<Expr> {
+        let sum = |e: Expr| counted_sum(e, counted);
+        let records = counted_len(counted);
         let mut aggs = vec![records.alias(format!("records{suffix}"))];
         match self {
-            GameCount::SelfPlayTwice => aggs.push(
-                within
-                    .and(col("agent").eq(col("opponent")))
-                    .cast(DataType::Float64)
-                    .sum()
-                    .alias(format!("self_play{suffix}")),
-            ),
+            GameCount::SelfPlayTwice => {
+                aggs.push(sum(col("agent").eq(col("opponent"))).alias(format!("self_play{suffix}")))
+            }
             GameCount::Distinct => aggs.push(
                 col("game_id")
-                    .filter(within)
                     .n_unique()
                     .cast(DataType::Float64)
                     .alias(format!("game_ids{suffix}")),
             ),
             _ => {}
-        }
-        aggs
-    }
-
-    /// What `aggs(suffix, None)` computes, over `Records::counted_seats` rows (each standing
-    /// for `__games` records); never for `Distinct`, which needs each game's id.
-    fn aggs_counted(&self, suffix: &str) -> Vec<Expr> {
-        let mut aggs = vec![col("__games").sum().alias(format!("records{suffix}"))];
-        if let GameCount::SelfPlayTwice = self {
-            aggs.push(
-                (col("agent").eq(col("opponent")).cast(DataType::Float64) * col("__games"))
-                    .sum()
-                    .alias(format!("self_play{suffix}")),
-            );
         }
         aggs
     }

@@ -74,16 +74,8 @@ pub(super) fn added_up(queries: Vec<LazyFrame>, keys: &[String]) -> Result<(Vec<
     let mut names = Vec::new();
     let mut groups: Groups = BTreeMap::new();
     for df in collect_parts(queries)? {
-        names = df
-            .get_column_names()
-            .iter()
-            .skip(keys.len().max(1))
-            .map(|n| n.to_string())
-            .collect();
-        let values: Vec<Vec<f64>> = names
-            .iter()
-            .map(|n| numbers(&df, n))
-            .collect::<Result<_>>()?;
+        let values;
+        (names, values) = aggregates(&df, keys.len().max(1))?;
         for (i, group) in row_keys(&df, keys)?.into_iter().enumerate() {
             let sums = groups
                 .entry(group)
@@ -94,6 +86,22 @@ pub(super) fn added_up(queries: Vec<LazyFrame>, keys: &[String]) -> Result<(Vec<
         }
     }
     Ok((names, groups))
+}
+
+/// The names and values of a grouped frame's aggregates: its columns after the first `keys`
+/// (the group columns).
+pub(super) fn aggregates(df: &DataFrame, keys: usize) -> Result<(Vec<String>, Vec<Vec<f64>>)> {
+    let names: Vec<String> = df
+        .get_column_names()
+        .iter()
+        .skip(keys)
+        .map(|n| n.to_string())
+        .collect();
+    let values = names
+        .iter()
+        .map(|n| numbers(df, n))
+        .collect::<Result<_>>()?;
+    Ok((names, values))
 }
 
 /// The value named `name` of a group's sums.
