@@ -36,13 +36,16 @@ import sys
 try:
     import numpy as np
     import pyspiel
-    from open_spiel.python.algorithms import mcts, minimax
+    from open_spiel.python.algorithms import minimax
 except ImportError as e:
     sys.stdout.write(json.dumps({"error": f"cannot import OpenSpiel ({e}): make openspiel installs it"}) + "\n")
     sys.stdout.flush()
     sys.exit(3)
 
 STATE_CACHE = 512
+# The C++ MCTSBot's tree limit: past it the bot prunes its tree (OpenSpiel's own default in
+# its examples is 1,000 MB; a move of 100,000 simulations on Othello stays far below).
+MCTS_MEMORY_MB = 1000
 SEED_MOD = 2**31 - 1
 
 
@@ -153,10 +156,12 @@ class Bridge:
             legal = s.legal_actions()
             a = legal[random.Random(mix(seed)).randrange(len(legal))]
         elif kind == "mcts":
-            rs = np.random.RandomState(mix(seed))
-            evaluator = mcts.RandomRolloutEvaluator(spec["rollouts"], rs)
-            bot = mcts.MCTSBot(self.game(name), spec["uct_c"], spec["max_simulations"], evaluator,
-                               solve=spec["solve"], random_state=rs)
+            # OpenSpiel's C++ MCTSBot and random-rollout evaluator (pyspiel), about three times
+            # the simulations a second of its Python port (open_spiel.python.algorithms.mcts),
+            # with the same parameters; the evaluator and the bot take their own seeds.
+            evaluator = pyspiel.RandomRolloutEvaluator(spec["rollouts"], mix(seed, 1))
+            bot = pyspiel.MCTSBot(self.game(name), evaluator, spec["uct_c"], spec["max_simulations"],
+                                  MCTS_MEMORY_MB, spec["solve"], mix(seed, 2), False)
             a = bot.step(s)
         elif kind == "alphabeta":
             _, a = minimax.alpha_beta_search(self.game(name), state=s.clone(),

@@ -282,7 +282,7 @@ pub enum AgentSpec {
     },
     /// Another program, speaking gamelab's line protocol (docs/protocol.md).
     External(external::ExternalSpec),
-    /// OpenSpiel's `MCTSBot` (random-rollout evaluator), through the OpenSpiel bridge
+    /// OpenSpiel's C++ `MCTSBot` (`pyspiel.MCTSBot`, C++ random-rollout evaluator), through the OpenSpiel bridge
     /// (`game::openspiel`): OpenSpiel games and gamelab's Othello on the standard board.
     OpenspielMcts {
         /// UCT's exploration constant.
@@ -397,7 +397,7 @@ pub const AGENT_KINDS: [(&str, &str); 20] = [
     ),
     (
         "openspiel_mcts",
-        "OpenSpiel's MCTSBot in the OpenSpiel bridge (game = \"openspiel\", and Othello standard8): uct_c = 2, max_simulations = 1000, rollouts = 1, solve = true",
+        "OpenSpiel's C++ MCTSBot in the OpenSpiel bridge (game = \"openspiel\", and Othello standard8): uct_c = 2, max_simulations = 1000, rollouts = 1, solve = true",
     ),
     (
         "openspiel_random",
