@@ -8,8 +8,9 @@
 pub use crate::play::GameRow;
 use anyhow::{Context, Result};
 use polars::prelude::{
-    Column, CsvReadOptions, DataFrame, DataType, IntoColumn, IntoSeries, ListChunked, NamedFrom,
-    ParquetReader, PlSmallStr, PolarsResult, SerReader, Series,
+    Column, CsvReadOptions, DataFrame, DataType, Float64Type, IntoColumn, IntoSeries,
+    ListBuilderTrait, ListPrimitiveChunkedBuilder, ParquetReader, PlSmallStr,
+    PolarsResult, SerReader,
 };
 use std::path::{Path, PathBuf};
 
@@ -79,7 +80,7 @@ fn swept_column(name: &str, kind: &SweptKind, value: &toml::Value, n: usize) -> 
             ],
         ),
         SweptKind::Bool => Column::new(name, vec![value.as_bool().unwrap_or_default(); n]),
-        SweptKind::Text => Column::new(name, vec![swept_text(value); n]),
+        SweptKind::Text => Column::new(name, vec![swept_text(value).as_str(); n]),
     }
 }
 
@@ -102,8 +103,8 @@ pub const SWEPT_AS_ROW_COLUMN: [&str; 1] = ["stage"];
 /// own column carries it: sweeping `stage` gives game rows whose `stage` is the board played).
 pub fn id_columns(id: &JobColumns, n: usize, row_columns: &[&str]) -> Vec<Column> {
     let mut cols = vec![
-        Column::new("experiment".into(), vec![id.experiment.to_string(); n]),
-        Column::new("job".into(), vec![id.job.to_string(); n]),
+        Column::new("experiment".into(), vec![id.experiment; n]),
+        Column::new("job".into(), vec![id.job; n]),
         Column::new("repeat".into(), vec![id.repeat as i64; n]),
     ];
     for (name, kind, value) in id
@@ -131,16 +132,22 @@ pub fn game_key(start_position: Option<&str>, stage: &str, transcript: &str) -> 
 
 /// A list column of per-move values (a null list where the value does not apply).
 fn per_move<'a>(name: &str, values: impl Iterator<Item = Option<&'a [f64]>>) -> Column {
-    let lists: Vec<Option<Series>> = values
-        .map(|v| v.map(|v| Series::new(PlSmallStr::EMPTY, v)))
-        .collect();
-    let mut list: ListChunked = lists.into_iter().collect();
-    list.rename(name.into());
-    let column = list.into_series().into_column();
-    // An empty job (no rows, or only null lists) still has the list-of-float type.
-    column
-        .cast(&DataType::List(Box::new(DataType::Float64)))
-        .expect("lists of numbers")
+    // One builder for the whole column (a Series a row was most of a cheap match's frame).
+    let values: Vec<Option<&[f64]>> = values.collect();
+    let total = values.iter().flatten().map(|v| v.len()).sum();
+    let mut list = ListPrimitiveChunkedBuilder::<Float64Type>::new(
+        name.into(),
+        values.len(),
+        total,
+        DataType::Float64,
+    );
+    for v in values {
+        match v {
+            Some(v) => list.append_slice(v),
+            None => list.append_null(),
+        }
+    }
+    list.finish().into_series().into_column()
 }
 
 /// A frame as CSV can hold it: each list column becomes text, its numbers separated by spaces
@@ -180,7 +187,9 @@ pub fn csv_ready(df: &DataFrame) -> Result<DataFrame> {
 /// The rows of one job as a DataFrame.
 pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
     let n = rows.len();
-    let s = |f: &dyn Fn(&GameRow) -> String| rows.iter().map(f).collect::<Vec<String>>();
+    // Text columns are read from the rows in place (a copy of each text per row was a third
+    // of a cheap match's frame).
+    let s = |f: &dyn Fn(&GameRow) -> &str| rows.iter().map(f).collect::<Vec<&str>>();
     let i = |f: &dyn Fn(&GameRow) -> i64| rows.iter().map(f).collect::<Vec<i64>>();
     let mut cols = id_columns(id, n, &SWEPT_AS_ROW_COLUMN);
     cols.extend([
@@ -191,10 +200,10 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
                 .map(|r| r.pair.map(i64::from))
                 .collect::<Vec<Option<i64>>>(),
         ),
-        Column::new("stage".into(), s(&|r| r.stage.clone())),
-        Column::new("first_agent".into(), s(&|r| r.first_agent.clone())),
-        Column::new("second_agent".into(), s(&|r| r.second_agent.clone())),
-        Column::new("winner".into(), s(&|r| r.winner.to_string())),
+        Column::new("stage".into(), s(&|r| &r.stage)),
+        Column::new("first_agent".into(), s(&|r| &r.first_agent)),
+        Column::new("second_agent".into(), s(&|r| &r.second_agent)),
+        Column::new("winner".into(), s(&|r| r.winner)),
         Column::new("first_score".into(), i(&|r| r.first_score as i64)),
         Column::new("second_score".into(), i(&|r| r.second_score as i64)),
         Column::new("plies".into(), i(&|r| r.plies as i64)),
@@ -314,25 +323,25 @@ pub fn games_frame(id: &JobColumns, rows: &[GameRow]) -> Result<DataFrame> {
             "second_tree_kb",
             rows.iter().map(|r| r.second_tree_kb.as_deref()),
         ),
-        Column::new("first_budget".into(), s(&|r| r.first_budget.clone())),
-        Column::new("second_budget".into(), s(&|r| r.second_budget.clone())),
-        Column::new("transcript".into(), s(&|r| r.transcript.clone())),
+        Column::new("first_budget".into(), s(&|r| &r.first_budget)),
+        Column::new("second_budget".into(), s(&|r| &r.second_budget)),
+        Column::new("transcript".into(), s(&|r| &r.transcript)),
         Column::new(
             "termination".into(),
             rows.iter().map(|r| r.termination).collect::<Vec<&str>>(),
         ),
-        Column::new("fault_detail".into(), s(&|r| r.fault_detail.clone())),
+        Column::new("fault_detail".into(), s(&|r| &r.fault_detail)),
         Column::new(
             "start_position".into(),
             rows.iter()
-                .map(|r| r.start_position.clone())
-                .collect::<Vec<Option<String>>>(),
+                .map(|r| r.start_position.as_deref())
+                .collect::<Vec<Option<&str>>>(),
         ),
         Column::new(
             "opening".into(),
             rows.iter()
-                .map(|r| r.opening.clone())
-                .collect::<Vec<Option<String>>>(),
+                .map(|r| r.opening.as_deref())
+                .collect::<Vec<Option<&str>>>(),
         ),
         Column::new(
             "game_key".into(),

@@ -4,7 +4,8 @@
 //! **Done means sealed.** A job is done when its part file (`<rows>/part-<hash>.<ext>`) exists
 //! *and* matches the seal its job record (`jobs/<hash>.json`, key `parts`) keeps for it: the
 //! file's size, its xxh3 checksum and its row count. A Parquet part also carries its identity in
-//! its own key-value metadata (experiment, job, rows, row-format version), so a part copied
+//! its own footer (experiment, job and row-format version in its key-value metadata, its rows
+//! in its row count; parts written before 2026-12 also say `gamelab.rows`), so a part copied
 //! under another job's name, cut short, emptied or overwritten fails the check: `run` runs that
 //! job again (and says so), `report` refuses it naming the file. The seal is written before the
 //! part is renamed into place, so a kill between the two leaves a job that is simply not done.
@@ -15,10 +16,14 @@
 //! they cover and the state a job carries from batch to batch (an SPRT's pair counts). A killed
 //! job resumes after its last listed batch; a batch file the list does not name, or one that
 //! fails its seal, is dropped and played again. Units are seeded by their index, so the rows of a
-//! resumed job are identical to an uninterrupted run's. At the end the batches are copied into
-//! the part a row group at a time (`ROW_GROUP_ROWS` rows, a few batches joined: memory is one
-//! row group, and the writer's metadata of all groups, which it keeps until the file is done,
-//! stays small), and `partial/<hash>` is removed.
+//! resumed job are identical to an uninterrupted run's. A Parquet part is written while the
+//! job runs (`JobStream::write_through`, on the job's writer thread): each batch, once saved,
+//! goes into the part's temporary file a row group at a time (`ROW_GROUP_ROWS` rows, a few
+//! batches joined: memory is one row group, and the writer's metadata of all groups, which it
+//! keeps until the file is done, stays small); a resumed job reads its saved batches back into
+//! it first. After the last rows the part is sealed, renamed into place, and `partial/<hash>`
+//! is removed. Batch files, which live only until then, are compressed with LZ4, the part with
+//! zstd. A CSV part is joined from its batch files at the end.
 //!
 //! Jobs whose rows are per generation (GA, `tsumego_ga`) or per tuning game (`tune`) keep
 //! their own checkpoints and write the part once, through the same seal.
@@ -31,7 +36,6 @@ use polars::prelude::{CsvWriter, DataFrame, ParquetReader, ParquetWriter, SerRea
 use serde::{Deserialize, Serialize};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 /// The row format's version, in every Parquet part's metadata; parts of another version are
 /// written again by `run`.
@@ -74,12 +78,11 @@ fn checksum(f: &mut std::fs::File) -> Result<(u64, String)> {
     Ok((bytes, format!("{:016x}", hasher.digest())))
 }
 
-fn metadata(id: PartId, rows: usize) -> KeyValueMetadata {
+fn metadata(id: PartId) -> KeyValueMetadata {
     KeyValueMetadata::from_static(vec![
         ("gamelab.rows_version".into(), ROWS_VERSION.into()),
         ("gamelab.experiment".into(), id.experiment.into()),
         ("gamelab.job".into(), id.job.into()),
-        ("gamelab.rows".into(), rows.to_string()),
         (
             "gamelab.version".into(),
             crate::provenance::current().version.into(),
@@ -106,16 +109,31 @@ fn metadata(id: PartId, rows: usize) -> KeyValueMetadata {
 /// The buffer between the row writers and a batch or part file (1 MiB).
 const WRITE_BUFFER: usize = 1 << 20;
 
-/// Writes `frames` (all of one schema) as one file at `path`, atomically, and returns its seal;
-/// `before_rename` sees the seal before the file is renamed into place.
+/// How a Parquet file is compressed: a batch, which lives until its job is sealed and is read
+/// back only by a resumed run, with LZ4 (cheaper to write than zstd); a part with zstd,
+/// polars' default.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kept {
+    Batch,
+    Part,
+}
+
+/// Writes `frames` (all of one schema) as one file at `path`, atomically, and returns its seal
+/// (its rows counted as they are written); `before_rename` sees the seal before the file is
+/// renamed into place.
 fn write_sealed(
     path: &Path,
     frames: &mut dyn Iterator<Item = Result<DataFrame>>,
-    rows: usize,
     format: Format,
+    kept: Kept,
     id: PartId,
     before_rename: impl FnOnce(&Seal) -> Result<()>,
 ) -> Result<Seal> {
+    let compression = match kept {
+        Kept::Batch => polars::prelude::ParquetCompression::Lz4Raw,
+        Kept::Part => polars::prelude::ParquetCompression::default(),
+    };
+    let rows = std::cell::Cell::new(0);
     let mut seal = None;
     write_atomic_then(
         path,
@@ -135,14 +153,16 @@ fn write_sealed(
                     let mut file = Some(&mut *f);
                     for df in &mut *frames {
                         let df = df?;
+                        rows.set(rows.get() + df.height());
                         if df.height() == 0 {
                             empty.get_or_insert(df);
                             continue;
                         }
                         if writer.is_none() {
                             let w = ParquetWriter::new(file.take().expect("one writer"))
+                                .with_compression(compression)
                                 .with_statistics(statistics())
-                                .with_key_value_metadata(Some(metadata(id, rows)));
+                                .with_key_value_metadata(Some(metadata(id)));
                             writer = Some(w.batched(df.schema())?);
                         }
                         writer.as_mut().expect("made above").write_batch(&df)?;
@@ -155,8 +175,9 @@ fn write_sealed(
                             // No rows at all: a file with the schema (or none) and the metadata.
                             let mut df = empty.unwrap_or_default();
                             ParquetWriter::new(file.take().expect("unused"))
+                                .with_compression(compression)
                                 .with_statistics(statistics())
-                                .with_key_value_metadata(Some(metadata(id, rows)))
+                                .with_key_value_metadata(Some(metadata(id)))
                                 .finish(&mut df)?;
                         }
                     }
@@ -164,7 +185,9 @@ fn write_sealed(
                 Format::Csv => {
                     let mut header = true;
                     for df in &mut *frames {
-                        let mut df = super::rows::csv_ready(&df?)?;
+                        let df = df?;
+                        rows.set(rows.get() + df.height());
+                        let mut df = super::rows::csv_ready(&df)?;
                         CsvWriter::new(&mut *f)
                             .include_header(header)
                             .finish(&mut df)?;
@@ -177,7 +200,11 @@ fn write_sealed(
         },
         |f| {
             let (bytes, xxh3) = checksum(f)?;
-            let s = Seal { rows, bytes, xxh3 };
+            let s = Seal {
+                rows: rows.get(),
+                bytes,
+                xxh3,
+            };
             before_rename(&s)?;
             seal = Some(s);
             Ok(())
@@ -294,7 +321,10 @@ fn check_metadata(path: &Path, seal: &Seal, id: PartId) -> Result<(), String> {
                 get("gamelab.job")
             ));
         }
-        if meta.num_rows != seal.rows || get("gamelab.rows") != seal.rows.to_string() {
+        // Parts written before the rows were counted in the footer alone also say them in
+        // `gamelab.rows`.
+        let said = kv.get("gamelab.rows");
+        if meta.num_rows != seal.rows || said.is_some_and(|r| *r != seal.rows.to_string()) {
             return Err(format!(
                 "it has {} rows where its seal says {}",
                 meta.num_rows, seal.rows
@@ -376,7 +406,6 @@ pub struct JobStream<'a> {
     record: PathBuf,
     partial: PathBuf,
     progress: Progress,
-    last_flush: Instant,
     flush_rows: usize,
     /// Units done and the carried state at the end, written into the job record with the seal.
     end: Option<(usize, serde_json::Value)>,
@@ -464,7 +493,6 @@ impl<'a> JobStream<'a> {
             record,
             partial,
             progress,
-            last_flush: Instant::now(),
             flush_rows,
             end: None,
         })
@@ -488,10 +516,10 @@ impl<'a> JobStream<'a> {
             .map_or(serde_json::Value::Null, |b| b.carry.clone())
     }
 
-    /// Whether the rows held in memory are due to be flushed.
-    pub fn due(&self, held_rows: usize) -> bool {
-        held_rows >= self.flush_rows
-            || (held_rows > 0 && self.last_flush.elapsed().as_secs_f64() >= FLUSH_SECONDS)
+    /// Rows held in memory that are due to be flushed, at most (`FLUSH_ROWS`, or
+    /// `GAMELAB_BATCH_ROWS`); rows are flushed every `FLUSH_SECONDS` too.
+    pub fn flush_rows(&self) -> usize {
+        self.flush_rows
     }
 
     /// Saves a batch: `df` its rows, `units_done` the units done with it, `carry` the state after it.
@@ -515,12 +543,11 @@ impl<'a> JobStream<'a> {
             self.progress.batches.len(),
             self.format.ext()
         );
-        let rows = df.height();
         let seal = write_sealed(
             &self.partial.join(&file),
             &mut std::iter::once(Ok(df)),
-            rows,
             self.format,
+            Kept::Batch,
             self.id,
             |_| Ok(()),
         )?;
@@ -537,7 +564,6 @@ impl<'a> JobStream<'a> {
                 &serde_json::to_vec(progress)?,
             )?)
         })?;
-        self.last_flush = Instant::now();
         Ok(())
     }
 
@@ -568,14 +594,8 @@ impl<'a> JobStream<'a> {
         let seal = |seal: &Seal| add_seal(&record, &key, seal, end.as_ref());
         match self.format {
             Format::Parquet => {
-                let frames = self
-                    .progress
-                    .batches
-                    .iter()
-                    .map(|b| read_part(&partial.join(&b.file)))
-                    .chain(std::iter::once(Ok(last)));
-                let mut groups = RowGroups { frames, held: None };
-                write_sealed(&self.part, &mut groups, rows, self.format, self.id, seal)?;
+                let end = self.end.clone();
+                return self.write_through_here(&mut std::iter::once(Ok(Handed::Last(last, end))));
             }
             // CSV batches are copied as they are (each without its header line but the first), so
             // the part is byte for byte the one a run without batches writes.
@@ -621,6 +641,86 @@ impl<'a> JobStream<'a> {
         }
         remove_batches(&partial)?;
         Ok(rows)
+    }
+}
+
+/// What the producer of a running job's rows hands its stream (`JobStream::write_through`).
+pub enum Handed {
+    /// Rows to save as a batch, the units done with them and the state carried after them.
+    Batch(DataFrame, usize, serde_json::Value),
+    /// The last rows, and the units done and the state carried at the end (`end_at`).
+    Last(DataFrame, Option<(usize, serde_json::Value)>),
+}
+
+/// A stream's writer given no last rows: the producer stopped (with an error of its own).
+const STOPPED: &str = "the job stopped before its last rows: its part is not sealed";
+
+impl JobStream<'_> {
+    /// Saves each batch `handed` gives as it comes, then seals the part after the last rows
+    /// (`Handed::Last`). A Parquet part is written as the batches come, a row group at a time
+    /// (the batches an earlier run saved first, read back): sealing reads nothing back, and the
+    /// writes overlap the job's play where the caller runs this on a thread of its own. A CSV
+    /// part is joined from its batch files at the end (`finish`). If `handed` ends before the
+    /// last rows, nothing is sealed (an error); the saved batches stay for the next run. Run off
+    /// the pool's workers (`pool::outside_workers` says why).
+    pub fn write_through(self, handed: &mut dyn Iterator<Item = Result<Handed>>) -> Result<usize> {
+        self.write_through_here(handed)
+    }
+
+    fn write_through_here(
+        mut self,
+        handed: &mut dyn Iterator<Item = Result<Handed>>,
+    ) -> Result<usize> {
+        if self.format == Format::Csv {
+            for h in handed {
+                match h? {
+                    Handed::Batch(df, done, carry) => self.save_batch_here(df, done, carry)?,
+                    Handed::Last(df, end) => {
+                        self.end = end.or(self.end);
+                        return self.finish_here(df);
+                    }
+                }
+            }
+            anyhow::bail!(STOPPED);
+        }
+        let saved: Vec<PathBuf> = self
+            .progress
+            .batches
+            .iter()
+            .map(|b| self.partial.join(&b.file))
+            .collect();
+        let (part, record, id) = (self.part.clone(), self.record.clone(), self.id);
+        let key = seal_key(&part).context("a part has a folder and a name")?;
+        let stream = std::cell::RefCell::new(self);
+        let mut ended = false;
+        let incoming = std::iter::from_fn(|| {
+            if ended {
+                return None;
+            }
+            Some(match handed.next() {
+                None => Err(anyhow::anyhow!(STOPPED)),
+                Some(Err(e)) => Err(e),
+                // Saved (the batch file and the progress list) before the part gets it.
+                Some(Ok(Handed::Batch(df, done, carry))) => stream
+                    .borrow_mut()
+                    .save_batch_here(df.clone(), done, carry)
+                    .map(|()| df),
+                Some(Ok(Handed::Last(df, end))) => {
+                    ended = true;
+                    let mut s = stream.borrow_mut();
+                    s.end = end.or(s.end.take());
+                    Ok(df)
+                }
+            })
+        });
+        let frames = saved.iter().map(|file| read_part(file)).chain(incoming);
+        let mut groups = RowGroups { frames, held: None };
+        let seal = write_sealed(&part, &mut groups, Format::Parquet, Kept::Part, id, |seal| {
+            add_seal(&record, &key, seal, stream.borrow().end.as_ref())
+        })?;
+        drop(groups);
+        remove_batches(&stream.into_inner().partial)?;
+        Ok(seal.rows)
     }
 }
 
@@ -776,17 +876,16 @@ fn write_part_here(
     format: Format,
     id: PartId,
 ) -> Result<usize> {
-    let rows = df.height();
     let key = seal_key(part).context("a part has a folder and a name")?;
-    write_sealed(
+    let seal = write_sealed(
         part,
         &mut std::iter::once(Ok(df)),
-        rows,
         format,
+        Kept::Part,
         id,
         |seal| add_seal(record, &key, seal, None),
     )?;
-    Ok(rows)
+    Ok(seal.rows)
 }
 
 /// Adds `seal` for the part of key `name` (see `seal_key`) to a job record (rewritten atomically).

@@ -9,7 +9,7 @@ use crate::experiment::grid::Job;
 use crate::experiment::layout::JobFiles;
 use crate::experiment::rows::{Format, JobColumns};
 use crate::experiment::spec::Experiment;
-use crate::experiment::stream::{JobStream, PartId};
+use crate::experiment::stream::{Handed, JobStream, PartId};
 use anyhow::{Context, Result};
 use polars::prelude::DataFrame;
 use std::path::{Path, PathBuf};
@@ -113,26 +113,73 @@ impl JobContext<'_> {
 /// What a chunk of a job's units hands on: its rows, the units done after it, the carried state.
 pub type Sink<'s, R> = dyn FnMut(Vec<R>, usize, &serde_json::Value) -> Result<()> + 's;
 
-/// Streams units through `stream`: rows are held until the stream says a batch is due, then
-/// saved; what is held at the end is sealed with the saved batches into the part.
-pub fn streamed<R>(
+/// Streams units through `stream`: rows are held until a batch is due (`FLUSH_ROWS` rows or
+/// `FLUSH_SECONDS`), then handed to a writer thread that makes the batch's frame, saves it and
+/// adds it to the part (`JobStream::write_through`) while the next units run; at most one batch
+/// waits for it, so memory stays at a few batches. After the last rows the writer seals the
+/// part. A batch is kept once the stream has saved it, so a kill during a write loses only
+/// unsaved rows, which the next run plays again; rows never depend on when a batch was written.
+///
+/// Why a thread: the writes (frames, Parquet encoding, compression, and the part) were a
+/// third of a cheap match's CPU, and done in line they left every other worker idle, so a
+/// second thread gained 1.24x (#83). The writer is a plain thread, not a pool worker, for the
+/// reason `pool::outside_workers` gives; so a run of `--threads N` plays on N threads and
+/// writes on one more.
+pub fn streamed<R: Send>(
     stream: JobStream,
-    frame: &dyn Fn(&[R]) -> Result<polars::prelude::DataFrame>,
+    frame: &(dyn Fn(&[R]) -> Result<polars::prelude::DataFrame> + Sync),
     produce: impl FnOnce(usize, &serde_json::Value, &mut Sink<R>) -> Result<()>,
 ) -> Result<usize> {
-    let mut stream = stream;
     let (from, carry) = (stream.units_done(), stream.carry());
-    let mut held: Vec<R> = Vec::new();
-    let mut end = (from, carry.clone());
-    produce(from, &carry, &mut |rows, done, carry| {
-        held.extend(rows);
-        end = (done, carry.clone());
-        if stream.due(held.len()) {
-            stream.save_batch(frame(&held)?, done, carry.clone())?;
-            held.clear();
+    let flush_rows = stream.flush_rows();
+    std::thread::scope(|scope| {
+        // Rows, and the units done and the state carried after them; `true`: the last.
+        let (to_writer, writes) =
+            std::sync::mpsc::sync_channel::<(Vec<R>, usize, serde_json::Value, bool)>(1);
+        let writer = scope.spawn(move || -> Result<usize> {
+            stream.write_through(&mut writes.into_iter().map(|(rows, done, carry, last)| {
+                let df = frame(&rows)?;
+                Ok(if last {
+                    Handed::Last(df, Some((done, carry)))
+                } else {
+                    Handed::Batch(df, done, carry)
+                })
+            }))
+        });
+        let mut held: Vec<R> = Vec::new();
+        let mut end = (from, carry.clone());
+        let mut last_flush = std::time::Instant::now();
+        let mut writer_stopped = false;
+        let produced = produce(from, &carry, &mut |rows, done, carry| {
+            held.extend(rows);
+            end = (done, carry.clone());
+            let due = held.len() >= flush_rows
+                || (!held.is_empty()
+                    && last_flush.elapsed().as_secs_f64()
+                        >= crate::experiment::stream::FLUSH_SECONDS);
+            if due {
+                let rows = std::mem::take(&mut held);
+                if to_writer.send((rows, done, carry.clone(), false)).is_err() {
+                    writer_stopped = true;
+                    anyhow::bail!("the writer of the job's rows stopped");
+                }
+                last_flush = std::time::Instant::now();
+            }
+            Ok(())
+        });
+        if produced.is_ok() {
+            // A writer that stopped has an error of its own, returned below.
+            to_writer.send((held, end.0, end.1, true)).ok();
         }
-        Ok(())
-    })?;
-    stream.end_at(end.0, end.1);
-    stream.finish(frame(&held)?)
+        drop(to_writer);
+        let written = writer
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        // A writer that stopped has an error of its own (a full disk); otherwise the
+        // producer's comes first (the writer then only says that it stopped).
+        if !writer_stopped {
+            produced?;
+        }
+        written
+    })
 }

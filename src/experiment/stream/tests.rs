@@ -341,3 +341,48 @@ fn a_stamped_part_changed_in_place_is_still_caught() {
             .contains("checksum")
     );
 }
+
+/// `write_through` (the writer thread of `kind::streamed`): batches saved as they come and the
+/// part sealed after the last rows; a producer that stops before its last rows leaves no part
+/// and no temporary file, but its saved batches, which the next run resumes after and seals
+/// with its own rows, in order.
+#[test]
+fn a_stream_written_through_seals_after_its_last_rows_and_a_stop_before_them_seals_nothing() {
+    for format in [Format::Parquet, Format::Csv] {
+        let dir = tempfile::tempdir().unwrap();
+        let (part, record, partial) = setup(dir.path(), format);
+        let open = || JobStream::open(ID, format, part.clone(), record.clone(), partial.clone());
+        let stopped = open().unwrap().write_through(&mut vec![
+            Ok(Handed::Batch(frame(0, 3), 3, serde_json::json!([1]))),
+            Ok(Handed::Batch(frame(3, 2), 5, serde_json::json!([2]))),
+        ]
+        .into_iter());
+        let why = format!("{:#}", stopped.expect_err("no last rows: not sealed"));
+        assert!(why.contains("not sealed"), "{format:?}: {why}");
+        assert!(!part.exists(), "{format:?}");
+        let games = part.parent().unwrap();
+        let left: Vec<_> = std::fs::read_dir(games)
+            .map(|d| d.flatten().map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        assert!(left.is_empty(), "{format:?}: {left:?}");
+        let s = open().unwrap();
+        assert_eq!((s.units_done(), s.carry()), (5, serde_json::json!([2])));
+        let rows = s
+            .write_through(&mut vec![
+                Ok(Handed::Batch(frame(5, 4), 9, serde_json::json!([3]))),
+                Ok(Handed::Last(frame(9, 1), Some((10, serde_json::json!([4]))))),
+            ]
+            .into_iter())
+            .unwrap();
+        assert_eq!(rows, 10, "{format:?}");
+        let games: Vec<i64> = read_part(&part).unwrap()["game"]
+            .i64()
+            .unwrap()
+            .into_no_null_iter()
+            .collect();
+        assert_eq!(games, (0..10).collect::<Vec<_>>(), "{format:?}");
+        assert_eq!(ended(&record), Some((10, serde_json::json!([4]))), "{format:?}");
+        assert!(!partial.exists(), "{format:?}");
+        verify_part(&part, &record, ID).expect("sealed and sound");
+    }
+}
