@@ -9,7 +9,8 @@ pub(crate) struct RunArgs {
     /// Root folder for outputs: rows go to OUT/results/<experiment>/.
     #[arg(long, default_value = ".")]
     pub(crate) out: PathBuf,
-    /// Worker threads (default: one per core).
+    /// Worker threads that play (default: one per core); each running job writes its rows on
+    /// one thread more.
     #[arg(long)]
     pub(crate) threads: Option<usize>,
     /// Run only shard I of N (1-based), chosen by job hash, e.g. --shard 2/4.
