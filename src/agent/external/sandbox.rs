@@ -196,10 +196,59 @@ pub fn unavailable_advice(why: &str) -> String {
 }
 
 /// A uid of the sandbox uids (`SANDBOX_UID_BASE`), held while its sandbox lives.
-pub struct Slot(Option<usize>);
+pub struct Slot(Option<(usize, &'static Slots)>);
 
-/// Slots in use by this gamelab.
-static SLOTS: LazyLock<Mutex<Vec<bool>>> = LazyLock::new(|| Mutex::new(vec![false; 256]));
+/// Sandboxes alive at once in one gamelab, at most (two a game: 512 games at once). The uids
+/// of gamelab `pid` are `SANDBOX_UID_BASE + (pid mod 100000) * SLOTS_PER_RUN + slot`, all
+/// below 2,102,400,000 (2^31 is 2,147,483,648).
+pub const SLOTS_PER_RUN: usize = 1024;
+
+/// How long a sandbox waits for a slot when all are taken before its start fails.
+const SLOT_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// A table of slots: which are taken, and the wait for one to free.
+struct Slots {
+    used: Mutex<Vec<bool>>,
+    freed: std::sync::Condvar,
+}
+
+impl Slots {
+    fn new(n: usize) -> Slots {
+        Slots {
+            used: Mutex::new(vec![false; n]),
+            freed: std::sync::Condvar::new(),
+        }
+    }
+
+    /// A free slot; with every slot taken, waits for one, `wait` at most.
+    fn take(&'static self, wait: std::time::Duration) -> Result<Slot, String> {
+        let mut used = self.used.lock().unwrap_or_else(|e| e.into_inner());
+        let deadline = std::time::Instant::now() + wait;
+        let i = loop {
+            if let Some(i) = used.iter().position(|u| !u) {
+                break i;
+            }
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return Err(format!(
+                    "{} sandboxes are alive in this gamelab and none ended within {} s: run with fewer threads (--threads)",
+                    used.len(),
+                    wait.as_secs()
+                ));
+            }
+            used = self
+                .freed
+                .wait_timeout(used, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        };
+        used[i] = true;
+        Ok(Slot(Some((i, self))))
+    }
+}
+
+/// The slots of this gamelab's sandboxes.
+static SLOTS: LazyLock<Slots> = LazyLock::new(|| Slots::new(SLOTS_PER_RUN));
 
 impl Slot {
     /// No uid held (no sandbox, or gamelab not root).
@@ -207,19 +256,26 @@ impl Slot {
         Slot(None)
     }
 
-    fn take() -> (Slot, u32) {
-        let mut used = SLOTS.lock().unwrap_or_else(|e| e.into_inner());
-        let i = used.iter().position(|u| !u).unwrap_or(0);
-        used[i] = true;
-        let base = SANDBOX_UID_BASE + (std::process::id() % 100_000) * 256;
-        (Slot(Some(i)), base + i as u32)
+    /// The slot's number, if it holds one.
+    fn index(&self) -> Option<usize> {
+        self.0.map(|(i, _)| i)
+    }
+
+    /// A free slot of this gamelab's and its uid (each sandbox's uid is its own, so its
+    /// process count is its own); with every slot taken, waits for one (`SLOT_WAIT` at most).
+    fn take() -> Result<(Slot, u32), String> {
+        let slot = SLOTS.take(SLOT_WAIT)?;
+        let i = slot.index().expect("taken");
+        let base = SANDBOX_UID_BASE + (std::process::id() % 100_000) * SLOTS_PER_RUN as u32;
+        Ok((slot, base + i as u32))
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        if let Some(i) = self.0.take() {
-            SLOTS.lock().unwrap_or_else(|e| e.into_inner())[i] = false;
+        if let Some((i, slots)) = self.0.take() {
+            slots.used.lock().unwrap_or_else(|e| e.into_inner())[i] = false;
+            slots.freed.notify_one();
         }
     }
 }
@@ -504,7 +560,7 @@ pub fn command(
     }
     a.push("--".into());
     let slot = if root {
-        let (slot, uid) = Slot::take();
+        let (slot, uid) = Slot::take()?;
         a.extend([
             "setpriv".to_string(),
             format!("--reuid={uid}"),
@@ -643,5 +699,34 @@ pub fn limit_hit(code: Option<i32>, limits: &Limits, cpu_used: Duration) -> Opti
         s if s == libc::SIGKILL && cpu_used.as_secs() >= limits.cpu_s => Some(Limit::Cpu),
         s if s == libc::SIGXFSZ => Some(Limit::FileSize),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// With every slot taken a new sandbox waits for one to end and then has that one (it
+    /// never shares a living sandbox's uid, whose process count it would share), and its start
+    /// fails with a sentence once its wait is over.
+    #[test]
+    fn a_sandbox_waits_for_a_free_slot_and_never_shares_a_taken_one() {
+        let slots: &'static Slots = Box::leak(Box::new(Slots::new(2)));
+        let a = slots.take(Duration::ZERO).unwrap();
+        let b = slots.take(Duration::ZERO).unwrap();
+        assert_ne!(a.index(), b.index());
+        let why = slots.take(Duration::from_millis(50)).err().unwrap();
+        assert!(why.contains("2 sandboxes are alive"), "{why}");
+        let freed = b.index();
+        let ender = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            drop(b);
+        });
+        let c = slots.take(Duration::from_secs(10)).unwrap();
+        assert_eq!(c.index(), freed);
+        ender.join().unwrap();
+        drop(a);
+        assert!(slots.take(Duration::ZERO).is_ok());
     }
 }
