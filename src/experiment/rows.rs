@@ -9,8 +9,8 @@ pub use crate::play::GameRow;
 use anyhow::{Context, Result};
 use polars::prelude::{
     Column, CsvReadOptions, DataFrame, DataType, Float64Type, IntoColumn, IntoSeries,
-    ListBuilderTrait, ListPrimitiveChunkedBuilder, ParquetReader, PlSmallStr,
-    PolarsResult, SerReader,
+    ListBuilderTrait, ListPrimitiveChunkedBuilder, ParquetReader, PlSmallStr, PolarsResult,
+    SerReader,
 };
 use std::path::{Path, PathBuf};
 

@@ -407,8 +407,6 @@ pub struct JobStream<'a> {
     partial: PathBuf,
     progress: Progress,
     flush_rows: usize,
-    /// Units done and the carried state at the end, written into the job record with the seal.
-    end: Option<(usize, serde_json::Value)>,
 }
 
 impl<'a> JobStream<'a> {
@@ -494,7 +492,6 @@ impl<'a> JobStream<'a> {
             partial,
             progress,
             flush_rows,
-            end: None,
         })
     }
 
@@ -567,19 +564,17 @@ impl<'a> JobStream<'a> {
         Ok(())
     }
 
-    /// The units done and the state carried when the job ends, kept in its job record beside the
-    /// seal (`ended`): where the job would go on if it grew (`reopen`).
-    pub fn end_at(&mut self, units_done: usize, carry: serde_json::Value) {
-        self.end = Some((units_done, carry));
-    }
-
     /// Seals the job: the saved batches and then `last` become the part; the seal goes into the
     /// job record before the part is renamed into place. Returns the rows of the part.
     pub fn finish(self, last: DataFrame) -> Result<usize> {
-        crate::pool::outside_workers(move || self.finish_here(last))
+        crate::pool::outside_workers(move || {
+            self.write_through(&mut std::iter::once(Ok(Handed::Last(last, None))))
+        })
     }
 
-    fn finish_here(self, last: DataFrame) -> Result<usize> {
+    /// Seals a CSV job: its batch files and then `last` joined into the part, the seal (with
+    /// `end`, see `Handed::Last`) in the job record before the part is renamed into place.
+    fn finish_csv(self, last: DataFrame, end: Option<(usize, serde_json::Value)>) -> Result<usize> {
         let rows = self
             .progress
             .batches
@@ -590,55 +585,46 @@ impl<'a> JobStream<'a> {
         let partial = self.partial.clone();
         let record = self.record.clone();
         let key = seal_key(&self.part).context("a part has a folder and a name")?;
-        let end = self.end.clone();
         let seal = |seal: &Seal| add_seal(&record, &key, seal, end.as_ref());
-        match self.format {
-            Format::Parquet => {
-                let end = self.end.clone();
-                return self.write_through_here(&mut std::iter::once(Ok(Handed::Last(last, end))));
-            }
-            // CSV batches are copied as they are (each without its header line but the first), so
-            // the part is byte for byte the one a run without batches writes.
-            Format::Csv => {
-                let files: Vec<PathBuf> = self
-                    .progress
-                    .batches
-                    .iter()
-                    .map(|b| partial.join(&b.file))
-                    .collect();
-                write_atomic_then(
-                    &self.part,
-                    |f| {
-                        let mut buffered = std::io::BufWriter::with_capacity(WRITE_BUFFER, &mut *f);
-                        let f = &mut buffered;
-                        for (k, file) in files.iter().enumerate() {
-                            let text = std::fs::read(file)
-                                .with_context(|| format!("reading {}", file.display()))?;
-                            let body = if k == 0 {
-                                &text[..]
-                            } else {
-                                text.iter()
-                                    .position(|&b| b == b'\n')
-                                    .map_or(&text[..0], |i| &text[i + 1..])
-                            };
-                            f.write_all(body)?;
-                        }
-                        let mut last = super::rows::csv_ready(&last)?;
-                        if files.is_empty() || last.height() > 0 {
-                            CsvWriter::new(&mut *f)
-                                .include_header(files.is_empty())
-                                .finish(&mut last)?;
-                        }
-                        f.flush()?;
-                        Ok(())
-                    },
-                    |f| {
-                        let (bytes, xxh3) = checksum(f)?;
-                        seal(&Seal { rows, bytes, xxh3 })
-                    },
-                )?;
-            }
-        }
+        // CSV batches are copied as they are (each without its header line but the first), so
+        // the part is byte for byte the one a run without batches writes.
+        let files: Vec<PathBuf> = self
+            .progress
+            .batches
+            .iter()
+            .map(|b| partial.join(&b.file))
+            .collect();
+        write_atomic_then(
+            &self.part,
+            |f| {
+                let mut buffered = std::io::BufWriter::with_capacity(WRITE_BUFFER, &mut *f);
+                let f = &mut buffered;
+                for (k, file) in files.iter().enumerate() {
+                    let text = std::fs::read(file)
+                        .with_context(|| format!("reading {}", file.display()))?;
+                    let body = if k == 0 {
+                        &text[..]
+                    } else {
+                        text.iter()
+                            .position(|&b| b == b'\n')
+                            .map_or(&text[..0], |i| &text[i + 1..])
+                    };
+                    f.write_all(body)?;
+                }
+                let mut last = super::rows::csv_ready(&last)?;
+                if files.is_empty() || last.height() > 0 {
+                    CsvWriter::new(&mut *f)
+                        .include_header(files.is_empty())
+                        .finish(&mut last)?;
+                }
+                f.flush()?;
+                Ok(())
+            },
+            |f| {
+                let (bytes, xxh3) = checksum(f)?;
+                seal(&Seal { rows, bytes, xxh3 })
+            },
+        )?;
         remove_batches(&partial)?;
         Ok(rows)
     }
@@ -648,7 +634,8 @@ impl<'a> JobStream<'a> {
 pub enum Handed {
     /// Rows to save as a batch, the units done with them and the state carried after them.
     Batch(DataFrame, usize, serde_json::Value),
-    /// The last rows, and the units done and the state carried at the end (`end_at`).
+    /// The last rows, and the units done and the state carried at the end, kept in the job
+    /// record beside the seal (`ended`: where the job would go on if it grew, `reopen`).
     Last(DataFrame, Option<(usize, serde_json::Value)>),
 }
 
@@ -660,14 +647,10 @@ impl JobStream<'_> {
     /// (`Handed::Last`). A Parquet part is written as the batches come, a row group at a time
     /// (the batches an earlier run saved first, read back): sealing reads nothing back, and the
     /// writes overlap the job's play where the caller runs this on a thread of its own. A CSV
-    /// part is joined from its batch files at the end (`finish`). If `handed` ends before the
+    /// part is joined from its batch files at the end (`finish_csv`). If `handed` ends before the
     /// last rows, nothing is sealed (an error); the saved batches stay for the next run. Run off
     /// the pool's workers (`pool::outside_workers` says why).
-    pub fn write_through(self, handed: &mut dyn Iterator<Item = Result<Handed>>) -> Result<usize> {
-        self.write_through_here(handed)
-    }
-
-    fn write_through_here(
+    pub fn write_through(
         mut self,
         handed: &mut dyn Iterator<Item = Result<Handed>>,
     ) -> Result<usize> {
@@ -675,10 +658,7 @@ impl JobStream<'_> {
             for h in handed {
                 match h? {
                     Handed::Batch(df, done, carry) => self.save_batch_here(df, done, carry)?,
-                    Handed::Last(df, end) => {
-                        self.end = end.or(self.end);
-                        return self.finish_here(df);
-                    }
+                    Handed::Last(df, end) => return self.finish_csv(df, end),
                 }
             }
             anyhow::bail!(STOPPED);
@@ -692,9 +672,11 @@ impl JobStream<'_> {
         let (part, record, id) = (self.part.clone(), self.record.clone(), self.id);
         let key = seal_key(&part).context("a part has a folder and a name")?;
         let stream = std::cell::RefCell::new(self);
-        let mut ended = false;
+        // The end the last rows carry, once they came.
+        let ended: std::cell::RefCell<Option<Option<(usize, serde_json::Value)>>> =
+            std::cell::RefCell::new(None);
         let incoming = std::iter::from_fn(|| {
-            if ended {
+            if ended.borrow().is_some() {
                 return None;
             }
             Some(match handed.next() {
@@ -706,18 +688,28 @@ impl JobStream<'_> {
                     .save_batch_here(df.clone(), done, carry)
                     .map(|()| df),
                 Some(Ok(Handed::Last(df, end))) => {
-                    ended = true;
-                    let mut s = stream.borrow_mut();
-                    s.end = end.or(s.end.take());
+                    *ended.borrow_mut() = Some(end);
                     Ok(df)
                 }
             })
         });
         let frames = saved.iter().map(|file| read_part(file)).chain(incoming);
         let mut groups = RowGroups { frames, held: None };
-        let seal = write_sealed(&part, &mut groups, Format::Parquet, Kept::Part, id, |seal| {
-            add_seal(&record, &key, seal, stream.borrow().end.as_ref())
-        })?;
+        let seal = write_sealed(
+            &part,
+            &mut groups,
+            Format::Parquet,
+            Kept::Part,
+            id,
+            |seal| {
+                add_seal(
+                    &record,
+                    &key,
+                    seal,
+                    ended.borrow().as_ref().and_then(Option::as_ref),
+                )
+            },
+        )?;
         drop(groups);
         remove_batches(&stream.into_inner().partial)?;
         Ok(seal.rows)

@@ -352,11 +352,13 @@ fn a_stream_written_through_seals_after_its_last_rows_and_a_stop_before_them_sea
         let dir = tempfile::tempdir().unwrap();
         let (part, record, partial) = setup(dir.path(), format);
         let open = || JobStream::open(ID, format, part.clone(), record.clone(), partial.clone());
-        let stopped = open().unwrap().write_through(&mut vec![
-            Ok(Handed::Batch(frame(0, 3), 3, serde_json::json!([1]))),
-            Ok(Handed::Batch(frame(3, 2), 5, serde_json::json!([2]))),
-        ]
-        .into_iter());
+        let stopped = open().unwrap().write_through(
+            &mut vec![
+                Ok(Handed::Batch(frame(0, 3), 3, serde_json::json!([1]))),
+                Ok(Handed::Batch(frame(3, 2), 5, serde_json::json!([2]))),
+            ]
+            .into_iter(),
+        );
         let why = format!("{:#}", stopped.expect_err("no last rows: not sealed"));
         assert!(why.contains("not sealed"), "{format:?}: {why}");
         assert!(!part.exists(), "{format:?}");
@@ -368,11 +370,16 @@ fn a_stream_written_through_seals_after_its_last_rows_and_a_stop_before_them_sea
         let s = open().unwrap();
         assert_eq!((s.units_done(), s.carry()), (5, serde_json::json!([2])));
         let rows = s
-            .write_through(&mut vec![
-                Ok(Handed::Batch(frame(5, 4), 9, serde_json::json!([3]))),
-                Ok(Handed::Last(frame(9, 1), Some((10, serde_json::json!([4]))))),
-            ]
-            .into_iter())
+            .write_through(
+                &mut vec![
+                    Ok(Handed::Batch(frame(5, 4), 9, serde_json::json!([3]))),
+                    Ok(Handed::Last(
+                        frame(9, 1),
+                        Some((10, serde_json::json!([4]))),
+                    )),
+                ]
+                .into_iter(),
+            )
             .unwrap();
         assert_eq!(rows, 10, "{format:?}");
         let games: Vec<i64> = read_part(&part).unwrap()["game"]
@@ -381,7 +388,11 @@ fn a_stream_written_through_seals_after_its_last_rows_and_a_stop_before_them_sea
             .into_no_null_iter()
             .collect();
         assert_eq!(games, (0..10).collect::<Vec<_>>(), "{format:?}");
-        assert_eq!(ended(&record), Some((10, serde_json::json!([4]))), "{format:?}");
+        assert_eq!(
+            ended(&record),
+            Some((10, serde_json::json!([4]))),
+            "{format:?}"
+        );
         assert!(!partial.exists(), "{format:?}");
         verify_part(&part, &record, ID).expect("sealed and sound");
     }
