@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-search reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
+.PHONY: engines import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-search reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
 
 run: deps
 	@echo "Building gamelab (release; the first build compiles about 450 crates, some 20 minutes on 2 cores, with cargo's progress below)"
@@ -13,7 +13,7 @@ run: deps
 	$(GAMELAB) run $(EXPERIMENT)
 	$(GAMELAB) report $(EXPERIMENT)
 
-test: deps chromium openspiel
+test: deps chromium openspiel engines
 	$(CARGO) test --release
 	# The benchmarks compile (they are not run here: speed lives in `cargo bench`).
 	$(CARGO) bench --no-run
@@ -26,10 +26,10 @@ test: deps chromium openspiel
 # REQUIRE_OPENSPIEL=1, as CI sets, they fail instead). Installs python3-venv where it is missing.
 OPENSPIEL_PYTHON = .venv/bin/python
 openspiel:
-	@if $(OPENSPIEL_PYTHON) -c "import pyspiel, chess" 2> /dev/null; then :; else \
-		echo "installing OpenSpiel (pip package open-spiel, and python-chess, which checks the PGN records) into .venv/"; \
+	@if $(OPENSPIEL_PYTHON) -c "import pyspiel, chess, sgfmill" 2> /dev/null; then :; else \
+		echo "installing OpenSpiel (pip package open-spiel, and python-chess and sgfmill, which check the PGN and SGF records) into .venv/"; \
 		{ python3 -m venv .venv 2> /dev/null || { rm -rf .venv; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv > /dev/null && python3 -m venv .venv; }; } \
-		&& .venv/bin/pip install -q --no-deps open-spiel numpy absl-py chess \
+		&& .venv/bin/pip install -q --no-deps open-spiel numpy absl-py chess sgfmill \
 		|| { echo "OpenSpiel could not be installed: its tests will say SKIPPED"; [ -z "$$REQUIRE_OPENSPIEL" ] || exit 1; }; \
 	fi
 
@@ -76,6 +76,19 @@ chromium:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium > /dev/null; \
 	else \
 		echo "Chromium is missing (apt-get install chromium): the HTML report's browser test will be skipped"; \
+	fi
+
+# Other people's engines (docs/protocol.md, "Other people's engines"): Debian's stockfish (UCI)
+# and gnugo (GTP), in /usr/games. The engine tests (tests/engines.rs) play them, and say
+# SKIPPED without them unless REQUIRE_ENGINES is set (CI sets it).
+engines:
+	@if [ -x /usr/games/stockfish ] && [ -x /usr/games/gnugo ]; then \
+		true; \
+	elif command -v apt-get > /dev/null && [ "$$(id -u)" = 0 ]; then \
+		echo "installing the engines the UCI and GTP tests play (Debian packages stockfish, gnugo)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends stockfish gnugo > /dev/null; \
+	else \
+		echo "stockfish or gnugo is missing (apt-get install stockfish gnugo): the engine tests will be skipped"; \
 	fi
 
 mpi-deps:

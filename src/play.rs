@@ -73,7 +73,8 @@ pub struct GameRow {
     /// transcripts).
     pub transcript: String,
     /// How the game ended: `normal`, or the fault of the agent that lost by it
-    /// (`illegal_move`, `timeout`, `crash`, `protocol_error`, `memory`; external agents only).
+    /// (`illegal_move`, `timeout`, `crash`, `protocol_error`, `memory`, `resign`; external
+    /// agents only).
     #[serde(deserialize_with = "one_of_the_names")]
     pub termination: Name,
     /// The fault's evidence: the offending line, or what happened (empty when normal).
@@ -91,7 +92,7 @@ pub struct GameRow {
 pub type Name = &'static str;
 
 /// The words a row's `winner` and `termination` take.
-const NAMES: [&str; 9] = [
+const NAMES: [&str; 10] = [
     "first",
     "second",
     "draw",
@@ -101,6 +102,7 @@ const NAMES: [&str; 9] = [
     "crash",
     "protocol_error",
     "memory",
+    "resign",
 ];
 
 /// Reads a `winner` or `termination` back (a distributed run's rows come from its workers).

@@ -24,7 +24,7 @@ use crate::common::*;
 
 /// pyspiel's interpreter for the tests that run gamelab (which finds it through
 /// `GAMELAB_PYTHON`), or None after saying SKIPPED.
-fn openspiel_or_skip() -> Option<PathBuf> {
+pub(crate) fn openspiel_or_skip() -> Option<PathBuf> {
     match python_with_openspiel() {
         Ok(p) => Some(p),
         Err(why) if std::env::var_os("REQUIRE_OPENSPIEL").is_none() => {
@@ -36,7 +36,7 @@ fn openspiel_or_skip() -> Option<PathBuf> {
 }
 
 /// gamelab with the OpenSpiel interpreter named.
-fn gamelab_with(python: &Path, args: &[&str]) -> std::process::Output {
+pub(crate) fn gamelab_with(python: &Path, args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_gamelab"))
         .args(args)
         .env("GAMELAB_PYTHON", python)
@@ -45,7 +45,12 @@ fn gamelab_with(python: &Path, args: &[&str]) -> std::process::Output {
 }
 
 /// `gamelab run FILE --out OUT [--threads T]` with the OpenSpiel interpreter named.
-fn run_into(python: &Path, file: &Path, out: &Path, threads: Option<&str>) -> std::process::Output {
+pub(crate) fn run_into(
+    python: &Path,
+    file: &Path,
+    out: &Path,
+    threads: Option<&str>,
+) -> std::process::Output {
     let (f, o) = (file.to_str().unwrap(), out.to_str().unwrap());
     let mut args = vec!["run", f, "--out", o];
     if let Some(t) = threads {
@@ -55,7 +60,7 @@ fn run_into(python: &Path, file: &Path, out: &Path, threads: Option<&str>) -> st
 }
 
 /// `run_into` that must succeed, then the rows of experiment `name` (its parts by file name).
-fn rows_after_run(
+pub(crate) fn rows_after_run(
     python: &Path,
     file: &Path,
     out: &Path,

@@ -9,6 +9,8 @@ mod common;
 
 /// Malformed experiment files, unknown agents, illegal moves: one clear error, nothing written.
 mod bad_input;
+/// Other people's engines over UCI and GTP: Stockfish and GNU Go, and engines that misbehave.
+mod engines;
 /// Outside programs as agents: the protocol, the courses' adapters, their faults and limits.
 mod external;
 /// Kills, full disks, interrupted runs: resuming loses and duplicates nothing.

@@ -21,6 +21,14 @@ Requests and answers:
       -> {"action": a, "name": n}   the bot's choice for the player to move (not applied);
          "names": the line as action names from the initial state (gamelab's own Othello)
   {"op": "show", "game": G, "history": [a...]} -> {"text": str(state)}
+  {"op": "engine", "game": G, "history": [a...], "dialect": "uci" | "gtp"}
+      -> {"start": "startpos" | "fen F", "line": [m...], "legal": [m...], "to_move": c,
+          "board_size": n, "komi": k}
+         the position as another program's protocol tells it (src/agent/external/engine.rs):
+         UCI (chess): the start and the moves since in long algebraic notation (e2e4, e1g1,
+         e7e8q); GTP (go): board size, komi, the moves since as "B d4" / "W pass", the colour
+         to move ("b" or "w"); "legal": the legal moves in that notation, in the order of the
+         state's legal actions
   anything that fails -> {"error": "..."}
 SPEC: {"kind": "random"} | {"kind": "mcts", "uct_c": C, "max_simulations": N, "rollouts": R,
        "solve": bool} | {"kind": "alphabeta"} (exact alpha-beta to the end: small games only)
@@ -47,6 +55,8 @@ STATE_CACHE = 512
 # its examples is 1,000 MB; a move of 100,000 simulations on Othello stays far below).
 MCTS_MEMORY_MB = 1000
 SEED_MOD = 2**31 - 1
+# Chess's standard start, which UCI calls `startpos`.
+CHESS_START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def mix(*parts):
@@ -170,13 +180,45 @@ class Bridge:
             raise ValueError(f"unknown bot kind {kind!r}")
         return {"action": int(a), "name": s.action_to_string(player, a)}
 
+    def engine(self, req):
+        name, dialect = req["game"], req["dialect"]
+        g = self.game(name)
+        short = g.get_type().short_name
+        want = {"uci": "chess", "gtp": "go"}.get(dialect)
+        if want is None:
+            raise ValueError(f"no engine protocol {dialect!r}")
+        if short != want:
+            raise ValueError(f"{dialect.upper()} engines play OpenSpiel's {want}; this game is {short}")
+        s = g.new_initial_state()
+        out = {"line": []}
+        if dialect == "uci":
+            fen = str(s)
+            out["start"] = "startpos" if fen == CHESS_START else f"fen {fen}"
+            lan = lambda st, a: pyspiel.chess.action_to_move(a, st.board()).to_lan()
+        else:
+            params = g.get_parameters()
+            out["board_size"] = int(params.get("board_size", 19))
+            out["komi"] = float(params.get("komi", 7.5))
+            lan = lambda st, a: st.action_to_string(st.current_player(), a)
+        for a in req["history"]:
+            out["line"].append(lan(s, a))
+            s.apply_action(a)
+        if not s.is_terminal():
+            legal = [lan(s, a) for a in s.legal_actions()]
+            if dialect == "gtp":
+                # "B d4" -> "d4", "B PASS" -> "pass": a GTP vertex, lower case.
+                legal = [m.split(" ", 1)[-1].lower() for m in legal]
+                out["to_move"] = "b" if s.current_player() == 0 else "w"
+            out["legal"] = legal
+        return out
+
     def show(self, req):
         return {"text": str(self.state(req["game"], req["history"]))}
 
 
 def main():
     b = Bridge()
-    ops = {"load": b.load, "state": b.info, "bot": b.bot, "show": b.show}
+    ops = {"load": b.load, "state": b.info, "bot": b.bot, "show": b.show, "engine": b.engine}
     for line in sys.stdin:
         try:
             req = json.loads(line)

@@ -210,6 +210,8 @@ pub fn build_generic<G: CellGame>(
         | AgentSpec::Corners {}
         | AgentSpec::Positional {}
         | AgentSpec::External(_)
+        | AgentSpec::Uci(_)
+        | AgentSpec::Gtp(_)
         | AgentSpec::OpenspielMcts { .. }
         | AgentSpec::OpenspielRandom {}
         | AgentSpec::OpenspielAlphabeta {} => return Ok(None),
@@ -275,6 +277,8 @@ pub const KINDS_BY_GAME: [(&str, &str, &[&str]); 4] = [
             "random",
             "uct",
             "external",
+            "uci",
+            "gtp",
             "openspiel_mcts",
             "openspiel_random",
             "openspiel_alphabeta",

@@ -282,6 +282,11 @@ pub enum AgentSpec {
     },
     /// Another program, speaking gamelab's line protocol (docs/protocol.md).
     External(external::ExternalSpec),
+    /// A chess engine speaking UCI (Stockfish), on OpenSpiel's chess (docs/protocol.md,
+    /// "Other people's engines"; `external::engine`).
+    Uci(external::ExternalSpec),
+    /// A Go program speaking GTP (GNU Go), on OpenSpiel's go.
+    Gtp(external::ExternalSpec),
     /// OpenSpiel's C++ `MCTSBot` (`pyspiel.MCTSBot`, C++ random-rollout evaluator), through the OpenSpiel bridge
     /// (`game::openspiel`): OpenSpiel games and gamelab's Othello on the standard board.
     OpenspielMcts {
@@ -444,6 +449,25 @@ impl AgentSpec {
         spec
     }
 
+    /// Another program's section and the protocol it speaks: `external`, `uci` and `gtp`.
+    pub fn external(&self) -> Option<(&external::ExternalSpec, external::Dialect)> {
+        use external::Dialect;
+        match self {
+            AgentSpec::External(e) => Some((e, Dialect::Gamelab)),
+            AgentSpec::Uci(e) => Some((e, Dialect::Uci)),
+            AgentSpec::Gtp(e) => Some((e, Dialect::Gtp)),
+            _ => None,
+        }
+    }
+
+    /// `external`'s section, to set what the runner sets (its log file).
+    pub fn external_mut(&mut self) -> Option<&mut external::ExternalSpec> {
+        match self {
+            AgentSpec::External(e) | AgentSpec::Uci(e) | AgentSpec::Gtp(e) => Some(e),
+            _ => None,
+        }
+    }
+
     pub fn kind_name(&self) -> &'static str {
         match self {
             AgentSpec::Random {} => "random",
@@ -463,6 +487,8 @@ impl AgentSpec {
             AgentSpec::Heuristic { .. } => "heuristic",
             AgentSpec::Popcoin { .. } => "popcoin",
             AgentSpec::External(_) => "external",
+            AgentSpec::Uci(_) => "uci",
+            AgentSpec::Gtp(_) => "gtp",
             AgentSpec::OpenspielMcts { .. } => "openspiel_mcts",
             AgentSpec::OpenspielRandom {} => "openspiel_random",
             AgentSpec::OpenspielAlphabeta {} => "openspiel_alphabeta",
@@ -578,7 +604,9 @@ impl AgentSpec {
                     finite(name, *x)?;
                 }
             }
-            AgentSpec::External(e) => e.check()?,
+            AgentSpec::External(e) | AgentSpec::Uci(e) | AgentSpec::Gtp(e) => {
+                e.check(self.external().expect("external").1)?
+            }
             AgentSpec::Hybrid { early, late, .. } => {
                 early.check_numbers().map_err(|e| format!("early: {e}"))?;
                 late.check_numbers().map_err(|e| format!("late: {e}"))?;
@@ -858,7 +886,7 @@ impl AgentSpec {
     /// carries the table itself. Paths are relative to `base_dir`.
     pub fn resolve_tables(&mut self, base_dir: &std::path::Path) -> Result<(), String> {
         match self {
-            AgentSpec::External(e) => e.resolve_files(),
+            AgentSpec::External(e) | AgentSpec::Uci(e) | AgentSpec::Gtp(e) => e.resolve_files(),
             AgentSpec::WeightedRandom { table } | AgentSpec::TablePlayer { table } => {
                 table.resolve(base_dir)
             }

@@ -134,7 +134,7 @@ mod tests {
             "agent kinds: {kinds:?}"
         );
         for kind in &kinds {
-            let keys = if kind == "external" {
+            let keys = if matches!(kind.as_str(), "external" | "uci" | "gtp") {
                 keys_of::<ExternalSpec>("")
             } else {
                 keys_of::<AgentSpec>(&format!("kind = \"{kind}\""))

@@ -459,9 +459,9 @@ pub fn identity_hash(config: &JobConfig, swept: &[(String, toml::Value)]) -> u64
 pub fn probe_external(exp: &Experiment, jobs: &[Job]) -> Result<(), InputError> {
     for job in jobs {
         for (label, spec) in &job.config.agents {
-            if let crate::agent::AgentSpec::External(e) = spec {
+            if let Some((e, dialect)) = spec.external() {
                 let game = super::spec::GAMES[exp.file.game as usize];
-                crate::agent::external::probe(e, game).map_err(|m| {
+                crate::agent::external::probe(e, dialect, game).map_err(|m| {
                     exp.error(
                         &format!("agents.{label}"),
                         format!("the external agent could not start: {m}"),

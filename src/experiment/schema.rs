@@ -114,7 +114,7 @@ const GAMES: &[(&str, &str)] = &[
     ),
     (
         "termination",
-        "`normal`, or the fault of the agent that lost by it: `illegal_move`, `timeout`, `crash`, `protocol_error`, `memory` (external agents; `memory`: over its `memory_mb`)",
+        "`normal`, or the fault of the agent that lost by it: `illegal_move`, `timeout`, `crash`, `protocol_error`, `memory`, `resign` (external agents; `memory`: over its `memory_mb`; `resign`: a GTP engine resigned)",
     ),
     (
         "fault_detail",

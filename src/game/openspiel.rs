@@ -469,6 +469,26 @@ impl crate::agent::external::Protocol for OpenSpiel {
     fn position_text(&self) -> String {
         format!("{}\n{}", self.game, self.text().trim_end())
     }
+    /// OpenSpiel's chess for UCI engines, its go for GTP engines (the bridge writes the
+    /// position in their notation).
+    fn engine_position(
+        &self,
+        dialect: crate::agent::external::Dialect,
+    ) -> Result<crate::agent::external::EnginePosition, String> {
+        use crate::agent::external::EnginePosition;
+        request(&EnginePosition::request(&self.game, &self.history, dialect))
+            .map(|a| EnginePosition::from_bridge(&a))
+    }
+}
+
+/// The OpenSpiel game an engine speaking `dialect` plays: chess for UCI, go for GTP.
+pub fn engine_game(dialect: crate::agent::external::Dialect) -> Option<&'static str> {
+    use crate::agent::external::Dialect;
+    match dialect {
+        Dialect::Uci => Some("chess"),
+        Dialect::Gtp => Some("go"),
+        Dialect::Gamelab => None,
+    }
 }
 
 impl Arena for OpenSpiel {
@@ -490,6 +510,20 @@ impl Arena for OpenSpiel {
             }
             AgentSpec::External(e) => {
                 Box::new(crate::agent::external::ExternalAgent::new(e, start))
+            }
+            AgentSpec::Uci(e) | AgentSpec::Gtp(e) => {
+                let dialect = spec.external().expect("an engine").1;
+                let plays = engine_game(dialect).expect("an engine's game");
+                let game = start.game.split('(').next().unwrap_or_default();
+                if game != plays {
+                    return Err(format!(
+                        "kind = \"{}\" plays OpenSpiel's {plays} (openspiel = {{ name = \"{plays}\" }}); this game is {game}",
+                        dialect.kind_name()
+                    ));
+                }
+                Box::new(crate::agent::external::ExternalAgent::speaking(
+                    e, dialect, start,
+                ))
             }
             AgentSpec::OpenspielRandom {}
             | AgentSpec::OpenspielMcts { .. }

@@ -409,12 +409,13 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
 /// games, those that ended normally, and the faults the agent itself committed, by kind.
 fn terminations_section(records: &Records) -> Result<String> {
     use polars::prelude::*;
-    const FAULTS: [&str; 5] = [
+    const FAULTS: [&str; 6] = [
         "illegal_move",
         "timeout",
         "crash",
         "protocol_error",
         "memory",
+        "resign",
     ];
     if !records.has("termination") {
         return Ok(String::new());
@@ -450,7 +451,7 @@ fn terminations_section(records: &Records) -> Result<String> {
     if counts.keys().all(|k| k[1] == "normal") {
         return Ok(String::new());
     }
-    let mut by_agent: BTreeMap<&str, [u64; 7]> = BTreeMap::new();
+    let mut by_agent: BTreeMap<&str, [u64; 8]> = BTreeMap::new();
     for (k, n) in &counts {
         let counts = by_agent.entry(&k[0]).or_default();
         let n = n[0] as u64;
@@ -463,7 +464,7 @@ fn terminations_section(records: &Records) -> Result<String> {
         }
     }
     let mut md = String::from(
-        "## Terminations\n\nGames that ended by an agent's fault count as its loss. The fault columns count each agent's own faults (the offending lines are in the rows, column `fault_detail`; its standard error in `logs/`).\n\n| agent | games | normal | illegal_move | timeout | crash | protocol_error | memory |\n|---|---:|---:|---:|---:|---:|---:|---:|\n",
+        "## Terminations\n\nGames that ended by an agent's fault (or a GTP engine's resignation) count as its loss. The fault columns count each agent's own faults (the offending lines are in the rows, column `fault_detail`; its standard error in `logs/`).\n\n| agent | games | normal | illegal_move | timeout | crash | protocol_error | memory | resign |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     for (agent, c) in by_agent {
         md += &format!(
@@ -672,8 +673,8 @@ fn write_report(
         stages.into_iter().collect::<Vec<_>>().join(", ")
     );
     for (label, spec) in &f.agents {
-        let unsandboxed = match spec {
-            crate::agent::AgentSpec::External(e) if !e.sandboxed() => {
+        let unsandboxed = match spec.external() {
+            Some((e, _)) if !e.sandboxed() => {
                 " (**without a sandbox**: `sandbox = \"none\"`, the program ran with gamelab's own rights, and nothing kept it from the results, its opponent or the network)"
             }
             _ => "",

@@ -34,12 +34,14 @@ use std::sync::{LazyLock, Mutex};
 use std::time::{Duration, Instant};
 
 mod contain;
+pub mod engine;
 mod process;
 pub mod sandbox;
 mod spec;
 
 use contain::*;
 pub use contain::{contain, end_contained, stop_contained};
+pub use engine::{Dialect, EnginePosition};
 use process::*;
 pub use sandbox::{KernelLimits, SandboxKind, SandboxSpec};
 use sandbox::{Limits, Slot, available, command, unavailable_advice};
@@ -58,6 +60,8 @@ pub enum Termination {
     Crash,
     ProtocolError,
     Memory,
+    /// A GTP engine's `resign`.
+    Resign,
 }
 
 impl Termination {
@@ -69,6 +73,7 @@ impl Termination {
             Termination::Crash => "crash",
             Termination::ProtocolError => "protocol_error",
             Termination::Memory => "memory",
+            Termination::Resign => "resign",
         }
     }
 }
@@ -111,7 +116,7 @@ pub const MAX_LOG_BYTES: u64 = 10_000_000;
 /// Starts the program once and shakes hands, so a command that does not exist, a handshake
 /// that never comes or a wrong protocol version is an error before anything runs. Returns the
 /// agent's name. The process is then told to quit (the run's processes write to the job's log).
-pub fn probe(spec: &ExternalSpec, game: &str) -> Result<String, String> {
+pub fn probe(spec: &ExternalSpec, dialect: Dialect, game: &str) -> Result<String, String> {
     let spec = &spec.for_game(game);
     static PROBED: LazyLock<Mutex<HashMap<String, String>>> =
         LazyLock::new(|| Mutex::new(HashMap::new()));
@@ -122,7 +127,7 @@ pub fn probe(spec: &ExternalSpec, game: &str) -> Result<String, String> {
     {
         return Ok(name.clone());
     }
-    let p = Process::start(spec, &spec.clock(game)).map_err(|f| f.detail)?;
+    let p = Process::start(spec, dialect, &spec.clock(game)).map_err(|f| f.detail)?;
     let name = p.name.clone();
     p.finish();
     PROBED
@@ -185,11 +190,26 @@ pub trait Protocol: Game {
     const NAME: &'static str;
     /// The position in the game's text format (the one `gamelab show` prints).
     fn position_text(&self) -> String;
+    /// The position as an engine speaking `dialect` is told it (`engine`): the games that
+    /// other people's engines play (OpenSpiel's chess and go) say; the others have none.
+    fn engine_position(&self, dialect: Dialect) -> Result<EnginePosition, String> {
+        Err(format!(
+            "{} has no {} engines",
+            Self::NAME,
+            dialect.kind_name().to_uppercase()
+        ))
+    }
 }
 
 /// An external program playing one seat of one game.
 pub struct ExternalAgent<G: Protocol> {
     spec: ExternalSpec,
+    /// The protocol the program speaks.
+    dialect: Dialect,
+    /// GTP: whether this game's board is set up in the engine, and how many of the game's
+    /// moves it has been told (it plays its own `genmove` answers on its board).
+    board_set: bool,
+    told: usize,
     clock: ExternalClock,
     process: Option<Process>,
     fault: Option<Fault>,
@@ -211,10 +231,19 @@ pub struct ExternalAgent<G: Protocol> {
 }
 
 impl<G: Protocol> ExternalAgent<G> {
+    /// A program speaking gamelab's protocol.
     pub fn new(spec: &ExternalSpec, start: &G) -> ExternalAgent<G> {
+        ExternalAgent::speaking(spec, Dialect::Gamelab, start)
+    }
+
+    /// A program speaking `dialect`.
+    pub fn speaking(spec: &ExternalSpec, dialect: Dialect, start: &G) -> ExternalAgent<G> {
         let clock = spec.clock(G::NAME);
         ExternalAgent {
             spec: spec.for_game(G::NAME),
+            dialect,
+            board_set: false,
+            told: 0,
             clock_used: Duration::ZERO,
             replaced: Vec::new(),
             seed: 0,
@@ -261,13 +290,19 @@ impl<G: Protocol> ExternalAgent<G> {
     /// the fault (the process is then killed, unless the fault leaves it in step with the game:
     /// an illegal move, or an `error` it answered instead of a move).
     fn ask(&mut self, game: &G, legal: &[G::Move]) -> Result<G::Move, Fault> {
-        let names: Vec<String> = legal.iter().map(|&m| game.move_name(m)).collect();
         let limit = self.move_time();
-        let mut lines = Self::position_lines(game);
-        // One move a line: some notations have spaces (Freckers: `MOVE (0, 1) [DOWN]`).
-        lines.push(format!("legal {}", names.len()));
-        lines.extend(names.iter().cloned());
-        lines.push(format!("go {}", limit.as_millis()));
+        let (names, lines) = match self.dialect {
+            Dialect::Gamelab => {
+                let names: Vec<String> = legal.iter().map(|&m| game.move_name(m)).collect();
+                let mut lines = Self::position_lines(game);
+                // One move a line: some notations have spaces (Freckers: `MOVE (0, 1) [DOWN]`).
+                lines.push(format!("legal {}", names.len()));
+                lines.extend(names.iter().cloned());
+                lines.push(format!("go {}", limit.as_millis()));
+                (names, lines)
+            }
+            Dialect::Uci | Dialect::Gtp => self.engine_request(game, legal, limit)?,
+        };
         self.send(&lines);
         if let Some(f) = self.fault.take() {
             return Err(f);
@@ -315,22 +350,102 @@ impl<G: Protocol> ExternalAgent<G> {
             self.process = None;
             return Err(f);
         }
-        if let Some(why) = line.strip_prefix("error ") {
-            return Err(fault(Termination::Crash, format!("{RAISED}{}", why.trim())));
-        }
-        let Some(name) = line.strip_prefix("move ").map(str::trim) else {
-            if let Some(mut p) = self.process.take() {
-                p.kill();
+        let name = match self.dialect {
+            Dialect::Gamelab => {
+                if let Some(why) = line.strip_prefix("error ") {
+                    return Err(fault(Termination::Crash, format!("{RAISED}{}", why.trim())));
+                }
+                line.strip_prefix("move ")
+                    .map(|m| m.trim().to_string())
+                    .ok_or_else(|| {
+                        fault(
+                            Termination::ProtocolError,
+                            format!("expected `move M`, got: {line}"),
+                        )
+                    })
             }
-            return Err(fault(
-                Termination::ProtocolError,
-                format!("expected `move M`, got: {line}"),
-            ));
+            Dialect::Uci => engine::uci_bestmove(&line),
+            Dialect::Gtp => {
+                let asked = lines.last().map_or("genmove", String::as_str);
+                engine::gtp_genmove(asked, &line)
+            }
         };
-        match names.iter().position(|n| n == name) {
-            Some(i) => Ok(legal[i]),
+        let name = match name {
+            Ok(name) => name,
+            Err(f) => {
+                if f.kind == Termination::ProtocolError
+                    && let Some(mut p) = self.process.take()
+                {
+                    p.kill();
+                }
+                return Err(f);
+            }
+        };
+        match names.iter().position(|n| *n == name) {
+            Some(i) => {
+                // GTP: the engine played its move on its own board.
+                self.told += 1;
+                Ok(legal[i])
+            }
             None => Err(fault(Termination::IllegalMove, line.clone())),
         }
+    }
+
+    /// An engine's move request (`engine`): the lines to send and the legal moves in its
+    /// notation. GTP's board is brought up to the game first (set up once a game, then each
+    /// move it was not told), with `init_timeout_ms` for those answers, before the move's clock.
+    fn engine_request(
+        &mut self,
+        game: &G,
+        legal: &[G::Move],
+        limit: Duration,
+    ) -> Result<(Vec<String>, Vec<String>), Fault> {
+        let pos = game
+            .engine_position(self.dialect)
+            .unwrap_or_else(|e| panic!("the game could not be told to the engine: {e}"));
+        assert_eq!(
+            pos.legal.len(),
+            legal.len(),
+            "the engine's legal moves are the game's"
+        );
+        let lines = match self.dialect {
+            Dialect::Uci => vec![
+                engine::uci_position(&pos),
+                engine::uci_go(&self.spec, &self.clock, limit),
+            ],
+            _ => {
+                let deadline = Instant::now() + self.spec.init_timeout();
+                let mut commands = Vec::new();
+                if !self.board_set {
+                    commands.push(format!("boardsize {}", pos.board_size));
+                    commands.push(format!("komi {}", pos.komi));
+                    commands.push("clear_board".to_string());
+                    // Unless `tell_time = false`: an engine told its time plays by the clock
+                    // (GNU Go lowers its level), and its moves then depend on the machine.
+                    if self.spec.tell_time != Some(false) {
+                        commands.push(engine::gtp_time_settings(&self.clock));
+                    }
+                    self.told = 0;
+                }
+                commands.extend(pos.line.iter().skip(self.told).map(|m| format!("play {m}")));
+                if let Some(f) = self.fault.take() {
+                    return Err(f);
+                }
+                let p = self.process.as_mut().expect("a live process");
+                for c in &commands {
+                    if let Err(f) = p.gtp_command(c, deadline) {
+                        if let Some(mut p) = self.process.take() {
+                            p.kill();
+                        }
+                        return Err(f);
+                    }
+                }
+                self.board_set = true;
+                self.told = pos.line.len();
+                vec![format!("genmove {}", pos.to_move)]
+            }
+        };
+        Ok((pos.legal, lines))
     }
 
     /// Under `FaultRule::RandomMove`: a legal move drawn at random for the agent after fault
@@ -364,7 +479,12 @@ impl<G: Protocol> ExternalAgent<G> {
     /// A new process for a game under way (the last one died or was killed): told the game,
     /// its seat and clock, and the position now as its start.
     fn restart(&mut self, game: &G) -> Result<(), Fault> {
-        self.process = Some(Process::start(&self.spec, &self.clock)?);
+        self.process = Some(Process::start(&self.spec, self.dialect, &self.clock)?);
+        if self.dialect != Dialect::Gamelab {
+            // An engine is told the whole game at its next move.
+            self.board_set = false;
+            return Ok(());
+        }
         let side = if self.seat == Some(Player::First) {
             "first"
         } else {
@@ -418,12 +538,28 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
     fn begin(&mut self, seat: Player, seed: u64) {
         self.seat = Some(seat);
         self.seed = seed;
-        match Process::start(&self.spec, &self.clock) {
+        self.board_set = false;
+        match Process::start(&self.spec, self.dialect, &self.clock) {
             Ok(p) => self.process = Some(p),
             Err(f) => {
                 self.fault = Some(f);
                 return;
             }
+        }
+        if self.dialect != Dialect::Gamelab {
+            if self.clock.kind == ClockKind::Cpu {
+                self.cpu_at_begin = self.process.as_mut().map(Process::cpu);
+            }
+            if self.dialect == Dialect::Uci {
+                self.send(&["ucinewgame".to_string()]);
+                let deadline = Instant::now() + self.spec.init_timeout();
+                if let Some(p) = self.process.as_mut()
+                    && let Err(f) = p.uci_ready(deadline, &self.spec)
+                {
+                    self.fail(f);
+                }
+            }
+            return;
         }
         let side = if seat == Player::First {
             "first"
@@ -475,7 +611,8 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         let name = self.state.move_name(mv);
         let by = self.state.to_move();
         self.state.play(mv);
-        if self.seat.is_some_and(|s| s != by) {
+        // Engines are told the game's moves with their next request.
+        if self.dialect == Dialect::Gamelab && self.seat.is_some_and(|s| s != by) {
             self.send(&[format!("opponent {name}")]);
         }
     }
@@ -488,7 +625,9 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         } else {
             "loss"
         };
-        self.send(&[format!("gameover {word}")]);
+        if self.dialect == Dialect::Gamelab {
+            self.send(&[format!("gameover {word}")]);
+        }
         // Each game its own process (and sandbox): nothing of one game reaches the next.
         if let Some(p) = self.process.take() {
             p.finish();
@@ -504,7 +643,16 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
     }
 
     fn budget_text(&self) -> Option<String> {
-        Some(self.clock.describe())
+        let search = [
+            self.spec.nodes.map(|n| format!("{n} nodes")),
+            self.spec.depth.map(|d| format!("depth {d}")),
+        ];
+        let search: Vec<String> = search.into_iter().flatten().collect();
+        Some(if search.is_empty() {
+            self.clock.describe()
+        } else {
+            search.join(", ")
+        })
     }
 
     fn effort(&self) -> Effort {

@@ -113,6 +113,8 @@ pub(super) struct Process {
     last_cpu: Duration,
     /// Its standard error's log file, if it has one.
     log: Option<PathBuf>,
+    /// Whether blank lines are read past (GTP ends each answer with one).
+    skip_blank: bool,
 }
 
 /// The last line of a log file that says something (read from its last 4 kB).
@@ -135,7 +137,11 @@ impl Process {
     /// Starts the program (in its sandbox, `sandbox::command`, unless `sandbox = "none"`) and
     /// shakes hands: gamelab sends `gamelab 1`, the program answers `ready 1 NAME` within
     /// `init_timeout_ms`.
-    pub(super) fn start(spec: &ExternalSpec, clock: &ExternalClock) -> Result<Process, Fault> {
+    pub(super) fn start(
+        spec: &ExternalSpec,
+        dialect: Dialect,
+        clock: &ExternalClock,
+    ) -> Result<Process, Fault> {
         let log = spec.log.clone().filter(|path| {
             path.parent()
                 .is_none_or(|dir| std::fs::create_dir_all(dir).is_ok())
@@ -220,7 +226,24 @@ impl Process {
             _slot: slot,
             last_cpu: Duration::ZERO,
             log: log_path,
+            skip_blank: dialect == Dialect::Gtp,
         };
+        if dialect != Dialect::Gamelab {
+            let shaken = match dialect {
+                Dialect::Uci => p.uci_handshake(spec),
+                _ => p.gtp_handshake(spec),
+            };
+            if let Err(f) = shaken {
+                p.kill();
+                return Err(f);
+            }
+            if p.memory_measure == MemoryMeasure::AboveStart {
+                let now = p.bytes("VmSize");
+                p.memory_line
+                    .store(now, std::sync::atomic::Ordering::SeqCst);
+            }
+            return Ok(p);
+        }
         p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
         let line = p
             .recv(Instant::now() + spec.init_timeout())
@@ -362,6 +385,7 @@ impl Process {
                     }
                     continue;
                 }
+                Ok(Line::Text(line)) if self.skip_blank && line.trim().is_empty() => continue,
                 Ok(Line::Text(line)) => return Ok(Some(line.trim_end().to_string())),
                 Ok(Line::TooLong { start, bytes }) => {
                     self.kill();

@@ -66,6 +66,23 @@ pub struct ExternalSpec {
     /// What a fault does to the agent's game (default: the game's course, `FaultRule::default_for`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub faults: Option<FaultRule>,
+    /// `kind = "uci"`: the nodes of each search (`go nodes N`), for rows that reproduce.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+    /// `kind = "uci"`: the depth of each search (`go depth D`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    /// `kind = "uci"` and `"gtp"`: whether the engine is told its time (UCI `go movetime` /
+    /// `wtime`, GTP `time_settings`; default true). With false the time rule is gamelab's
+    /// deadline alone and the engine plays as it is set (its level, its nodes): an engine that
+    /// plays by its clock makes moves that depend on the machine's speed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tell_time: Option<bool>,
+    /// `kind = "uci"`: engine options, each sent as `setoption name NAME value V` after the
+    /// handshake (`Threads = 1`, `Hash = 16`, `"Skill Level" = 5`); each must be one the
+    /// engine declares.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub options: BTreeMap<String, toml::Value>,
     /// A digest of the files the command names (set by gamelab, not the file: whatever a file
     /// says is replaced): an edited agent makes new jobs instead of reusing the old agent's
     /// rows. Read back from a job's JSON (a distributed run's workers).
@@ -238,7 +255,49 @@ pub const MAX_MEMORY_MB: u64 = 1 << 24;
 
 impl ExternalSpec {
     /// Checks what can be checked without running the program.
-    pub fn check(&self) -> Result<(), String> {
+    /// Checks the section of an agent speaking `dialect` (its kind).
+    pub fn check(&self, dialect: Dialect) -> Result<(), String> {
+        if dialect == Dialect::Gamelab && self.tell_time.is_some() {
+            return Err(
+                "tell_time is a key of kind = \"uci\" and \"gtp\" (what an engine is told of its clock)".into(),
+            );
+        }
+        if dialect == Dialect::Uci
+            && self.tell_time == Some(false)
+            && self.nodes.is_none()
+            && self.depth.is_none()
+        {
+            return Err(
+                "tell_time = false leaves a UCI search without a limit: give nodes or depth".into(),
+            );
+        }
+        if dialect != Dialect::Uci {
+            for (key, set) in [
+                ("nodes", self.nodes.is_some()),
+                ("depth", self.depth.is_some()),
+                ("options", !self.options.is_empty()),
+            ] {
+                if set {
+                    return Err(format!(
+                        "{key} is a key of kind = \"uci\" (a chess engine's search), not of kind = \"{}\"",
+                        dialect.kind_name()
+                    ));
+                }
+            }
+        }
+        if self.nodes == Some(0) || self.depth == Some(0) {
+            return Err("nodes and depth must be positive".into());
+        }
+        for (name, v) in &self.options {
+            if matches!(
+                v,
+                toml::Value::Array(_) | toml::Value::Table(_) | toml::Value::Datetime(_)
+            ) {
+                return Err(format!(
+                    "options.{name}: an engine option's value is a number, a string or a boolean"
+                ));
+            }
+        }
         if self.command.is_empty() || self.command[0].trim().is_empty() {
             return Err(
                 "command must name a program, e.g. command = [\"python3\", \"my_agent.py\"]".into(),

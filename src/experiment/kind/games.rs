@@ -87,7 +87,7 @@ impl KindRunner for Games {
         // External agents write their standard error to a log per job and agent.
         let mut agents = cx.job.config.agents.clone();
         for (label, spec) in agents.iter_mut() {
-            if let AgentSpec::External(e) = spec {
+            if let Some(e) = spec.external_mut() {
                 e.log = Some(external::log_path(&cx.files.results, &cx.job.hash, label));
             }
         }
@@ -486,9 +486,9 @@ struct GamesContext {
 fn games_context(job: &Job, agents: &Agents) -> Result<Arc<crate::farm::Context>> {
     let logs = agents
         .iter()
-        .filter_map(|(label, spec)| match spec {
-            crate::agent::AgentSpec::External(e) => e.log.clone().map(|log| (label.clone(), log)),
-            _ => None,
+        .filter_map(|(label, spec)| {
+            let (e, _) = spec.external()?;
+            e.log.clone().map(|log| (label.clone(), log))
         })
         .collect();
     remote::context(
@@ -514,7 +514,7 @@ impl UnitKind for GamesUnit {
     fn hold(&self, bytes: &[u8]) -> Result<Held> {
         let mut c: GamesContext = serde_json::from_slice(bytes)?;
         for (label, spec) in c.agents.iter_mut() {
-            if let crate::agent::AgentSpec::External(e) = spec {
+            if let Some(e) = spec.external_mut() {
                 e.log = c.logs.get(label).cloned();
             }
         }

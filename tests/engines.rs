@@ -1,0 +1,315 @@
+//! Other people's engines over their own protocols (`kind = "uci"`, `kind = "gtp"`;
+//! `agent::external::engine`): Debian's Stockfish on OpenSpiel's chess and GNU Go on its go
+//! play matches whose rows are the same on a rerun and on another thread count, and whose
+//! records python-chess and sgfmill read; an engine that misbehaves loses by its fault, and a
+//! section that cannot work is refused naming its key, with nothing written.
+//!
+//! Needs OpenSpiel (`make openspiel`) and, for the real engines, /usr/games/stockfish and
+//! /usr/games/gnugo (`make engines`). Without them a test says SKIPPED; with `REQUIRE_ENGINES`
+//! set (CI sets it) a missing engine fails it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::*;
+use crate::openspiel::{gamelab_with, openspiel_or_skip, rows_after_run, run_into};
+
+const STOCKFISH: &str = "/usr/games/stockfish";
+const GNUGO: &str = "/usr/games/gnugo";
+
+/// Whether `engine` is there, else SKIPPED (a failure under `REQUIRE_ENGINES`).
+fn engine_or_skip(engine: &str) -> bool {
+    if Path::new(engine).is_file() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("REQUIRE_ENGINES").is_none(),
+        "REQUIRE_ENGINES is set: {engine} is missing (make engines installs it)"
+    );
+    eprintln!("SKIPPED: {engine} is missing (make engines installs it)");
+    false
+}
+
+/// Each game's (game, transcript, winner, termination) of a job's rows, in game order.
+fn games_of(rows: &std::collections::BTreeMap<String, polars::prelude::DataFrame>) -> Vec<String> {
+    let mut games = Vec::new();
+    for df in rows.values() {
+        let (t, w, e) = (
+            texts(df, "transcript"),
+            texts(df, "winner"),
+            texts(df, "termination"),
+        );
+        let g = df
+            .column("game")
+            .unwrap()
+            .cast(&polars::prelude::DataType::Int64)
+            .unwrap();
+        for (i, game) in g.i64().unwrap().iter().enumerate() {
+            games.push(format!("{} {} {} {}", game.unwrap(), w[i], e[i], t[i]));
+        }
+    }
+    games.sort();
+    games
+}
+
+/// Runs `text` (experiment `name`) on 1 thread and again, into a new folder, on 2; both runs'
+/// games must be the same. Returns the file, the first run's folder and its games.
+fn run_twice(python: &Path, dir: &Path, name: &str, text: &str) -> (PathBuf, PathBuf, Vec<String>) {
+    let file = write(dir, &format!("{name}.toml"), text);
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    let first = games_of(&rows_after_run(python, &file, &one, Some("1"), name));
+    let second = games_of(&rows_after_run(python, &file, &two, Some("2"), name));
+    assert_eq!(
+        first, second,
+        "{name}: the same games on a rerun on 2 threads"
+    );
+    (file, one, first)
+}
+
+/// `gamelab games FILE --out OUT --to RECORDS`: the one record file of the one job.
+fn record_of(python: &Path, file: &Path, out: &Path, records: &Path) -> PathBuf {
+    let o = gamelab_with(
+        python,
+        &[
+            "games",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--to",
+            records.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    std::fs::read_dir(records)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path()
+}
+
+/// Runs a Python check on a record file; its standard output.
+fn python_check(python: &Path, code: &str, file: &Path) -> String {
+    let o = Command::new(python)
+        .args(["-c", code])
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).trim().to_string()
+}
+
+#[test]
+fn stockfish_plays_chess_over_uci_the_same_games_on_a_rerun_and_a_pgn_python_chess_reads() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    if !engine_or_skip(STOCKFISH) {
+        return;
+    }
+    let text = format!(
+        "name = \"sf\"\nkind = \"match\"\ngame = \"openspiel\"\nopenspiel = {{ name = \"chess\" }}\n\
+         seed = 2\n\n[match]\nplayers = [\"stockfish\", \"rnd\"]\ngames = 4\n\n\
+         [agents.stockfish]\nkind = \"uci\"\ncommand = [\"{STOCKFISH}\"]\nnodes = 50\n\
+         options = {{ Threads = 1, Hash = 16 }}\n\n[agents.rnd]\nkind = \"openspiel_random\"\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (file, out, games) = run_twice(&python, dir.path(), "sf", &text);
+    assert_eq!(games.len(), 4);
+    // Stockfish mates a random mover: every game won by it, normally, from either seat.
+    let rows = parts(&out, "sf", "games");
+    let df = rows.values().next().unwrap();
+    let firsts = texts(df, "first_agent");
+    for (i, w) in texts(df, "winner").iter().enumerate() {
+        let winner_is_first = w == "first";
+        assert_eq!(
+            winner_is_first,
+            firsts[i] == "stockfish",
+            "game {i}: {games:?}"
+        );
+    }
+    assert!(texts(df, "termination").iter().all(|t| t == "normal"));
+    let budget = texts(df, "first_budget");
+    assert!(budget.iter().any(|b| b == "50 nodes"), "{budget:?}");
+    let pgn = record_of(&python, &file, &out, &dir.path().join("records"));
+    let check = r#"
+import chess, chess.pgn, sys
+f = open(sys.argv[1]); n = 0
+while (g := chess.pgn.read_game(f)) is not None:
+    n += 1
+    assert not g.errors, (n, g.errors)
+    assert len(list(g.mainline_moves())) == int(g.headers["PlyCount"]), n
+    b = g.end().board(); res = g.headers["Result"]
+    winner = g.headers["White"] if res == "1-0" else g.headers["Black"]
+    assert b.is_checkmate() and winner == "stockfish", (n, res, b.fen())
+print(n)
+"#;
+    assert_eq!(python_check(&python, check, &pgn), "4");
+}
+
+#[test]
+fn gnu_go_plays_go_over_gtp_the_same_games_on_a_rerun_and_an_sgf_sgfmill_reads() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    if !engine_or_skip(GNUGO) {
+        return;
+    }
+    let text = format!(
+        "name = \"gg\"\nkind = \"match\"\ngame = \"openspiel\"\n\
+         openspiel = {{ name = \"go\", params = {{ board_size = 7 }} }}\nseed = 2\n\n\
+         [match]\nplayers = [\"gnugo\", \"rnd\"]\ngames = 4\n\n\
+         [agents.gnugo]\nkind = \"gtp\"\n\
+         command = [\"{GNUGO}\", \"--mode\", \"gtp\", \"--level\", \"1\", \"--seed\", \"1\", \"--chinese-rules\", \"--capture-all-dead\"]\n\
+         time_ms = 20000\ntell_time = false\n\n[agents.rnd]\nkind = \"openspiel_random\"\n"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let (file, out, games) = run_twice(&python, dir.path(), "gg", &text);
+    assert_eq!(games.len(), 4);
+    let rows = parts(&out, "gg", "games");
+    let df = rows.values().next().unwrap();
+    assert!(
+        texts(df, "termination").iter().all(|t| t == "normal"),
+        "{games:?}"
+    );
+    let sgf = record_of(&python, &file, &out, &dir.path().join("records"));
+    assert_eq!(sgf.extension().unwrap(), "sgf");
+    // sgfmill reads each game: the board's size, and a move per ply of its row.
+    let check = r#"
+import sys, re
+from sgfmill import sgf
+text = open(sys.argv[1], "rb").read()
+games = [b"(;" + t for t in text.split(b"(;")[1:]]
+out = []
+for g in games:
+    game = sgf.Sgf_game.from_bytes(g.strip())
+    assert game.get_size() == 7
+    moves = [n.get_move() for n in game.get_main_sequence()[1:]]
+    assert all(colour in ("b", "w") for colour, _ in moves), moves
+    out.append(str(len(moves)))
+print(" ".join(out))
+"#;
+    let said = python_check(&python, check, &sgf);
+    let plies: Vec<String> = df
+        .column("plies")
+        .unwrap()
+        .cast(&polars::prelude::DataType::Int64)
+        .unwrap()
+        .i64()
+        .unwrap()
+        .iter()
+        .map(|p| p.unwrap().to_string())
+        .collect();
+    assert_eq!(said, plies.join(" "), "a move per ply in every game's SGF");
+}
+
+/// A UCI engine in Python that plays the first move it is not told is illegal: `bestmove`
+/// of `MOVE` (from the environment), after a handshake declaring one option.
+const FAKE_UCI: &str = r#"
+import os, sys
+move = os.environ.get("MOVE", "e2e4")
+for line in sys.stdin:
+    w = line.split()
+    if not w: continue
+    if w[0] == "uci":
+        print("id name fake"); print("option name Hash type spin default 1 min 1 max 64")
+        if os.environ.get("NO_UCIOK") is None: print("uciok")
+    elif w[0] == "isready": print("readyok")
+    elif w[0] == "go": print("info depth 1"); print(f"bestmove {move}")
+    elif w[0] == "quit": break
+    sys.stdout.flush()
+"#;
+
+fn fake_uci_match(dir: &Path, extra: &str) -> PathBuf {
+    let agent = write(dir, "fake_uci.py", FAKE_UCI);
+    let text = format!(
+        "name = \"fake\"\nkind = \"match\"\ngame = \"openspiel\"\nopenspiel = {{ name = \"chess\" }}\n\
+         seed = 2\n\n[match]\nplayers = [\"fake\", \"rnd\"]\ngames = 2\n\n\
+         [agents.fake]\nkind = \"uci\"\ncommand = [\"python3\", {:?}]\ninit_timeout_ms = 3000\n{extra}\n\
+         [agents.rnd]\nkind = \"openspiel_random\"\n",
+        agent.to_str().unwrap()
+    );
+    write(dir, "fake.toml", &text)
+}
+
+#[test]
+fn a_uci_engine_that_plays_an_illegal_move_loses_by_it_with_its_line_in_the_rows() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    // e2e4 is legal at White's first move, not at Black's: the engine moving second loses at
+    // once, the engine moving first at its second move (e2e4 again: its pawn has left e2).
+    let file = fake_uci_match(dir.path(), "env = { MOVE = \"e2e4\" }\n");
+    let rows = rows_after_run(&python, &file, &dir.path().join("out"), None, "fake");
+    let df = rows.values().next().unwrap();
+    let (first, winner, term, detail) = (
+        texts(df, "first_agent"),
+        texts(df, "winner"),
+        texts(df, "termination"),
+        texts(df, "fault_detail"),
+    );
+    for i in 0..2 {
+        assert_eq!(term[i], "illegal_move", "game {i}");
+        assert_eq!(detail[i], "bestmove e2e4", "game {i}");
+        let fake_won = (winner[i] == "first") == (first[i] == "fake");
+        assert!(!fake_won, "game {i}: the fault is the fake engine's loss");
+    }
+}
+
+#[test]
+fn an_engine_section_that_cannot_work_is_refused_naming_its_key_with_nothing_written() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for (extra, game, key, says) in [
+        // No `uciok`: the handshake's time runs out before anything runs.
+        ("env = { NO_UCIOK = \"1\" }\n", None, "agents.fake", "uciok"),
+        // An option the engine does not declare.
+        (
+            "options = { Hsh = 16 }\n",
+            None,
+            "agents.fake",
+            "options.Hsh",
+        ),
+        // A key of UCI on another kind, and a search without any limit.
+        ("tell_time = false\n", None, "agents.fake", "nodes or depth"),
+        // UCI on a game that is not chess.
+        (
+            "",
+            Some("openspiel = { name = \"connect_four\" }"),
+            "agents.fake",
+            "chess",
+        ),
+    ] {
+        let file = fake_uci_match(dir.path(), extra);
+        if let Some(game) = game {
+            let text = std::fs::read_to_string(&file)
+                .unwrap()
+                .replace("openspiel = { name = \"chess\" }", game);
+            std::fs::write(&file, text).unwrap();
+        }
+        let out = dir.path().join("out");
+        let o = run_into(&python, &file, &out, None);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{extra}: {err}");
+        assert!(
+            err.contains(key) && err.contains(says),
+            "{extra}: names {key} and {says}: {err}"
+        );
+        assert!(!out.join("results").exists(), "{extra}: nothing written");
+    }
+    // `nodes` on gamelab's own protocol is refused too.
+    let text = std::fs::read_to_string(fake_uci_match(dir.path(), "nodes = 5\n"))
+        .unwrap()
+        .replace("kind = \"uci\"", "kind = \"external\"");
+    let file = write(dir.path(), "fake.toml", &text);
+    let o = run_into(&python, &file, &dir.path().join("out"), None);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("nodes is a key of kind = \"uci\""),
+        "{}",
+        stderr(&o)
+    );
+}
