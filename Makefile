@@ -126,7 +126,7 @@ fuzz-experiments: deps
 	MUTATED_FILES=all $(CARGO) test --release --test tests mutated:: -- --nocapture
 
 # Every experiment file must parse, validate and expand (nothing is run or written).
-check-experiments: deps
+check-experiments: deps engines
 	@$(CARGO) build --release --quiet
 	@for f in experiments/*.toml; do \
 		if grep -q '^source = "gotools"' "$$f" && [ -z "$$GOTOOLS_PROBLEMS" ]; then \
