@@ -119,7 +119,7 @@ fn declared_option(line: &str) -> Option<&str> {
 }
 
 /// The fault of a handshake's answer that did not come in time.
-fn handshake_late(spec: &ExternalSpec, f: Fault, what: &str) -> Fault {
+pub(super) fn handshake_late(spec: &ExternalSpec, f: Fault, what: &str) -> Fault {
     match f.kind {
         Termination::Timeout => fault(
             Termination::Timeout,

@@ -383,8 +383,10 @@ impl<G: Protocol> ExternalAgent<G> {
         };
         match names.iter().position(|n| *n == name) {
             Some(i) => {
-                // GTP: the engine played its move on its own board.
-                self.told += 1;
+                if self.dialect == Dialect::Gtp {
+                    // The engine played its move on its own board.
+                    self.told += 1;
+                }
                 Ok(legal[i])
             }
             None => Err(fault(Termination::IllegalMove, line.clone())),

@@ -247,16 +247,7 @@ impl Process {
         p.send(&format!("gamelab {PROTOCOL_VERSION}"))?;
         let line = p
             .recv(Instant::now() + spec.init_timeout())
-            .map_err(|f| match f.kind {
-                Termination::Timeout => fault(
-                    Termination::Timeout,
-                    format!(
-                        "no answer to the handshake within {} ms",
-                        spec.init_timeout().as_millis()
-                    ),
-                ),
-                _ => f,
-            })?;
+            .map_err(|f| engine::handshake_late(spec, f, "answer to the handshake"))?;
         let mut words = line.split_whitespace();
         match (words.next(), words.next()) {
             (Some("ready"), Some(v)) if v == PROTOCOL_VERSION.to_string() => {
