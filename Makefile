@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: engines import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-search reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
+.PHONY: engines readers import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-search reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
 
 run: deps
 	@echo "Building gamelab (release; the first build compiles about 450 crates, some 20 minutes on 2 cores, with cargo's progress below)"
@@ -13,7 +13,7 @@ run: deps
 	$(GAMELAB) run $(EXPERIMENT)
 	$(GAMELAB) report $(EXPERIMENT)
 
-test: deps chromium openspiel engines
+test: deps chromium openspiel engines readers
 	$(CARGO) test --release
 	# The benchmarks compile (they are not run here: speed lives in `cargo bench`).
 	$(CARGO) bench --no-run
@@ -31,6 +31,16 @@ openspiel:
 		{ python3 -m venv .venv 2> /dev/null || { rm -rf .venv; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv > /dev/null && python3 -m venv .venv; }; } \
 		&& .venv/bin/pip install -q --no-deps open-spiel numpy absl-py chess sgfmill \
 		|| { echo "OpenSpiel could not be installed: its tests will say SKIPPED"; [ -z "$$REQUIRE_OPENSPIEL" ] || exit 1; }; \
+	fi
+
+# pandas (with pyarrow), polars and DuckDB in the same .venv/: the test of docs/rows.md's one-line
+# reads of the rows (tests/outside_tools.rs) runs them, and says SKIPPED without them (with
+# REQUIRE_READERS=1, as CI sets, it fails instead). About 550 MB installed, 10 s from PyPI.
+readers: openspiel
+	@if $(OPENSPIEL_PYTHON) -c "import duckdb, polars, pandas, pyarrow" 2> /dev/null; then :; else \
+		echo "installing pandas, pyarrow, polars and duckdb into .venv/ (docs/rows.md's reads of the rows are tested with them)"; \
+		.venv/bin/pip install -q duckdb==2.0.1 polars==2.1.0 pandas==3.1.1 pyarrow==26.0.1 \
+		|| { echo "the readers could not be installed: their test will say SKIPPED"; [ -z "$$REQUIRE_READERS" ] || exit 1; }; \
 	fi
 
 # OpenSpiel's games and bots in sweeps (docs/openspiel.md): connect_four (C x simulations),

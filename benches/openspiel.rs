@@ -73,8 +73,15 @@ fn bench(c: &mut Criterion) {
     let (mut searched, games) = (0u64, 4u32);
     for g in 0..games {
         let start = othello.start(g as u64).expect("a start");
-        let row = play_game(&start, ("mcts", &mcts), ("random", &bot), g as u64, g, &othello.id)
-            .expect("a game");
+        let row = play_game(
+            &start,
+            ("mcts", &mcts),
+            ("random", &bot),
+            g as u64,
+            g,
+            &othello.id,
+        )
+        .expect("a game");
         searched += (row.plies as u64).div_ceil(2);
     }
     let s = t0.elapsed().as_secs_f64();

@@ -472,6 +472,53 @@ fn sync_tree(dir: &Path) {
 pub struct FolderLock {
     _file: File,
     pub path: PathBuf,
+    /// The file is removed when the lock is released (`removed_when_released`).
+    remove: bool,
+}
+
+/// Lock files to remove when their holder ends, also when it ends on Ctrl-C
+/// (`remove_lock_files_now`).
+static REMOVED_AT_EXIT: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+impl FolderLock {
+    /// The lock file goes when the lock is released (dropped, or the process interrupted:
+    /// `remove_lock_files_now`), so that no lock file of a finished holder is left to be read as
+    /// a running one. Only for an exclusive lock whose folder is also locked
+    /// (`try_lock_folder`): a second process that opened the old file before it went takes a
+    /// lock on a removed file, and the folder's lock still keeps it out.
+    pub fn removed_when_released(mut self) -> FolderLock {
+        self.remove = true;
+        REMOVED_AT_EXIT
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(self.path.clone());
+        self
+    }
+}
+
+impl Drop for FolderLock {
+    fn drop(&mut self) {
+        if self.remove {
+            // Removed while still held, then released as the file closes.
+            std::fs::remove_file(&self.path).ok();
+            REMOVED_AT_EXIT
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .retain(|p| p != &self.path);
+        }
+    }
+}
+
+/// Removes the lock files of locks this process holds that go when released: for a Ctrl-C
+/// handler about to exit (the exit releases the locks, but runs no destructor).
+pub fn remove_lock_files_now() {
+    for path in REMOVED_AT_EXIT
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .drain(..)
+    {
+        std::fs::remove_file(path).ok();
+    }
 }
 
 /// This machine's name (as lock files name their holder's machine).
@@ -607,6 +654,7 @@ impl FolderLock {
             Ok(()) => Ok(FolderLock {
                 _file: file,
                 path: dir.to_path_buf(),
+                remove: false,
             }),
             Err(std::fs::TryLockError::WouldBlock) => {
                 anyhow::bail!("{} is locked by another process", dir.display())
@@ -656,6 +704,7 @@ impl FolderLock {
         Ok(FolderLock {
             _file: file,
             path: path.to_path_buf(),
+            remove: false,
         })
     }
 }

@@ -21,4 +21,5 @@ pub mod rng;
 pub mod slurm;
 pub mod stats;
 pub mod tune;
+pub mod words;
 pub mod workflow;

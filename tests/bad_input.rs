@@ -767,7 +767,7 @@ fn the_small_solve_experiment_is_valid() {
     let file = write(dir.path(), "exp.toml", SOLVE);
     let o = gamelab(&["run", file.to_str().unwrap(), "--dry-run"]);
     assert!(o.status.success(), "{}", stderr(&o));
-    assert!(String::from_utf8_lossy(&o.stdout).starts_with("exp: 1 jobs"));
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with("exp: 1 job\n"));
 }
 
 #[test]

@@ -372,7 +372,7 @@ kind = "greedy"
     let said = String::from_utf8_lossy(&o.stdout);
     let (written, kept) = written_and_kept(&said);
     assert!(
-        said.contains("ran 1 jobs (") && kept > 0 && written + kept == 400,
+        said.contains("ran 1 job (") && kept > 0 && written + kept == 400,
         "{said}"
     );
     assert_same(&reference, &all_parts(&killed, "kill"), "after the kill");

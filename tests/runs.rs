@@ -412,15 +412,24 @@ kind = "greedy"
     let file = write(dir.path(), "sprt.toml", text);
     let f = file.to_str().unwrap();
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
-    run_ok(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
+    let first = gamelab(&["run", f, "--out", one.to_str().unwrap(), "--threads", "1"]);
+    assert!(first.status.success(), "{}", stderr(&first));
     run_ok(&["run", f, "--out", two.to_str().unwrap(), "--threads", "2"]);
     let a = rows(&one, "sprt");
     assert_same_rows(&a, &rows(&two, "sprt"));
+    // The run's summary says where each test stopped and what it decided.
+    let said = String::from_utf8_lossy(&first.stdout);
     for df in a.values() {
         let n = df.height();
         assert!(
             n < 2000 && n % 2 == 0,
             "stopped early on a whole pair: {n} games"
+        );
+        assert!(
+            said.contains(&format!(
+                ": SPRT of mcts stopped after {n} of 2000 games: H1 accepted: Elo 30 rather than 0 (hypotheses, not an estimate); LLR "
+            )),
+            "{said}"
         );
     }
     run_ok(&["report", f, "--out", one.to_str().unwrap()]);
@@ -431,6 +440,68 @@ kind = "greedy"
             .count(),
         2,
         "{md}"
+    );
+}
+
+/// Off a terminal (a pipe, as under nohup or Slurm) a run says each job as it finishes, with
+/// its agents' points, and a progress line on its interval (`GAMELAB_PROGRESS_MS`; 30 s by
+/// default) with the games done, the jobs done, the ETA and the running score.
+#[test]
+fn off_a_terminal_a_run_says_each_finished_job_and_its_progress_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(
+        dir.path(),
+        "exp.toml",
+        &SMALL
+            .replace("rounds = 2", "rounds = 12")
+            .replace("[10, 40]", "[1000, 2000]"),
+    );
+    let out = dir.path().join("out");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gamelab"))
+        .args([
+            "run",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            "2",
+        ])
+        .env("GAMELAB_PROGRESS_MS", "50")
+        .output()
+        .unwrap();
+    let said = stderr(&o);
+    assert!(o.status.success(), "{said}");
+    // 3 agents, 12 rounds of both colours: 72 games a job, 48 for each agent.
+    for k in 1..=4 {
+        let line = said
+            .lines()
+            .find(|l| l.starts_with(&format!("job {k}/4 done: ")))
+            .unwrap_or_else(|| panic!("no line for the job done {k}th: {said}"));
+        assert!(line.contains("72 games in "), "{line}");
+        assert!(line.contains("agents.mcts.rollouts="), "{line}");
+        for agent in ["mcts", "greedy", "random"] {
+            assert!(
+                line.contains(&format!("{agent} ")) && line.contains("/48"),
+                "{line}"
+            );
+        }
+    }
+    let progress: Vec<&str> = said
+        .lines()
+        .filter(|l| l.starts_with("progress "))
+        .collect();
+    assert!(!progress.is_empty(), "no progress line: {said}");
+    for line in &progress {
+        assert!(
+            line.contains("/288 games (") && line.contains(" jobs done, ETA "),
+            "{line}"
+        );
+    }
+    assert!(
+        progress
+            .iter()
+            .any(|l| l.contains("; job ") && l.contains("/")),
+        "a running score: {progress:?}"
     );
 }
 
@@ -1338,9 +1409,17 @@ fn the_report_says_when_games_repeat() {
             "{a} vs {b}: {}",
             stderr(&o)
         );
-        // The warning says how to fix it.
+        // The warning says how to fix it, with the suite shipped for the file's stage.
         assert_eq!(
             stderr(&o).contains("[openings]"),
+            repeated,
+            "{}",
+            stderr(&o)
+        );
+        assert_eq!(
+            stderr(&o).contains(
+                "openings/othello-standard8.txt\" (the suite shipped for stage standard8)"
+            ),
             repeated,
             "{}",
             stderr(&o)
@@ -2408,7 +2487,7 @@ fn a_rerun_says_how_many_rows_it_kept() {
     };
     let first = run();
     let rows: usize = first
-        .split_once(" jobs (")
+        .split_once(" job (")
         .and_then(|(_, r)| r.split_once(" rows)"))
         .map(|(n, _)| n.parse().unwrap())
         .unwrap_or_else(|| panic!("{first}"));

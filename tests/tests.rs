@@ -25,6 +25,8 @@ mod mpi;
 mod mutated;
 /// OpenSpiel's games and bots through the bridge.
 mod openspiel;
+/// The rows read by DuckDB, polars and pandas as docs/rows.md says: the current jobs' only.
+mod outside_tools;
 /// Runs end to end: determinism, reports, summaries, HTML, replays, records.
 mod runs;
 /// The sandbox of external agents, attacked by a hostile agent.

@@ -1,6 +1,7 @@
 //! `gamelab run`: expand an experiment file into jobs and play the ones not yet done.
 
 use super::*;
+use gamelab::words::count;
 
 #[derive(clap::Args)]
 pub(crate) struct RunArgs {
@@ -50,9 +51,10 @@ pub(crate) fn execute(args: RunArgs) -> Result<()> {
 
 /// On Ctrl-C (SIGINT), says what is kept and how to go on before exiting 130 as the signal
 /// would: finished jobs and the saved batches and checkpoints of running ones stay, and the
-/// same command resumes. `run.lock` stays too: it is a lock the system releases with its
-/// holder, and a shard running beside this run may hold it. What the exit leaves running is
-/// stopped as after a kill (external agents are contained; their keeper ends them).
+/// same command resumes. The run's time so far is added to the folder's run-times.csv (an
+/// "interrupted" line) and its clock file removed, and a whole run's run.lock goes (a shard's
+/// stays: the shards beside it share it). What the exit leaves running is stopped as after a
+/// kill (external agents are contained; their keeper ends them).
 pub(crate) fn say_on_interrupt(file: &std::path::Path, out: &std::path::Path) {
     let again = format!("gamelab run {} --out {}", file.display(), out.display());
     // Set once per process; a second handler (an arena run after its GA) is refused, and the
@@ -61,6 +63,8 @@ pub(crate) fn say_on_interrupt(file: &std::path::Path, out: &std::path::Path) {
         eprintln!(
             "\ninterrupted: finished jobs and the saved batches and checkpoints of running ones are kept; `{again}` resumes without losing or repeating a row"
         );
+        gamelab::experiment::layout::record_interrupted_runs();
+        gamelab::durable::remove_lock_files_now();
         std::process::exit(130);
     });
 }
@@ -79,9 +83,14 @@ pub(crate) fn run_command(
     if dry_run {
         let games: usize = jobs.iter().map(|j| j.game_count()).sum();
         if exp.file.game == gamelab::experiment::spec::GameName::Tsumego {
-            println!("{}: {} jobs", exp.name, jobs.len());
+            println!("{}: {}", exp.name, count(jobs.len(), "job", "jobs"));
         } else {
-            println!("{}: {} jobs, {} games", exp.name, jobs.len(), games);
+            println!(
+                "{}: {}, {}",
+                exp.name,
+                count(jobs.len(), "job", "jobs"),
+                count(games, "game", "games")
+            );
         }
         let mine: Vec<&str> = shard
             .map(|s| s.select(&jobs).iter().map(|j| j.hash.as_str()).collect())
@@ -119,17 +128,26 @@ pub(crate) fn run_command(
         threads,
     )?;
     let s = gamelab::experiment::run(&exp, &jobs, &opts)?;
+    let in_shard = match shard {
+        Some(_) => format!(
+            "; {} of {} in this shard",
+            s.jobs_in_shard,
+            count(s.jobs_total, "job", "jobs")
+        ),
+        None => String::new(),
+    };
     println!(
-        "{}: ran {} jobs ({} rows) in {:.1} s; {} already done ({} rows kept from earlier runs); {} of {} jobs in this shard",
+        "{}: ran {} ({} rows) in {:.1} s; {} already done ({} rows kept from earlier runs){in_shard}",
         exp.name,
-        s.jobs_run,
+        count(s.jobs_run, "job", "jobs"),
         s.rows,
         s.seconds,
         s.jobs_skipped,
         s.rows_kept,
-        s.jobs_in_shard,
-        s.jobs_total
     );
+    for line in &s.stopped {
+        println!("{line}");
+    }
     println!(
         "rows: {}",
         s.results_dir
@@ -148,9 +166,9 @@ pub(crate) fn run_command(
             },
         )?;
         println!(
-            "{}: ran {} jobs ({} rows) in {:.1} s; experiment file {}",
+            "{}: ran {} ({} rows) in {:.1} s; experiment file {}",
             arena.name,
-            a.jobs_run,
+            count(a.jobs_run, "job", "jobs"),
             a.rows,
             a.seconds,
             arena.path.display()

@@ -71,7 +71,10 @@ pub(crate) fn execute(args: ShowArgs) -> Result<()> {
         );
         match g.outcome() {
             None => println!("# game on; discs: black {black}, white {white}"),
-            Some(o) => println!("# game over: {o:?}; discs: black {black}, white {white}"),
+            Some(o) => println!(
+                "# game over: {}; discs: black {black}, white {white}",
+                outcome_words(o, ["black", "white"])
+            ),
         }
         return Ok(());
     }
@@ -87,8 +90,10 @@ pub(crate) fn execute(args: ShowArgs) -> Result<()> {
                 s[1]
             ),
             Some(o) => println!(
-                "# game over: {o:?}, frogs home: red {}, blue {}",
-                s[0], s[1]
+                "# game over: {}, frogs home: red {}, blue {}",
+                outcome_words(o, ["red", "blue"]),
+                s[0],
+                s[1]
             ),
         }
         return Ok(());
@@ -116,7 +121,21 @@ pub(crate) fn execute(args: ShowArgs) -> Result<()> {
             g.max_step(),
             s[0]
         ),
-        Some(o) => println!("# game over: {o:?}, regions A {} : B {}", s[0], s[1]),
+        Some(o) => println!(
+            "# game over: {}, regions A {} : B {}",
+            outcome_words(o, ["A", "B"]),
+            s[0],
+            s[1]
+        ),
     }
     Ok(())
+}
+
+/// "black wins", "draw": a game's end in the names of its sides.
+fn outcome_words(o: gamelab::game::Outcome, sides: [&str; 2]) -> String {
+    match o {
+        gamelab::game::Outcome::Win(gamelab::game::Player::First) => format!("{} wins", sides[0]),
+        gamelab::game::Outcome::Win(gamelab::game::Player::Second) => format!("{} wins", sides[1]),
+        gamelab::game::Outcome::Draw => "draw".to_string(),
+    }
 }

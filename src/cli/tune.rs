@@ -48,9 +48,9 @@ pub(crate) fn execute(args: TuneArgs) -> Result<()> {
         gamelab::workflow::CheckSettings { rollouts, rounds },
     )?;
     println!(
-        "{}: GA ran {} jobs ({} rows) in {:.1} s; report: {}",
+        "{}: GA ran {} ({} rows) in {:.1} s; report: {}",
         exp.name,
-        summary.jobs_run,
+        gamelab::words::count(summary.jobs_run, "job", "jobs"),
         summary.rows,
         summary.seconds,
         ga_report.report.display()

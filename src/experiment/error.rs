@@ -28,15 +28,52 @@ impl fmt::Display for InputError {
             write!(f, "key `{key}`: ")?;
         }
         // One line: fold any newline a library put in its message.
-        write!(
-            f,
-            "{}",
-            self.message
-                .split_whitespace()
-                .collect::<Vec<_>>()
-                .join(" ")
-        )
+        let line = self
+            .message
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        write!(f, "{}", plain_types(&line))
     }
+}
+
+/// serde's Rust type names in "expected u32" (and "a sequence", "a map") said in the file's
+/// words: "expected a whole number from 0 to 4294967295", "a list", "a table".
+pub fn plain_types(message: &str) -> String {
+    const WORDS: [(&str, &str); 13] = [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number of 0 or more"),
+        ("usize", "a whole number of 0 or more"),
+        ("i8", "a whole number from -128 to 127"),
+        ("i16", "a whole number from -32768 to 32767"),
+        ("i32", "a whole number from -2147483648 to 2147483647"),
+        ("i64", "a whole number"),
+        ("f32", "a number"),
+        ("f64", "a number"),
+        ("a sequence", "a list"),
+        ("a map", "a table"),
+    ];
+    const EXPECTED: &str = "expected ";
+    let (mut out, mut rest) = (String::new(), message);
+    while let Some(at) = rest.find(EXPECTED) {
+        let after = &rest[at + EXPECTED.len()..];
+        out += &rest[..at + EXPECTED.len()];
+        let word_ends =
+            |n: usize| !after[n..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        match WORDS
+            .iter()
+            .find(|(rust, _)| after.starts_with(rust) && word_ends(rust.len()))
+        {
+            Some((rust, words)) => {
+                out += words;
+                rest = &after[rust.len()..];
+            }
+            None => rest = after,
+        }
+    }
+    out + rest
 }
 
 impl std::error::Error for InputError {}
@@ -356,7 +393,7 @@ mod tests {
 
 #[cfg(test)]
 mod suggestion_tests {
-    use super::{edit_distance, with_suggestion};
+    use super::{edit_distance, plain_types, with_suggestion};
 
     #[test]
     fn a_near_name_is_suggested_and_a_far_one_is_not() {
@@ -375,6 +412,19 @@ mod suggestion_tests {
         assert!(m.contains("(did you mean `rollout`?)"), "{m}");
         // Nothing near: the message as serde wrote it.
         let far = "unknown variant `chess`, expected one of `random`, `greedy`";
+        assert_eq!(
+            plain_types("invalid value: integer `-5`, expected u32"),
+            "invalid value: integer `-5`, expected a whole number from 0 to 4294967295"
+        );
+        assert_eq!(
+            plain_types("invalid type: string \"x\", expected f64, or a table"),
+            "invalid type: string \"x\", expected a number, or a table"
+        );
+        assert_eq!(
+            plain_types("invalid type: integer `3`, expected a sequence"),
+            "invalid type: integer `3`, expected a list"
+        );
+        assert_eq!(plain_types("expected u32s"), "expected u32s");
         assert_eq!(with_suggestion(far), far);
         assert_eq!(
             with_suggestion("invalid type: string, expected u64"),

@@ -13,9 +13,10 @@ use std::path::{Path, PathBuf};
 /// The file in an experiment's results folder where each run that ran jobs adds a line: its
 /// wall time, the jobs it ran, the worker threads and the machine's cores, and when it ended
 /// (`run_times`). A resumed run adds its own line, so the lines sum to the file's cost. A run
-/// killed before its end (kill -9, Ctrl-C, a session's end) leaves its `RunClock` file, which
-/// the next run in the folder turns into a line: its time up to the clock's last tick, 0 jobs,
-/// and "killed, last seen DATE" for its end.
+/// killed before its end (kill -9, a session's end) leaves its `RunClock` file, which the next
+/// run in the folder turns into a line: its time up to the clock's last tick (at most a second
+/// short), 0 jobs, and "killed; last seen DATE" for its end. A run stopped by Ctrl-C writes its
+/// own line ("interrupted DATE").
 pub const RUN_TIMES_FILE: &str = "run-times.csv";
 const RUN_TIMES_HEADER: &str = "seconds,jobs,threads,cores,ended\n";
 
@@ -24,9 +25,9 @@ const CLOCK_PREFIX: &str = "run-clock-";
 
 /// The wall clock of a running `gamelab run` in its results folder: a small file (the run's
 /// holder line, then `seconds,threads,cores,last seen`) written when the run starts (or, for
-/// a new folder, within a second of the run making it) and again every 30 s
-/// (`GAMELAB_RUN_CLOCK_MS`), removed when the run ends and records its line
-/// (`finish`) or fails. A file whose run died on this machine is what that run cost: the next
+/// a new folder, within a second of the run making it) and again every second
+/// (`GAMELAB_RUN_CLOCK_MS`; a rename, not synced, so ticking costs nothing), removed when the run
+/// ends and records its line (`finish`), fails, or is interrupted (`record_interrupted_runs`). A file whose run died on this machine is what that run cost: the next
 /// `RunClock::start` in the folder adds it to `RUN_TIMES_FILE` (a killed line) and removes it.
 /// A clock of a run on another machine is left alone (its pid means nothing here).
 pub struct RunClock {
@@ -62,17 +63,33 @@ impl RunClock {
                 threads.unwrap_or(cores),
                 now_utc()
             );
-            crate::durable::write_atomic(path, |f| {
-                use std::io::Write;
-                Ok(f.write_all(format!("{holder}\n{line}").as_bytes())?)
-            })?;
+            // A new file renamed over the old one, not synced: a reader sees one whole tick,
+            // and a killed process loses nothing (a machine that crashes may lose the last ticks).
+            let tmp = path.with_file_name(format!(
+                ".{}.tmp",
+                path.file_name()
+                    .map(|n| n.to_string_lossy())
+                    .unwrap_or_default()
+            ));
+            std::fs::write(&tmp, format!("{holder}\n{line}"))
+                .and_then(|()| std::fs::rename(&tmp, path))
+                .with_context(|| format!("writing {}", path.display()))?;
             Ok::<bool, anyhow::Error>(true)
         };
         let mut ticked = tick(&path)?;
         let every = std::env::var("GAMELAB_RUN_CLOCK_MS")
             .ok()
             .and_then(|v| v.parse().ok())
-            .unwrap_or(30_000);
+            .unwrap_or(1_000);
+        LIVE_CLOCKS
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(LiveClock {
+                path: path.clone(),
+                dir: dir.to_path_buf(),
+                started,
+                threads,
+            });
         let (stop, stopped) = std::sync::mpsc::channel::<()>();
         let ticking = path.clone();
         let ticker = std::thread::spawn(move || {
@@ -109,6 +126,44 @@ impl RunClock {
         if let Some(t) = self.ticker.take() {
             t.join().ok();
         }
+        LIVE_CLOCKS
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .retain(|c| c.path != self.path);
+    }
+}
+
+/// A clock of this process that is ticking, for `record_interrupted_runs`.
+struct LiveClock {
+    path: PathBuf,
+    dir: PathBuf,
+    started: std::time::Instant,
+    threads: Option<usize>,
+}
+
+static LIVE_CLOCKS: std::sync::Mutex<Vec<LiveClock>> = std::sync::Mutex::new(Vec::new());
+
+/// For a Ctrl-C handler about to exit: each run of this process that is ticking adds its time
+/// so far to its folder's `RUN_TIMES_FILE` (0 jobs, "interrupted DATE", as a killed run's line
+/// would say "killed") and its clock file goes.
+pub fn record_interrupted_runs() {
+    let clocks = std::mem::take(&mut *LIVE_CLOCKS.lock().unwrap_or_else(|p| p.into_inner()));
+    for c in clocks {
+        // Never the one to make the results folder (bad input must leave nothing).
+        if c.dir.exists() {
+            let cores = cores();
+            append_run_line(
+                &c.dir,
+                &format!(
+                    "{:.1},0,{},{cores},interrupted {}\n",
+                    c.started.elapsed().as_secs_f64(),
+                    c.threads.unwrap_or(cores),
+                    now_utc()
+                ),
+            )
+            .ok();
+        }
+        std::fs::remove_file(&c.path).ok();
     }
 }
 

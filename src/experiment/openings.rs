@@ -4,9 +4,9 @@
 //!
 //! ```toml
 //! [openings]
-//! file = "openings/othello-standard8.txt"   # one opening a line, in the game's notation
-//! order = "sequential"                      # or "random"
-//! # or: random_plies = 4                    # each pair starts after 4 uniformly random moves
+//! file = "../openings/othello-standard8.txt"   # one opening a line, in the game's notation
+//! order = "sequential"                         # or "random"
+//! # or: random_plies = 4                       # each pair starts after 4 uniformly random moves
 //! ```
 //!
 //! A suite file has one opening per line, in the notation of the rows' `transcript` (Othello
@@ -142,6 +142,67 @@ impl OpeningsSpec {
     }
 }
 
+/// The suite gamelab ships for a game's built-in stage, if there is one:
+/// `openings/<game>-<stage>.txt` in the repository gamelab was built from (`gamelab openings`
+/// made each; the header says which stage).
+pub fn shipped_suite(game: &str, stage: &str) -> Option<PathBuf> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("openings")
+        .join(format!("{game}-{stage}.txt"));
+    path.is_file().then_some(path)
+}
+
+/// The stage a suite's header says it was made for (`# Othello openings for stage small6: ...`,
+/// as `gamelab openings` writes it), if it says.
+pub fn suite_stage(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let first = text.lines().next()?;
+    let rest = first.strip_prefix('#')?.split(" for stage ").nth(1)?;
+    let stage: String = rest
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
+        .collect();
+    (!stage.is_empty()).then_some(stage)
+}
+
+/// `path` as a file in folder `dir` would name it: relative to `dir` when both are on the same
+/// root (`../openings/othello-small6.txt` from `experiments/`), else absolute.
+pub fn relative_to(path: &Path, dir: &Path) -> PathBuf {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let (Ok(path), Ok(dir)) = (path.canonicalize(), dir.canonicalize()) else {
+        return path.to_path_buf();
+    };
+    let (p, d): (Vec<_>, Vec<_>) = (path.components().collect(), dir.components().collect());
+    let common = p.iter().zip(&d).take_while(|(a, b)| a == b).count();
+    if common <= 1 {
+        return path;
+    }
+    let mut out = PathBuf::new();
+    for _ in common..d.len() {
+        out.push("..");
+    }
+    for c in &p[common..] {
+        out.push(c);
+    }
+    out
+}
+
+/// What to write in `[openings]` for a game and stage, for a message: the shipped suite's
+/// `file = "..."` relative to the experiment file's folder `dir`, else `random_plies = N`.
+pub fn suite_advice(game: &str, stage: Option<&str>, dir: &Path) -> String {
+    match stage.and_then(|s| Some((s, shipped_suite(game, s)?))) {
+        Some((stage, suite)) => format!(
+            "file = \"{}\" (the suite shipped for stage {stage}) or random_plies = N",
+            relative_to(&suite, dir).display()
+        ),
+        None => "random_plies = N, or file = \"SUITE\" (one opening a line)".to_string(),
+    }
+}
+
 /// An error of the `[openings]` section: at a key of the experiment file, or in the suite file
 /// (at a line when known).
 #[derive(Clone, Debug, PartialEq)]
@@ -242,6 +303,27 @@ fn random_plies<G: Game>(start: &G, n: u32, seed: u64) -> Result<Played<G>, u32>
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_shipped_suites_are_found_by_stage_and_named_from_the_file() {
+        let suite = super::shipped_suite("othello", "small6").expect("openings/othello-small6.txt");
+        assert_eq!(super::suite_stage(&suite).as_deref(), Some("small6"));
+        assert_eq!(super::shipped_suite("othello", "no-such-stage"), None);
+        let experiments = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+        assert_eq!(
+            super::relative_to(&suite, &experiments),
+            std::path::Path::new("../openings/othello-small6.txt")
+        );
+        assert!(
+            super::suite_advice("othello", Some("small6"), &experiments).starts_with(
+                "file = \"../openings/othello-small6.txt\" (the suite shipped for stage small6)"
+            )
+        );
+        assert!(
+            super::suite_advice("freckers", Some("standard"), &experiments)
+                .starts_with("random_plies = N")
+        );
+    }
+
     use super::*;
     use crate::experiment::grid::{Pairing, slots};
     use crate::game::othello::Othello;

@@ -304,15 +304,20 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
             .map(|(j, &b)| with_blocks(j, b))
             .collect();
         if race.next.is_none() {
-            if let Some(ended) = race.ended {
-                eprintln!("race ended: {}", ended_text(ended, jobs, &race));
+            let ended = race
+                .ended
+                .map(|e| format!("race ended: {}", ended_text(e, jobs, &race)));
+            if let Some(ended) = &ended {
+                eprintln!("{ended}");
             }
-            return match total {
-                Some(t) => Ok(t),
+            let mut summary = match total {
+                Some(t) => t,
                 // Nothing was left to play: one pass over the jobs as the race asks for them
                 // counts what is kept (and plays nothing).
-                None => super::runner::run_locked(exp, &asked, opts),
+                None => super::runner::run_locked(exp, &asked, opts)?,
             };
+            summary.stopped.extend(ended);
+            return Ok(summary);
         }
         let summary = super::runner::run_locked(exp, &asked, opts)?;
         // A shard plays its own points of the round (`Shard::select`, by hash) and waits for the
@@ -395,6 +400,7 @@ pub fn run(exp: &Experiment, jobs: &[Job], opts: &RunOptions) -> Result<RunSumma
                 jobs_run: t.jobs_run + summary.jobs_run,
                 rows: t.rows + summary.rows,
                 seconds: t.seconds + summary.seconds,
+                stopped: [t.stopped, summary.stopped].concat(),
                 ..t
             },
         });

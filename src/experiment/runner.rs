@@ -20,6 +20,7 @@ use super::error::InputError;
 use super::grid::Job;
 use super::kind::{JobContext, kind_runner, rows_folder};
 use super::layout::{JobFiles, current_jobs_file, results_dir, sound_part};
+use super::progress::{JobTally, Progress};
 use super::rows::{Format, JobColumns, SweptKind, existing_part, remove_stale_temps, write_atomic};
 use super::spec::{Experiment, Stage};
 use super::stream::PartId;
@@ -113,6 +114,9 @@ pub struct RunSummary {
     pub rows: usize,
     pub seconds: f64,
     pub results_dir: PathBuf,
+    /// What stopped jobs or the run early, to be said with the summary: an SPRT's decision
+    /// ("job <hash>: SPRT of mcts stopped after 64 of 1000 games: H1 accepted ..."), a race's end.
+    pub stopped: Vec<String>,
 }
 
 /// The locks a run holds on its experiment's results folder (see `lock_results`).
@@ -127,7 +131,8 @@ pub struct RunLocks(#[allow(dead_code)] Vec<FolderLock>);
 /// same jobs is a mistake to report, not work to share; the locks are flock(2) locks, released by
 /// the kernel when their holder dies, so a killed run never leaves a stale lock. The folder is
 /// locked too (its own inode, in the same mode as run.lock), so removing run.lock while a run
-/// holds it lets no second run in.
+/// holds it lets no second run in; that is what lets a whole run remove its run.lock when it
+/// ends or is interrupted (a file left behind by a kill -9 holds nothing).
 pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunLocks> {
     let advice = |e: anyhow::Error| match e.downcast::<Locked>() {
         Ok(l) => anyhow::anyhow!(
@@ -193,15 +198,58 @@ pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunL
     } else {
         LockMode::Exclusive
     };
-    locks.push(
-        FolderLock::try_lock_folder(dir, mode).map_err(|_| {
-            anyhow::anyhow!(
-                "{} is in use by another run (its run.lock was removed while that run held it); wait for it to finish (or stop it) and run again",
-                dir.display()
-            )
-        })?,
-    );
+    let folder = FolderLock::try_lock_folder(dir, mode).map_err(|_| {
+        anyhow::anyhow!(
+            "{} is in use by another run (its run.lock was removed while that run held it); wait for it to finish (or stop it) and run again",
+            dir.display()
+        )
+    })?;
+    // A whole run's run.lock goes when the run ends (or is interrupted), the folder's lock
+    // released after it; a shard's shared run.lock and its own lock file stay (the shards of a
+    // race read whether a shard ended from its file).
+    if shard.is_none() {
+        let run_lock = locks.remove(0).removed_when_released();
+        locks.insert(0, run_lock);
+    }
+    locks.push(folder);
     Ok(RunLocks(locks))
+}
+
+/// The line said when a job finishes: "job 3/8 done: <hash> (agents.mcts.rollouts=10, repeat
+/// 0): 240 games in 12.3 s; mcts 150.5/240, greedy 89.5/240", with what the job noted (an
+/// SPRT's decision).
+#[allow(clippy::too_many_arguments)]
+fn finished_line(
+    job: &Job,
+    tally: &JobTally,
+    steps: usize,
+    unit: &str,
+    rows: usize,
+    seconds: f64,
+    done: u64,
+    jobs: usize,
+) -> String {
+    let mut what: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    what.push(format!("repeat {}", job.config.repeat));
+    // The rows when they are not the units (a GA: individuals x generations).
+    let rows = if rows == steps {
+        String::new()
+    } else {
+        format!(", {}", crate::words::count(rows, "row", "rows"))
+    };
+    let mut line = format!(
+        "job {done}/{jobs} done: {} ({}): {steps} {unit}{rows} in {}",
+        job.hash,
+        what.join(", "),
+        super::progress::duration_text(seconds)
+    );
+    if let Some(score) = tally.score() {
+        line += &format!("; {score}");
+    }
+    for note in tally.notes() {
+        line += &format!("; {note}");
+    }
+    line
 }
 
 /// Jobs that read another experiment's trained weights: what they read now (a missing source is
@@ -263,6 +311,22 @@ fn run_with(
         std::io::Write::write_all(f, &serde_json::to_vec_pretty(&hashes)?)?;
         Ok(())
     })?;
+    // The rows folders hold the current jobs' parts only (`older_jobs`).
+    let tidied = super::older_jobs::tidy(&dir, &hashes)?;
+    if tidied.set_aside > 0 {
+        eprintln!(
+            "{} of jobs the file no longer has: moved to {}",
+            crate::words::count(tidied.set_aside, "part", "parts"),
+            super::older_jobs::older_jobs_dir(&dir).display()
+        );
+    }
+    if tidied.brought_back > 0 {
+        eprintln!(
+            "{} the file has again: brought back from {}",
+            crate::words::count(tidied.brought_back, "job", "jobs"),
+            super::older_jobs::older_jobs_dir(&dir).display()
+        );
+    }
     // A job that ran (or began) with other trained weights than it reads now runs again from
     // the start.
     for (hash, now) in &inputs {
@@ -371,29 +435,44 @@ fn run_with(
         .iter()
         .map(|j| (kind.steps(j) as u64).saturating_mul(weight_of(j)))
         .fold(0, u64::saturating_add);
-    let steps_done = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
-
-    let bar = if opts.progress && std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+    let progress = std::sync::Arc::new(Progress::new(
+        unit,
+        total_steps,
+        total_weight,
+        pending.len(),
+    ));
+    let on_terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let bar = if opts.progress && on_terminal {
         ProgressBar::with_draw_target(Some(total_weight), ProgressDrawTarget::stderr())
     } else {
         ProgressBar::hidden()
     };
-    let (done_key, rate_key) = (steps_done.clone(), steps_done.clone());
+    // A line above the bar on a terminal, a line of the log off one.
+    let say = |line: &str| {
+        if opts.progress {
+            if on_terminal {
+                bar.println(line);
+            } else {
+                eprintln!("{line}");
+            }
+        }
+    };
+    let (done_key, rate_key) = (progress.clone(), progress.clone());
     bar.set_style(
         ProgressStyle::with_template(&format!("{{elapsed_precise}} [{{bar:30}}] {{done}}/{total_steps} {unit}, {{rate}} {unit}/s, ETA {{eta}} | {{msg}}"))
             .expect("valid template")
             .with_key("done", move |_: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{}", done_key.load(std::sync::atomic::Ordering::Relaxed));
+                let _ = write!(w, "{}", done_key.steps_done.load(std::sync::atomic::Ordering::Relaxed));
             })
             .with_key("rate", move |s: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
                 let secs = s.elapsed().as_secs_f64();
-                let done = rate_key.load(std::sync::atomic::Ordering::Relaxed) as f64;
+                let done = rate_key.steps_done.load(std::sync::atomic::Ordering::Relaxed) as f64;
                 let _ = write!(w, "{:.0}", if secs > 0.0 { done / secs } else { 0.0 });
             })
             .progress_chars("=> "),
     );
-    let jobs_done = std::sync::atomic::AtomicUsize::new(0);
     let rows_written = std::sync::atomic::AtomicUsize::new(0);
+    let stopped = std::sync::Mutex::new(Vec::new());
     let rows_resumed = std::sync::atomic::AtomicUsize::new(0);
     bar.set_message(format!("jobs 0/{}", pending.len()));
 
@@ -413,10 +492,12 @@ fn run_with(
                 Ok(())
             })?;
             let weight = weight_of(job);
-            let progress = |n: u64| {
-                steps_done.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+            let advance = |n: u64| {
+                progress.advance(n, weight);
                 bar.inc(n.saturating_mul(weight));
             };
+            let started = Instant::now();
+            let tally = progress.start(&job.hash);
             let cx = JobContext {
                 job,
                 files,
@@ -430,20 +511,37 @@ fn run_with(
                 format: opts.format,
                 out: &opts.out,
                 library: library_of(job),
-                progress: &progress,
+                progress: &advance,
+                tally: &tally,
                 kept: &|n| {
                     rows_resumed.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
                 },
             };
-            let rows = kind.run(&cx)?;
+            let ran = kind.run(&cx);
+            let done = progress.end(&job.hash, ran.is_ok());
+            let rows = ran?;
             // All its rows; those it kept are taken off at the end.
             rows_written.fetch_add(rows, std::sync::atomic::Ordering::Relaxed);
-            let done = jobs_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             bar.set_message(format!("jobs {done}/{}", pending.len()));
+            for note in tally.notes() {
+                stopped.lock().expect("the notes").push(format!("job {}: {note}", job.hash));
+            }
+            say(&finished_line(job, &tally, kind.steps(job), unit, rows, started.elapsed().as_secs_f64(), done, pending.len()));
             Ok(())
         })
     };
-    with_threads(opts.threads, work)?;
+    // Off a terminal, the progress line every 30 s while the jobs run.
+    let worked = std::thread::scope(|scope| {
+        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        if opts.progress && !on_terminal && !pending.is_empty() {
+            let progress = &progress;
+            scope.spawn(move || progress.tick_until(stopped, &|line| eprintln!("{line}")));
+        }
+        let worked = with_threads(opts.threads, work);
+        drop(stop);
+        worked
+    });
+    worked?;
     bar.finish_and_clear();
     let resumed = rows_resumed.into_inner();
     Ok(RunSummary {
@@ -455,6 +553,7 @@ fn run_with(
         rows: rows_written.into_inner().saturating_sub(resumed),
         seconds: t0.elapsed().as_secs_f64(),
         results_dir: dir,
+        stopped: stopped.into_inner().expect("the notes"),
     })
 }
 

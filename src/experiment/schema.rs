@@ -271,6 +271,33 @@ fn table(kind: &str, df: &DataFrame, meanings: &[&[(&str, &str)]]) -> Result<Str
 }
 
 /// `docs/rows.md`: every job kind's columns, types and meanings, from the writers themselves.
+/// The section of docs/rows.md on reading the rows in pandas, polars and DuckDB. The tests run
+/// its `python` blocks' lines as they are (tests/outside_tools.rs), with NAME an experiment's
+/// name, in the folder that holds `results/`.
+pub const OUTSIDE_TOOLS: &str = "## Reading the rows in other tools\n\n\
+     An experiment's rows folder (`results/<name>/games/`, or `generations/`, `solves/`,\n\
+     `tuning/`) holds the parts of the file's current jobs only: each `gamelab run` first moves the\n\
+     parts of jobs the file no longer has (an agent's setting edited, a grid value taken out), with\n\
+     their job records, to `results/<name>/older-jobs/` (the same folder names below it), and\n\
+     moves them back when the file has those jobs again, so that their rows are reused. A glob over\n\
+     the rows folder reads exactly the rows of the file as it was last run (a `**` glob over the\n\
+     whole results folder would read `older-jobs/` too). `current-jobs.json` lists those jobs.\n\n\
+     One line each, from the folder that holds `results/`, for an experiment named `NAME`\n\
+     (its `name`, as in the rows' `experiment` column); for other kinds put their folder for `games`:\n\n\
+     ```python\n\
+     import duckdb; games = duckdb.sql(\"SELECT * FROM 'results/NAME/games/*.parquet'\")\n\
+     import polars as pl; games = pl.read_parquet(\"results/NAME/games/*.parquet\")\n\
+     import pandas as pd; games = pd.read_parquet(\"results/NAME/games/\")\n\
+     ```\n\n\
+     (`len(games)` is the number of rows in each; DuckDB counts them with\n\
+     `SELECT count(*) FROM 'results/NAME/games/*.parquet'`; pandas needs pyarrow.) Rows written\n\
+     with `--format csv`:\n\n\
+     ```python\n\
+     import duckdb; games = duckdb.sql(\"SELECT * FROM read_csv('results/NAME/games/*.csv', union_by_name = true)\")\n\
+     import polars as pl; games = pl.read_csv(\"results/NAME/games/*.csv\", infer_schema_length=None)\n\
+     import pandas as pd, glob; games = pd.concat(map(pd.read_csv, sorted(glob.glob(\"results/NAME/games/*.csv\"))))\n\
+     ```\n\n";
+
 pub fn markdown() -> Result<String> {
     let id = JobColumns {
         experiment: "x",
@@ -368,6 +395,7 @@ pub fn markdown() -> Result<String> {
          below the file system (a disk that returns other bytes, a raw write to the device) after the\n\
          stamp; delete the `checked/` folder for a full check.\n\n",
     );
+    s += OUTSIDE_TOOLS;
     s += "\n## Games (`match`, `tournament`): `games/`, one row per game\n\n";
     s += &table("game", &games, &[ID, GAMES])?;
     s += "\n## Othello GA (`ga`): `generations/`, one row per individual per generation\n\n";

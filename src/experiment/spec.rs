@@ -423,8 +423,8 @@ impl TuneSpec {
         }
         if !(self.bounds[0] < self.bounds[1]) || !self.bounds.iter().all(|b| b.is_finite()) {
             return Err(format!(
-                "bounds must be [lo, hi] with lo < hi, got {:?}",
-                self.bounds
+                "bounds must be [lo, hi] with lo < hi, got [{}, {}]",
+                self.bounds[0], self.bounds[1]
             ));
         }
         if !(self.step > 0.0 && self.step.is_finite()) {

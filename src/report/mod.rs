@@ -263,7 +263,7 @@ pub fn tables(
 /// accepted, recomputed from the rows (the runner stopped at the first decisive pair).
 fn sprt_section(jobs: &[Job], records: &Records) -> Result<String> {
     use polars::prelude::*;
-    use stats::elo::{Pentanomial, SprtDecision};
+    use stats::elo::Pentanomial;
     let tested: Vec<(&Job, stats::elo::Sprt, String)> = jobs
         .iter()
         .filter_map(|j| {
@@ -316,18 +316,7 @@ fn sprt_section(jobs: &[Job], records: &Records) -> Result<String> {
         }
         let llr = sprt.llr_pentanomial(penta);
         let (lo, hi) = sprt.bounds();
-        let decision = match sprt.decide(llr) {
-            // The hypotheses' Elo, said as such: "H1 accepted (Elo = 50)" read as an estimate.
-            SprtDecision::AcceptH0 => format!(
-                "H0 accepted: Elo {} rather than {} (hypotheses, not an estimate)",
-                sprt.elo0, sprt.elo1
-            ),
-            SprtDecision::AcceptH1 => format!(
-                "H1 accepted: Elo {} rather than {} (hypotheses, not an estimate)",
-                sprt.elo1, sprt.elo0
-            ),
-            SprtDecision::Continue => "no decision: game cap reached".to_string(),
-        };
+        let decision = sprt.decision_text(llr);
         if md.is_empty() {
             md += &format!(
                 "## Sequential tests\n\nSPRT of `{me}` against its opponent on colour-swapped pairs; the match stopped at the first decisive pair.\n\n| job | swept | repeat | games | LLR | bounds | decision |\n|---|---|---:|---:|---:|---:|---|\n"
@@ -368,10 +357,20 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
     if flagged.is_empty() {
         return String::new();
     }
-    let fix = if exp.file.openings.is_some() {
+    let fix: &str = if exp.file.openings.is_some() {
         "the intervals count every game as independent; vary the games before reading them: more openings than pairs ([openings] with a larger suite or more random_plies; order = \"sequential\" uses each line once before repeating) or stochastic agents"
     } else {
-        "the intervals count every game as independent; vary the games before reading them: give the experiment an [openings] section (a suite file, e.g. openings/othello-standard8.txt, or random_plies = N) or use stochastic agents"
+        &format!(
+            "the intervals count every game as independent; vary the games before reading them: give the experiment an [openings] section ({}) or use stochastic agents",
+            crate::experiment::openings::suite_advice(
+                crate::experiment::spec::GAMES[exp.file.game as usize],
+                match &exp.file.stage {
+                    Some(crate::game::othello::StageRef::Id(id)) => Some(id.as_str()),
+                    _ => None,
+                },
+                &exp.base_dir(),
+            )
+        )
     };
     let (keys, games, distinct) = flagged
         .iter()
@@ -379,16 +378,20 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
         .min_by(|a, b| (a.2 as f64 / a.1 as f64).total_cmp(&(b.2 as f64 / b.1 as f64)))
         .expect("not empty");
     let others = if flagged.len() > 1 {
-        format!(" and {} more groups", flagged.len() - 1)
+        format!(
+            " and {} more",
+            crate::words::count(flagged.len() - 1, "group", "groups")
+        )
     } else {
         String::new()
     };
     let share = 100.0 * *distinct as f64 / *games as f64;
     eprintln!(
-        "warning: {}: table '{}': group {} has {distinct} distinct games of {games} ({share:.1}%){others}; {fix}",
+        "warning: {}: table '{}': group {} has {} of {games} ({share:.1}%){others}; {fix}",
         exp.name,
         t.name,
-        keys.join(", ")
+        keys.join(", "),
+        crate::words::count(*distinct as usize, "distinct game", "distinct games"),
     );
     let mut md = format!(
         "\n**Repeated games:** in {} of this table's groups fewer than {:.0}% of the games are distinct (by start position and moves); {fix}. (A few repeats among thousands of games happen by chance; a small share of distinct games means the same game was played again and again.)\n\n| group | games | distinct | distinct % |\n|---|---:|---:|---:|\n",
@@ -702,8 +705,16 @@ fn write_report(
     );
     if jobs_with_rows < jobs.len() {
         md += &format!(
-            "**Incomplete:** {} jobs have no rows yet; run the experiment again to finish them.\n\n",
-            jobs.len() - jobs_with_rows
+            "**Incomplete:** {} no rows yet; run the experiment again to finish {}.\n\n",
+            match jobs.len() - jobs_with_rows {
+                1 => "1 job has".to_string(),
+                n => format!("{n} jobs have"),
+            },
+            if jobs.len() - jobs_with_rows == 1 {
+                "it"
+            } else {
+                "them"
+            }
         );
     }
     let mut table_files = Vec::new();

@@ -166,6 +166,23 @@ impl Sprt {
             SprtDecision::Continue
         }
     }
+
+    /// What the test decided at `llr`, in words: "H1 accepted: Elo 5 rather than 0 (hypotheses,
+    /// not an estimate)" (the hypotheses' Elo said as such, not read as an estimate), or "no
+    /// decision: game cap reached".
+    pub fn decision_text(&self, llr: f64) -> String {
+        match self.decide(llr) {
+            SprtDecision::AcceptH0 => format!(
+                "H0 accepted: Elo {} rather than {} (hypotheses, not an estimate)",
+                self.elo0, self.elo1
+            ),
+            SprtDecision::AcceptH1 => format!(
+                "H1 accepted: Elo {} rather than {} (hypotheses, not an estimate)",
+                self.elo1, self.elo0
+            ),
+            SprtDecision::Continue => "no decision: game cap reached".to_string(),
+        }
+    }
 }
 
 #[cfg(test)]

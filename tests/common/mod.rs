@@ -235,7 +235,7 @@ pub fn texts(df: &polars::prelude::DataFrame, name: &str) -> Vec<String> {
         .collect()
 }
 
-/// The rows a run wrote and those it kept from earlier runs, as its last line says ("ran 1 jobs
+/// The rows a run wrote and those it kept from earlier runs, as its last line says ("ran 1 job
 /// (250 rows) in 2.3 s; 0 already done (150 rows kept from earlier runs); ...").
 pub fn written_and_kept(said: &str) -> (usize, usize) {
     let number_before = |text: &str| -> usize {

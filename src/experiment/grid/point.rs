@@ -234,10 +234,9 @@ pub(super) fn point_config(
             return Err(err(
                 "tune",
                 format!(
-                    "a [tune] table goes with kind = \"tune\", not {:?}",
-                    file.kind
-                )
-                .to_lowercase(),
+                    "a [tune] table goes with kind = \"tune\", not \"{}\"",
+                    file.kind.name()
+                ),
             ));
         }
         (JobKind::Ga, None, None) if sections == 1 => {
@@ -280,7 +279,10 @@ pub(super) fn point_config(
         _ if file.ga.is_some() => {
             return Err(err(
                 "ga",
-                format!("a [ga] table goes with kind = \"ga\", not {:?}", file.kind).to_lowercase(),
+                format!(
+                    "a [ga] table goes with kind = \"ga\", not \"{}\"",
+                    file.kind.name()
+                ),
             ));
         }
         (JobKind::Match, Some(m), None) => {
@@ -312,7 +314,10 @@ pub(super) fn point_config(
                 {
                     return Err(err(
                         "match.sprt",
-                        format!("expected elo0 < elo1 and alpha, beta in (0, 0.5), got {t:?}"),
+                        format!(
+                            "expected elo0 < elo1 and alpha, beta in (0, 0.5), got elo0 = {}, elo1 = {}, alpha = {}, beta = {}",
+                            t.elo0, t.elo1, t.alpha, t.beta
+                        ),
                     ));
                 }
             }
@@ -476,10 +481,34 @@ pub fn opening_error(
         None => exp.error("openings.file", message),
     };
     match e {
-        OpeningError::Illegal { line, error } => at_line(
-            line,
-            format!("opening '{}'{of_pair}: {error}", o.lines[line]),
-        ),
+        OpeningError::Illegal { line, error } => {
+            // A suite made for another stage: say so, and name the stage's own.
+            let stage = match &exp.file.stage {
+                Some(crate::game::othello::StageRef::Id(id)) => Some(id.as_str()),
+                _ => None,
+            };
+            let other_stage = o
+                .source
+                .as_ref()
+                .and_then(|(path, _)| crate::experiment::openings::suite_stage(path))
+                .zip(stage)
+                .filter(|(made_for, stage)| made_for != stage)
+                .map(|(made_for, stage)| {
+                    format!(
+                        "; the suite is for stage {made_for}, this file plays {stage}: in [openings] give {}",
+                        crate::experiment::openings::suite_advice(
+                            super::super::spec::GAMES[exp.file.game as usize],
+                            Some(stage),
+                            &exp.base_dir(),
+                        )
+                    )
+                })
+                .unwrap_or_default();
+            at_line(
+                line,
+                format!("opening '{}'{of_pair}: {error}{other_stage}", o.lines[line]),
+            )
+        }
         OpeningError::GameOver {
             line: Some(line),
             plies,

@@ -72,6 +72,9 @@ pub struct JobContext<'a> {
     pub library: Option<PathBuf>,
     /// Advances the progress bar by this many steps.
     pub progress: &'a (dyn Fn(u64) + Sync),
+    /// What the job says of itself while it runs and when it ends (`progress`): its games'
+    /// scores, why it stopped early.
+    pub tally: &'a crate::experiment::progress::JobTally,
     /// Counts rows an earlier run of this job saved and this run keeps (saved batches, a grown
     /// job's part, a checkpoint's generations): they are among the rows `KindRunner::run`
     /// returns, and the run's summary counts them as kept, not as written.

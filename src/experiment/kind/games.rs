@@ -91,15 +91,52 @@ impl KindRunner for Games {
                 e.log = Some(external::log_path(&cx.files.results, &cx.job.hash, label));
             }
         }
-        streamed(
+        let rows = streamed(
             cx.stream()?,
             &|rows| games_frame(&cx.id, rows),
             |from, carry, sink| {
                 (cx.progress)(from as u64);
-                play_job_from(cx.job, &agents, from, carry, &|| (cx.progress)(1), sink)
+                let mut scored = |rows: Vec<GameRow>, done: usize, carry: &serde_json::Value| {
+                    cx.tally.games(&rows);
+                    sink(rows, done, carry)
+                };
+                play_job_from(
+                    cx.job,
+                    &agents,
+                    from,
+                    carry,
+                    &|| (cx.progress)(1),
+                    &mut scored,
+                )
             },
-        )
+        )?;
+        if let Some(note) = sprt_note(cx.job, rows, &cx.files.record) {
+            cx.tally.note(note);
+        }
+        Ok(rows)
     }
+}
+
+/// What an SPRT match's test decided when it ended with `rows` games (its pair counts are
+/// carried in its record): "SPRT of mcts stopped after 64 of 1000 games: H1 accepted: Elo 5
+/// rather than 0 (hypotheses, not an estimate); LLR 2.98, bounds -2.94 to 2.94".
+fn sprt_note(job: &Job, rows: usize, record: &std::path::Path) -> Option<String> {
+    let m = job.config.match_.as_ref()?;
+    let sprt = m.sprt?;
+    let (_, carry) = crate::experiment::stream::ended(record)?;
+    let penta = Pentanomial(serde_json::from_value(carry).ok()?);
+    let llr = sprt.llr_pentanomial(penta);
+    let (lo, hi) = sprt.bounds();
+    let stopped = if sprt.decide(llr) == SprtDecision::Continue {
+        format!("played all {rows} games")
+    } else {
+        format!("stopped after {rows} of {} games", m.games)
+    };
+    Some(format!(
+        "SPRT of {} {stopped}: {}; LLR {llr:.2}, bounds {lo:.2} to {hi:.2}",
+        m.players[0],
+        sprt.decision_text(llr)
+    ))
 }
 
 /// Games played in parallel between two looks at the flush timer (rows never depend on it):

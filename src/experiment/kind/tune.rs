@@ -70,8 +70,8 @@ impl KindRunner for Tune {
             .find(|(_, w)| !(t.bounds[0]..=t.bounds[1]).contains(w))
         {
             return Err(err(format!(
-                "the starting weight {name} = {w} is outside bounds {:?}",
-                t.bounds
+                "the starting weight {name} = {w} is outside bounds [{}, {}]",
+                t.bounds[0], t.bounds[1]
             )));
         }
         Ok(())

@@ -53,8 +53,8 @@ impl RaceSpec {
             return err(
                 "",
                 format!(
-                    "races grid points of matches and tournaments, not of {:?} jobs",
-                    file.kind
+                    "races grid points of matches and tournaments, not of {} jobs",
+                    file.kind.name()
                 ),
             );
         }
