@@ -159,6 +159,36 @@ fn rows_carry_the_job_and_its_swept_values() {
     }
 }
 
+/// A file without `name` is named after the file, but renaming it keeps its jobs (hashes and
+/// seeds, so rows): only the folder and the rows' `experiment` column follow the new name.
+#[test]
+fn renaming_a_file_without_a_name_keeps_its_jobs() {
+    let dir = tempfile::tempdir().unwrap();
+    let unnamed = SMALL.replace("name = \"small\"\n", "");
+    let jobs = |file: &str| {
+        let path = write(dir.path(), file, &unnamed);
+        let o = gamelab(&["run", path.to_str().unwrap(), "--dry-run"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .skip(1)
+            .map(|l| l.split(' ').next().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let before = jobs("mine.toml");
+    assert_eq!(before.len(), 4);
+    assert_eq!(jobs("renamed.toml"), before);
+    // A name given is part of the jobs' identity, as before.
+    let named = write(dir.path(), "named.toml", SMALL);
+    let o = gamelab(&["run", named.to_str().unwrap(), "--dry-run"]);
+    let hashes: Vec<String> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .skip(1)
+        .map(|l| l.split(' ').next().unwrap().to_string())
+        .collect();
+    assert!(hashes.iter().all(|h| !before.contains(h)));
+}
+
 #[test]
 fn shards_together_give_the_whole_run() {
     let dir = tempfile::tempdir().unwrap();

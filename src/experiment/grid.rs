@@ -30,6 +30,10 @@ use std::collections::{BTreeMap, HashMap};
 /// Everything that determines a job's rows.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JobConfig {
+    /// The file's `name`, when it gives one. A file without one is named after the file (its
+    /// folder and rows' `experiment` column say so), but its jobs' identity leaves the file
+    /// name out: renaming the file keeps every job's hash and seed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub experiment: String,
     pub kind: JobKind,
     pub game: GameName,
@@ -62,9 +66,9 @@ pub struct JobConfig {
 impl JobConfig {
     /// The config of a grid point of `file` on `stage` (repeat 0) without agents or sections:
     /// each job kind fills in its own.
-    fn bare(exp: &Experiment, file: &ExperimentFile, stage: Stage) -> JobConfig {
+    fn bare(file: &ExperimentFile, stage: Stage) -> JobConfig {
         JobConfig {
-            experiment: exp.name.clone(),
+            experiment: file.name.clone().unwrap_or_default(),
             kind: file.kind,
             game: file.game,
             stage,

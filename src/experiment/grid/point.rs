@@ -456,7 +456,7 @@ pub(super) fn point_config(
         ga: file.ga.clone(),
         tune: file.tune.clone(),
         settings: file.settings.clone(),
-        ..JobConfig::bare(exp, &file, stage)
+        ..JobConfig::bare(&file, stage)
     })
 }
 
@@ -637,7 +637,7 @@ pub(super) fn tsumego_config(
     Ok(JobConfig {
         solve,
         tsumego_ga,
-        ..JobConfig::bare(exp, file, stage)
+        ..JobConfig::bare(file, stage)
     })
 }
 

@@ -756,10 +756,14 @@ pub fn run_tsumego_ga(
 
 /// Writes a GA job's best weights as a weights file (`gamelab solve --weights FILE` reads it).
 pub fn write_weights_file(path: &Path, job: &Job, best: &Weights) -> Result<()> {
+    let of = if job.config.experiment.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", job.config.experiment)
+    };
     let text = format!(
-        "# best weights of tsumego_ga job {} ({}), last generation\n{}",
+        "# best weights of tsumego_ga job {}{of}, last generation\n{}",
         job.hash,
-        job.config.experiment,
         weights_text(best)
     );
     write_atomic(path, |f| {
