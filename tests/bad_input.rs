@@ -53,6 +53,28 @@ fn with(replace: &str, by: &str) -> String {
     SMALL.replacen(replace, by, 1)
 }
 
+/// An agent's `command` is taken from the folder gamelab runs in (as a shell takes it), while
+/// `[openings]` files are taken from the experiment file's folder: a script that sits beside the
+/// file but not in the run's folder is named in the one error line, with the path to write.
+#[test]
+fn a_command_path_beside_the_file_but_not_here_says_which_path_to_write() {
+    let agent = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/agents/random_agent.py"),
+    )
+    .unwrap();
+    rejected_with_files(
+        &[("beside_the_file_agent.py", &agent)],
+        "name = \"rel\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"small6\"\n[match]\nplayers = [\"mine\", \"random\"]\ngames = 2\n[agents.mine]\nkind = \"external\"\ncommand = [\"python3\", \"beside_the_file_agent.py\"]\n[agents.random]\nkind = \"random\"\n",
+        &[],
+        &[
+            "exp.toml:8:1: key `agents.mine`: the external agent could not start",
+            "its log ends: ",
+            "not from the experiment file's folder: 'beside_the_file_agent.py' is not there, but ",
+            "beside_the_file_agent.py\" (or set cwd)",
+        ],
+    );
+}
+
 #[test]
 fn the_small_experiment_is_valid() {
     let dir = tempfile::tempdir().unwrap();

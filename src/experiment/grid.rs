@@ -468,13 +468,39 @@ pub fn probe_external(exp: &Experiment, jobs: &[Job]) -> Result<(), InputError> 
                 crate::agent::external::probe(e, dialect, game).map_err(|m| {
                     exp.error(
                         &format!("agents.{label}"),
-                        format!("the external agent could not start: {m}"),
+                        format!(
+                            "the external agent could not start: {m}{}",
+                            command_path_hint(exp, e)
+                        ),
                     )
                 })?;
             }
         }
     }
     Ok(())
+}
+
+/// Where a relative path in an agent's `command` is missing from the folder the agent runs in
+/// (`cwd`, else the folder gamelab runs in, as a shell would take it) but is there beside the
+/// experiment file (where `[openings]`' and tables' paths are taken from): says so, with the
+/// path to write. Empty otherwise.
+fn command_path_hint(exp: &Experiment, e: &crate::agent::external::ExternalSpec) -> String {
+    let runs_in = std::path::PathBuf::from(e.cwd.as_deref().unwrap_or("."));
+    let beside = exp.base_dir();
+    for arg in &e.command {
+        let path = std::path::Path::new(arg);
+        if path.is_absolute() || runs_in.join(path).exists() || !beside.join(path).is_file() {
+            continue;
+        }
+        let from_here = super::openings::relative_to(&beside.join(path), &runs_in);
+        return format!(
+            "; `command` paths are taken from the folder the agent runs in (`cwd`, else the folder gamelab runs in: {}), not from the experiment file's folder: '{arg}' is not there, but {} is: write \"{}\" (or set cwd)",
+            runs_in.canonicalize().unwrap_or(runs_in.clone()).display(),
+            beside.join(path).display(),
+            from_here.display()
+        );
+    }
+    String::new()
 }
 
 /// The most jobs an experiment file may expand into.

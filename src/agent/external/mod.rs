@@ -127,9 +127,29 @@ pub fn probe(spec: &ExternalSpec, dialect: Dialect, game: &str) -> Result<String
     {
         return Ok(name.clone());
     }
-    let p = Process::start(spec, dialect, &spec.clock(game)).map_err(|f| f.detail)?;
+    // Its standard error into a log of its own (not onto gamelab's), so that what it said
+    // comes back in the one error line ("its log ends: ...").
+    static PROBES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let log = std::env::temp_dir().join(format!(
+        "gamelab-probe-{}-{}.log",
+        std::process::id(),
+        PROBES.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    let mut logged = spec.clone();
+    if logged.log.is_none() {
+        logged.log = Some(log.clone());
+    }
+    let started = Process::start(&logged, dialect, &spec.clock(game)).map_err(|f| f.detail);
+    let p = match started {
+        Ok(p) => p,
+        Err(e) => {
+            std::fs::remove_file(&log).ok();
+            return Err(e);
+        }
+    };
     let name = p.name.clone();
     p.finish();
+    std::fs::remove_file(&log).ok();
     PROBED
         .lock()
         .unwrap_or_else(|e| e.into_inner())
