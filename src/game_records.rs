@@ -52,6 +52,9 @@ pub struct GameRecord {
     pub termination: String,
     pub start_position: Option<String>,
     pub opening: Option<String>,
+    /// The seats' budgets as the rows give them (`1000 nodes`, `200 sims`, `60 s per game`);
+    /// None in rows without them.
+    pub budgets: [Option<String>; 2],
 }
 
 /// The columns a record is read from; `start_position` and `opening` are missing in rows of
@@ -138,8 +141,10 @@ pub fn read_games(
         .filter(|c| schema.contains(c))
         .map(|c| col(*c).cast(DataType::String))
         .collect();
-    if schema.contains("opening") {
-        wanted.push(col("opening").cast(DataType::String));
+    for extra in ["opening", "first_budget", "second_budget"] {
+        if schema.contains(extra) {
+            wanted.push(col(extra).cast(DataType::String));
+        }
     }
     // Sorted by the game number before the columns become text ("10" sorts before "9").
     let read = |frame: LazyFrame| {
@@ -189,6 +194,7 @@ pub fn read_games(
         starts,
     ] = COLUMNS.map(text);
     let openings = text("opening")?;
+    let (budget1, budget2) = (text("first_budget")?, text("second_budget")?);
     let number = |v: &Option<String>, what: &str| -> Result<i64> {
         v.as_deref()
             .and_then(|s| s.parse().ok())
@@ -224,6 +230,7 @@ pub fn read_games(
             termination: terminations[i].clone().unwrap_or_else(|| "normal".into()),
             start_position: starts[i].clone().filter(|s| !s.is_empty()),
             opening: openings[i].clone().filter(|s| !s.is_empty()),
+            budgets: [budget1[i].clone(), budget2[i].clone()],
         });
     }
     Ok(out)
@@ -440,15 +447,23 @@ pub fn export(
     }
     if !exp.file.kind.plays_games() {
         bail!(
-            "{}: {:?} jobs have no games to export (game records are written for match, tournament and solve jobs)",
+            "{}: {} jobs have no games to export (game records are written for match, tournament and solve jobs)",
             exp.name,
-            exp.file.kind
+            exp.file.kind.name()
         );
     }
     let mut written = Vec::new();
     for job in jobs_with_rows(exp, jobs, out) {
         let records = read_games(exp, job, out, Which::All)?;
         let format = RecordFormat::of(job);
+        // PGN's Date: the day the job's games were sealed (rows hold no date of their own).
+        let date = std::fs::metadata(job_part(exp, job, out)?)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            .map_or("????.??.??".to_string(), |d| {
+                crate::provenance::utc(d.as_secs())[..10].replace('-', ".")
+            });
         let mut text = match format {
             RecordFormat::Text => format!(
                 "# {}: games of job {}{}\n\n",
@@ -470,7 +485,7 @@ pub fn export(
                 job.hash
             );
             text += &match format {
-                RecordFormat::Pgn => pgn_text(&exp.name, job, r, &w),
+                RecordFormat::Pgn => pgn_text(&exp.name, job, r, &w, &date),
                 RecordFormat::Sgf { size, komi } => sgf_game_text(&exp.name, job, r, size, komi)?,
                 RecordFormat::Text => record_text(job, r, &w),
             };
@@ -674,16 +689,17 @@ fn sgf_game_text(
 /// characters, ending with the result. White is the side that moves first: the row's `first`
 /// seat (`OpenSpiel` seats the first mover first; records of older versions, whose `first` seat
 /// was OpenSpiel's player 0, Black, are read by the side that moved first).
-fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk) -> String {
+fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk, date: &str) -> String {
     let white_seat = w
         .moves
         .first()
         .map_or("first", |(_, side, _)| side.as_str());
-    let (white, black) = if white_seat == "first" {
-        (&r.first, &r.second)
+    let (white, black, budgets) = if white_seat == "first" {
+        (&r.first, &r.second, [&r.budgets[0], &r.budgets[1]])
     } else {
-        (&r.second, &r.first)
+        (&r.second, &r.first, [&r.budgets[1], &r.budgets[0]])
     };
+    let budget = |b: &Option<String>| b.clone().unwrap_or_else(|| "?".into());
     let result = match r.winner.as_str() {
         "draw" => "1/2-1/2",
         seat if seat == white_seat => "1-0",
@@ -694,11 +710,14 @@ fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk) -> String {
     for (k, v) in [
         ("Event", experiment.to_string()),
         ("Site", "gamelab".into()),
-        ("Date", "????.??.??".into()),
+        ("Date", date.to_string()),
         ("Round", (r.game + 1).to_string()),
         ("White", white.clone()),
         ("Black", black.clone()),
         ("Result", result.into()),
+        ("TimeControl", time_control(&r.budgets)),
+        ("WhiteBudget", budget(budgets[0])),
+        ("BlackBudget", budget(budgets[1])),
         ("GamelabJob", job.hash.clone()),
         ("GamelabGame", r.game.to_string()),
         ("GamelabStage", r.stage.clone()),
@@ -707,19 +726,22 @@ fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk) -> String {
     ] {
         let _ = writeln!(t, "[{k} \"{}\"]", quote(&v));
     }
+    // The opening as its moves in SAN, numbered (the rows' `NAME@ACTION;` form replayed).
     if let Some(o) = &r.opening {
-        let _ = writeln!(t, "[Opening \"{}\"]", quote(o));
+        let plies = OpenSpiel::split_moves(o).len();
+        let _ = writeln!(
+            t,
+            "[Opening \"{}\"]",
+            quote(&numbered_moves(
+                w.moves.iter().take(plies).map(|(n, ..)| n.as_str())
+            ))
+        );
     }
     t.push('\n');
     let mut line = String::new();
-    let mut tokens: Vec<String> = Vec::new();
-    for (i, (name, ..)) in w.moves.iter().enumerate() {
-        if i % 2 == 0 {
-            tokens.push(format!("{}.", i / 2 + 1));
-        }
-        tokens.push(name.clone());
-    }
-    tokens.push(result.into());
+    let numbered = numbered_moves(w.moves.iter().map(|(n, ..)| n.as_str()));
+    let mut tokens: Vec<&str> = numbered.split(' ').filter(|t| !t.is_empty()).collect();
+    tokens.push(result);
     for tok in tokens {
         if !line.is_empty() && line.len() + 1 + tok.len() >= 80 {
             t += &line;
@@ -729,11 +751,53 @@ fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk) -> String {
         if !line.is_empty() {
             line.push(' ');
         }
-        line += &tok;
+        line += tok;
     }
     t += &line;
     t += "\n\n";
     t
+}
+
+/// A game's final scores in its own form: discs, regions or frogs home as `[Score "40-24"]`;
+/// an OpenSpiel game's returns (which may be negative) as `[Returns "1, -1"]`.
+fn score_tag(job: &Job, r: &GameRecord) -> (&'static str, String) {
+    match job.config.stage {
+        Stage::OpenSpiel(_) => ("Returns", format!("{}, {}", r.scores[0], r.scores[1])),
+        _ => ("Score", format!("{}-{}", r.scores[0], r.scores[1])),
+    }
+}
+
+/// "1. e4 e5 2. Nf3": moves in SAN with move numbers, White first.
+fn numbered_moves<'a>(moves: impl Iterator<Item = &'a str>) -> String {
+    let mut out: Vec<String> = Vec::new();
+    for (i, name) in moves.enumerate() {
+        if i % 2 == 0 {
+            out.push(format!("{}.", i / 2 + 1));
+        }
+        out.push(name.to_string());
+    }
+    out.join(" ")
+}
+
+/// PGN's TimeControl from the seats' budgets: `-` (no clock) when neither budget is a time
+/// (nodes, simulations, depth: the budget tags say which), `N` (seconds for the game, sudden
+/// death) when both are the same game clock, `?` for other timed budgets (a time per move has no
+/// PGN form; WhiteBudget and BlackBudget give it).
+fn time_control(budgets: &[Option<String>; 2]) -> String {
+    let timed = |b: &Option<String>| {
+        b.as_deref()
+            .is_some_and(|b| b.contains(" ms") || b.contains(" s per game") || b.contains("time"))
+    };
+    let game_clock = |b: &Option<String>| {
+        b.as_deref()
+            .and_then(|b| b.split_once(" s per game"))
+            .map(|(s, _)| s.trim().to_string())
+    };
+    match (game_clock(&budgets[0]), game_clock(&budgets[1])) {
+        (Some(a), Some(b)) if a == b => a,
+        _ if !timed(&budgets[0]) && !timed(&budgets[1]) => "-".into(),
+        _ => "?".into(),
+    }
 }
 
 /// One game's block in a record file (see the module doc), its moves by name as the replay
@@ -747,7 +811,7 @@ fn record_text(job: &Job, r: &GameRecord, w: &Walk) -> String {
         ("First", r.first.clone()),
         ("Second", r.second.clone()),
         ("Result", r.winner.clone()),
-        ("Score", format!("{}-{}", r.scores[0], r.scores[1])),
+        score_tag(job, r),
         ("Plies", r.plies.to_string()),
         ("Termination", r.termination.clone()),
     ];

@@ -99,6 +99,88 @@ fn python_check(python: &Path, code: &str, file: &Path) -> String {
     String::from_utf8_lossy(&o.stdout).trim().to_string()
 }
 
+/// Chess openings as people write them (SAN with move numbers, UCI, a PGN file of games) play
+/// from their moves, and the PGN export says the opening in numbered SAN, the day, the budgets
+/// and no clock, as python-chess reads them; a position (EPD) is refused with that said.
+#[test]
+fn chess_openings_in_san_uci_and_pgn_play_and_the_pgn_names_them_its_day_and_budgets() {
+    let Some(python) = openspiel_or_skip() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "lines.txt",
+        "# SAN with numbers, UCI, a check without its mark\n1. e4 e5 2. Nf3 Nc6\ne2e4 c7c5 g1f3\n1. e4 f5 2. Qh5 g6 *\n",
+    );
+    write(
+        dir.path(),
+        "games.pgn",
+        "[Event \"a\"]\n\n1. d4 {closed} d5 2. c4 (2. Nf3) e6 $1 *\n\n[Event \"b\"]\n\n1. c4 e5 1/2-1/2\n",
+    );
+    let text = |name: &str, suite: &str| {
+        format!(
+            "name = \"{name}\"\nkind = \"match\"\ngame = \"openspiel\"\nopenspiel = {{ name = \"chess\" }}\n\
+             seed = 2\n\n[match]\nplayers = [\"a\", \"b\"]\ngames = 6\n\n[openings]\nfile = \"{suite}\"\n\n\
+             [agents.a]\nkind = \"openspiel_random\"\n\n[agents.b]\nkind = \"openspiel_mcts\"\nmax_simulations = 5\n"
+        )
+    };
+    let check = r#"
+import chess.pgn, sys, re, datetime
+f = open(sys.argv[1]); out = []
+while (g := chess.pgn.read_game(f)) is not None:
+    h = g.headers
+    assert not g.errors, g.errors
+    assert re.fullmatch(r"\d{4}\.\d{2}\.\d{2}", h["Date"]), h["Date"]
+    assert h["TimeControl"] == "-" and h["BlackBudget"] in ("5 sims", "-") and h["WhiteBudget"] in ("5 sims", "-"), dict(h)
+    opening = chess.pgn.read_game(__import__("io").StringIO(h["Opening"] + " *"))
+    moves = [m.uci() for m in opening.mainline_moves()]
+    assert moves == [m.uci() for m in g.mainline_moves()][:len(moves)], (h["Opening"], moves)
+    out.append(" ".join(moves))
+print("|".join(out))
+"#;
+    let out = dir.path().join("out");
+    let lines = write(dir.path(), "lines.toml", &text("lines", "lines.txt"));
+    let o = run_into(&python, &lines, &out, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pgn = record_of(&python, &lines, &out, &dir.path().join("lines-records"));
+    assert_eq!(
+        python_check(&python, check, &pgn),
+        [
+            "e2e4 e7e5 g1f3 b8c6",
+            "e2e4 c7c5 g1f3",
+            "e2e4 f7f5 d1h5 g7g6"
+        ]
+        .map(|o| format!("{o}|{o}"))
+        .join("|")
+    );
+    let games = write(dir.path(), "games.toml", &text("games", "games.pgn"));
+    let o = run_into(&python, &games, &out, None);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pgn = record_of(&python, &games, &out, &dir.path().join("games-records"));
+    assert_eq!(
+        python_check(&python, check, &pgn),
+        "d2d4 d7d5 c2c4 e7e6|d2d4 d7d5 c2c4 e7e6|c2c4 e7e5|c2c4 e7e5|d2d4 d7d5 c2c4 e7e6|d2d4 d7d5 c2c4 e7e6"
+    );
+    // A position is no opening: refused, saying what an opening is here.
+    write(
+        dir.path(),
+        "positions.epd",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - bm e5;\n",
+    );
+    let epd = write(dir.path(), "epd.toml", &text("epd", "positions.epd"));
+    let o = gamelab_with(
+        &python,
+        &["run", epd.to_str().unwrap(), "--out", out.to_str().unwrap()],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("positions.epd: an opening here is a line of moves"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[test]
 fn stockfish_plays_chess_over_uci_the_same_games_on_a_rerun_and_a_pgn_python_chess_reads() {
     let Some(python) = openspiel_or_skip() else {

@@ -511,8 +511,24 @@ fn random_games_of_chess_go_and_hex_replay_from_their_rows() {
             .unwrap()
             .unwrap()
             .path();
+        if game.contains("hex") {
+            // Other games: each game's returns in their own tag, not as a score "1--1".
+            let text = std::fs::read_to_string(&record).unwrap();
+            assert_eq!(
+                text.matches("[Returns \"1, -1\"]").count()
+                    + text.matches("[Returns \"-1, 1\"]").count(),
+                games as usize,
+                "{text}"
+            );
+            assert!(!text.contains("[Score"), "{text}");
+        }
         if game.contains("go") {
-            // SGF: one game tree per game, the board's size, a move per ply.
+            // SGF: one game tree per game, the board's size, a move per ply; the command says
+            // that the file is a collection.
+            assert!(
+                said.contains("(an SGF collection: one game tree per game"),
+                "{said}"
+            );
             assert_eq!(record.extension().unwrap(), "sgf");
             let text = std::fs::read_to_string(&record).unwrap();
             let trees: Vec<&str> = text.split("(;GM[1]FF[4]").skip(1).collect();

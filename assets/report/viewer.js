@@ -151,8 +151,38 @@
     return svg(pad * 2 + w * s, pad * 2 + rows.length * s, out);
   }
 
-  // OpenSpiel's games: the position as OpenSpiel prints it.
+  // Chess (OpenSpiel prints its position as FEN): the board, White at the bottom, the pieces
+  // as Unicode chess symbols, files and ranks labelled, the side to move under it.
+  function drawChess(fen) {
+    var fields = fen.trim().split(/\s+/), ranks = fields[0].split("/"), s = 40, pad = 18, out = "";
+    var glyph = { K: "\u2654", Q: "\u2655", R: "\u2656", B: "\u2657", N: "\u2658", P: "\u2659",
+                  k: "\u265a", q: "\u265b", r: "\u265c", b: "\u265d", n: "\u265e", p: "\u265f" };
+    ranks.forEach(function (rank, r) {
+      var c = 0;
+      rank.split("").forEach(function (ch) {
+        if (/[1-8]/.test(ch)) { c += parseInt(ch, 10); return; }
+        c += 1;
+        var x = pad + (c - 1) * s, y = pad + r * s;
+        out += '<text x="' + (x + s / 2) + '" y="' + (y + s * 0.78) + '" font-size="' + (s * 0.8) + '" text-anchor="middle">' + (glyph[ch] || "?") + "</text>";
+      });
+    });
+    var squares = "";
+    for (var r = 0; r < 8; r++) {
+      for (var c = 0; c < 8; c++) {
+        squares += rect(pad + c * s, pad + r * s, s, s, (r + c) % 2 ? "#b58863" : "#f0d9b5");
+      }
+      squares += label(pad / 2, pad + r * s + s * 0.6, 8 - r);
+      squares += label(pad + r * s + s / 2, pad + 8 * s + 13, "abcdefgh"[r]);
+    }
+    var side = fields[1] === "b" ? "Black to move" : "White to move";
+    return svg(pad * 2 + 8 * s, pad * 2 + 8 * s + 16, squares + out + label(pad + 4 * s, pad * 2 + 8 * s + 12, side));
+  }
+
+  // OpenSpiel's games: the position as OpenSpiel prints it (chess drawn from its FEN).
   function drawOpenSpiel(text) {
+    if (/^([1-8pnbrqkPNBRQK]+\/){7}[1-8pnbrqkPNBRQK]+ [wb] /.test(text.trim())) {
+      return drawChess(text);
+    }
     var shown = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
     return '<pre style="font-size:1.4em;line-height:1.2;margin:0">' + shown + "</pre>";
   }

@@ -212,13 +212,32 @@ class Bridge:
             out["legal"] = legal
         return out
 
+    def parse(self, req):
+        """The legal action a move written by a person names at `history`: by its action string
+        or, in chess, its UCI (long algebraic) form, either without check and annotation marks
+        (`Qh5` for OpenSpiel's `Qh5+`, `e4!`, `0-0` for `O-O`); None when none does."""
+        s = self.state(req["game"], req["history"])
+        if s.is_terminal():
+            return {"action": None}
+        bare = lambda m: m.strip().rstrip("+#!?").replace("0-0", "O-O")
+        want = bare(req["move"])
+        chess = self.game(req["game"]).get_type().short_name == "chess"
+        p = s.current_player()
+        for a in s.legal_actions():
+            if bare(s.action_to_string(p, a)) == want:
+                return {"action": int(a)}
+            if chess and pyspiel.chess.action_to_move(a, s.board()).to_lan() == want.lower():
+                return {"action": int(a)}
+        return {"action": None}
+
     def show(self, req):
         return {"text": str(self.state(req["game"], req["history"]))}
 
 
 def main():
     b = Bridge()
-    ops = {"load": b.load, "state": b.info, "bot": b.bot, "show": b.show, "engine": b.engine}
+    ops = {"load": b.load, "state": b.info, "bot": b.bot, "show": b.show, "engine": b.engine,
+           "parse": b.parse}
     for line in sys.stdin:
         try:
             req = json.loads(line)

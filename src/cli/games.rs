@@ -25,7 +25,18 @@ pub(crate) fn execute(args: GamesArgs) -> Result<()> {
     });
     let written = gamelab::game_records::export(&exp, &jobs, &out, &to)?;
     for (path, games) in &written {
-        println!("{}: {games} games", path.display());
+        // An SGF file of several games is a collection: say so, since readers that take one
+        // game (sgfmill's Sgf_game.from_bytes) read only its first.
+        let collection = if path.extension().is_some_and(|e| e == "sgf") && *games > 1 {
+            " (an SGF collection: one game tree per game; a reader of one game reads the first)"
+        } else {
+            ""
+        };
+        println!(
+            "{}: {}{collection}",
+            path.display(),
+            gamelab::words::count(*games, "game", "games")
+        );
     }
     if written.is_empty() {
         eprintln!(

@@ -115,12 +115,33 @@ impl OpeningsSpec {
                 };
                 let text = crate::durable::read_input(&path)
                     .map_err(|e| SpecError::Key("openings.file".into(), e))?;
+                let ext = path
+                    .extension()
+                    .map(|e| e.to_string_lossy().to_ascii_lowercase());
                 let (mut lines, mut numbers) = (Vec::new(), Vec::new());
-                for (i, line) in text.lines().enumerate() {
-                    let line = line.split('#').next().unwrap_or("").trim();
-                    if !line.is_empty() {
-                        lines.push(line.to_string());
-                        numbers.push(i + 1);
+                match ext.as_deref() {
+                    // A PGN file: each game's moves are one opening.
+                    Some("pgn") => {
+                        for (line, number) in pgn_games(&text) {
+                            lines.push(line);
+                            numbers.push(number);
+                        }
+                    }
+                    Some("epd") => {
+                        return Err(SpecError::File(path, None, EPD_REFUSED.into()));
+                    }
+                    _ => {
+                        for (i, line) in text.lines().enumerate() {
+                            let line = line.split('#').next().unwrap_or("").trim();
+                            if line.is_empty() {
+                                continue;
+                            }
+                            if looks_like_fen(line) {
+                                return Err(SpecError::File(path, Some(i + 1), EPD_REFUSED.into()));
+                            }
+                            lines.push(line.to_string());
+                            numbers.push(i + 1);
+                        }
                     }
                 }
                 if lines.is_empty() {
@@ -140,6 +161,86 @@ impl OpeningsSpec {
             }
         }
     }
+}
+
+/// Why a position (EPD, FEN) is not an opening here.
+const EPD_REFUSED: &str = "an opening here is a line of moves from the game's start (SAN or UCI moves between spaces, `1. e4 e5 2. Nf3`, or a PGN file of games, `file = \"openings.pgn\"`); positions (EPD or FEN lines) are not openings gamelab plays: OpenSpiel's games start from their initial state";
+
+/// Whether a suite line is a FEN or EPD position (eight ranks between slashes).
+fn looks_like_fen(line: &str) -> bool {
+    line.split_whitespace()
+        .next()
+        .is_some_and(|board| board.split('/').count() == 8)
+}
+
+/// The games of a PGN file as opening lines, with the line number each game's moves start on:
+/// its movetext (tag pairs, `{comments}`, `;` comments to the line's end, `(variations)`, NAGs
+/// `$1` and `%` escape lines left out), moves between spaces with numbers and result as written
+/// (the game's `split_moves` drops them).
+pub fn pgn_games(text: &str) -> Vec<(String, usize)> {
+    let mut games = Vec::new();
+    let (mut current, mut start) = (String::new(), None);
+    let (mut braces, mut parens) = (0usize, 0usize);
+    let mut finish = |current: &mut String, start: &mut Option<usize>| {
+        let line = current.split_whitespace().collect::<Vec<_>>().join(" ");
+        if let Some(n) = start.take()
+            && line
+                .split_whitespace()
+                .any(|t| !["1-0", "0-1", "1/2-1/2", "*"].contains(&t))
+        {
+            games.push((line, n));
+        }
+        current.clear();
+    };
+    for (i, raw) in text.lines().enumerate() {
+        if braces == 0 && parens == 0 {
+            let t = raw.trim_start();
+            if t.starts_with('%') {
+                continue;
+            }
+            if t.starts_with('[') {
+                // A tag pair: the game before it (if any) has ended.
+                if !current.trim().is_empty() {
+                    finish(&mut current, &mut start);
+                }
+                continue;
+            }
+        }
+        let mut out = String::new();
+        let mut chars = raw.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '{' => braces += 1,
+                '}' if braces > 0 => braces -= 1,
+                _ if braces > 0 => {}
+                ';' => break,
+                '(' => parens += 1,
+                ')' if parens > 0 => parens -= 1,
+                _ if parens > 0 => {}
+                '$' => {
+                    while chars.peek().is_some_and(|d| d.is_ascii_digit()) {
+                        chars.next();
+                    }
+                }
+                _ => out.push(c),
+            }
+        }
+        if !out.trim().is_empty() && start.is_none() {
+            start = Some(i + 1);
+        }
+        current.push(' ');
+        current.push_str(&out);
+        // A result ends the game's movetext.
+        if out
+            .split_whitespace()
+            .last()
+            .is_some_and(|t| ["1-0", "0-1", "1/2-1/2", "*"].contains(&t))
+        {
+            finish(&mut current, &mut start);
+        }
+    }
+    finish(&mut current, &mut start);
+    games
 }
 
 /// The suite gamelab ships for a game's built-in stage, if there is one:
@@ -303,6 +404,22 @@ fn random_plies<G: Game>(start: &G, n: u32, seed: u64) -> Result<Played<G>, u32>
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_pgn_file_gives_each_game_as_an_opening_without_tags_comments_or_variations() {
+        let pgn = "[Event \"a\"]\n[Result \"*\"]\n\n1. e4 {best by test} e5 2. Nf3 (2. f4 exf4) Nc6 $1 *\n\n[Event \"b\"]\n\n1. d4 d5 ; a comment\n2. c4 1/2-1/2\n";
+        assert_eq!(
+            super::pgn_games(pgn),
+            vec![
+                ("1. e4 e5 2. Nf3 Nc6 *".to_string(), 4),
+                ("1. d4 d5 2. c4 1/2-1/2".to_string(), 8)
+            ]
+        );
+        assert!(super::looks_like_fen(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+        ));
+        assert!(!super::looks_like_fen("e4 e5"));
+    }
+
     #[test]
     fn the_shipped_suites_are_found_by_stage_and_named_from_the_file() {
         let suite = super::shipped_suite("othello", "small6").expect("openings/othello-small6.txt");

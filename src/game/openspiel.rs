@@ -444,14 +444,40 @@ impl Game for OpenSpiel {
     }
     /// `NAME@ACTION`: the action, if it is legal and its name is NAME (else the entry is
     /// matched by name, and fails).
+    /// A line a person wrote gives names alone: the bridge finds the action a name means
+    /// (`parse`: the action string without check or annotation marks, `Qh5` for `Qh5+`; in
+    /// chess also the UCI form, `e2e4`).
     fn move_from_record(&self, entry: &str, legal: &[u32]) -> Option<u32> {
-        let (name, mv) = recorded_action(entry)?;
+        let Some((name, mv)) = recorded_action(entry) else {
+            let answer = request(&json!({"op": "parse", "game": &*self.game,
+                "history": self.history, "move": entry}))
+            .ok()?;
+            let mv = answer["action"].as_u64()? as u32;
+            return legal.contains(&mv).then_some(mv);
+        };
         (legal.contains(&mv) && self.move_name(mv) == name).then_some(mv)
     }
+    /// Transcripts end each move with `;` (`e4@2426;`). A line without `;` is a move list as
+    /// people write one: moves between spaces, with move numbers (`1.`, `1...`, `1.e4`) and a
+    /// result (`1-0`, `0-1`, `1/2-1/2`, `*`) left out, as in PGN movetext. (A game whose action
+    /// strings hold spaces, go's `B d4`, writes its lines with `;`.)
     fn split_moves(line: &str) -> Vec<String> {
-        line.split(';')
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
+        if line.contains(';') {
+            return line
+                .split(';')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string)
+                .collect();
+        }
+        line.split_whitespace()
+            .filter(|t| !["1-0", "0-1", "1/2-1/2", "*"].contains(t))
+            // A move number: digits, then dots.
+            .map(|t| match t.find(|c: char| !c.is_ascii_digit()) {
+                Some(i) if i > 0 && t[i..].starts_with('.') => t[i..].trim_start_matches('.'),
+                _ => t,
+            })
+            .filter(|t| !t.is_empty())
             .map(str::to_string)
             .collect()
     }
@@ -640,5 +666,26 @@ impl<G: BotGame> Agent<G> for OpenSpielBot<G> {
             Some("alphabeta") => "to the end".into(),
             _ => "-".into(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::OpenSpiel;
+    use crate::game::Game;
+
+    #[test]
+    fn a_written_line_splits_as_pgn_movetext_and_a_transcript_at_its_semicolons() {
+        let moves = |l: &str| OpenSpiel::split_moves(l);
+        assert_eq!(moves("e4 e5 Nf3"), ["e4", "e5", "Nf3"]);
+        assert_eq!(
+            moves("1. e4 e5 2.Nf3 Nc6 3... a6 1-0"),
+            ["e4", "e5", "Nf3", "Nc6", "a6"]
+        );
+        assert_eq!(moves("e2e4 e7e5 *"), ["e2e4", "e7e5"]);
+        assert_eq!(moves("e4@2426;e5@2426;"), ["e4@2426", "e5@2426"]);
+        assert_eq!(moves("B d4; W e5;"), ["B d4", "W e5"]);
+        // Numbers that are moves stay (games whose actions are numbers).
+        assert_eq!(moves("3 4 12"), ["3", "4", "12"]);
     }
 }
