@@ -579,10 +579,19 @@ pub fn figure(
                 t.value_name,
                 readable(&x)
             ));
+            // One line is drawn without a legend: the value axis says whose it is.
+            let y_label = match (&spec.y_label, series.len()) {
+                (Some(l), _) => l.clone(),
+                (None, 1) => {
+                    let name = series.keys().next().expect("one line");
+                    value_axis_of(t, (!name.is_empty()).then_some(name.as_str()))
+                }
+                (None, _) => value_axis(t),
+            };
             let mut fig = Curves::new(
                 shown(spec.title_in_image, &caption),
                 spec.x_label.clone().unwrap_or_else(|| readable(&x)),
-                spec.y_label.clone().unwrap_or_else(|| value_axis(t)),
+                y_label,
                 {
                     // Lines in the natural order of their names (3-6 before 3-10, 64 before 128).
                     let mut lines: Vec<_> = series.into_iter().collect();
@@ -598,6 +607,10 @@ pub fn figure(
                 .log_y
                 .unwrap_or(t.value_name != "score %" && vlo > 0.0 && vhi / vlo >= 10.0);
             fig.hlines = reference_lines(spec, &t.value_name);
+            // A score on its whole scale, 0 to 100 with 50 marked, as the bars draw it.
+            if t.value_name == "score %" && !fig.log_y {
+                fig.y_range = Some((0.0, 100.0));
+            }
             Ok(vec![write(dir, spec, &fig, &caption)?])
         }
         FigureKind::Matrix => {

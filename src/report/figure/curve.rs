@@ -59,8 +59,9 @@ impl Curves {
             && (!self.log_y || p.1 > 0.0)
     }
 
+    /// A legend for two series or more; one series is named by the value axis and the title.
     fn has_legend(&self) -> bool {
-        self.series.len() > 1 || self.series.first().is_some_and(|s| !s.0.is_empty())
+        self.series.len() > 1
     }
 
     fn legend(&self) -> u32 {
@@ -262,6 +263,22 @@ impl Curves {
             ))
             .map_err(plot_err)?;
         }
+        // Several series: no translucent bands (where curves overlap they blend into one
+        // colour); each point's interval is a whisker, the series nudged apart along x (a step
+        // of 1.2% of the axis, in its own scale) so that whiskers at one x stand side by side.
+        // A long series (a learning curve) draws its interval's edges as thin lines instead.
+        let several = self.series.len() > 1;
+        let nudge = |x: f64, s: usize| {
+            if !several {
+                return x;
+            }
+            let step = (s as f64 - (self.series.len() - 1) as f64 / 2.0) * 0.012;
+            if self.log_x {
+                x * (xb / xa).powf(step)
+            } else {
+                x + (xb - xa) * step
+            }
+        };
         for (s, (_, points)) in self.series.iter().enumerate() {
             let style = series_style(s);
             let colour = style.colour;
@@ -269,8 +286,36 @@ impl Curves {
                 .iter()
                 .copied()
                 .filter(|p| self.drawable(p))
+                .map(|p| (nudge(p.0, s), p.1, p.2, p.3))
                 .collect();
             let clamp = |v: f64| v.clamp(y0, y1);
+            if several {
+                let with_interval: Vec<&Point> = points
+                    .iter()
+                    .filter(|p| p.2.is_finite() && p.3.is_finite())
+                    .collect();
+                if points.len() <= 40 {
+                    c.draw_series(with_interval.iter().map(|p| {
+                        ErrorBar::new_vertical(
+                            p.0,
+                            clamp(p.2),
+                            p.1,
+                            clamp(p.3),
+                            colour.stroke_width(1),
+                            6,
+                        )
+                    }))
+                    .map_err(plot_err)?;
+                } else {
+                    for edge in [2, 3] {
+                        let line = with_interval
+                            .iter()
+                            .map(|p| (p.0, clamp(if edge == 2 { p.2 } else { p.3 })));
+                        c.draw_series(LineSeries::new(line, colour.mix(0.5).stroke_width(1)))
+                            .map_err(plot_err)?;
+                    }
+                }
+            }
             let band: Vec<(f64, f64)> = points
                 .iter()
                 .filter(|p| p.2.is_finite())
@@ -283,7 +328,9 @@ impl Curves {
                         .map(|p| (p.0, clamp(p.3))),
                 )
                 .collect();
-            if band.len() >= 3 {
+            if several {
+                // Drawn above.
+            } else if band.len() >= 3 {
                 c.draw_series(std::iter::once(Polygon::new(
                     band,
                     colour.mix(0.18).filled(),

@@ -96,38 +96,7 @@ impl Figure for Heatmap {
         }
         // Colour bar, captioned with what the colours measure.
         if !finite.is_empty() {
-            bar.draw(&Text::new(
-                self.unit.clone(),
-                (8, 16),
-                super::font(super::text::SMALL),
-            ))
-            .map_err(plot_err)?;
-            let mut cb = ChartBuilder::on(&bar)
-                .margin_top(40)
-                .margin_bottom(44)
-                .margin_right(10)
-                .y_label_area_size(50)
-                .build_cartesian_2d(0f64..1.0, lo..hi.max(lo + 1e-9))
-                .map_err(plot_err)?;
-            cb.configure_mesh()
-                .disable_mesh()
-                .disable_x_axis()
-                .y_labels(6)
-                .label_style(super::font(super::text::SMALL))
-                .y_label_formatter(&|v| super::tick(*v))
-                .draw()
-                .map_err(plot_err)?;
-            let steps = 50;
-            let span = (hi - lo).max(1e-9);
-            cb.draw_series((0..steps).map(|i| {
-                let a = lo + span * i as f64 / steps as f64;
-                let b = lo + span * (i + 1) as f64 / steps as f64;
-                Rectangle::new(
-                    [(0.0, a), (1.0, b)],
-                    sequential(i as f64 / (steps - 1) as f64).filled(),
-                )
-            }))
-            .map_err(plot_err)?;
+            super::colour_bar(&bar, &self.unit, lo, hi)?;
         }
         Ok(())
     }

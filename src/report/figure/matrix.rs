@@ -8,6 +8,9 @@ use anyhow::Result;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+/// The width of the colour bar beside the matrix.
+const COLOUR_BAR: u32 = 100;
+
 pub struct Matrix {
     pub title: String,
     pub labels: Vec<String>,
@@ -49,7 +52,7 @@ impl Matrix {
 impl Figure for Matrix {
     fn size(&self) -> (u32, u32) {
         let n = self.labels.len().max(1) as u32;
-        let w = (self.label_width() + 40 + self.cell() * n + 20).max(360);
+        let w = (self.label_width() + 40 + self.cell() * n + 20).max(360) + COLOUR_BAR;
         (
             w,
             self.cell() * n + self.x_label_height() + 20 + title_height(&self.title, w),
@@ -64,7 +67,11 @@ impl Figure for Matrix {
         if n == 0 {
             return no_data(root, &self.title);
         }
-        let area = titled(root, &self.title)?;
+        let titled = titled(root, &self.title)?;
+        let (w, _) = titled.dim_in_pixel();
+        let (area, bar) = titled.split_horizontally(w.saturating_sub(COLOUR_BAR));
+        // The colours' key: score 0 to 100, as the cells are coloured.
+        super::colour_bar(&bar, "score %", 0.0, 100.0)?;
         let mut c = ChartBuilder::on(&area)
             .margin(10)
             .x_label_area_size(self.x_label_height())

@@ -326,6 +326,49 @@ pub fn series_style(i: usize) -> SeriesStyle {
 }
 
 /// A sequential colour scale (light yellow to dark blue) for t in [0, 1].
+/// The key of a figure coloured by `sequential`: a vertical bar from `lo` (bottom) to `hi`
+/// with its ticks, captioned `unit` above it, filling `bar` (a strip about 100 px wide beside
+/// the figure).
+pub fn colour_bar<DB: DrawingBackend>(
+    bar: &DrawingArea<DB, Shift>,
+    unit: &str,
+    lo: f64,
+    hi: f64,
+) -> Result<()>
+where
+    DB::ErrorType: 'static,
+{
+    bar.draw(&Text::new(unit.to_string(), (8, 16), font(text::SMALL)))
+        .map_err(plot_err)?;
+    let mut cb = ChartBuilder::on(bar)
+        .margin_top(40)
+        .margin_bottom(44)
+        .margin_right(10)
+        .y_label_area_size(50)
+        .build_cartesian_2d(0f64..1.0, lo..hi.max(lo + 1e-9))
+        .map_err(plot_err)?;
+    cb.configure_mesh()
+        .disable_mesh()
+        .disable_x_axis()
+        .y_labels(6)
+        .label_style(font(text::SMALL))
+        .y_label_formatter(&|v| tick(*v))
+        .draw()
+        .map_err(plot_err)?;
+    let steps = 50;
+    let span = (hi - lo).max(1e-9);
+    cb.draw_series((0..steps).map(|i| {
+        let a = lo + span * i as f64 / steps as f64;
+        let b = lo + span * (i + 1) as f64 / steps as f64;
+        Rectangle::new(
+            [(0.0, a), (1.0, b)],
+            sequential(i as f64 / (steps - 1) as f64).filled(),
+        )
+    }))
+    .map_err(plot_err)?;
+    Ok(())
+}
+
 pub fn sequential(t: f64) -> RGBColor {
     let stops = [
         (255.0, 255.0, 204.0),
