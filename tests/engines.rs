@@ -395,3 +395,156 @@ fn an_engine_section_that_cannot_work_is_refused_naming_its_key_with_nothing_wri
         stderr(&o)
     );
 }
+
+/// An Othello match of a GTP engine (`kind = "gtp"`) against greedy on the standard board from
+/// the shipped suite's openings, `extra` added to the engine's section.
+fn othello_gtp_match(dir: &Path, command: &str, stage: &str, extra: &str) -> PathBuf {
+    let suite = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("openings/othello-{stage}.txt"));
+    let text = format!(
+        "name = \"ogtp\"\nkind = \"match\"\ngame = \"othello\"\nstage = \"{stage}\"\nseed = 4\n\n\
+         [match]\nplayers = [\"engine\", \"greedy\"]\ngames = 8\n\n\
+         [openings]\nfile = {:?}\norder = \"random\"\n\n\
+         [agents.engine]\nkind = \"gtp\"\ncommand = {command}\n{extra}\n\
+         [agents.greedy]\nkind = \"greedy\"\n",
+        suite.to_str().unwrap()
+    );
+    write(dir, "ogtp.toml", &text)
+}
+
+/// The small GTP Othello engine of tests/agents (Edax's `-gtp` dialect), as a `command`.
+fn fake_gtp_othello(args: &str) -> String {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/gtp_othello.py");
+    format!("[\"python3\", {:?}{args}]", script.to_str().unwrap())
+}
+
+/// Othello over GTP: the engine is told each game as moves from the standard start (an
+/// opening's start reached by a line of moves, passes as `play w pass`), its moves are legal
+/// (none of its games ends by a fault), the rows are the same on 1 and 2 threads and replay; a
+/// GTP engine on a stage other than the standard board is refused naming the agent, and an
+/// engine's illegal answer loses by `illegal_move`.
+#[test]
+fn an_othello_engine_plays_over_gtp_from_the_openings_the_same_games_on_a_rerun() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = othello_gtp_match(dir.path(), &fake_gtp_othello(""), "standard8", "");
+    let f = file.to_str().unwrap();
+    let (one, two) = (dir.path().join("one"), dir.path().join("two"));
+    for (out, threads) in [(&one, "1"), (&two, "2")] {
+        let o = gamelab(&[
+            "run",
+            f,
+            "--out",
+            out.to_str().unwrap(),
+            "--threads",
+            threads,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let games = |out: &Path| games_of(&parts(out, "ogtp", "games"));
+    let first = games(&one);
+    assert_eq!(first, games(&two), "the same games on 2 threads");
+    assert_eq!(first.len(), 8);
+    let rows = parts(&one, "ogtp", "games");
+    let df = rows.values().next().unwrap();
+    assert!(
+        texts(df, "termination").iter().all(|t| t == "normal"),
+        "{first:?}"
+    );
+    // Games with passes are told too: some game is longer than its 60 moves.
+    let plies = df.column("plies").unwrap().i64().unwrap().clone();
+    assert!(plies.iter().flatten().all(|p| p >= 60), "{plies:?}");
+    let job = texts(df, "job").swap_remove(0);
+    let o = gamelab(&[
+        "replay",
+        f,
+        "--out",
+        one.to_str().unwrap(),
+        "--job",
+        &job,
+        "--game",
+        "0",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+
+    // The illegal answer (a taken square) loses the game by it, with its line.
+    let file = othello_gtp_match(
+        dir.path(),
+        &fake_gtp_othello(", \"--illegal\""),
+        "standard8",
+        "",
+    );
+    let out = dir.path().join("illegal");
+    let o = gamelab(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = parts(&out, "ogtp", "games");
+    let df = rows.values().next().unwrap();
+    assert!(texts(df, "termination").iter().all(|t| t == "illegal_move"));
+    assert!(
+        texts(df, "fault_detail").iter().all(|t| t == "= d4"),
+        "{:?}",
+        texts(df, "fault_detail")
+    );
+
+    // Another stage has no GTP engine: refused before anything runs.
+    let file = othello_gtp_match(dir.path(), &fake_gtp_othello(""), "small6", "");
+    let out = dir.path().join("small");
+    let o = gamelab(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("agents.engine") && stderr(&o).contains("standard8"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!out.join("results").exists());
+}
+
+/// Edax itself over GTP (`edax -gtp`), where one is built: EDAX names its binary and
+/// EDAX_EVAL its evaluation file (Edax's releases ship data/eval.dat; a file of the right size
+/// whose weights are all zero also runs it). Fetched and built outside the repository, never
+/// in CI: SKIPPED without EDAX.
+#[test]
+fn edax_plays_othello_over_gtp_where_one_is_built() {
+    let (Some(edax), Some(eval)) = (std::env::var_os("EDAX"), std::env::var_os("EDAX_EVAL")) else {
+        eprintln!(
+            "SKIPPED: set EDAX (an Edax binary) and EDAX_EVAL (its eval.dat) to play Edax over GTP"
+        );
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let command = format!(
+        "[{:?}, \"-gtp\", \"-l\", \"4\", \"-n\", \"1\", \"-book-usage\", \"off\", \"-eval-file\", {:?}]",
+        edax.to_str().unwrap(),
+        eval.to_str().unwrap()
+    );
+    let file = othello_gtp_match(
+        dir.path(),
+        &command,
+        "standard8",
+        "tell_time = false\ntime_ms = 5000\n",
+    );
+    let out = dir.path().join("out");
+    let o = gamelab(&[
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let rows = parts(&out, "ogtp", "games");
+    let df = rows.values().next().unwrap();
+    assert_eq!(df.height(), 8);
+    assert!(
+        texts(df, "termination").iter().all(|t| t == "normal"),
+        "{:?}",
+        texts(df, "fault_detail")
+    );
+}

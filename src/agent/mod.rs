@@ -237,6 +237,7 @@ pub const KINDS_BY_GAME: [(&str, &str, &[&str]); 4] = [
             "uct",
             "annealed_uct",
             "external",
+            "gtp",
             "openspiel_mcts",
             "openspiel_random",
             "openspiel_alphabeta",
@@ -330,7 +331,7 @@ mod kinds_by_game_tests {
     /// The smallest agent section of each kind (a budget where one is needed).
     fn minimal_spec(kind: &str) -> AgentSpec {
         let body = match kind {
-            "external" => "command = [\"python3\", \"x.py\"]\ntime_ms = 300",
+            "external" | "gtp" | "uci" => "command = [\"python3\", \"x.py\"]\ntime_ms = 300",
             "freckers_mcts" | "uct" | "popcoin" => "iterations = 15",
             "weighted_random" | "table_player" => "table = \"classic\"",
             "simple_mcts" => "rollouts = 6",

@@ -340,11 +340,19 @@ pub enum AgentSpec {
 }
 
 /// Agent kinds with the parameters each takes, for `gamelab list`.
-pub const AGENT_KINDS: [(&str, &str); 20] = [
+pub const AGENT_KINDS: [(&str, &str); 22] = [
     ("random", "uniform over legal moves"),
     (
         "external",
         "your own program over gamelab's line protocol (docs/protocol.md): command = [\"python3\", \"my_agent.py\"]; cwd, env, init_timeout_ms = 10000; time_ms [first_move_ms] | game_time_s (default: the course's rule); grace_ms = 500",
+    ),
+    (
+        "uci",
+        "a chess engine over UCI (Stockfish) on OpenSpiel's chess: command; nodes | depth | time_ms; options = { Threads = 1, Hash = 16 }; tell_time = true (docs/protocol.md)",
+    ),
+    (
+        "gtp",
+        "a program over GTP: Go (GNU Go) on OpenSpiel's go, Othello (Edax -gtp) on standard8: command; time_ms; tell_time = true (docs/protocol.md)",
     ),
     (
         "greedy",

@@ -497,9 +497,12 @@ impl crate::agent::external::Protocol for OpenSpiel {
     }
     /// OpenSpiel's chess for UCI engines, its go for GTP engines (the bridge writes the
     /// position in their notation).
+    /// The bridge knows the game's history itself (`start` and `history` are not needed).
     fn engine_position(
         &self,
         dialect: crate::agent::external::Dialect,
+        _start: &OpenSpiel,
+        _history: &[u32],
     ) -> Result<crate::agent::external::EnginePosition, String> {
         use crate::agent::external::EnginePosition;
         request(&EnginePosition::request(&self.game, &self.history, dialect))

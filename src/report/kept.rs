@@ -107,10 +107,18 @@ pub fn is_stale(exp: &Experiment, folder: &Path) -> Result<bool> {
     let now = std::fs::read_to_string(&exp.path)
         .with_context(|| format!("reading {}", exp.path.display()))?;
     // The jobs come from everything but the `[report]` section (and the comments): a file whose
-    // report alone changed has the same jobs (`same_measure` judges its tables).
+    // report alone changed has the same jobs (`same_measure` judges its tables). A `name` that is
+    // the file's own stem is what the file was named without one: the same jobs too.
+    let stem = exp
+        .path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned());
     let jobs_part = |text: &str| -> Result<toml::Table, String> {
         let mut t: toml::Table = text.parse().map_err(|_| text.to_string())?;
         t.remove("report");
+        if t.get("name").and_then(|n| n.as_str()) == stem.as_deref() {
+            t.remove("name");
+        }
         Ok(t)
     };
     Ok(kept.is_some_and(|k| jobs_part(&k) != jobs_part(&now)))

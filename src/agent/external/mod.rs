@@ -210,9 +210,16 @@ pub trait Protocol: Game {
     const NAME: &'static str;
     /// The position in the game's text format (the one `gamelab show` prints).
     fn position_text(&self) -> String;
-    /// The position as an engine speaking `dialect` is told it (`engine`): the games that
-    /// other people's engines play (OpenSpiel's chess and go) say; the others have none.
-    fn engine_position(&self, dialect: Dialect) -> Result<EnginePosition, String> {
+    /// The position as an engine speaking `dialect` is told it (`engine`), reached from the
+    /// game's `start` by `history` (every move played since, passes included): the games that
+    /// other people's engines play (OpenSpiel's chess and go, Othello over GTP) say; the others
+    /// have none.
+    fn engine_position(
+        &self,
+        dialect: Dialect,
+        _start: &Self,
+        _history: &[Self::Move],
+    ) -> Result<EnginePosition, String> {
         Err(format!(
             "{} has no {} engines",
             Self::NAME,
@@ -236,6 +243,9 @@ pub struct ExternalAgent<G: Protocol> {
     seat: Option<Player>,
     /// The game as the agent was told it, to name the moves it observes.
     state: G,
+    /// The game's start and every move played since (engines are told the game as moves).
+    start: G,
+    history: Vec<G::Move>,
     clock_left: Option<Duration>,
     /// The time its moves took on its clock this game (`clock.kind`).
     clock_used: Duration,
@@ -273,6 +283,8 @@ impl<G: Protocol> ExternalAgent<G> {
             fault: None,
             seat: None,
             state: start.clone(),
+            start: start.clone(),
+            history: Vec::new(),
             clock_left: clock.game,
             moves: 0,
         }
@@ -423,7 +435,7 @@ impl<G: Protocol> ExternalAgent<G> {
         limit: Duration,
     ) -> Result<(Vec<String>, Vec<String>), Fault> {
         let pos = game
-            .engine_position(self.dialect)
+            .engine_position(self.dialect, &self.start, &self.history)
             .unwrap_or_else(|e| panic!("the game could not be told to the engine: {e}"));
         assert_eq!(
             pos.legal.len(),
@@ -561,6 +573,7 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
         self.seat = Some(seat);
         self.seed = seed;
         self.board_set = false;
+        self.history.clear();
         match Process::start(&self.spec, self.dialect, &self.clock) {
             Ok(p) => self.process = Some(p),
             Err(f) => {
@@ -630,6 +643,7 @@ impl<G: Protocol> Agent<G> for ExternalAgent<G> {
     }
 
     fn observe(&mut self, mv: G::Move) {
+        self.history.push(mv);
         let name = self.state.move_name(mv);
         let by = self.state.to_move();
         self.state.play(mv);

@@ -93,6 +93,22 @@ impl crate::agent::external::Protocol for Othello {
     fn position_text(&self) -> String {
         super::text::to_text(self)
     }
+    /// GTP engines (Edax's `-gtp`): the standard board, told as the moves from its start
+    /// (`othello::gtp`).
+    fn engine_position(
+        &self,
+        dialect: crate::agent::external::Dialect,
+        start: &Othello,
+        history: &[Move],
+    ) -> Result<crate::agent::external::EnginePosition, String> {
+        match dialect {
+            crate::agent::external::Dialect::Gtp => super::gtp::gtp_position(self, start, history),
+            other => Err(format!(
+                "Othello engines speak GTP here (kind = \"gtp\", as Edax's -gtp mode), not {}",
+                other.kind_name()
+            )),
+        }
+    }
 }
 
 impl Arena for Othello {
@@ -107,6 +123,16 @@ impl Arena for Othello {
             AgentSpec::Positional {} => Box::new(Positional::new()),
             AgentSpec::External(e) => {
                 Box::new(crate::agent::external::ExternalAgent::new(e, start))
+            }
+            // An Othello engine over GTP, on the standard board (`othello::gtp`).
+            AgentSpec::Gtp(e) => {
+                use crate::agent::external::Protocol;
+                start.engine_position(crate::agent::external::Dialect::Gtp, start, &[])?;
+                Box::new(crate::agent::external::ExternalAgent::speaking(
+                    e,
+                    crate::agent::external::Dialect::Gtp,
+                    start,
+                ))
             }
             AgentSpec::OpenspielMcts { .. }
             | AgentSpec::OpenspielRandom {}

@@ -8,6 +8,7 @@
 
 mod bits;
 pub mod builtin;
+pub mod gtp;
 pub mod openings;
 pub mod stage;
 pub mod text;
