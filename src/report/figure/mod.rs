@@ -357,9 +357,11 @@ where
         .map_err(plot_err)?;
     let steps = 50;
     let span = (hi - lo).max(1e-9);
+    // Each step overlaps the next by half a step (drawn from the bottom up), so no seam of
+    // the background shows between them.
     cb.draw_series((0..steps).map(|i| {
         let a = lo + span * i as f64 / steps as f64;
-        let b = lo + span * (i + 1) as f64 / steps as f64;
+        let b = (lo + span * (i as f64 + 1.5) / steps as f64).min(hi.max(lo + 1e-9));
         Rectangle::new(
             [(0.0, a), (1.0, b)],
             sequential(i as f64 / (steps - 1) as f64).filled(),
