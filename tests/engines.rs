@@ -154,6 +154,22 @@ print("|".join(out))
         .map(|o| format!("{o}|{o}"))
         .join("|")
     );
+    // The viewer names chess's sides by colour, White moving first.
+    let o = gamelab_with(
+        &python,
+        &[
+            "report",
+            lines.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = std::fs::read_to_string(out.join("results/lines/report/report.html")).unwrap();
+    assert!(
+        html.contains("[\"e4\",\"White\",") && html.contains("[\"e5\",\"Black\","),
+        "the viewer's sides"
+    );
     let games = write(dir.path(), "games.toml", &text("games", "games.pgn"));
     let o = run_into(&python, &games, &out, None);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -121,10 +121,23 @@ pub(super) fn viewer_game(job: &Job, r: &GameRecord) -> Result<ViewerGame> {
         Stage::OpenSpiel(_) => "openspiel",
         Stage::Tsumego(_) => unreachable!("no games"),
     };
+    // OpenSpiel's chess and go name their sides by colour: the side that moves first is White
+    // in chess, Black in go (the seat that moved first, whatever the rows' version numbered it).
+    let colours = match &job.config.stage {
+        Stage::OpenSpiel(s) if s.game_name() == "chess" => Some(["White", "Black"]),
+        Stage::OpenSpiel(s) if s.game_name() == "go" => Some(["Black", "White"]),
+        _ => None,
+    };
+    let first_mover = w.moves.first().map(|(_, side, _)| side.clone());
     let mut previous = w.start.clone();
     let mut moves = Vec::with_capacity(w.moves.len());
     for (name, side, pos) in &w.moves {
-        moves.push((name.clone(), side.clone(), text_changes(&previous, pos)));
+        let side = match colours {
+            Some(c) if first_mover.as_ref() == Some(side) => c[0].to_string(),
+            Some(c) => c[1].to_string(),
+            None => side.clone(),
+        };
+        moves.push((name.clone(), side, text_changes(&previous, pos)));
         previous = pos.clone();
     }
     let swept = swept_text(job);
