@@ -19,8 +19,10 @@ fn colour(p: Player) -> &'static str {
     if p == Player::First { "b" } else { "w" }
 }
 
-/// A position's key for the search: discs and side to move.
-fn key(g: &Othello) -> ([u64; 2], bool) {
+/// A position's key for the search: discs and whether Black is to move.
+type Key = ([u64; 2], bool);
+
+fn key(g: &Othello) -> Key {
     (g.discs, g.side == Player::First)
 }
 
@@ -32,7 +34,7 @@ fn line_between(from: &Othello, to: &Othello) -> Option<Vec<Move>> {
     }
     let target = key(to);
     // Each position seen, with the position before it and the move between.
-    let mut came_from: HashMap<([u64; 2], bool), (([u64; 2], bool), Move)> = HashMap::new();
+    let mut came_from: HashMap<Key, (Key, Move)> = HashMap::new();
     let mut layer = vec![*from];
     let mut moves = Vec::new();
     for _ in 0..MAX_LINE {
