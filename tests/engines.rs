@@ -564,3 +564,49 @@ fn edax_plays_othello_over_gtp_where_one_is_built() {
         texts(df, "fault_detail")
     );
 }
+
+/// Two life-and-death problems (two eyes in the corner; a two-point eye space) set up on GNU
+/// Go's board by `play` and asked by its owl module over GTP (`gamelab solve --gtp`): its
+/// threat-free answers agree with our solver's, each line says so, and a command that cannot
+/// start is one error naming `--gtp`.
+#[test]
+fn gnu_go_answers_life_and_death_problems_over_gtp_beside_our_solver() {
+    if !engine_or_skip(GNUGO) {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let problems = write(
+        dir.path(),
+        "two.txt",
+        "problem alive\nsize 19\nto-move attacker\nattacker black\nmap\n.O.O#\nOOOO#\n#####\nend\n\n\
+         problem dead\nsize 19\nto-move defender\nattacker black\nmap\n..O#\nOOO#\n####\nend\n",
+    );
+    let f = problems.to_str().unwrap();
+    let o = gamelab(&["solve", f, "--gtp", &format!("{GNUGO} --mode gtp")]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.contains("gnugo: l (owl_attack B19: 0): agrees"),
+        "{said}"
+    );
+    assert!(
+        said.contains("gnugo: d (owl_defend C19: 0): agrees"),
+        "{said}"
+    );
+    assert!(
+        said.contains("gnugo: 2 agree, 0 differ on the threat-free status; 0 ko answers"),
+        "{said}"
+    );
+    let o = gamelab(&["solve", f, "--gtp", "/no/such/engine"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("--gtp /no/such/engine: "),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        o.stdout.is_empty(),
+        "nothing solved or printed before the engine starts"
+    );
+    assert_eq!(stderr(&o).trim_end().lines().count(), 1, "{}", stderr(&o));
+}

@@ -29,6 +29,7 @@ pub(crate) fn solve_gotools(
     only: Option<&str>,
     search: gamelab::game::tsumego::solver::Search,
     status_only: bool,
+    mut gtp: Option<&mut super::solve::GtpAsker>,
 ) -> Result<()> {
     use gamelab::game::tsumego::check::{FirstMoves, compare};
     let questions = gamelab::workflow::read_gotools(path)?;
@@ -101,11 +102,17 @@ pub(crate) fn solve_gotools(
             c.leaves,
             c.time_s
         );
+        if let Some(g) = gtp.as_deref_mut() {
+            println!("{}", g.ask(p, c.ours)?);
+        }
     }
     println!(
         "{} agree, {} differ, {} unknown",
         counts[0], counts[1], counts[2]
     );
+    if let Some(g) = &gtp {
+        println!("{}", g.summary());
+    }
     Ok(())
 }
 

@@ -25,6 +25,89 @@ pub(crate) struct SolveArgs {
     /// The search: dfpn (proof-number search) or alphabeta (plain depth-first).
     #[arg(long, value_enum, default_value = "dfpn")]
     pub(crate) search: gamelab::game::tsumego::solver::Search,
+    /// Also ask a Go program over GTP (its command, words split at spaces: "/usr/games/gnugo
+    /// --mode gtp"), each problem set up by `play`, for its status by its owl module
+    /// (`owl_attack` / `owl_defend`), printed beside ours; run in the sandbox of every outside
+    /// program, at most 60 s a problem.
+    #[arg(long, value_name = "COMMAND")]
+    pub(crate) gtp: Option<String>,
+}
+
+/// `--gtp`: a Go program asked each problem's status (`tsumego::gtp`), and the tally of its
+/// threat-free answers against ours.
+pub(crate) struct GtpAsker {
+    spec: gamelab::agent::external::ExternalSpec,
+    command: String,
+    /// Agree, differ, a ko answer, ours not threat-free (not compared).
+    counts: [usize; 4],
+}
+
+/// How long a GTP program may think about one problem.
+const GTP_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl GtpAsker {
+    pub(crate) fn new(command: &str) -> Result<GtpAsker> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        if words.is_empty() {
+            return Err(InputError::plain("--gtp: give the program's command").into());
+        }
+        let spec: gamelab::agent::external::ExternalSpec =
+            toml::from_str(&format!("command = {:?}", words))
+                .map_err(|e| InputError::plain(format!("--gtp: {e}")))?;
+        // Started once (the handshake alone) before anything is solved or printed.
+        gamelab::agent::external::gtp_session(&spec, &[], GTP_LIMIT)
+            .map_err(|e| InputError::plain(format!("--gtp {}: {e}", words[0])))?;
+        Ok(GtpAsker {
+            spec,
+            command: words[0].to_string(),
+            counts: [0; 4],
+        })
+    }
+
+    /// The line said under a problem's own: the program's status, its move, and whether the
+    /// threat-free answers agree.
+    pub(crate) fn ask(
+        &mut self,
+        p: &gamelab::game::tsumego::Problem,
+        ours: gamelab::game::tsumego::Status,
+    ) -> Result<String> {
+        use gamelab::game::tsumego::Status;
+        let commands = gamelab::game::tsumego::gtp::commands(p).map_err(InputError::plain)?;
+        let answers = gamelab::agent::external::gtp_session(&self.spec, &commands, GTP_LIMIT)
+            .map_err(|e| {
+                InputError::plain(format!("--gtp {}: problem {}: {e}", self.command, p.name))
+            })?;
+        let asked = commands.last().expect("a question");
+        let said =
+            gamelab::game::tsumego::gtp::read_answer(p, asked, answers.last().expect("an answer"))
+                .map_err(|e| {
+                    InputError::plain(format!("--gtp {}: problem {}: {e}", self.command, p.name))
+                })?;
+        let plain = matches!(ours, Status::Alive | Status::Dead);
+        let (k, verdict) = match said.status {
+            None => (2, "a ko answer, not compared".to_string()),
+            Some(_) if !plain => (3, format!("ours is {ours}, not threat-free: not compared")),
+            Some(s) if s == ours => (0, "agrees".to_string()),
+            Some(_) => (1, "differs".to_string()),
+        };
+        self.counts[k] += 1;
+        Ok(format!(
+            "  {}: {}{} ({}: {}): {verdict}",
+            self.command,
+            said.status.map_or("ko".to_string(), |s| s.to_string()),
+            said.by.map(|m| format!(" by {m}")).unwrap_or_default(),
+            said.asked,
+            said.answer
+        ))
+    }
+
+    pub(crate) fn summary(&self) -> String {
+        let [agree, differ, ko, not_plain] = self.counts;
+        format!(
+            "{}: {agree} agree, {differ} differ on the threat-free status; {ko} ko answers; {not_plain} ours with ko (not compared)",
+            self.command
+        )
+    }
 }
 
 pub(crate) fn execute(args: SolveArgs) -> Result<()> {
@@ -35,7 +118,9 @@ pub(crate) fn execute(args: SolveArgs) -> Result<()> {
         problem,
         status_only,
         search,
+        gtp,
     } = args;
+    let mut gtp = gtp.as_deref().map(GtpAsker::new).transpose()?;
     if node_budget == 0 {
         return Err(InputError::plain("--node-budget must be at least 1").into());
     }
@@ -49,6 +134,7 @@ pub(crate) fn execute(args: SolveArgs) -> Result<()> {
             problem.as_deref(),
             search,
             status_only,
+            gtp.as_mut(),
         );
     }
     let problems = read_problems(&file)?;
@@ -104,6 +190,12 @@ pub(crate) fn execute(args: SolveArgs) -> Result<()> {
                 _ => String::new(),
             }
         );
+        if let Some(g) = gtp.as_mut() {
+            println!("{}", g.ask(p, s.status)?);
+        }
+    }
+    if let Some(g) = &gtp {
+        println!("{}", g.summary());
     }
     Ok(())
 }

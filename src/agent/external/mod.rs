@@ -157,6 +157,33 @@ pub fn probe(spec: &ExternalSpec, dialect: Dialect, game: &str) -> Result<String
     Ok(name)
 }
 
+/// One conversation with a GTP program outside a game (a life-and-death question, say): the
+/// program starts as every external agent does (its sandbox, keeper and handshake), answers
+/// each of `commands` in turn (each within `limit`), and is told to quit. The answers are the
+/// text after `=`; a refusal (`? ...`), a line that is not GTP, a crash or a time-out is the
+/// error, naming the command.
+pub fn gtp_session(
+    spec: &ExternalSpec,
+    commands: &[String],
+    limit: Duration,
+) -> Result<Vec<String>, String> {
+    let spec = spec.for_game("tsumego");
+    let mut p =
+        Process::start(&spec, Dialect::Gtp, &spec.clock("tsumego")).map_err(|f| f.detail)?;
+    let mut answers = Vec::with_capacity(commands.len());
+    for c in commands {
+        match p.gtp_command(c, Instant::now() + limit) {
+            Ok(a) => answers.push(a),
+            Err(f) => {
+                p.kill();
+                return Err(f.detail);
+            }
+        }
+    }
+    p.finish();
+    Ok(answers)
+}
+
 /// The course adapters (`adapters/`), each with the argument it takes and a `cwd` to run in.
 const ADAPTERS: [(&str, &str, &str, &str); 3] = [
     (

@@ -22,6 +22,7 @@ pub mod check;
 pub mod fitness;
 pub mod generate;
 pub mod gotools;
+pub mod gtp;
 pub mod heuristic;
 pub mod library;
 pub mod life;
