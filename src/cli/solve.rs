@@ -72,17 +72,17 @@ impl GtpAsker {
         ours: gamelab::game::tsumego::Status,
     ) -> Result<String> {
         use gamelab::game::tsumego::Status;
-        let commands = gamelab::game::tsumego::gtp::commands(p).map_err(InputError::plain)?;
+        let failed = |e: String| {
+            InputError::plain(format!("--gtp {}: problem {}: {e}", self.command, p.name))
+        };
+        let (commands, questions) =
+            gamelab::game::tsumego::gtp::commands(p).map_err(InputError::plain)?;
         let answers = gamelab::agent::external::gtp_session(&self.spec, &commands, GTP_LIMIT)
-            .map_err(|e| {
-                InputError::plain(format!("--gtp {}: problem {}: {e}", self.command, p.name))
-            })?;
-        let asked = commands.last().expect("a question");
+            .map_err(failed)?;
+        let from = commands.len() - questions;
         let said =
-            gamelab::game::tsumego::gtp::read_answer(p, asked, answers.last().expect("an answer"))
-                .map_err(|e| {
-                    InputError::plain(format!("--gtp {}: problem {}: {e}", self.command, p.name))
-                })?;
+            gamelab::game::tsumego::gtp::read_answers(p, &commands[from..], &answers[from..])
+                .map_err(failed)?;
         let plain = matches!(ours, Status::Alive | Status::Dead);
         let (k, verdict) = match said.status {
             None => (2, "a ko answer, not compared".to_string()),

@@ -22,12 +22,14 @@ pub struct EngineStatus {
     pub asked: String,
 }
 
-/// The GTP commands that set up `p` and the question that asks its status (the last command).
-pub fn commands(p: &Problem) -> Result<Vec<String>, String> {
+/// The GTP commands that set up `p`, then the questions that ask its status: one per target
+/// chain, on its first stone (the defender lives when a chain through one of the targets
+/// lives); how many is the second value (the last commands).
+pub fn commands(p: &Problem) -> Result<(Vec<String>, usize), String> {
     let r = &p.region;
-    let target = Bits(p.targets)
-        .next()
-        .ok_or_else(|| format!("problem {}: no target stone to ask about", p.name))?;
+    if p.targets == 0 {
+        return Err(format!("problem {}: no target stone to ask about", p.name));
+    }
     let (att, def) = if p.attacker_black {
         ("B", "W")
     } else {
@@ -48,8 +50,45 @@ pub fn commands(p: &Problem) -> Result<Vec<String>, String> {
     } else {
         "owl_defend"
     };
-    c.push(format!("{verb} {}", r.point_name(target)));
-    Ok(c)
+    // A stone of each target chain (the chains of the defender's stones through the targets).
+    let defender = p.start.of(Side::Defender);
+    let targets: Vec<usize> = r
+        .parts(defender)
+        .filter(|(chain, _)| chain & p.targets != 0)
+        .map(|(chain, _)| chain.trailing_zeros() as usize)
+        .collect();
+    for &t in &targets {
+        c.push(format!("{verb} {}", r.point_name(t)));
+    }
+    Ok((c, targets.len()))
+}
+
+/// The status the answers to the questions on every target give: the defender lives when one
+/// target's group lives (an attack on it fails, or a defence of it succeeds), dies when every
+/// target's group dies, and otherwise the status turns on a ko.
+pub fn read_answers(
+    p: &Problem,
+    asked: &[String],
+    answers: &[String],
+) -> Result<EngineStatus, String> {
+    let each: Vec<EngineStatus> = asked
+        .iter()
+        .zip(answers)
+        .map(|(q, a)| read_answer(p, q, a))
+        .collect::<Result<_, _>>()?;
+    let lives = each.iter().find(|e| e.status == Some(Status::Alive));
+    let all_die = each.iter().all(|e| e.status == Some(Status::Dead));
+    let (status, by) = match (lives, all_die) {
+        (Some(e), _) => (Some(Status::Alive), e.by.clone()),
+        (None, true) => (Some(Status::Dead), each.first().and_then(|e| e.by.clone())),
+        _ => (None, each.iter().find_map(|e| e.by.clone())),
+    };
+    Ok(EngineStatus {
+        status,
+        by,
+        answer: answers.join(", "),
+        asked: asked.join(", "),
+    })
 }
 
 /// The status the owl question's `answer` gives, from the defender's point of view.
@@ -88,7 +127,8 @@ mod tests {
     #[test]
     fn a_problem_is_set_up_stone_by_stone_and_asked_by_the_side_to_move() {
         let p = &super::super::parse_problems(TWO_EYES).unwrap()[0];
-        let c = commands(p).unwrap();
+        let (c, n) = commands(p).unwrap();
+        assert_eq!(n, 1, "one chain of the defender's stones");
         assert_eq!(c[0], "boardsize 19");
         assert!(c.contains(&"play W B19".to_string()), "{c:?}");
         assert!(c.contains(&"play B E19".to_string()), "{c:?}");
@@ -105,5 +145,15 @@ mod tests {
         );
         assert_eq!(read_answer(p, asked, "2 A19").unwrap().status, None);
         assert!(read_answer(p, asked, "yes").is_err());
+        // One target's group that cannot be killed is a living defender; all killed, dead.
+        let qs = vec![asked.clone(), asked.replace("B19", "D19")];
+        let answers = |a: &str, b: &str| {
+            read_answers(p, &qs, &[a.to_string(), b.to_string()])
+                .unwrap()
+                .status
+        };
+        assert_eq!(answers("1 A19", "0"), Some(Status::Alive));
+        assert_eq!(answers("1 A19", "1 A19"), Some(Status::Dead));
+        assert_eq!(answers("1 A19", "2 A19"), None);
     }
 }
