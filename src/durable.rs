@@ -5,6 +5,8 @@
 //! - `write_atomic`: a file is written to a temporary name in its folder, synced, and renamed,
 //!   so a reader sees the old file or the new one, never half of one. A write that fails with
 //!   less than 4 MB left on the device says the disk is full, naming the folder.
+//!   `write_bytes_unsynced` is the same without the sync, for a small file rewritten every
+//!   second (a run's clock).
 //! - `replace_folder`: a folder of outputs (a report with its tables and figures) is built
 //!   beside the old one and swapped in by one rename of a symbolic link, so a reader sees the
 //!   old set or the new set, never a mix.
@@ -18,7 +20,8 @@
 //!   with `# seal xxh3 <hash>` over everything before it (`sealed`); `check_seal` tells an
 //!   intact file from one changed since (exit 2 naming it where it is read).
 //! - `FolderLock`: an advisory lock (flock) on a file in a folder, released by the kernel when
-//!   its holder dies, naming the holder's pid in its message.
+//!   its holder dies, naming the holder's pid in its message; one marked
+//!   `remove_when_released` takes its file with it (also on Ctrl-C: `remove_lock_files_now`).
 
 use anyhow::{Context, Result};
 use std::fs::File;
@@ -114,6 +117,21 @@ pub fn name_full_disk(e: anyhow::Error, dir: &Path) -> anyhow::Error {
         )),
         _ => e,
     }
+}
+
+/// `write_bytes_atomic` without the sync: for a small file rewritten often (a run's clock, each
+/// second), where a reader must see one whole version and a killed process loses nothing, but a
+/// machine that crashes may set the file back to an earlier version. Its temporary name is
+/// `write_atomic`'s (`remove_stale_temps` finds one left by a kill).
+pub fn write_bytes_unsynced(path: &Path, bytes: &[u8]) -> Result<()> {
+    let tmp = temp_name(path);
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            std::fs::remove_file(&tmp).ok();
+            name_full_disk(e.into(), path.parent().unwrap_or(Path::new(".")))
+        })
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// `write_atomic` for bytes already in memory.
@@ -472,7 +490,7 @@ fn sync_tree(dir: &Path) {
 pub struct FolderLock {
     _file: File,
     pub path: PathBuf,
-    /// The file is removed when the lock is released (`removed_when_released`).
+    /// The file is removed when the lock is released (`remove_when_released`).
     remove: bool,
 }
 
@@ -486,13 +504,12 @@ impl FolderLock {
     /// a running one. Only for an exclusive lock whose folder is also locked
     /// (`try_lock_folder`): a second process that opened the old file before it went takes a
     /// lock on a removed file, and the folder's lock still keeps it out.
-    pub fn removed_when_released(mut self) -> FolderLock {
+    pub fn remove_when_released(&mut self) {
         self.remove = true;
         REMOVED_AT_EXIT
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .push(self.path.clone());
-        self
     }
 }
 

@@ -732,16 +732,13 @@ fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk, date: &str) -
         let _ = writeln!(
             t,
             "[Opening \"{}\"]",
-            quote(&numbered_moves(
-                w.moves.iter().take(plies).map(|(n, ..)| n.as_str())
-            ))
+            quote(&numbered_moves(w.moves.iter().take(plies).map(|(n, ..)| n.as_str())).join(" "))
         );
     }
     t.push('\n');
     let mut line = String::new();
-    let numbered = numbered_moves(w.moves.iter().map(|(n, ..)| n.as_str()));
-    let mut tokens: Vec<&str> = numbered.split(' ').filter(|t| !t.is_empty()).collect();
-    tokens.push(result);
+    let mut tokens = numbered_moves(w.moves.iter().map(|(n, ..)| n.as_str()));
+    tokens.push(result.to_string());
     for tok in tokens {
         if !line.is_empty() && line.len() + 1 + tok.len() >= 80 {
             t += &line;
@@ -751,7 +748,7 @@ fn pgn_text(experiment: &str, job: &Job, r: &GameRecord, w: &Walk, date: &str) -
         if !line.is_empty() {
             line.push(' ');
         }
-        line += tok;
+        line += &tok;
     }
     t += &line;
     t += "\n\n";
@@ -767,8 +764,9 @@ fn score_tag(job: &Job, r: &GameRecord) -> (&'static str, String) {
     }
 }
 
-/// "1. e4 e5 2. Nf3": moves in SAN with move numbers, White first.
-fn numbered_moves<'a>(moves: impl Iterator<Item = &'a str>) -> String {
+/// `1.`, `e4`, `e5`, `2.`, `Nf3`: moves in SAN with their move numbers, White first, as the
+/// tokens of PGN movetext.
+fn numbered_moves<'a>(moves: impl Iterator<Item = &'a str>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (i, name) in moves.enumerate() {
         if i % 2 == 0 {
@@ -776,7 +774,7 @@ fn numbered_moves<'a>(moves: impl Iterator<Item = &'a str>) -> String {
         }
         out.push(name.to_string());
     }
-    out.join(" ")
+    out
 }
 
 /// PGN's TimeControl from the seats' budgets: `-` (no clock) when neither budget is a time

@@ -427,6 +427,23 @@ fn othello_gtp_match(dir: &Path, command: &str, stage: &str, extra: &str) -> Pat
     write(dir, "ogtp.toml", &text)
 }
 
+/// `gamelab run FILE --out OUT [--threads T]` of an Othello GTP match, which must succeed: the
+/// rows of its one job.
+fn othello_rows(file: &Path, out: &Path, threads: Option<&str>) -> polars::prelude::DataFrame {
+    let mut args = vec![
+        "run",
+        file.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    if let Some(t) = threads {
+        args.extend(["--threads", t]);
+    }
+    let o = gamelab(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    parts(out, "ogtp", "games").into_values().next().unwrap()
+}
+
 /// The small GTP Othello engine of tests/agents (Edax's `-gtp` dialect), as a `command`.
 fn fake_gtp_othello(args: &str) -> String {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/agents/gtp_othello.py");
@@ -444,31 +461,20 @@ fn an_othello_engine_plays_over_gtp_from_the_openings_the_same_games_on_a_rerun(
     let file = othello_gtp_match(dir.path(), &fake_gtp_othello(""), "standard8", "");
     let f = file.to_str().unwrap();
     let (one, two) = (dir.path().join("one"), dir.path().join("two"));
-    for (out, threads) in [(&one, "1"), (&two, "2")] {
-        let o = gamelab(&[
-            "run",
-            f,
-            "--out",
-            out.to_str().unwrap(),
-            "--threads",
-            threads,
-        ]);
-        assert!(o.status.success(), "{}", stderr(&o));
-    }
+    let df = othello_rows(&file, &one, Some("1"));
+    othello_rows(&file, &two, Some("2"));
     let games = |out: &Path| games_of(&parts(out, "ogtp", "games"));
     let first = games(&one);
     assert_eq!(first, games(&two), "the same games on 2 threads");
     assert_eq!(first.len(), 8);
-    let rows = parts(&one, "ogtp", "games");
-    let df = rows.values().next().unwrap();
     assert!(
-        texts(df, "termination").iter().all(|t| t == "normal"),
+        texts(&df, "termination").iter().all(|t| t == "normal"),
         "{first:?}"
     );
-    // Games with passes are told too: some game is longer than its 60 moves.
+    // Every game is played to its end, passes told as moves where there are any.
     let plies = df.column("plies").unwrap().i64().unwrap().clone();
     assert!(plies.iter().flatten().all(|p| p >= 60), "{plies:?}");
-    let job = texts(df, "job").swap_remove(0);
+    let job = texts(&df, "job").swap_remove(0);
     let o = gamelab(&[
         "replay",
         f,
@@ -488,21 +494,16 @@ fn an_othello_engine_plays_over_gtp_from_the_openings_the_same_games_on_a_rerun(
         "standard8",
         "",
     );
-    let out = dir.path().join("illegal");
-    let o = gamelab(&[
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let rows = parts(&out, "ogtp", "games");
-    let df = rows.values().next().unwrap();
-    assert!(texts(df, "termination").iter().all(|t| t == "illegal_move"));
+    let df = othello_rows(&file, &dir.path().join("illegal"), None);
     assert!(
-        texts(df, "fault_detail").iter().all(|t| t == "= d4"),
+        texts(&df, "termination")
+            .iter()
+            .all(|t| t == "illegal_move")
+    );
+    assert!(
+        texts(&df, "fault_detail").iter().all(|t| t == "= d4"),
         "{:?}",
-        texts(df, "fault_detail")
+        texts(&df, "fault_detail")
     );
 
     // Another stage has no GTP engine: refused before anything runs.
@@ -547,21 +548,12 @@ fn edax_plays_othello_over_gtp_where_one_is_built() {
         "standard8",
         "tell_time = false\ntime_ms = 5000\n",
     );
-    let out = dir.path().join("out");
-    let o = gamelab(&[
-        "run",
-        file.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
-    let rows = parts(&out, "ogtp", "games");
-    let df = rows.values().next().unwrap();
+    let df = othello_rows(&file, &dir.path().join("out"), None);
     assert_eq!(df.height(), 8);
     assert!(
-        texts(df, "termination").iter().all(|t| t == "normal"),
+        texts(&df, "termination").iter().all(|t| t == "normal"),
         "{:?}",
-        texts(df, "fault_detail")
+        texts(&df, "fault_detail")
     );
 }
 

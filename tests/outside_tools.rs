@@ -96,19 +96,6 @@ fn counts(python: &Path, out: &Path, name: &str, lines: &[String]) -> Vec<usize>
         .collect()
 }
 
-fn parts_in(dir: &Path) -> usize {
-    std::fs::read_dir(dir).map_or(0, |d| {
-        d.filter(|e| {
-            e.as_ref()
-                .unwrap()
-                .file_name()
-                .to_string_lossy()
-                .starts_with("part-")
-        })
-        .count()
-    })
-}
-
 #[test]
 fn documented_reads_count_exactly_the_current_rows_after_an_edit_and_back() {
     let python = match python_with_readers() {
@@ -139,12 +126,13 @@ fn documented_reads_count_exactly_the_current_rows_after_an_edit_and_back() {
             assert!(r.status.success(), "{}", stderr(&r));
             stderr(&r)
         };
-        let games = out.join("results/small/games");
-        let older = out.join("results/small/older-jobs/games");
+        // Parts in the rows folder, and set aside below older-jobs/ (`common::parts`).
+        let games = || parts(&out, "small", "games").len();
+        let older = || parts(&out, "small/older-jobs", "games").len();
 
         run(SMALL);
         let first = current_rows(&out, "small");
-        assert_eq!(parts_in(&games), 4, "2 grid values x 2 repeats");
+        assert_eq!(games(), 4, "2 grid values x 2 repeats");
         assert_eq!(counts(&python, &out, "small", lines), vec![first; 3]);
 
         // An agent's setting edited: the jobs with 40 rollouts are gone, 20 are new.
@@ -153,16 +141,16 @@ fn documented_reads_count_exactly_the_current_rows_after_an_edit_and_back() {
             said.contains("2 parts of jobs the file no longer has"),
             "{said}"
         );
-        assert_eq!(parts_in(&games), 4);
-        assert_eq!(parts_in(&older), 2, "the older jobs' parts are kept aside");
+        assert_eq!(games(), 4);
+        assert_eq!(older(), 2, "the older jobs' parts are kept aside");
         let edited = current_rows(&out, "small");
         assert_eq!(counts(&python, &out, "small", lines), vec![edited; 3]);
 
         // Edited back: the older rows come back and nothing is played again.
         let said = run(SMALL);
         assert!(said.contains("2 jobs the file has again"), "{said}");
-        assert_eq!(parts_in(&games), 4);
-        assert_eq!(parts_in(&older), 2, "the 20-rollout jobs are aside now");
+        assert_eq!(games(), 4);
+        assert_eq!(older(), 2, "the 20-rollout jobs are aside now");
         assert_eq!(current_rows(&out, "small"), first);
         assert_eq!(counts(&python, &out, "small", lines), vec![first; 3]);
     }

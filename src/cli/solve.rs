@@ -51,8 +51,10 @@ impl GtpAsker {
         if words.is_empty() {
             return Err(InputError::plain("--gtp: give the program's command").into());
         }
+        let command = words.iter().map(|w| toml::Value::from(*w)).collect();
         let spec: gamelab::agent::external::ExternalSpec =
-            toml::from_str(&format!("command = {:?}", words))
+            toml::Table::from_iter([("command".to_string(), toml::Value::Array(command))])
+                .try_into()
                 .map_err(|e| InputError::plain(format!("--gtp: {e}")))?;
         // Started once (the handshake alone) before anything is solved or printed.
         gamelab::agent::external::gtp_session(&spec, &[], GTP_LIMIT)

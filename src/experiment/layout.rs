@@ -63,17 +63,8 @@ impl RunClock {
                 threads.unwrap_or(cores),
                 now_utc()
             );
-            // A new file renamed over the old one, not synced: a reader sees one whole tick,
-            // and a killed process loses nothing (a machine that crashes may lose the last ticks).
-            let tmp = path.with_file_name(format!(
-                ".{}.tmp",
-                path.file_name()
-                    .map(|n| n.to_string_lossy())
-                    .unwrap_or_default()
-            ));
-            std::fs::write(&tmp, format!("{holder}\n{line}"))
-                .and_then(|()| std::fs::rename(&tmp, path))
-                .with_context(|| format!("writing {}", path.display()))?;
+            // Not synced: a killed run loses nothing, a crashed machine the last ticks.
+            crate::durable::write_bytes_unsynced(path, format!("{holder}\n{line}").as_bytes())?;
             Ok::<bool, anyhow::Error>(true)
         };
         let mut ticked = tick(&path)?;
@@ -214,6 +205,8 @@ fn fold_dead_clocks(dir: &Path) -> Result<()> {
             )?;
         }
         std::fs::remove_file(&claimed).ok();
+        // A tick the dead run was writing when it was killed.
+        crate::durable::remove_stale_temps(&e.path());
     }
     Ok(())
 }

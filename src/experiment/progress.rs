@@ -25,14 +25,20 @@ pub struct JobTally {
 }
 
 impl JobTally {
-    /// Counts finished games: each one's points to its two agents.
+    /// Counts finished games: each one's points to its two agents (once per chunk of games the
+    /// job hands its stream, so the lock is taken once per chunk and a label is copied only the
+    /// first time it is seen).
     pub fn games(&self, rows: &[GameRow]) {
         let mut scores = self.scores.lock().expect("the job's scores");
         for r in rows {
             for (label, first) in [(&r.first_agent, true), (&r.second_agent, false)] {
-                let s = scores.entry(label.clone()).or_default();
-                s.0 += crate::play::seat_result(r.winner, first);
-                s.1 += 1;
+                let points = crate::play::seat_result(r.winner, first);
+                match scores.get_mut(label.as_str()) {
+                    Some(s) => *s = (s.0 + points, s.1 + 1),
+                    None => {
+                        scores.insert(label.clone(), (points, 1));
+                    }
+                }
             }
         }
     }
@@ -154,8 +160,14 @@ impl Progress {
         }
     }
 
+    /// The jobs the run plays.
     pub fn jobs(&self) -> usize {
         self.jobs
+    }
+
+    /// What its steps are (`games`, `generations`).
+    pub fn unit(&self) -> &'static str {
+        self.unit
     }
 
     /// The progress line: "progress 3 min 05 s: 1450/4000 games (36%), 3/8 jobs done, ETA 4 min

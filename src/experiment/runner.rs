@@ -208,8 +208,7 @@ pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunL
     // released after it; a shard's shared run.lock and its own lock file stay (the shards of a
     // race read whether a shard ended from its file).
     if shard.is_none() {
-        let run_lock = locks.remove(0).removed_when_released();
-        locks.insert(0, run_lock);
+        locks[0].remove_when_released();
     }
     locks.push(folder);
     Ok(RunLocks(locks))
@@ -218,16 +217,14 @@ pub fn lock_results(dir: &Path, shard: Option<Shard>, what: &str) -> Result<RunL
 /// The line said when a job finishes: "job 3/8 done: <hash> (agents.mcts.rollouts=10, repeat
 /// 0): 240 games in 12.3 s; mcts 150.5/240, greedy 89.5/240", with what the job noted (an
 /// SPRT's decision).
-#[allow(clippy::too_many_arguments)]
 fn finished_line(
     job: &Job,
     tally: &JobTally,
     steps: usize,
-    unit: &str,
     rows: usize,
     seconds: f64,
     done: u64,
-    jobs: usize,
+    progress: &Progress,
 ) -> String {
     let mut what: Vec<String> = job.swept.iter().map(|(k, v)| format!("{k}={v}")).collect();
     what.push(format!("repeat {}", job.config.repeat));
@@ -238,9 +235,11 @@ fn finished_line(
         format!(", {}", crate::words::count(rows, "row", "rows"))
     };
     let mut line = format!(
-        "job {done}/{jobs} done: {} ({}): {steps} {unit}{rows} in {}",
+        "job {done}/{} done: {} ({}): {steps} {}{rows} in {}",
+        progress.jobs(),
         job.hash,
         what.join(", "),
+        progress.unit(),
         super::progress::duration_text(seconds)
     );
     if let Some(score) = tally.score() {
@@ -526,19 +525,19 @@ fn run_with(
             for note in tally.notes() {
                 stopped.lock().expect("the notes").push(format!("job {}: {note}", job.hash));
             }
-            say(&finished_line(job, &tally, kind.steps(job), unit, rows, started.elapsed().as_secs_f64(), done, pending.len()));
+            say(&finished_line(job, &tally, kind.steps(job), rows, started.elapsed().as_secs_f64(), done, &progress));
             Ok(())
         })
     };
     // Off a terminal, the progress line every 30 s while the jobs run.
     let worked = std::thread::scope(|scope| {
-        let (stop, stopped) = std::sync::mpsc::channel::<()>();
+        let (end_ticks, ticks_end) = std::sync::mpsc::channel::<()>();
         if opts.progress && !on_terminal && !pending.is_empty() {
             let progress = &progress;
-            scope.spawn(move || progress.tick_until(stopped, &|line| eprintln!("{line}")));
+            scope.spawn(move || progress.tick_until(ticks_end, &|line| eprintln!("{line}")));
         }
         let worked = with_threads(opts.threads, work);
-        drop(stop);
+        drop(end_ticks);
         worked
     });
     worked?;

@@ -740,6 +740,24 @@ impl Experiment {
         InputError::at_key(&self.path, &self.text, key, message)
     }
 
+    /// The file's stage when it names a built-in one (`stage = "small6"`); None for an inline
+    /// stage or none.
+    pub fn stage_id(&self) -> Option<&str> {
+        match &self.file.stage {
+            Some(StageRef::Id(id)) => Some(id),
+            _ => None,
+        }
+    }
+
+    /// What to write in `[openings]` for this file's game and stage (`openings::suite_advice`).
+    pub fn suite_advice(&self) -> String {
+        super::openings::suite_advice(
+            GAMES[self.file.game as usize],
+            self.stage_id(),
+            &self.base_dir(),
+        )
+    }
+
     /// The folder relative paths (table files) are taken from.
     pub fn base_dir(&self) -> PathBuf {
         self.path

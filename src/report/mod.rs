@@ -362,14 +362,7 @@ fn repeated_games_note(exp: &Experiment, t: &table::Table) -> String {
     } else {
         &format!(
             "the intervals count every game as independent; vary the games before reading them: give the experiment an [openings] section ({}) or use stochastic agents",
-            crate::experiment::openings::suite_advice(
-                crate::experiment::spec::GAMES[exp.file.game as usize],
-                match &exp.file.stage {
-                    Some(crate::game::othello::StageRef::Id(id)) => Some(id.as_str()),
-                    _ => None,
-                },
-                &exp.base_dir(),
-            )
+            exp.suite_advice()
         )
     };
     let (keys, games, distinct) = flagged

@@ -483,24 +483,16 @@ pub fn opening_error(
     match e {
         OpeningError::Illegal { line, error } => {
             // A suite made for another stage: say so, and name the stage's own.
-            let stage = match &exp.file.stage {
-                Some(crate::game::othello::StageRef::Id(id)) => Some(id.as_str()),
-                _ => None,
-            };
             let other_stage = o
                 .source
                 .as_ref()
                 .and_then(|(path, _)| crate::experiment::openings::suite_stage(path))
-                .zip(stage)
+                .zip(exp.stage_id())
                 .filter(|(made_for, stage)| made_for != stage)
                 .map(|(made_for, stage)| {
                     format!(
                         "; the suite is for stage {made_for}, this file plays {stage}: in [openings] give {}",
-                        crate::experiment::openings::suite_advice(
-                            super::super::spec::GAMES[exp.file.game as usize],
-                            Some(stage),
-                            &exp.base_dir(),
-                        )
+                        exp.suite_advice()
                     )
                 })
                 .unwrap_or_default();

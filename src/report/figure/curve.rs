@@ -289,64 +289,55 @@ impl Curves {
                 .map(|p| (nudge(p.0, s), p.1, p.2, p.3))
                 .collect();
             let clamp = |v: f64| v.clamp(y0, y1);
-            if several {
-                let with_interval: Vec<&Point> = points
-                    .iter()
-                    .filter(|p| p.2.is_finite() && p.3.is_finite())
-                    .collect();
-                if points.len() <= 40 {
-                    c.draw_series(with_interval.iter().map(|p| {
-                        ErrorBar::new_vertical(
-                            p.0,
-                            clamp(p.2),
-                            p.1,
-                            clamp(p.3),
-                            colour.stroke_width(1),
-                            6,
-                        )
-                    }))
-                    .map_err(plot_err)?;
-                } else {
-                    for edge in [2, 3] {
-                        let line = with_interval
-                            .iter()
-                            .map(|p| (p.0, clamp(if edge == 2 { p.2 } else { p.3 })));
-                        c.draw_series(LineSeries::new(line, colour.mix(0.5).stroke_width(1)))
-                            .map_err(plot_err)?;
-                    }
-                }
-            }
-            let band: Vec<(f64, f64)> = points
-                .iter()
-                .filter(|p| p.2.is_finite())
-                .map(|p| (p.0, clamp(p.2)))
-                .chain(
-                    points
-                        .iter()
-                        .rev()
-                        .filter(|p| p.3.is_finite())
-                        .map(|p| (p.0, clamp(p.3))),
-                )
-                .collect();
-            if several {
-                // Drawn above.
-            } else if band.len() >= 3 {
-                c.draw_series(std::iter::once(Polygon::new(
-                    band,
-                    colour.mix(0.18).filled(),
-                )))
-                .map_err(plot_err)?;
-            } else if points.len() == 1 && points[0].2.is_finite() && points[0].3.is_finite() {
-                let p = points[0];
-                c.draw_series(std::iter::once(ErrorBar::new_vertical(
+            let whisker = |p: &Point, width: u32, cap: u32| {
+                ErrorBar::new_vertical(
                     p.0,
                     clamp(p.2),
                     p.1,
                     clamp(p.3),
-                    colour.stroke_width(2),
-                    8,
-                )))
-                .map_err(plot_err)?;
+                    colour.stroke_width(width),
+                    cap,
+                )
+            };
+            let with_interval: Vec<&Point> = points
+                .iter()
+                .filter(|p| p.2.is_finite() && p.3.is_finite())
+                .collect();
+            if several && points.len() <= 40 {
+                c.draw_series(with_interval.iter().map(|p| whisker(p, 1, 6)))
+                    .map_err(plot_err)?;
+            } else if several {
+                let edges: [fn(&Point) -> f64; 2] = [|p| p.2, |p| p.3];
+                for edge in edges {
+                    let line = with_interval.iter().map(|p| (p.0, clamp(edge(p))));
+                    c.draw_series(LineSeries::new(line, colour.mix(0.5).stroke_width(1)))
+                        .map_err(plot_err)?;
+                }
+            } else {
+                let band: Vec<(f64, f64)> = points
+                    .iter()
+                    .filter(|p| p.2.is_finite())
+                    .map(|p| (p.0, clamp(p.2)))
+                    .chain(
+                        points
+                            .iter()
+                            .rev()
+                            .filter(|p| p.3.is_finite())
+                            .map(|p| (p.0, clamp(p.3))),
+                    )
+                    .collect();
+                if band.len() >= 3 {
+                    c.draw_series(std::iter::once(Polygon::new(
+                        band,
+                        colour.mix(0.18).filled(),
+                    )))
+                    .map_err(plot_err)?;
+                } else if let [p] = with_interval[..]
+                    && points.len() == 1
+                {
+                    c.draw_series(std::iter::once(whisker(p, 2, 8)))
+                        .map_err(plot_err)?;
+                }
             }
             let line = points.iter().map(|p| (p.0, p.1));
             if style.dashed {
