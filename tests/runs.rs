@@ -1258,6 +1258,59 @@ baseline = "reference"
     let rows = solve_outputs(&one, "tsolve", "solves");
     let r = rows.values().next().unwrap();
     assert_eq!(r.height(), 3 * 12);
+
+    // A checkout with the GA's kept report and file but none of its results (a fresh clone):
+    // the solve reads the kept weights, the very numbers, so its rows are the same.
+    let kept_out = |name: &str, ga_file: &str| {
+        let out = dir.path().join(name);
+        run_ok(&[
+            "report",
+            f,
+            "--out",
+            one.to_str().unwrap(),
+            "--keep",
+            out.join("docs/reports").to_str().unwrap(),
+        ]);
+        std::fs::create_dir_all(out.join("experiments")).unwrap();
+        std::fs::write(out.join("experiments/tga.toml"), ga_file).unwrap();
+        out
+    };
+    let ga_text = std::fs::read_to_string(&file).unwrap();
+    let fresh = kept_out("fresh", &ga_text);
+    assert!(fresh.join("docs/reports/tga/trained_weights.csv").is_file());
+    let o = gamelab(&[
+        "run",
+        sf.to_str().unwrap(),
+        "--out",
+        fresh.to_str().unwrap(),
+    ]);
+    assert!(
+        o.status.success() && stderr(&o).contains("reading the weights of its kept report"),
+        "{}",
+        stderr(&o)
+    );
+    assert_same_rows(&rows, &solve_outputs(&fresh, "tsolve", "solves"));
+    // The GA's file changed since its report was kept: the kept weights are not its weights.
+    let stale = kept_out(
+        "stale",
+        &ga_text.replace("generations = 12", "generations = 13"),
+    );
+    assert_ne!(
+        ga_text,
+        ga_text.replace("generations = 12", "generations = 13")
+    );
+    let o = gamelab(&[
+        "run",
+        sf.to_str().unwrap(),
+        "--out",
+        stale.to_str().unwrap(),
+    ]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("another version of"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stale.join("results/tsolve").exists());
     run_ok(&[
         "report",
         sf.to_str().unwrap(),

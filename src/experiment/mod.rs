@@ -3,6 +3,7 @@
 pub mod error;
 pub mod file_reference;
 pub mod grid;
+pub mod kept_weights;
 pub mod kind;
 pub mod layout;
 pub mod older_jobs;

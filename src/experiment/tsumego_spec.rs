@@ -12,6 +12,12 @@
 //! experiment must have run first), so its job hash names the source, not the numbers. The
 //! runner keeps the numbers a job read in its record and runs the job again when they have
 //! changed (the other experiment was trained again): see `kind::solve::resolved_inputs`.
+//!
+//! Where the other experiment's results hold no such finished job (a fresh clone), `trained:`
+//! reads the weights its kept report holds (`docs/reports/EXPERIMENT/trained_weights.csv`
+//! under the run's `--out`, written by `report::trained_weights`), provided
+//! `experiments/EXPERIMENT.toml` there is still the file the report was kept from: the same
+//! numbers, so the reading jobs' hashes and rows are the ones a run after the GA gives.
 
 use crate::game::tsumego::fitness::{Formula, REPORT_BONUS};
 use crate::game::tsumego::generate::GENERATOR_VERSION;
@@ -133,7 +139,24 @@ fn parse_trained(s: &str) -> Result<(String, Vec<(String, String)>), String> {
 /// skipped) and trained on a library of this generator version (results left by an older
 /// version are never read); when several match, the one trained on the reading job's own
 /// library.
+///
+/// Where the results hold no such finished job (a fresh clone), the GA's kept report is read
+/// instead (`kept_weights::load`); its error is added to the results' one when it cannot be.
 fn load_trained(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
+    let from_results = load_trained_from_results(out, s, library);
+    if from_results.is_ok() {
+        return from_results;
+    }
+    let (exp, filter) = parse_trained(s).map_err(|e| anyhow::anyhow!(e))?;
+    match super::kept_weights::load(out, &exp, &filter) {
+        Ok(Some(w)) => Ok(w),
+        Ok(None) => from_results,
+        Err(kept) => from_results
+            .map_err(|e| anyhow::anyhow!("{e:#}; and its kept report cannot stand in: {kept:#}")),
+    }
+}
+
+fn load_trained_from_results(out: &Path, s: &str, library: &LibrarySpec) -> Result<Weights> {
     let (exp, filter) = parse_trained(s).map_err(|e| anyhow::anyhow!(e))?;
     let dir = crate::experiment::layout::results_dir(out, &exp);
     let jobs_dir = dir.join("jobs");

@@ -15,8 +15,7 @@ use crate::experiment::spec::Experiment;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 
-/// The copy of the experiment file a kept report was made from.
-pub const EXPERIMENT_COPY: &str = "experiment.toml";
+pub use crate::experiment::kept_weights::EXPERIMENT_COPY;
 
 /// Whether a report file belongs in a kept folder: the Markdown report and its tables, and the
 /// job list; never report.html (figures inlined) or the figures.
@@ -107,21 +106,14 @@ pub fn is_stale(exp: &Experiment, folder: &Path) -> Result<bool> {
     let now = std::fs::read_to_string(&exp.path)
         .with_context(|| format!("reading {}", exp.path.display()))?;
     // The jobs come from everything but the `[report]` section (and the comments): a file whose
-    // report alone changed has the same jobs (`same_measure` judges its tables). A `name` that is
-    // the file's own stem is what the file was named without one: the same jobs too.
+    // report alone changed has the same jobs (`same_measure` judges its tables).
     let stem = exp
         .path
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned());
-    let jobs_part = |text: &str| -> Result<toml::Table, String> {
-        let mut t: toml::Table = text.parse().map_err(|_| text.to_string())?;
-        t.remove("report");
-        if t.get("name").and_then(|n| n.as_str()) == stem.as_deref() {
-            t.remove("name");
-        }
-        Ok(t)
-    };
-    Ok(kept.is_some_and(|k| jobs_part(&k) != jobs_part(&now)))
+    Ok(kept.is_some_and(|k| {
+        !crate::experiment::kept_weights::same_jobs_text(&k, &now, stem.as_deref())
+    }))
 }
 
 /// The `[report]` section of the experiment file a kept report was made from; None where the

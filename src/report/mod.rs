@@ -24,6 +24,7 @@ pub mod spec;
 pub mod summary;
 pub use crate::stats;
 pub mod table;
+pub mod trained_weights;
 
 use crate::experiment::grid::Job;
 use crate::experiment::kind::rows_folder;
@@ -769,6 +770,9 @@ fn write_report(
     let path = folder.join(JOBS_FILE);
     std::fs::write(&path, serde_json::to_string_pretty(&hashes)?)
         .with_context(|| format!("writing {}", path.display()))?;
+    if f_kind == JobKind::TsumegoGa {
+        table_files.extend(trained_weights::write(jobs, results_of, folder)?);
+    }
     md += &sprt_section(jobs, records)?;
     if exp.file.race.is_some() {
         let (section, files) = race::report_section(exp, jobs, out, &fig_dir, plan.level)?;
@@ -831,7 +835,7 @@ fn write_report(
 }
 
 /// The file in a report's folder that lists the hashes of the jobs it was computed from.
-pub const JOBS_FILE: &str = "jobs.json";
+pub use crate::experiment::kept_weights::JOBS_FILE;
 
 /// report.md's provenance line: `- gamelab VERSION (commit: C); `COMMAND` on HOST, DATE`.
 fn provenance_line(p: &crate::provenance::Provenance) -> String {
