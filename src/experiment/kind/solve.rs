@@ -157,8 +157,16 @@ impl KindRunner for TsumegoGa {
 }
 
 thread_local! {
-    /// One solver (and its 2^20-entry table) per worker thread.
-    static SOLVER: RefCell<Solver> = RefCell::new(Solver::new(20));
+    /// One solver (and its 2^20-entry tables) per worker thread, its tables written through
+    /// once when it is made (`clear_tables`): otherwise a thread's first solves pay the
+    /// system's first touch of the tables' pages in their `time_s` (measured on
+    /// gotools-time-per-leaf, one thread: the first job's first weight vector at 15-18 us a
+    /// leaf where every other run took 8-10, its first problems 20-76 ms for 10-500 leaves).
+    static SOLVER: RefCell<Solver> = RefCell::new({
+        let mut solver = Solver::new(20);
+        solver.clear_tables();
+        solver
+    });
 }
 
 fn with_solver<T>(f: impl FnOnce(&mut Solver) -> T) -> T {
