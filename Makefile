@@ -5,7 +5,7 @@ CARGO ?= cargo
 GAMELAB = $(CARGO) run --release --quiet --
 EXPERIMENT ?= experiments/quickstart.toml
 
-.PHONY: engines readers import-circles openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-search reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
+.PHONY: engines readers import-circles design-check openspiel reproduce-openspiel check-openspiel-othello check-gotools fuzz-experiments chromium run test test-mpi mpi mpi-deps test-cluster bench-mpi check-experiments bench deps perft clean-results reproduce-othello reproduce-colosseum reproduce-freckers reproduce-gotools reproduce-gotools-quick reproduce-gotools-files reproduce-gotools-files-mpi reproduce-gotools-files-scaled reproduce-gotools-search reproduce-gotools-files-quick reproduce-summary reproduction reproduce-all reproduce-course-time
 
 run: deps
 	@echo "Building gamelab (release; the first build compiles about 450 crates, some 20 minutes on 2 cores, with cargo's progress below)"
@@ -20,6 +20,7 @@ test: deps chromium openspiel engines readers
 	$(MAKE) --no-print-directory check-experiments
 	$(MAKE) --no-print-directory test-mpi
 	$(MAKE) --no-print-directory import-circles
+	$(MAKE) --no-print-directory design-check
 
 # OpenSpiel (Python package open-spiel, with numpy, absl-py and python-chess: 166 MB measured) in a virtual environment of the repository
 # (.venv/, git-ignored): the OpenSpiel tests use it and say SKIPPED without it (with
@@ -299,3 +300,9 @@ clean-results:
 import-circles:
 	python3 scripts/import-circles.py --self-test
 	python3 scripts/import-circles.py
+
+# docs/design.md's layout tree against the code: every file it names exists, every folder of
+# src/ is in it.
+design-check:
+	python3 scripts/design-check.py --self-test
+	python3 scripts/design-check.py
