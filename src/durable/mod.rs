@@ -42,7 +42,6 @@ use std::fs::File;
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
-
 /// Free space under which a failed write is reported as a full disk.
 const DISK_FULL_BELOW: u64 = 4 << 20;
 
@@ -240,4 +239,3 @@ pub fn create_dir_all_shared(dir: &Path) -> std::io::Result<()> {
         }
     }
 }
-

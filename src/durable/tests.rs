@@ -78,8 +78,7 @@ fn a_folder_or_link_gamelab_did_not_make_is_refused_and_survives() {
     let real = dir.path().join("figs");
     std::fs::create_dir_all(&real).unwrap();
     std::fs::write(real.join("mine.png"), b"x").unwrap();
-    let err =
-        replace_folder(&real, |d| write_bytes_atomic(&d.join("new.png"), b"y")).unwrap_err();
+    let err = replace_folder(&real, |d| write_bytes_atomic(&d.join("new.png"), b"y")).unwrap_err();
     assert!(
         err.downcast_ref::<crate::experiment::InputError>()
             .is_some(),
@@ -99,8 +98,7 @@ fn a_folder_or_link_gamelab_did_not_make_is_refused_and_survives() {
         let link = dir.path().join("report");
         std::fs::remove_file(&link).ok();
         std::os::unix::fs::symlink(&target, &link).unwrap();
-        let err =
-            replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"1")).unwrap_err();
+        let err = replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"1")).unwrap_err();
         assert!(
             err.downcast_ref::<crate::experiment::InputError>()
                 .is_some(),
@@ -254,9 +252,7 @@ fn an_exclusive_lock_names_its_holder_and_excludes_shared_ones() {
 #[test]
 fn a_holders_line_reads_back_with_its_machine_and_slurm_job() {
     assert_eq!(
-        Holder::parse(
-            "pid 12 (gamelab run a (b).toml --shard 2/3) on node7 in Slurm job 4567_2\n"
-        ),
+        Holder::parse("pid 12 (gamelab run a (b).toml --shard 2/3) on node7 in Slurm job 4567_2\n"),
         Some(Holder {
             pid: 12,
             host: "node7".into(),
