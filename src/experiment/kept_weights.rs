@@ -38,6 +38,20 @@ pub fn same_jobs_text(kept: &str, now: &str, stem: Option<&str>) -> bool {
     jobs_part(kept) == jobs_part(now)
 }
 
+/// Whether a job's grid values (key, value as text) match a `trained:` filter: every
+/// `key=value` names a swept key (whole, or its last dotted part) whose value is that text.
+/// The one rule for a GA's results and for its kept report.
+pub fn matches_filter<'a>(
+    swept: impl Iterator<Item = (&'a str, String)> + Clone,
+    filter: &[(String, String)],
+) -> bool {
+    filter.iter().all(|(k, v)| {
+        swept
+            .clone()
+            .any(|(sk, sv)| (sk == k || sk.rsplit('.').next() == Some(k.as_str())) && sv == *v)
+    })
+}
+
 /// One job's row: its hash, its grid values (key, text) and its weights.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KeptWeights {
@@ -131,9 +145,9 @@ pub const EXPERIMENTS: &str = "experiments";
 
 /// The weights of `exp`'s job matching `filter` from its kept report
 /// (`out/docs/reports/<exp>/trained_weights.csv`, `report::trained_weights`), when the report
-/// is current: `out/experiments/<exp>.toml` exists and expands to the jobs the report was made
-/// from (`same_jobs_text`: the file, less its `[report]` section and comments, is the kept copy), and the row's job is one of them. Ok(None) where there is
-/// no kept weights file. Says once on stderr which kept report it read.
+/// is current: `out/experiments/<exp>.toml` exists and is, less its `[report]` section and
+/// comments, the kept copy (`same_jobs_text`), and the row's job is in the kept job list.
+/// Ok(None) where there is no kept weights file. Says once on stderr which kept report it read.
 pub fn load(out: &Path, exp: &str, filter: &[(String, String)]) -> Result<Option<Weights>> {
     let folder = out
         .join(KEPT_REPORTS)
@@ -170,13 +184,7 @@ pub fn load(out: &Path, exp: &str, filter: &[(String, String)]) -> Result<Option
     let matching: Vec<&KeptWeights> = rows
         .iter()
         .filter(|r| kept_jobs.contains(&r.job))
-        .filter(|r| {
-            filter.iter().all(|(k, v)| {
-                r.swept.iter().any(|(sk, sv)| {
-                    (sk == k || sk.rsplit('.').next() == Some(k.as_str())) && sv == v
-                })
-            })
-        })
+        .filter(|r| matches_filter(r.swept.iter().map(|(k, v)| (k.as_str(), v.clone())), filter))
         .collect();
     let seen: Vec<String> = rows.iter().map(describe).collect();
     match matching.as_slice() {

@@ -192,12 +192,10 @@ fn load_trained_from_results(out: &Path, s: &str, library: &LibrarySpec) -> Resu
         {
             continue;
         }
-        let ok = filter.iter().all(|(k, v)| {
-            swept
-                .iter()
-                .any(|(sk, sv)| (sk == k || sk.rsplit('.').next() == Some(k)) && text_of(sv) == *v)
-        });
-        if ok {
+        if super::kept_weights::matches_filter(
+            swept.iter().map(|(k, v)| (k.as_str(), text_of(v))),
+            &filter,
+        ) {
             if *theirs == ours {
                 same_library.push(hash.clone());
             }

@@ -18,7 +18,7 @@ pub use crate::experiment::kept_weights::{KeptWeights, WEIGHTS_FILE as FILE, rea
 
 /// A grid value as the `trained:` filter and this file write it: a string as it is, anything
 /// else in TOML's form.
-pub fn value_text(v: &toml::Value) -> String {
+fn value_text(v: &toml::Value) -> String {
     v.as_str()
         .map(str::to_string)
         .unwrap_or_else(|| v.to_string())
@@ -52,9 +52,20 @@ pub fn write(jobs: &[Job], results: &Path, folder: &Path) -> Result<Option<Strin
         std::fs::remove_file(&path).ok();
         return Ok(None);
     }
-    let keys: Vec<String> = rows[0].swept.iter().map(|(k, _)| k.clone()).collect();
+    let text = csv_text(&rows);
+    std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
+    Ok(Some(FILE.to_string()))
+}
+
+/// The file's text: the header (job, the grid keys of the first row, every feature) and a line
+/// a row.
+fn csv_text(rows: &[KeptWeights]) -> String {
     let mut header = vec!["job".to_string()];
-    header.extend(keys.iter().cloned());
+    header.extend(
+        rows.first()
+            .into_iter()
+            .flat_map(|r| r.swept.iter().map(|(k, _)| k.clone())),
+    );
     header.extend(
         STATIC_FEATURES
             .iter()
@@ -62,7 +73,7 @@ pub fn write(jobs: &[Job], results: &Path, folder: &Path) -> Result<Option<Strin
             .map(|s| s.to_string()),
     );
     let mut text = super::table::csv_line(&header);
-    for r in &rows {
+    for r in rows {
         let mut cells = vec![r.job.clone()];
         cells.extend(r.swept.iter().map(|(_, v)| v.clone()));
         cells.extend(
@@ -74,8 +85,7 @@ pub fn write(jobs: &[Job], results: &Path, folder: &Path) -> Result<Option<Strin
         );
         text += &super::table::csv_line(&cells);
     }
-    std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))?;
-    Ok(Some(FILE.to_string()))
+    text
 }
 
 #[cfg(test)]
@@ -95,40 +105,23 @@ mod tests {
             swept: vec![("tsumego_ga.train.levels".into(), "3-6".into())],
             weights: w.clone(),
         };
-        let mut header = vec!["job".to_string(), "tsumego_ga.train.levels".to_string()];
-        header.extend(
-            STATIC_FEATURES
-                .iter()
-                .chain(&DYNAMIC_FEATURES)
-                .map(|s| s.to_string()),
-        );
-        let mut cells = vec![row.job.clone(), "3-6".to_string()];
-        cells.extend(w.statics.iter().chain(&w.dynamics).map(|v| v.to_string()));
-        std::fs::write(
-            folder.join(FILE),
-            super::super::table::csv_line(&header) + &super::super::table::csv_line(&cells),
-        )
-        .unwrap();
+        std::fs::write(folder.join(FILE), csv_text(std::slice::from_ref(&row))).unwrap();
         assert_eq!(read(folder).unwrap().unwrap(), vec![row]);
     }
 
     #[test]
     fn a_negative_or_missing_weight_is_refused_naming_the_line() {
         let dir = tempfile::tempdir().unwrap();
-        let mut header = vec!["job".to_string()];
-        header.extend(
-            STATIC_FEATURES
-                .iter()
-                .chain(&DYNAMIC_FEATURES)
-                .map(|s| s.to_string()),
-        );
-        let mut cells = vec!["00ff00ff00ff00ff".to_string()];
-        cells.extend((0..header.len() - 1).map(|i| if i == 4 { "-1".into() } else { "1".into() }));
-        std::fs::write(
-            dir.path().join(FILE),
-            super::super::table::csv_line(&header) + &super::super::table::csv_line(&cells),
-        )
-        .unwrap();
+        let mut weights = Weights::zero();
+        weights.statics.fill(1.0);
+        weights.dynamics.fill(1.0);
+        weights.statics[4] = -1.0;
+        let row = KeptWeights {
+            job: "00ff00ff00ff00ff".into(),
+            swept: Vec::new(),
+            weights,
+        };
+        std::fs::write(dir.path().join(FILE), csv_text(&[row])).unwrap();
         let e = format!("{:#}", read(dir.path()).unwrap_err());
         assert!(
             e.contains("line 2") && e.contains(STATIC_FEATURES[4]),
