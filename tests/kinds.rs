@@ -5,7 +5,7 @@
 //! the key), run on any number of threads with the same rows, resume after their last batch,
 //! and report a table with intervals, as gamelab's own kinds do.
 
-use gamelab::experiment::kind::{JobContext, KindRunner, registry, streamed};
+use gamelab::experiment::kind::{JobContext, KindRunner, RowColumns, registry, streamed};
 use gamelab::experiment::rows::{Format, JobColumns, id_columns, read_part};
 use gamelab::experiment::runner::RunOptions;
 use gamelab::experiment::{Experiment, InputError, Job, expand};
@@ -79,8 +79,8 @@ impl KindRunner for Coins {
             },
         )
     }
-    fn report_columns(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&["flip"], &["heads"])
+    fn report_columns(&self) -> RowColumns {
+        RowColumns::of(&["flip"], &["heads"])
     }
 }
 

@@ -31,7 +31,7 @@ use crate::experiment::kind::rows_folder;
 use crate::experiment::layout::results_dir;
 use crate::experiment::spec::{Experiment, JobKind};
 use anyhow::{Context, Result};
-pub use plan::{BASE_KEYS, ReportPlan, plan};
+pub use plan::{ReportPlan, plan};
 use records::Records;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

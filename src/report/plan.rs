@@ -1,18 +1,12 @@
 //! The `[report]` section checked against its experiment, with the defaults filled in: which
 //! tables and figures a report makes. Runs before anything is run or written.
 
-use super::records::{
-    GA_KEYS, GA_MEASURES, MEASURES, SOLVE_KEYS, SOLVE_MEASURES, TSUMEGO_GA_KEYS,
-    TSUMEGO_GA_MEASURES, TUNE_KEYS, TUNE_MEASURES,
-};
 use super::spec::{FigureKind, FigureSpec, RowSource, Statistic, TableSpec};
 use crate::experiment::error::InputError;
+use crate::experiment::kind::{DefaultFigure, RowColumns, registry};
 use crate::experiment::rows::SweptKind;
 use crate::experiment::spec::{Experiment, JobKind};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Group keys every game record has besides the grid keys.
-pub const BASE_KEYS: [&str; 5] = ["agent", "opponent", "seat", "stage", "repeat"];
 
 /// The `[report]` section with defaults filled in, checked against the experiment.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,28 +21,20 @@ pub struct ReportPlan {
 /// before anything is written) and fills in the default table and figures.
 pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
     let r = &exp.file.report;
-    let is_ga = exp.file.kind == JobKind::Ga;
-    let is_tune = exp.file.kind == JobKind::Tune;
-    let is_tsumego_ga = exp.file.kind == JobKind::TsumegoGa;
-    let no_games_outside = matches!(exp.file.kind, JobKind::Other(_));
-    // Rows without games: nothing to score, only means.
-    let no_games = !exp.file.kind.plays_games();
-    // A kind from outside gamelab says what its rows hold (`KindRunner::report_columns`).
-    let outside: (&'static [&'static str], &'static [&'static str]) = match exp.file.kind {
-        JobKind::Other(_) => crate::experiment::kind::registry::find(exp.file.kind)
-            .map(|k| k.report_columns())
-            .unwrap_or((&[], &[])),
-        _ => (&[], &[]),
+    // What the report knows of the kind's rows, it asks the kind (`KindRunner`'s report hooks).
+    let Some(kind) = registry::find(exp.file.kind) else {
+        return Err(exp.error(
+            "kind",
+            format!("unknown job kind '{}'", exp.file.kind.name()),
+        ));
     };
-    // Game rows, GA generation rows, tune rows and solve rows have their own columns.
-    let columns_of = |rows: RowSource| -> (&'static [&'static str], &'static [&'static str]) {
-        match (exp.file.kind, rows) {
-            (_, RowSource::Solves) | (JobKind::Solve, _) => (&SOLVE_KEYS, &SOLVE_MEASURES),
-            (JobKind::TsumegoGa, _) => (&TSUMEGO_GA_KEYS, &TSUMEGO_GA_MEASURES),
-            (JobKind::Ga, _) => (&GA_KEYS, &GA_MEASURES),
-            (JobKind::Tune, _) => (&TUNE_KEYS, &TUNE_MEASURES),
-            (JobKind::Other(_), _) => outside,
-            _ => (&BASE_KEYS, &MEASURES),
+    // A table's rows: the kind's own, a GA's arena games (game rows), or a tsumego_ga's test
+    // problems (solve rows).
+    let columns_of = |rows: RowSource| -> RowColumns {
+        match rows {
+            RowSource::Own => kind.report_columns(),
+            RowSource::Arena => registry::kind_runner(JobKind::Match).report_columns(),
+            RowSource::Solves => registry::kind_runner(JobKind::Solve).report_columns(),
         }
     };
     if let Some(b) = r.bootstrap
@@ -61,7 +47,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             ),
         ));
     }
-    let (base_keys, measures) = columns_of(RowSource::Own);
+    let own = columns_of(RowSource::Own);
     let grid: Vec<String> = exp.swept_axes().iter().map(|(k, _)| (*k).clone()).collect();
     let numeric_grid: Vec<String> = exp
         .swept_axes()
@@ -77,17 +63,12 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let default_group: Vec<String> = if is_ga || is_tune || is_tsumego_ga || no_games_outside {
-        grid.clone()
-    } else if exp.file.kind == JobKind::Solve {
-        std::iter::once("weights".to_string())
-            .chain(grid.iter().cloned())
-            .collect()
-    } else {
-        std::iter::once("agent".to_string())
-            .chain(grid.iter().cloned())
-            .collect()
-    };
+    let default_group: Vec<String> = kind
+        .default_group()
+        .iter()
+        .map(|k| k.to_string())
+        .chain(grid.iter().cloned())
+        .collect();
     let check_keys_of = |base_keys: &[&str],
                          keys: &[String],
                          at: &str,
@@ -109,151 +90,31 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         }
         Ok(())
     };
-    let check_keys = |keys: &[String], at: &str, allow_empty: bool| {
-        check_keys_of(base_keys, keys, at, allow_empty)
-    };
     let level = r.level.unwrap_or(0.95);
     if !(level > 0.0 && level < 1.0) {
         return Err(exp.error("report.level", format!("{level} is not a confidence level (expected a number strictly between 0 and 1, e.g. 0.95)")));
     }
     if let Some(g) = &r.group_by {
-        check_keys(g, "report.group_by", false)?;
+        check_keys_of(own.keys, g, "report.group_by", false)?;
     }
-    let mut tables = r.tables.clone();
-    let table = |name: &str, title: &str, group_by: Option<Vec<String>>| TableSpec {
-        name: name.into(),
-        title: Some(title.into()),
-        group_by,
-        statistic: Statistic::Score,
-        metric: None,
-        elo: false,
-        unit: None,
-        weighted_by: None,
-        method: Default::default(),
-        baseline: None,
-        paired: false,
-        total: false,
-        hidden: false,
-        filter: Default::default(),
-        rows: RowSource::Own,
-    };
-    if tables.is_empty() && (is_ga || is_tsumego_ga) {
-        // The fitness of each generation's best, and of the last generation's best, averaged
-        // over repeats.
-        let best = |extra: &[&str]| {
-            std::iter::once(("best".to_string(), toml::Value::Integer(1)))
-                .chain(
-                    extra
-                        .iter()
-                        .map(|k| (k.to_string(), toml::Value::Integer(1))),
-                )
-                .collect()
-        };
-        let mut by_gen = default_group.clone();
-        by_gen.push("generation".into());
-        tables.push(TableSpec {
-            statistic: Statistic::Mean,
-            metric: Some("fitness".into()),
-            unit: Some("repeat".into()),
-            filter: best(&["final"]),
-            ..table(
-                "final_best",
-                "Fitness of the best individual of the last generation (mean over repeats)",
-                Some(default_group.clone()),
-            )
-        });
-        tables.push(TableSpec {
-            statistic: Statistic::Mean,
-            metric: Some("fitness".into()),
-            unit: Some("repeat".into()),
-            filter: best(&[]),
-            hidden: true,
-            ..table(
-                "best_by_generation",
-                "Fitness of each generation's best (mean over repeats)",
-                Some(by_gen),
-            )
-        });
-        if exp
-            .file
-            .tsumego_ga
-            .as_ref()
-            .is_some_and(|g| g.test.is_some())
-        {
-            let mut by_weights = grid.clone();
-            by_weights.extend(["weights".to_string(), "band".to_string()]);
-            tables.push(TableSpec {
-                rows: RowSource::Solves,
-                statistic: Statistic::Mean,
-                metric: Some("leaves".into()),
-                ..table(
-                    "test_leaves",
-                    "Leaves per test problem with the trained weights and the baselines",
-                    Some(by_weights),
-                )
-            });
-        }
-        if exp.file.arena.is_some() {
-            let mut by_agent = vec!["agent".to_string()];
-            by_agent.extend(grid.iter().cloned());
-            tables.push(TableSpec {
-                rows: RowSource::Arena,
-                elo: true,
-                ..table("arena", "The evolved tables in the arena", Some(by_agent))
-            });
-        }
-    } else if tables.is_empty() && is_tune {
-        // The final weights' score against the opponent, and the final weights themselves.
-        let eval: std::collections::BTreeMap<String, toml::Value> =
-            [("phase".to_string(), toml::Value::from("eval"))].into();
-        let mut by_weight = default_group.clone();
-        by_weight.push("weight".into());
-        tables.push(TableSpec {
-            statistic: Statistic::Mean,
-            metric: Some("result".into()),
-            filter: eval.clone(),
-            ..table(
-                "eval",
-                "Score of the final weights against the opponent (1 win, 0.5 draw)",
-                Some(default_group.clone()),
-            )
-        });
-        tables.push(TableSpec {
-            statistic: Statistic::Mean,
-            metric: Some("w_*".into()),
-            unit: Some("repeat".into()),
-            filter: eval,
-            ..table(
-                "final_weights",
-                "The final weights (mean over repeats)",
-                Some(by_weight),
-            )
-        });
-    } else if tables.is_empty() && exp.file.kind == JobKind::Solve {
-        let mut by_band = default_group.clone();
-        by_band.push("band".into());
-        tables.push(TableSpec {
-            statistic: Statistic::Mean,
-            metric: Some("leaves".into()),
-            ..table("leaves", "Leaves per problem", Some(by_band))
-        });
-    } else if tables.is_empty() && no_games_outside {
-        return Err(exp.error(
-            "report",
-            format!(
-                "kind = \"{}\" has no default table: give [[report.tables]] (statistic = \"mean\" of one of its measures: {})",
-                exp.file.kind.name(),
-                outside.1.join(", ")
-            ),
-        ));
-    } else if tables.is_empty() {
-        tables.push(table("scores", "Scores", r.group_by.clone()));
+    // The file's tables, else the kind's defaults, each with how it is drawn by default.
+    let drawn: Vec<(TableSpec, DefaultFigure)> = if r.tables.is_empty() {
+        kind.default_tables(exp, &default_group)?
+            .into_iter()
+            .map(|d| (d.table, d.figure))
+            .collect()
     } else if r.group_by.is_some() {
         return Err(exp.error(
             "report.group_by",
             "with [[report.tables]], give group_by in each table instead",
         ));
-    }
+    } else {
+        r.tables
+            .iter()
+            .map(|t| (t.clone(), DefaultFigure::Usual))
+            .collect()
+    };
+    let mut tables: Vec<TableSpec> = drawn.iter().map(|(t, _)| t.clone()).collect();
     let mut names = BTreeSet::new();
     for t in &mut tables {
         let at = "report.tables";
@@ -269,7 +130,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         }
         if t.rows == RowSource::Arena {
             // Arena tables read games: game columns, the GA's grid keys per agent, and origin.
-            if exp.file.arena.is_none() {
+            if !kind.other_rows().contains(&RowSource::Arena) || exp.file.arena.is_none() {
                 return Err(exp.error(
                     at,
                     format!(
@@ -278,47 +139,51 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                     ),
                 ));
             }
+            let games = columns_of(RowSource::Arena);
             let g = t.group_by.get_or_insert_with(|| vec!["agent".to_string()]);
             for k in g.iter().chain(t.filter.keys()) {
-                if !BASE_KEYS.contains(&k.as_str()) && !grid.contains(k) && k != "origin" {
-                    return Err(exp.error(at, format!("table '{}': unknown arena column '{k}' (expected one of {}, {}, origin)", t.name, BASE_KEYS.join(", "), grid.join(", "))));
+                if !games.keys.contains(&k.as_str()) && !grid.contains(k) && k != "origin" {
+                    return Err(exp.error(at, format!("table '{}': unknown arena column '{k}' (expected one of {}, {}, origin)", t.name, games.keys.join(", "), grid.join(", "))));
                 }
             }
             if t.statistic == Statistic::Mean
-                && !t.metric.as_deref().is_some_and(|m| MEASURES.contains(&m))
+                && !t
+                    .metric
+                    .as_deref()
+                    .is_some_and(|m| games.measures.contains(&m))
             {
                 return Err(exp.error(
                     at,
                     format!(
                         "table '{}': a mean of arena games needs `metric`, one of {}",
                         t.name,
-                        MEASURES.join(", ")
+                        games.measures.join(", ")
                     ),
                 ));
             }
             continue;
         }
-        if t.rows == RowSource::Solves && !is_tsumego_ga {
+        if t.rows == RowSource::Solves && !kind.other_rows().contains(&RowSource::Solves) {
             return Err(exp.error(at, format!("table '{}': rows = \"solves\" reads the test problems of a tsumego_ga experiment", t.name)));
         }
-        let (base_keys, measures) = columns_of(t.rows);
+        let columns = columns_of(t.rows);
+        let (base_keys, measures) = (columns.keys, columns.measures);
         let g = t.group_by.get_or_insert_with(|| default_group.clone());
         check_keys_of(base_keys, g, at, true).map_err(|e| InputError {
             message: format!("table '{}': {}", t.name, e.message),
             ..e
         })?;
-        if no_games && !is_tune && t.statistic != Statistic::Mean {
+        if let Err(why) = kind.scores_games()
+            && t.statistic != Statistic::Mean
+        {
             return Err(exp.error(
                 at,
                 format!(
-                    "table '{}': these rows have no games to score: use statistic = \"mean\" of {}",
+                    "table '{}': {why}: use statistic = \"mean\" of {}",
                     t.name,
                     measures.join(", ")
                 ),
             ));
-        }
-        if is_tune && t.statistic != Statistic::Mean {
-            return Err(exp.error(at, format!("table '{}': tune rows are scored by their `result`: use statistic = \"mean\" of {}", t.name, TUNE_MEASURES.join(", "))));
         }
         if g.iter().chain(t.filter.keys()).any(|k| k == "weight")
             && !t.metric.as_deref().is_some_and(|m| m.ends_with('*'))
@@ -367,21 +232,7 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             }
         }
         if let Some(u) = &t.unit {
-            let unit_columns: Vec<&str> = match (exp.file.kind, t.rows) {
-                (_, RowSource::Solves) | (JobKind::Solve, _) => {
-                    vec!["repeat", "job", "problem", "level", "set"]
-                }
-                (JobKind::Ga | JobKind::TsumegoGa, _) => {
-                    vec!["repeat", "job", "generation", "individual", "final"]
-                }
-                (JobKind::Tune, _) => vec!["repeat", "job", "generation", "individual", "game"],
-                // A kind from outside: the repeat, the job, or one of its own keys.
-                (JobKind::Other(_), _) => ["repeat", "job"]
-                    .into_iter()
-                    .chain(outside.0.iter().copied())
-                    .collect(),
-                _ => vec!["repeat", "job", "pair", "game", "stage"],
-            };
+            let unit_columns = &columns.units;
             if t.statistic != Statistic::Mean
                 || (!unit_columns.contains(&u.as_str()) && !grid.contains(u))
             {
@@ -441,37 +292,25 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
         .collect();
     let mut figures = r.figures.clone().unwrap_or_default();
     if r.figures.is_none() {
-        for t in &tables {
-            let figure = match t.name.as_str() {
-                // The GA's default tables: a fitness curve, and the arena by agent.
-                "best_by_generation" if r.tables.is_empty() => FigureSpec {
-                    kind: FigureKind::Curve,
-                    x: Some("generation".into()),
-                    series: grid.first().cloned(),
-                    ..blank_figure()
-                },
-                "final_best" if r.tables.is_empty() && is_tsumego_ga => continue,
-                "final_best" if r.tables.is_empty() => {
-                    figures.push(FigureSpec {
-                        name: "best".into(),
-                        kind: FigureKind::Heatmap,
-                        weights: Some("evolved".into()),
-                        ..blank_figure()
-                    });
+        for (t, (_, figure)) in tables.iter().zip(&drawn) {
+            let figure = match figure {
+                DefaultFigure::Undrawn => continue,
+                DefaultFigure::This(f) => {
+                    figures.push(f.clone());
                     continue;
                 }
                 // Bars show one or two keys (categories and series); name wider tables' figures.
                 // A table without keys (a tune file without a grid: one row) has no figure.
-                _ if t
-                    .group_by
-                    .as_ref()
-                    .is_some_and(|g| g.is_empty() || g.len() > 2) =>
+                DefaultFigure::Usual
+                    if t.group_by
+                        .as_ref()
+                        .is_some_and(|g| g.is_empty() || g.len() > 2) =>
                 {
                     continue;
                 }
                 // A numeric sweep of three or more values is a curve against it, the other
                 // key (the agent) as the lines.
-                _ => {
+                DefaultFigure::Usual => {
                     let g = t.group_by.as_ref().expect("filled");
                     let x = g.iter().find(|k| *k != "agent").unwrap_or(&g[0]);
                     let values = exp
@@ -494,24 +333,13 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
                     }
                 }
             };
-            let name = if t.name == "best_by_generation" {
-                "fitness_curve".to_string()
-            } else {
-                t.name.clone()
-            };
             figures.push(FigureSpec {
-                name,
+                name: t.name.clone(),
                 table: Some(t.name.clone()),
                 ..figure
             });
         }
-        if exp.file.kind == JobKind::Tournament {
-            figures.push(FigureSpec {
-                name: "matrix".into(),
-                kind: FigureKind::Matrix,
-                ..blank_figure()
-            });
-        }
+        figures.extend(kind.extra_figures(exp));
     }
     let mut fig_names = BTreeSet::new();
     for f in &figures {
@@ -585,19 +413,18 @@ pub fn plan(exp: &Experiment) -> Result<ReportPlan, InputError> {
             FigureKind::Profile if f.new.is_none() || f.baseline.is_none() => {
                 return Err(err("needs `new` and `baseline`".into()));
             }
-            FigureKind::Box if f.metric.as_deref().is_some_and(|m| !measures.contains(&m)) => {
+            FigureKind::Box
+                if f.metric
+                    .as_deref()
+                    .is_some_and(|m| !own.measures.contains(&m)) =>
+            {
                 return Err(err(format!(
                     "metric must be one of {}",
-                    measures.join(", ")
+                    own.measures.join(", ")
                 )));
             }
-            FigureKind::Matrix if is_ga && exp.file.arena.is_none() => {
-                return Err(err("a GA experiment has games only in its [arena]".into()));
-            }
-            FigureKind::Heatmap if f.weights.as_deref() == Some("evolved") && !is_ga => {
-                return Err(err(
-                    "weights = \"evolved\" draws a GA experiment's best tables".into(),
-                ));
+            _ if kind.figure_error(exp, f).is_some() => {
+                return Err(err(kind.figure_error(exp, f).expect("checked").into()));
             }
             FigureKind::Heatmap if f.agent.is_none() && f.weights.is_none() => {
                 return Err(err("needs `agent` or `weights`".into()));

@@ -99,6 +99,30 @@ pub struct TableSpec {
     pub filter: std::collections::BTreeMap<String, toml::Value>,
 }
 
+impl TableSpec {
+    /// A score table of the experiment's own rows, with every other setting at its default:
+    /// what a kind's default tables start from (`KindRunner::default_tables`).
+    pub fn new(name: &str, title: &str, group_by: Option<Vec<String>>) -> TableSpec {
+        TableSpec {
+            name: name.into(),
+            title: Some(title.into()),
+            group_by,
+            statistic: Statistic::Score,
+            metric: None,
+            elo: false,
+            unit: None,
+            weighted_by: None,
+            method: Default::default(),
+            baseline: None,
+            paired: false,
+            total: false,
+            hidden: false,
+            filter: Default::default(),
+            rows: RowSource::Own,
+        }
+    }
+}
+
 /// Figure kinds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]

@@ -10,6 +10,7 @@ use crate::experiment::layout::JobFiles;
 use crate::experiment::rows::{Format, JobColumns};
 use crate::experiment::spec::Experiment;
 use crate::experiment::stream::{Handed, JobStream, PartId};
+use crate::report::spec::{FigureKind, FigureSpec, RowSource, TableSpec};
 use anyhow::{Context, Result};
 use polars::prelude::DataFrame;
 use std::path::{Path, PathBuf};
@@ -34,11 +35,56 @@ pub trait KindRunner: Sync {
     fn grows(&self, _job: &Job, _units: usize, _carry: &serde_json::Value) -> Option<usize> {
         None
     }
-    /// What a report may group this kind's rows by and average (`[[report.tables]]`'s keys and
-    /// measures, beside the grid keys), for a kind registered from outside gamelab; gamelab's own
-    /// kinds are described in `report::plan`. None by default.
-    fn report_columns(&self) -> (&'static [&'static str], &'static [&'static str]) {
-        (&[], &[])
+    /// What a report may read of this kind's rows (`[[report.tables]]`'s keys, measures and
+    /// units, beside the grid keys). None of its own by default: a unit of `repeat` or `job`.
+    fn report_columns(&self) -> RowColumns {
+        RowColumns::of(&[], &[])
+    }
+    /// Whether its rows are games that a table may score (statistic `score` or `rating`);
+    /// otherwise `Err` with what the rows are scored by instead, for the error of a table that
+    /// asks. Not games by default.
+    fn scores_games(&self) -> Result<(), &'static str> {
+        Err("these rows have no games to score")
+    }
+    /// The rows a table of this kind may read beside its own (`rows = "arena"`: a GA's arena
+    /// games; `rows = "solves"`: a `tsumego_ga`'s test problems). None by default.
+    fn other_rows(&self) -> &'static [RowSource] {
+        &[]
+    }
+    /// The columns a table groups by when it names none, before the grid keys (`agent` for
+    /// games). None by default.
+    fn default_group(&self) -> &'static [&'static str] {
+        &[]
+    }
+    /// The tables a report makes when the file's `[report]` names none, each with its figure.
+    /// `group` is the default group (`default_group`, then the grid keys). By default there
+    /// are none: the error says to give `[[report.tables]]`.
+    fn default_tables(
+        &self,
+        exp: &Experiment,
+        group: &[String],
+    ) -> Result<Vec<DefaultTable>, InputError> {
+        let _ = group;
+        Err(exp.error(
+            "report",
+            format!(
+                "kind = \"{}\" has no default table: give [[report.tables]] (statistic = \"mean\" of one of its measures: {})",
+                exp.file.kind.name(),
+                self.report_columns().measures.join(", ")
+            ),
+        ))
+    }
+    /// Figures a report adds after its tables' when `[report]` names no figures (a
+    /// tournament's matrix). None by default.
+    fn extra_figures(&self, _exp: &Experiment) -> Vec<FigureSpec> {
+        Vec::new()
+    }
+    /// What this kind's experiments cannot draw of a figure the file names, as the figure's
+    /// error. By default the evolved weights of a GA (`weights = "evolved"`), which only a GA
+    /// has.
+    fn figure_error(&self, _exp: &Experiment, f: &FigureSpec) -> Option<&'static str> {
+        (f.kind == FigureKind::Heatmap && f.weights.as_deref() == Some("evolved"))
+            .then_some("weights = \"evolved\" draws a GA experiment's best tables")
     }
     /// Runs (or resumes) one job and seals its part; returns the rows written.
     fn run(&self, cx: &JobContext) -> Result<usize>;
@@ -56,6 +102,70 @@ pub trait KindRunner: Sync {
     /// key); nothing by default.
     fn check(&self, _exp: &Experiment, _job: &Job) -> Result<(), InputError> {
         Ok(())
+    }
+}
+
+/// What a report may read of a kind's rows, beside the grid keys.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RowColumns {
+    /// Columns a table may group and filter by.
+    pub keys: &'static [&'static str],
+    /// Numeric columns a mean may average (`w_*`: a pattern over columns).
+    pub measures: &'static [&'static str],
+    /// Columns a mean's `unit` may name (the independent units of the rows).
+    pub units: Vec<&'static str>,
+}
+
+impl RowColumns {
+    /// Rows whose units are the repeat, the job, or one of their keys (a kind from outside).
+    pub fn of(keys: &'static [&'static str], measures: &'static [&'static str]) -> RowColumns {
+        let mut units = vec!["repeat", "job"];
+        units.extend(keys.iter().copied());
+        RowColumns {
+            keys,
+            measures,
+            units,
+        }
+    }
+
+    /// Rows with the units named.
+    pub fn with_units(
+        keys: &'static [&'static str],
+        measures: &'static [&'static str],
+        units: &[&'static str],
+    ) -> RowColumns {
+        RowColumns {
+            keys,
+            measures,
+            units: units.to_vec(),
+        }
+    }
+}
+
+/// One of a kind's default tables (`KindRunner::default_tables`) and its figure.
+pub struct DefaultTable {
+    pub table: TableSpec,
+    pub figure: DefaultFigure,
+}
+
+/// How a default table is drawn when `[report]` names no figures.
+pub enum DefaultFigure {
+    /// As any table: bars, or a curve against a numeric key of three or more values; none for a
+    /// table of no key or more than two.
+    Usual,
+    /// This figure (its `table` names what it draws, if anything).
+    This(FigureSpec),
+    /// No figure.
+    Undrawn,
+}
+
+impl DefaultTable {
+    /// A table drawn as any table is.
+    pub fn usual(table: TableSpec) -> DefaultTable {
+        DefaultTable {
+            table,
+            figure: DefaultFigure::Usual,
+        }
     }
 }
 

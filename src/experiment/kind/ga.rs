@@ -9,12 +9,15 @@
 //! with the same rows and table as an uninterrupted one. The checkpoint is removed when the job
 //! is done.
 
-use super::contract::{JobContext, KindRunner};
+use super::contract::{DefaultFigure, DefaultTable, JobContext, KindRunner, RowColumns};
+use super::generation_report::{GENERATION_KEYS, GENERATION_UNITS, arena_table, generation_tables};
 use crate::experiment::grid::Job;
 use crate::experiment::remote::{self, Held, UnitKind};
 use crate::experiment::rows::{JobColumns, generation_columns};
 use crate::experiment::rows::{read_checkpoint, write_atomic, write_checkpoint};
+use crate::experiment::{Experiment, InputError};
 use crate::game::othello::Othello;
+use crate::report::spec::{FigureKind, FigureSpec, RowSource};
 use crate::rng::{GameRng, derive_seed, rng_from_seed};
 use crate::tune::fitness::{evaluate, evaluation_games, play_evaluation, tally};
 use crate::tune::ga::{next_generation, random_population};
@@ -43,6 +46,33 @@ impl KindRunner for Ga {
             .and_then(|g| g.generations)
             .unwrap_or(1) as usize
     }
+    fn report_columns(&self) -> RowColumns {
+        RowColumns::with_units(&GENERATION_KEYS, &GA_MEASURES, &GENERATION_UNITS)
+    }
+    /// The best's fitness at the end and by generation, a fitness curve and the best table
+    /// drawn on its board; the arena's games by agent when there is one.
+    fn default_tables(
+        &self,
+        exp: &Experiment,
+        group: &[String],
+    ) -> Result<Vec<DefaultTable>, InputError> {
+        let best = FigureSpec {
+            name: "best".into(),
+            kind: FigureKind::Heatmap,
+            weights: Some("evolved".into()),
+            ..FigureSpec::default()
+        };
+        let mut tables = generation_tables(exp, group, DefaultFigure::This(best));
+        tables.extend(arena_table(exp));
+        Ok(tables)
+    }
+    fn other_rows(&self) -> &'static [RowSource] {
+        &[RowSource::Arena]
+    }
+    fn figure_error(&self, exp: &Experiment, f: &FigureSpec) -> Option<&'static str> {
+        (f.kind == FigureKind::Matrix && exp.file.arena.is_none())
+            .then_some("a GA experiment has games only in its [arena]")
+    }
     fn run(&self, cx: &JobContext) -> Result<usize> {
         let outcome = run_ga(cx.job, &cx.files.checkpoint, &|| (cx.progress)(1))?;
         (cx.kept)(outcome.resumed_rows);
@@ -52,6 +82,9 @@ impl KindRunner for Ga {
         Ok(rows)
     }
 }
+
+/// Numeric columns of `ga` generation rows.
+pub const GA_MEASURES: [&str; 4] = ["fitness", "points", "games", "generation"];
 
 /// One individual in one generation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Game jobs (`match`, `tournament`): the games of a job played in parallel, in chunks streamed
 //! to disk (see `stream`), resumable after the last saved batch.
 
-use super::contract::{JobContext, KindRunner, Sink, streamed};
+use super::contract::{DefaultTable, JobContext, KindRunner, RowColumns, Sink, streamed};
 use crate::agent::{AgentSpec, Arena, external};
 use crate::experiment::error::InputError;
 use crate::experiment::grid::{Job, opening_error};
@@ -9,11 +9,13 @@ use crate::experiment::openings::{OpeningError, Openings};
 use crate::experiment::remote::{self, Held, UnitKind};
 use crate::experiment::rows::games_frame;
 use crate::experiment::spec::Experiment;
+use crate::experiment::spec::JobKind;
 use crate::experiment::spec::Stage;
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
 use crate::play::{GameRow, play_game, seat_result};
+use crate::report::spec::{FigureKind, FigureSpec, TableSpec};
 use crate::rng::derive_seed;
 use crate::stats::elo::{Pentanomial, Sprt, SprtDecision};
 use anyhow::Result;
@@ -28,9 +30,67 @@ pub type Agents = std::collections::BTreeMap<String, AgentSpec>;
 /// The job kinds `match` and `tournament`.
 pub struct Games;
 
+/// Group keys every game record has besides the grid keys.
+pub const GAME_KEYS: [&str; 5] = ["agent", "opponent", "seat", "stage", "repeat"];
+
+/// Numeric columns every game record has.
+pub const GAME_MEASURES: [&str; 15] = [
+    "result",
+    "score",
+    "opponent_score",
+    "plies",
+    "wall_ms",
+    "simulations",
+    "nodes",
+    "max_move_ms",
+    "peak_tree_mb",
+    "repeat",
+    "moves",
+    "simulations_per_move",
+    "nodes_per_move",
+    "depth",
+    "cache_hit_rate",
+];
+
 impl KindRunner for Games {
     fn rows_folder(&self) -> &'static str {
         "games"
+    }
+    fn report_columns(&self) -> RowColumns {
+        RowColumns::with_units(
+            &GAME_KEYS,
+            &GAME_MEASURES,
+            &["repeat", "job", "pair", "game", "stage"],
+        )
+    }
+    fn scores_games(&self) -> Result<(), &'static str> {
+        Ok(())
+    }
+    fn default_group(&self) -> &'static [&'static str] {
+        &["agent"]
+    }
+    /// The scores by agent and grid keys (or by `[report] group_by`).
+    fn default_tables(
+        &self,
+        exp: &Experiment,
+        _group: &[String],
+    ) -> Result<Vec<DefaultTable>, InputError> {
+        Ok(vec![DefaultTable::usual(TableSpec::new(
+            "scores",
+            "Scores",
+            exp.file.report.group_by.clone(),
+        ))])
+    }
+    /// A tournament's win-rate matrix.
+    fn extra_figures(&self, exp: &Experiment) -> Vec<FigureSpec> {
+        match exp.file.kind {
+            JobKind::Tournament => vec![FigureSpec {
+                name: "matrix".into(),
+                kind: FigureKind::Matrix,
+                ..FigureSpec::default()
+            }],
+            _ => Vec::new(),
+        }
     }
     fn check(&self, exp: &Experiment, job: &Job) -> Result<(), InputError> {
         check_openings(exp, job)

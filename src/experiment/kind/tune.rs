@@ -16,7 +16,7 @@
 //! `kind = "tune"` goes beyond DESIGN.md's `hillclimb` job kind: one kind with the tuner as a
 //! swept setting makes "the two tuners at equal game budgets" one grid axis.
 
-use super::contract::{JobContext, KindRunner};
+use super::contract::{DefaultTable, JobContext, KindRunner, RowColumns};
 use crate::agent::AgentSpec;
 use crate::experiment::grid::Job;
 use crate::experiment::rows::{JobColumns, id_columns};
@@ -26,6 +26,7 @@ use crate::game::freckers::Freckers;
 use crate::game::freckers::agents::{EVAL_FEATURES, eval_features};
 use crate::game::{Game, Player};
 use crate::play::{GameRow, play_game_observed, seat_result};
+use crate::report::spec::{Statistic, TableSpec};
 use crate::rng::{derive_seed, rng_from_seed};
 use crate::tune::ga::{elite, next_generation, random_population};
 use crate::tune::hillclimb::{Advantage, climb};
@@ -37,9 +38,71 @@ use rayon::prelude::*;
 /// its start after a kill (no checkpoint), the part written at the end.
 pub struct Tune;
 
+/// Group keys of tune-job rows besides the grid keys (`weight` exists in the long form a
+/// pattern metric such as `w_*` makes).
+pub const TUNE_KEYS: [&str; 8] = [
+    "tuner",
+    "phase",
+    "game",
+    "generation",
+    "individual",
+    "repeat",
+    "tuned_first",
+    "weight",
+];
+
+/// Numeric columns of tune-job rows; `w_*` (the weights) and `a_*` (the advantage shares) are
+/// patterns: a mean table of one is computed over one record per row and weight, with the
+/// weight's name in the key column `weight`.
+pub const TUNE_MEASURES: [&str; 6] = ["result", "plies", "game", "generation", "w_*", "a_*"];
+
 impl KindRunner for Tune {
     fn rows_folder(&self) -> &'static str {
         "tuning"
+    }
+    fn report_columns(&self) -> RowColumns {
+        RowColumns::with_units(
+            &TUNE_KEYS,
+            &TUNE_MEASURES,
+            &["repeat", "job", "generation", "individual", "game"],
+        )
+    }
+    fn scores_games(&self) -> Result<(), &'static str> {
+        Err("tune rows are scored by their `result`")
+    }
+    /// The final weights' score against the opponent, and the final weights themselves.
+    fn default_tables(
+        &self,
+        _exp: &Experiment,
+        group: &[String],
+    ) -> Result<Vec<DefaultTable>, InputError> {
+        let eval: std::collections::BTreeMap<String, toml::Value> =
+            [("phase".to_string(), toml::Value::from("eval"))].into();
+        let mut by_weight = group.to_vec();
+        by_weight.push("weight".into());
+        Ok(vec![
+            DefaultTable::usual(TableSpec {
+                statistic: Statistic::Mean,
+                metric: Some("result".into()),
+                filter: eval.clone(),
+                ..TableSpec::new(
+                    "eval",
+                    "Score of the final weights against the opponent (1 win, 0.5 draw)",
+                    Some(group.to_vec()),
+                )
+            }),
+            DefaultTable::usual(TableSpec {
+                statistic: Statistic::Mean,
+                metric: Some("w_*".into()),
+                unit: Some("repeat".into()),
+                filter: eval,
+                ..TableSpec::new(
+                    "final_weights",
+                    "The final weights (mean over repeats)",
+                    Some(by_weight),
+                )
+            }),
+        ])
     }
     /// The starting weights of the tuned agent: a weight vector this game can tune, inside the
     /// bounds.
