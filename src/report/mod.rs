@@ -27,7 +27,7 @@ pub mod table;
 pub mod trained_weights;
 
 use crate::experiment::grid::Job;
-use crate::experiment::kind::rows_folder;
+use crate::experiment::kind::{kind_runner, rows_folder};
 use crate::experiment::layout::results_dir;
 use crate::experiment::spec::{Experiment, JobKind};
 use anyhow::{Context, Result};
@@ -78,7 +78,7 @@ fn scans(
     rows_dir: &Path,
 ) -> Result<(Vec<records::Scan>, usize, usize)> {
     let (mut parts, mut rows) = (Vec::new(), 0);
-    let games = matches!(exp.file.kind, JobKind::Match | JobKind::Tournament);
+    let games = kind_runner(exp.file.kind).scores_games().is_ok();
     for job in jobs {
         if let Some((part, n)) = checked_part(out, &exp.name, rows_dir, &job.hash)? {
             let mut scan = records::scan_part(&part)?;
@@ -120,7 +120,9 @@ fn arena_records(
     out: &Path,
     plan: &ReportPlan,
 ) -> Result<Option<Records>> {
-    let matrix = exp.file.kind == JobKind::Ga
+    let matrix = kind_runner(exp.file.kind)
+        .other_rows()
+        .contains(&spec::RowSource::Arena)
         && plan
             .figures
             .iter()
@@ -615,7 +617,11 @@ fn write_report(
     let mut figures = Vec::new();
     let mut figure_md = String::new();
     for f in &plan.figures {
-        let games = if exp.file.kind == JobKind::Ga {
+        // A GA's games are its arena's.
+        let games = if kind_runner(f_kind)
+            .other_rows()
+            .contains(&spec::RowSource::Arena)
+        {
             arena
         } else {
             Some(records)
@@ -770,9 +776,7 @@ fn write_report(
     let path = folder.join(JOBS_FILE);
     std::fs::write(&path, serde_json::to_string_pretty(&hashes)?)
         .with_context(|| format!("writing {}", path.display()))?;
-    if f_kind == JobKind::TsumegoGa {
-        table_files.extend(trained_weights::write(jobs, results_of, folder)?);
-    }
+    table_files.extend(kind_runner(f_kind).report_files(jobs, results_of, folder)?);
     md += &sprt_section(jobs, records)?;
     if exp.file.race.is_some() {
         let (section, files) = race::report_section(exp, jobs, out, &fig_dir, plan.level)?;

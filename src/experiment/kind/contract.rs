@@ -79,6 +79,12 @@ pub trait KindRunner: Sync {
     fn extra_figures(&self, _exp: &Experiment) -> Vec<FigureSpec> {
         Vec::new()
     }
+    /// Files of its own a report writes beside its tables in `folder` (a `tsumego_ga`'s
+    /// trained weights, which `trained:` reads from a kept report), from the results of `jobs`
+    /// under `results`; their names. None by default.
+    fn report_files(&self, _jobs: &[Job], _results: &Path, _folder: &Path) -> Result<Vec<String>> {
+        Ok(Vec::new())
+    }
     /// What this kind's experiments cannot draw of a figure the file names, as the figure's
     /// error. By default the evolved weights of a GA (`weights = "evolved"`), which only a GA
     /// has.

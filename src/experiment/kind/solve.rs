@@ -136,6 +136,14 @@ impl KindRunner for TsumegoGa {
     fn other_rows(&self) -> &'static [crate::report::spec::RowSource] {
         &[crate::report::spec::RowSource::Solves]
     }
+    /// `trained_weights.csv`: each finished job's best weights, for `trained:` in a fresh clone.
+    fn report_files(&self, jobs: &[Job], results: &Path, folder: &Path) -> Result<Vec<String>> {
+        Ok(
+            crate::report::trained_weights::write(jobs, results, folder)?
+                .into_iter()
+                .collect(),
+        )
+    }
     fn default_tables(
         &self,
         exp: &Experiment,
