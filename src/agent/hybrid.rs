@@ -3,25 +3,32 @@
 //! any specs, each with its own budget; both observe every move, so a tree-reusing early agent
 //! stays in step until it hands over, and both are told the seat, the result and asked for
 //! faults (an external agent in either place plays as it would alone).
+//!
+//! Each part's budgets are a [`BudgetPlan`] read at the hybrid's own move count from the game's
+//! start: a part with a game clock (`game_time_s`) gets that move's share of it, so two parts
+//! with `game_time_s = 180` share one 180 s clock across the switch, as the report's agent did
+//! under the course's rule.
 
-use super::{Agent, Budget, Effort};
+use super::{Agent, Budget, BudgetPlan, Effort};
 use crate::game::Game;
 use crate::rng::GameRng;
 
 pub struct Hybrid<G: Game> {
     pub early: Box<dyn Agent<G>>,
     pub late: Box<dyn Agent<G>>,
-    pub early_budget: Budget,
-    pub late_budget: Budget,
+    pub early_budget: BudgetPlan,
+    pub late_budget: BudgetPlan,
     /// Plies of the game (both sides) played by the early agent's side before the switch.
     pub switch_ply: u32,
     ply: u32,
+    /// The hybrid's own moves so far: the move index its parts' budget plans are read at.
+    moves: u32,
 }
 
 impl<G: Game> Hybrid<G> {
     pub fn new(
-        early: (Box<dyn Agent<G>>, Budget),
-        late: (Box<dyn Agent<G>>, Budget),
+        early: (Box<dyn Agent<G>>, BudgetPlan),
+        late: (Box<dyn Agent<G>>, BudgetPlan),
         switch_ply: u32,
     ) -> Hybrid<G> {
         Hybrid {
@@ -31,6 +38,7 @@ impl<G: Game> Hybrid<G> {
             late_budget: late.1,
             switch_ply,
             ply: 0,
+            moves: 0,
         }
     }
 
@@ -42,10 +50,12 @@ impl<G: Game> Hybrid<G> {
 
 impl<G: Game> Agent<G> for Hybrid<G> {
     fn choose(&mut self, g: &G, rng: &mut GameRng, _: Budget) -> G::Move {
+        let k = self.moves;
+        self.moves += 1;
         if self.switched() {
-            self.late.choose(g, rng, self.late_budget)
+            self.late.choose(g, rng, self.late_budget.for_move(k))
         } else {
-            self.early.choose(g, rng, self.early_budget)
+            self.early.choose(g, rng, self.early_budget.for_move(k))
         }
     }
 

@@ -138,6 +138,17 @@ pub struct BudgetPlan {
     clock: Option<(f64, f64)>,
 }
 
+/// One budget for every move: no first-move allowance, no game clock.
+impl From<Budget> for BudgetPlan {
+    fn from(usual: Budget) -> BudgetPlan {
+        BudgetPlan {
+            usual,
+            first: None,
+            clock: None,
+        }
+    }
+}
+
 impl BudgetPlan {
     /// The budget of the agent's `k`-th move (0-based, its own moves only).
     pub fn for_move(&self, k: u32) -> Budget {

@@ -9,7 +9,7 @@ use crate::agent::hybrid::Hybrid;
 use crate::agent::move_cache::MoveSource;
 use crate::agent::rollout::{RolloutPolicy, Uniform};
 use crate::agent::uct::{NodeHeuristic, Uct};
-use crate::agent::{Agent, AgentSpec, Arena, Budget, Generator, RolloutName, random};
+use crate::agent::{Agent, AgentSpec, Arena, Budget, BudgetPlan, Generator, RolloutName, random};
 use crate::game::{Game, Player};
 use crate::rng::{GameRng, below, unit_f64};
 
@@ -308,9 +308,10 @@ impl Arena for Freckers {
                 early,
                 late,
             } => {
-                let part = |s: &AgentSpec| -> Result<(Box<dyn Agent<Freckers>>, Budget), String> {
-                    Ok((Freckers::build_agent(s, _start)?, s.budget()?))
-                };
+                let part =
+                    |s: &AgentSpec| -> Result<(Box<dyn Agent<Freckers>>, BudgetPlan), String> {
+                        Ok((Freckers::build_agent(s, _start)?, s.budget_plan()?))
+                    };
                 Box::new(Hybrid::new(
                     part(early).map_err(|e| format!("early: {e}"))?,
                     part(late).map_err(|e| format!("late: {e}"))?,

@@ -159,8 +159,8 @@ fn the_hybrid_hands_over_at_its_ply() {
     let mut g = Freckers::new(false);
     let late = AlphaBeta::new(WeightedEval::distance(1.0, 0.0), 2, false);
     let mut h = Hybrid::new(
-        (Box::new(Grower), Budget::None),
-        (Box::new(late), Budget::None),
+        (Box::new(Grower), Budget::None.into()),
+        (Box::new(late), Budget::None.into()),
         4,
     );
     let mut rng = rng_from_seed(4);
@@ -173,6 +173,51 @@ fn the_hybrid_hands_over_at_its_ply() {
     }
     // Plies 0-3 by the early agent (GROW), from ply 4 the late one advances a frog.
     assert_eq!(chosen, [true, true, true, true, false, false]);
+}
+
+/// Grows, keeping each budget it is given.
+#[derive(Default)]
+struct BudgetKeeper(std::sync::Arc<std::sync::Mutex<Vec<Budget>>>);
+impl Agent<Freckers> for BudgetKeeper {
+    fn choose(&mut self, _: &Freckers, _: &mut crate::rng::GameRng, b: Budget) -> Action {
+        self.0.lock().unwrap().push(b);
+        GROW
+    }
+}
+
+/// A hybrid whose parts have game clocks (`game_time_s`) gives each move that move's share of
+/// the one clock, counted in the hybrid's own moves from the game's start, across the switch:
+/// not the first move's share every move.
+#[test]
+fn a_hybrid_spreads_its_parts_game_clocks_over_its_own_moves() {
+    let clock: crate::agent::AgentSpec =
+        toml::from_str("kind = \"alphabeta\"\ngame_time_s = 100\ndecay = 0.5").unwrap();
+    let plan = clock.budget_plan().unwrap();
+    let (early, late) = (BudgetKeeper::default(), BudgetKeeper::default());
+    let (seen_early, seen_late) = (early.0.clone(), late.0.clone());
+    let mut h = Hybrid::new((Box::new(early), plan), (Box::new(late), plan), 4);
+    let mut g = Freckers::new(false);
+    let mut rng = rng_from_seed(4);
+    // The hybrid plays both sides here: its moves 0-7 are plies 0-7.
+    for _ in 0..8 {
+        let a = h.choose(&g, &mut rng, Budget::None);
+        g.play(a);
+        h.observe(a);
+    }
+    let secs = |v: &Vec<Budget>| -> Vec<f64> {
+        v.iter()
+            .map(|b| match b {
+                Budget::Time(d) => d.as_secs_f64(),
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    };
+    // Moves 0-3 early, then late, each its share of the one clock: 50, 25, 12.5, ...
+    assert_eq!(secs(&seen_early.lock().unwrap()), [50.0, 25.0, 12.5, 6.25]);
+    assert_eq!(
+        secs(&seen_late.lock().unwrap()),
+        [3.125, 1.5625, 0.78125, 0.390625]
+    );
 }
 
 #[test]
