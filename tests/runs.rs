@@ -1037,11 +1037,14 @@ fn solve_outputs(out: &Path, name: &str, folder: &str) -> BTreeMap<String, DataF
 
 #[test]
 fn a_tsumego_ga_is_identical_on_one_and_two_threads_and_resumes_after_a_kill() {
+    // Enough generations that the kill below lands in the GA: a generation of this tiny GA
+    // takes about a millisecond (most children copy a parent and are not solved again).
+    const GENERATIONS: i64 = 200;
     let dir = tempfile::tempdir().unwrap();
     let file = write(
         dir.path(),
         "tga.toml",
-        &TSUMEGO_GA.replace("GENERATIONS", "12"),
+        &TSUMEGO_GA.replace("GENERATIONS", &GENERATIONS.to_string()),
     );
     let f = file.to_str().unwrap();
     let (one, two, killed) = (
@@ -1059,9 +1062,9 @@ fn a_tsumego_ga_is_identical_on_one_and_two_threads_and_resumes_after_a_kill() {
     assert_same_rows(&tests, &solve_outputs(&two, "tga", "solves"));
     let g = gens.values().next().unwrap();
     assert_eq!(
-        g.height(),
-        4 * 13,
-        "generation 0 and 12 more, 4 individuals each"
+        g.height() as i64,
+        4 * (GENERATIONS + 1),
+        "generation 0 and {GENERATIONS} more, 4 individuals each"
     );
     // The best fitness never falls: parents survive unless children beat them.
     let generation: Vec<i64> = g
@@ -1080,7 +1083,7 @@ fn a_tsumego_ga_is_identical_on_one_and_two_threads_and_resumes_after_a_kill() {
         .iter()
         .map(Option::unwrap)
         .collect();
-    let best: Vec<f64> = (0..13)
+    let best: Vec<f64> = (0..=GENERATIONS)
         .map(|k| {
             generation
                 .iter()
@@ -1291,14 +1294,12 @@ baseline = "reference"
     );
     assert_same_rows(&rows, &solve_outputs(&fresh, "tsolve", "solves"));
     // The GA's file changed since its report was kept: the kept weights are not its weights.
-    let stale = kept_out(
-        "stale",
-        &ga_text.replace("generations = 12", "generations = 13"),
+    let edited = ga_text.replace(
+        &format!("generations = {GENERATIONS}"),
+        &format!("generations = {}", GENERATIONS + 1),
     );
-    assert_ne!(
-        ga_text,
-        ga_text.replace("generations = 12", "generations = 13")
-    );
+    assert_ne!(ga_text, edited);
+    let stale = kept_out("stale", &edited);
     let o = gamelab(&[
         "run",
         sf.to_str().unwrap(),
@@ -1894,6 +1895,54 @@ fn a_summary_says_which_reports_were_made_before_their_runs_ended() {
             && !md.contains("unfinished")
             && md.contains("| halfway |"),
         "{md}"
+    );
+}
+
+/// A file whose `[report]` says why its report is not kept (`not_kept`) is listed with that
+/// reason under "Not in this page" of a page made from kept reports, not as "not reported yet";
+/// summarised from a results folder it is just not reported yet.
+#[test]
+fn a_summary_lists_a_file_that_says_why_its_report_is_not_kept_with_its_reason() {
+    let text = claims_named("too_long").replace(
+        "[[report.tables]]",
+        "[report]\nnot_kept = \"a week on 2 cores; claims.toml stands in.\"\n\n[[report.tables]]",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(dir.path(), "too_long.toml", &text);
+    let (kept, out) = (dir.path().join("kept"), dir.path().join("out"));
+    std::fs::create_dir_all(&kept).unwrap();
+    // Without --page: a page is only written once some experiment has been reported.
+    let summarise = |extra: &[&str]| {
+        let mut args = vec![
+            "summary",
+            file.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let r = gamelab(&args);
+        assert!(r.status.success(), "{}", stderr(&r));
+        (
+            std::fs::read_to_string(out.join("results/summary.md")).unwrap(),
+            stderr(&r),
+        )
+    };
+    let (md, err) = summarise(&["--reports", kept.to_str().unwrap()]);
+    assert!(
+        md.contains("Not kept: 1 experiment file with published values")
+            && md.contains("## Not in this page")
+            && md.contains("Not kept: a week on 2 cores; claims.toml stands in.")
+            && !md.contains("Not reported yet")
+            && err.contains("not kept, as their files say (not_kept): too_long")
+            && !err.contains("not reported yet"),
+        "{md}\n{err}"
+    );
+    let (md, err) = summarise(&[]);
+    assert!(
+        md.contains("Not reported yet: 1 experiment file")
+            && !md.contains("Not kept")
+            && err.contains("not reported yet: too_long"),
+        "{md}\n{err}"
     );
 }
 

@@ -66,6 +66,12 @@ pub(crate) fn execute(args: SummaryArgs) -> Result<()> {
             s.unfinished.join(", ")
         );
     }
+    if !s.not_kept.is_empty() {
+        eprintln!(
+            "not kept, as their files say (not_kept): {}",
+            s.not_kept.join(", ")
+        );
+    }
     if !s.missing.is_empty() {
         eprintln!(
             "not reported yet: {} (run and report them, then summarise again)",

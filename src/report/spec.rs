@@ -281,4 +281,10 @@ pub struct ReportSpec {
     pub figures: Option<Vec<FigureSpec>>,
     #[serde(default)]
     pub reference: Vec<ReferenceSpec>,
+    /// Why this file's report is not kept beside the others (`docs/reports`) though it has
+    /// published values: a run too long to keep, and what stands in for it. `gamelab summary`
+    /// shows it under "Not in this page" while no kept report is there; a kept report, once
+    /// there, is judged as any other.
+    #[serde(default)]
+    pub not_kept: Option<String>,
 }

@@ -18,6 +18,8 @@ pub struct Summary {
     /// Experiments with published values compared, and those whose report is missing.
     pub reported: Vec<String>,
     pub missing: Vec<String>,
+    /// With no kept report because their files say why (`not_kept`: a run too long to keep).
+    pub not_kept: Vec<String>,
     /// Reported before their runs ended: `name (J of N jobs)`.
     pub unfinished: Vec<String>,
     /// Whose report was made from another version of their experiment file (other jobs): on
@@ -120,6 +122,8 @@ pub fn summary(
     reports: Option<&Path>,
 ) -> Result<Summary> {
     let (mut reported, mut missing) = (Vec::new(), Vec::new());
+    let mut not_kept: Vec<String> = Vec::new();
+    let mut not_kept_md = String::new();
     let mut stale = Vec::new();
     let mut unfinished_runs: Vec<String> = Vec::new();
     let mut md_rows = String::new();
@@ -153,15 +157,24 @@ pub fn summary(
         };
         let path = folder.join(CSV_FILE);
         if !path.exists() {
-            missing.push(exp.name.clone());
-            not_run += &format!(
-                "- `{}`: {}\n",
-                exp.path.display(),
-                exp.file
-                    .description
-                    .as_deref()
-                    .unwrap_or("(no description)"),
-            );
+            let description = exp
+                .file
+                .description
+                .as_deref()
+                .unwrap_or("(no description)");
+            match (&exp.file.report.not_kept, reports) {
+                (Some(why), Some(_)) => {
+                    not_kept.push(exp.name.clone());
+                    not_kept_md += &format!(
+                        "- `{}`: {description} Not kept: {why}\n",
+                        exp.path.display()
+                    );
+                }
+                _ => {
+                    missing.push(exp.name.clone());
+                    not_run += &format!("- `{}`: {description}\n", exp.path.display());
+                }
+            }
             continue;
         }
         let is_stale = match reports {
@@ -448,6 +461,12 @@ pub fn summary(
             counted(missing.len(), "experiment file")
         );
     }
+    if !not_kept.is_empty() {
+        md += &format!(
+            "Not kept: {} with published values whose runs are too long to keep a report of (listed at the end, each with its reason and what stands in for it).\n\n",
+            counted(not_kept.len(), "experiment file")
+        );
+    }
     let reversals: String = reversals
         .iter()
         .map(|(head, rows, reference, file)| {
@@ -497,8 +516,12 @@ pub fn summary(
         Some(r) => read_unmeasured(&r.join(UNMEASURED_FILE))?,
         None => Vec::new(),
     };
-    if !not_run.is_empty() || !unmeasured.is_empty() {
+    if !not_run.is_empty() || !not_kept_md.is_empty() || !unmeasured.is_empty() {
         md += "\n## Not in this page\n";
+    }
+    if !not_kept_md.is_empty() {
+        md += "\nExperiment files with published values whose reports are not kept, each with the reason its file gives (`not_kept` in its `[report]`):\n\n";
+        md += &not_kept_md;
     }
     if !not_run.is_empty() {
         md += "\nExperiment files with published values whose report was not there when this page was made (each file's comments say what it costs):\n\n";
@@ -533,6 +556,7 @@ pub fn summary(
         csv: csv_path,
         reported,
         missing,
+        not_kept,
         unfinished: unfinished_runs,
         stale,
         counts: counts
