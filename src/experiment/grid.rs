@@ -282,11 +282,38 @@ const UNSWEEPABLE: [&str; 7] = [
     "repeats",
 ];
 
+/// The agents a game-playing grid point plays, as its job kind says
+/// (`KindRunner::point_agents`).
+#[derive(Debug, Default)]
+pub struct PointAgents {
+    /// Labels of `[agents.*]` the point plays, in order, each with the key an unknown label's
+    /// error names (`match.players`).
+    pub labels: Vec<(String, &'static str)>,
+    /// Agents of the kind's own sections, each at its key (a GA's `arena.agents.LABEL`): built
+    /// and checked on the point's start as the file's agents are, not among the job's agents.
+    pub checked: Vec<(String, AgentSpec)>,
+}
+
+impl PointAgents {
+    /// The agents `labels`, each named at `key` when unknown.
+    pub fn named(labels: &[String], key: &'static str) -> PointAgents {
+        PointAgents {
+            labels: labels.iter().map(|l| (l.clone(), key)).collect(),
+            checked: Vec::new(),
+        }
+    }
+}
+
+/// A job kind's check of a game-playing point's own sections (`file`, the point's values written
+/// in), with the agents it plays; an error is (key, message).
+pub type PointAgentsOf<'a> = &'a dyn Fn(&ExperimentFile) -> Result<PointAgents, (String, String)>;
+
 /// Expands an experiment into its jobs, validating every grid point as far as the file goes.
-/// What only a job kind knows (a match's openings against its stage, a tune's starting weights)
-/// it checks itself (`KindRunner::check`): `experiment::expand` (`kind::expand`) runs both,
-/// so this module needs no job kind.
-pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
+/// What only a job kind knows it checks itself: its own sections of each point and the agents
+/// they play (`point_agents`, the kind's `KindRunner::point_agents`), a match's openings
+/// against its stage and a tune's starting weights (`KindRunner::check`).
+/// `experiment::expand` (`kind::expand`) runs both, so this module needs no job kind.
+pub fn expand_grid(exp: &Experiment, point_agents: PointAgentsOf) -> Result<Vec<Job>, InputError> {
     let named: Vec<(String, &String, &Vec<toml::Value>)> = exp
         .file
         .grid
@@ -406,7 +433,7 @@ pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
             .zip(&index)
             .flat_map(|(axis, &i)| axis[i].iter().cloned())
             .collect();
-        let config = point_config(exp, &base, &swept)?;
+        let config = point_config(exp, &base, &swept, point_agents)?;
         for repeat in 0..exp.file.repeats {
             let mut config = config.clone();
             config.repeat = repeat;

@@ -82,11 +82,13 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
 /// to name the jobs); None where the file cannot be expanded here (it names data that is not
 /// on this machine: GoTools' files, another experiment's trained weights).
 pub(super) fn jobs_now(exp: &Experiment) -> Option<std::collections::BTreeSet<String>> {
-    crate::experiment::grid::expand_grid(exp).ok().map(|jobs| {
-        jobs.iter()
-            .map(crate::experiment::Job::report_key)
-            .collect()
-    })
+    crate::experiment::kind::registry::expand_grid(exp)
+        .ok()
+        .map(|jobs| {
+            jobs.iter()
+                .map(crate::experiment::Job::report_key)
+                .collect()
+        })
 }
 
 /// Whether the kept report in `folder` was made from other jobs than `exp` expands to now.

@@ -1,6 +1,8 @@
 //! A grid point's job config: the file's settings with the point's swept values written in,
-//! validated per job kind (games, GA, tune, solve, tsumego GA) with errors that name the key,
-//! and what only a point can check (openings that cannot be played, OpenSpiel starts).
+//! validated with errors that name the key, and what only a point can check (openings that
+//! cannot be played, OpenSpiel starts). A game-playing kind's own sections are its own to check
+//! (`KindRunner::point_agents`, handed in as `PointAgentsOf`); the life-and-death kinds' config
+//! is still built here (`tsumego_config`).
 
 use super::*;
 
@@ -9,6 +11,7 @@ pub(super) fn point_config(
     exp: &Experiment,
     base: &toml::Table,
     swept: &[(String, toml::Value)],
+    point_agents: PointAgentsOf,
 ) -> Result<JobConfig, InputError> {
     let file: ExperimentFile = if swept.is_empty() {
         exp.file.clone()
@@ -196,205 +199,43 @@ pub(super) fn point_config(
             Start::Freckers(g) => Freckers::build_agent(spec, g).map(|_| ()),
         }
     };
-    let sections = [
-        file.match_.is_some(),
-        file.tournament.is_some(),
-        file.ga.is_some(),
-        file.tune.is_some(),
-    ]
-    .iter()
-    .filter(|x| **x)
-    .count();
-    let labels: Vec<String> = match (file.kind, &file.match_, &file.tournament) {
-        (JobKind::Tune, None, None) if sections == 1 && file.tune.is_some() => {
-            let t = file.tune.as_ref().expect("checked above");
-            t.check().map_err(|e| err("tune", e))?;
-            if t.games as u64 > MAX_GAMES_PER_JOB {
-                return Err(err(
-                    "tune.games",
-                    format!("{} games: at most {MAX_GAMES_PER_JOB} per job", t.games),
-                ));
-            }
-            if !file.agents.contains_key(&t.agent) {
-                return Err(err(
-                    "tune.agent",
-                    format!("no agent labelled '{}'", t.agent),
-                ));
-            }
-            // Its starting weights are the tune kind's to check (`kind::tune::Tune::check`).
-            vec![t.agent.clone(), t.opponent.clone()]
-        }
-        (JobKind::Tune, _, _) => {
+    // A section of another of gamelab's kinds; then the kind checks its own sections and says
+    // which agents the point plays (`KindRunner::point_agents`).
+    for (key, present, owner) in [
+        ("tune", file.tune.is_some(), JobKind::Tune),
+        ("arena", file.arena.is_some(), JobKind::Ga),
+        ("ga", file.ga.is_some(), JobKind::Ga),
+    ] {
+        if present && file.kind != owner {
             return Err(err(
-                "tune",
-                "kind = \"tune\" needs a [tune] table and no [match], [tournament] or [ga]".into(),
-            ));
-        }
-        _ if file.tune.is_some() => {
-            return Err(err(
-                "tune",
-                format!(
-                    "a [tune] table goes with kind = \"tune\", not \"{}\"",
-                    file.kind.name()
-                ),
-            ));
-        }
-        (JobKind::Ga, None, None) if sections == 1 => {
-            if file.game != GameName::Othello {
-                return Err(err(
-                    "game",
-                    "GA jobs evolve Othello weight tables; use game = \"othello\"".into(),
-                ));
-            }
-            let ga = file.ga.as_ref().expect("counted above");
-            ga.check().map_err(|e| err("ga", e))?;
-            if let Some(arena) = &file.arena {
-                if arena.rollouts == 0 || arena.rounds == 0 {
-                    return Err(err(
-                        "arena",
-                        "rollouts and rounds must be at least 1".into(),
-                    ));
-                }
-                for (label, spec) in &arena.agents {
-                    let key = format!("arena.agents.{label}");
-                    let mut spec = spec.clone();
-                    spec.resolve_tables(&exp.base_dir())
-                        .map_err(|e| err(&key, e))?;
-                    spec.check_numbers().map_err(|e| err(&key, e))?;
-                    spec.budget().map_err(|e| err(&key, e))?;
-                    build(&spec).map_err(|e| err(&key, e))?;
-                }
-            }
-            Vec::new()
-        }
-        (JobKind::Ga, _, _) => {
-            return Err(err(
-                "ga",
-                "kind = \"ga\" needs a [ga] table and no [match] or [tournament]".into(),
-            ));
-        }
-        _ if file.arena.is_some() => {
-            return Err(err("arena", "an [arena] goes with kind = \"ga\"".into()));
-        }
-        _ if file.ga.is_some() => {
-            return Err(err(
-                "ga",
-                format!(
-                    "a [ga] table goes with kind = \"ga\", not \"{}\"",
-                    file.kind.name()
-                ),
-            ));
-        }
-        (JobKind::Match, Some(m), None) => {
-            if m.players.len() != 2 {
-                return Err(err(
-                    "match.players",
-                    format!("a match needs exactly 2 players, got {}", m.players.len()),
-                ));
-            }
-            if m.players[0] == m.players[1] {
-                return Err(err("match.players", "the two players must be different agents (copy the agent under a second label for self-play)".into()));
-            }
-            if m.games == 0 || m.games as u64 > MAX_GAMES_PER_JOB {
-                return Err(err(
-                    "match.games",
+                key,
+                if key == "arena" {
+                    "an [arena] goes with kind = \"ga\"".into()
+                } else {
                     format!(
-                        "{} games: give 1 to {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)",
-                        m.games
-                    ),
-                ));
-            }
-            if let Some(t) = &m.sprt {
-                let ok = |x: f64| x > 0.0 && x < 0.5;
-                if !(ok(t.alpha)
-                    && ok(t.beta)
-                    && t.elo0 < t.elo1
-                    && t.elo0.is_finite()
-                    && t.elo1.is_finite())
-                {
-                    return Err(err(
-                        "match.sprt",
-                        format!(
-                            "expected elo0 < elo1 and alpha, beta in (0, 0.5), got elo0 = {}, elo1 = {}, alpha = {}, beta = {}",
-                            t.elo0, t.elo1, t.alpha, t.beta
-                        ),
-                    ));
-                }
-            }
-            m.players.clone()
-        }
-        (JobKind::Tournament, None, Some(t)) => {
-            if t.rounds == 0 {
-                return Err(err("tournament.rounds", "must be at least 1".into()));
-            }
-            let p = t
-                .participants
-                .clone()
-                .unwrap_or_else(|| file.agents.keys().cloned().collect());
-            if p.len() < 2 {
-                return Err(err(
-                    "tournament.participants",
-                    format!(
-                        "a tournament needs at least 2 participants, got {}",
-                        p.len()
-                    ),
-                ));
-            }
-            let mut seen = std::collections::BTreeSet::new();
-            for l in &p {
-                if !seen.insert(l) {
-                    return Err(err(
-                        "tournament.participants",
-                        format!("'{l}' is listed twice"),
-                    ));
-                }
-            }
-            let games = t.rounds as u64 * (p.len() * (p.len() - 1)) as u64;
-            if games > MAX_GAMES_PER_JOB {
-                return Err(err(
-                    "tournament.rounds",
-                    format!(
-                        "{} rounds x {} ordered pairs = {games} games: at most {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)",
-                        t.rounds,
-                        p.len() * (p.len() - 1)
-                    ),
-                ));
-            }
-            p
-        }
-        (JobKind::Match, _, _) => {
-            return Err(err(
-                "match",
-                "kind = \"match\" needs a [match] table (players, games) and no [tournament]"
-                    .into(),
+                        "a [{key}] table goes with kind = \"{}\", not \"{}\"",
+                        owner.name(),
+                        file.kind.name()
+                    )
+                },
             ));
         }
-        (JobKind::Tournament, _, _) => {
-            return Err(err(
-                "tournament",
-                "kind = \"tournament\" needs a [tournament] table and no [match]".into(),
-            ));
-        }
-        (JobKind::Solve | JobKind::TsumegoGa, _, _) => {
-            unreachable!("life-and-death configs are built by tsumego_config")
-        }
-        // A kind from outside gamelab gets every agent of the file, checked and built here;
-        // what it needs of them is its own check (`KindRunner::check`).
-        (JobKind::Other(_), _, _) => file.agents.keys().cloned().collect(),
-    };
+    }
+    let plays = point_agents(&file).map_err(|(key, m)| err(&key, m))?;
+    for (key, spec) in &plays.checked {
+        let mut spec = spec.clone();
+        spec.resolve_tables(&exp.base_dir())
+            .map_err(|e| err(key, e))?;
+        spec.check_numbers().map_err(|e| err(key, e))?;
+        spec.budget().map_err(|e| err(key, e))?;
+        build(&spec).map_err(|e| err(key, e))?;
+    }
+    let labels: Vec<String> = plays.labels.iter().map(|(l, _)| l.clone()).collect();
     let mut agents = BTreeMap::new();
-    for label in &labels {
+    for (label, where_) in &plays.labels {
         let key = format!("agents.{label}");
         let mut spec = file.agents.get(label).cloned().ok_or_else(|| {
             let known: Vec<&str> = file.agents.keys().map(String::as_str).collect();
-            let where_ = match file.kind {
-                JobKind::Match => "match.players",
-                JobKind::Tune if *label == file.tune.as_ref().map_or("", |t| t.agent.as_str()) => {
-                    "tune.agent"
-                }
-                JobKind::Tune => "tune.opponent",
-                _ => "tournament.participants",
-            };
             err(
                 where_,
                 format!("no agent labelled '{label}' (agents: {})", known.join(", ")),

@@ -5,10 +5,10 @@
 //! knows no kind (`registry` lists them).
 
 use crate::experiment::error::InputError;
-use crate::experiment::grid::Job;
+use crate::experiment::grid::{Job, PointAgents};
 use crate::experiment::layout::JobFiles;
 use crate::experiment::rows::{Format, JobColumns};
-use crate::experiment::spec::Experiment;
+use crate::experiment::spec::{Experiment, ExperimentFile};
 use crate::experiment::stream::{Handed, JobStream, PartId};
 use crate::report::spec::{FigureKind, FigureSpec, RowSource, TableSpec};
 use anyhow::{Context, Result};
@@ -23,6 +23,15 @@ pub trait KindRunner: Sync {
     fn unit(&self) -> &'static str;
     /// How many of those a job has.
     fn steps(&self, job: &Job) -> usize;
+    /// Checks this kind's own sections of a game-playing grid point (`file`, the point's values
+    /// written in: a match's players and games, a GA's `[ga]` and `[arena]`) and says which
+    /// agents the point plays; an error is (key, message). Run as the grid expands, before the
+    /// point's agents are built on its start. By default every agent of the file, and no section
+    /// of its own (a kind from outside gamelab reads `[settings]`, checked in `check`).
+    fn point_agents(&self, file: &ExperimentFile) -> Result<PointAgents, (String, String)> {
+        let labels: Vec<String> = file.agents.keys().cloned().collect();
+        Ok(PointAgents::named(&labels, "agents"))
+    }
     /// What one step of `job` costs next to a step of another job of the same file, for the
     /// ETA (a sweep's steps are not all alike: a game at 1,000 iterations a move costs forty at
     /// 25). The runner turns it into time with the run's measured rate; 1 by default.

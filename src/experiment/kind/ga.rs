@@ -11,10 +11,11 @@
 
 use super::contract::{DefaultFigure, DefaultTable, JobContext, KindRunner, RowColumns};
 use super::generation_report::{GENERATION_KEYS, GENERATION_UNITS, arena_table, generation_tables};
-use crate::experiment::grid::Job;
+use crate::experiment::grid::{Job, PointAgents};
 use crate::experiment::remote::{self, Held, UnitKind};
 use crate::experiment::rows::{JobColumns, generation_columns};
 use crate::experiment::rows::{read_checkpoint, write_atomic, write_checkpoint};
+use crate::experiment::spec::{ExperimentFile, GameName};
 use crate::experiment::{Experiment, InputError};
 use crate::game::othello::Othello;
 use crate::report::spec::{FigureKind, FigureSpec, RowSource};
@@ -35,6 +36,38 @@ pub struct Ga;
 impl KindRunner for Ga {
     fn rows_folder(&self) -> &'static str {
         "generations"
+    }
+    /// `[ga]` (and its `[arena]`) alone of the sections, on Othello, checked; the point plays
+    /// none of the file's agents (the GA's own players are its weight tables), and the arena's
+    /// agents are built and checked on the point's start.
+    fn point_agents(&self, file: &ExperimentFile) -> Result<PointAgents, (String, String)> {
+        let err = |key: &str, m: String| Err((key.to_string(), m));
+        let (Some(ga), None, None) = (&file.ga, &file.match_, &file.tournament) else {
+            return err(
+                "ga",
+                "kind = \"ga\" needs a [ga] table and no [match] or [tournament]".into(),
+            );
+        };
+        if file.game != GameName::Othello {
+            return err(
+                "game",
+                "GA jobs evolve Othello weight tables; use game = \"othello\"".into(),
+            );
+        }
+        ga.check().map_err(|e| ("ga".to_string(), e))?;
+        let mut checked = Vec::new();
+        if let Some(arena) = &file.arena {
+            if arena.rollouts == 0 || arena.rounds == 0 {
+                return err("arena", "rollouts and rounds must be at least 1".into());
+            }
+            for (label, spec) in &arena.agents {
+                checked.push((format!("arena.agents.{label}"), spec.clone()));
+            }
+        }
+        Ok(PointAgents {
+            labels: Vec::new(),
+            checked,
+        })
     }
     fn unit(&self) -> &'static str {
         "generations"

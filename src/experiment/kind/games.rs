@@ -4,13 +4,12 @@
 use super::contract::{DefaultTable, JobContext, KindRunner, RowColumns, Sink, streamed};
 use crate::agent::{AgentSpec, Arena, external};
 use crate::experiment::error::InputError;
-use crate::experiment::grid::{Job, opening_error};
+use crate::experiment::grid::{Job, MAX_GAMES_PER_JOB, PointAgents, opening_error};
 use crate::experiment::openings::{OpeningError, Openings};
 use crate::experiment::remote::{self, Held, UnitKind};
 use crate::experiment::rows::games_frame;
-use crate::experiment::spec::Experiment;
-use crate::experiment::spec::JobKind;
 use crate::experiment::spec::Stage;
+use crate::experiment::spec::{Experiment, ExperimentFile, JobKind};
 use crate::game::colosseum::Colosseum;
 use crate::game::freckers::Freckers;
 use crate::game::othello::Othello;
@@ -55,6 +54,96 @@ pub const GAME_MEASURES: [&str; 15] = [
 impl KindRunner for Games {
     fn rows_folder(&self) -> &'static str {
         "games"
+    }
+    /// A match's two players and its games (and SPRT bounds), or a tournament's rounds and
+    /// participants (every agent of the file by default), each listed once.
+    fn point_agents(&self, file: &ExperimentFile) -> Result<PointAgents, (String, String)> {
+        let err = |key: &str, m: String| Err((key.to_string(), m));
+        match (file.kind, &file.match_, &file.tournament) {
+            (JobKind::Match, Some(m), None) => {
+                if m.players.len() != 2 {
+                    return err(
+                        "match.players",
+                        format!("a match needs exactly 2 players, got {}", m.players.len()),
+                    );
+                }
+                if m.players[0] == m.players[1] {
+                    return err("match.players", "the two players must be different agents (copy the agent under a second label for self-play)".into());
+                }
+                if m.games == 0 || m.games as u64 > MAX_GAMES_PER_JOB {
+                    return err(
+                        "match.games",
+                        format!(
+                            "{} games: give 1 to {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)",
+                            m.games
+                        ),
+                    );
+                }
+                if let Some(t) = &m.sprt {
+                    let ok = |x: f64| x > 0.0 && x < 0.5;
+                    if !(ok(t.alpha)
+                        && ok(t.beta)
+                        && t.elo0 < t.elo1
+                        && t.elo0.is_finite()
+                        && t.elo1.is_finite())
+                    {
+                        return err(
+                            "match.sprt",
+                            format!(
+                                "expected elo0 < elo1 and alpha, beta in (0, 0.5), got elo0 = {}, elo1 = {}, alpha = {}, beta = {}",
+                                t.elo0, t.elo1, t.alpha, t.beta
+                            ),
+                        );
+                    }
+                }
+                Ok(PointAgents::named(&m.players, "match.players"))
+            }
+            (JobKind::Tournament, None, Some(t)) => {
+                if t.rounds == 0 {
+                    return err("tournament.rounds", "must be at least 1".into());
+                }
+                let p = t
+                    .participants
+                    .clone()
+                    .unwrap_or_else(|| file.agents.keys().cloned().collect());
+                if p.len() < 2 {
+                    return err(
+                        "tournament.participants",
+                        format!(
+                            "a tournament needs at least 2 participants, got {}",
+                            p.len()
+                        ),
+                    );
+                }
+                let mut seen = std::collections::BTreeSet::new();
+                for l in &p {
+                    if !seen.insert(l) {
+                        return err("tournament.participants", format!("'{l}' is listed twice"));
+                    }
+                }
+                let games = t.rounds as u64 * (p.len() * (p.len() - 1)) as u64;
+                if games > MAX_GAMES_PER_JOB {
+                    return err(
+                        "tournament.rounds",
+                        format!(
+                            "{} rounds x {} ordered pairs = {games} games: at most {MAX_GAMES_PER_JOB} per job (more games are more `repeats`)",
+                            t.rounds,
+                            p.len() * (p.len() - 1)
+                        ),
+                    );
+                }
+                Ok(PointAgents::named(&p, "tournament.participants"))
+            }
+            (JobKind::Match, _, _) => err(
+                "match",
+                "kind = \"match\" needs a [match] table (players, games) and no [tournament]"
+                    .into(),
+            ),
+            _ => err(
+                "tournament",
+                "kind = \"tournament\" needs a [tournament] table and no [match]".into(),
+            ),
+        }
     }
     fn report_columns(&self) -> RowColumns {
         RowColumns::with_units(

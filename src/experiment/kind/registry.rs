@@ -72,11 +72,25 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
         );
         return Err(exp.error("kind", crate::experiment::error::with_suggestion(&message)));
     }
-    let jobs = crate::experiment::grid::expand_grid(exp)?;
+    let jobs = expand_grid(exp)?;
     for job in &jobs {
         kind_runner(job.config.kind).check(exp, job)?;
     }
     Ok(jobs)
+}
+
+/// The jobs of `exp` from its grid, each point's own sections checked by its kind
+/// (`KindRunner::point_agents`), without the kind's checks of whole jobs (`expand` adds those):
+/// what names the jobs. A kind without a runner plays every agent of the file.
+pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
+    let runner = find(exp.file.kind);
+    crate::experiment::grid::expand_grid(exp, &|file| match runner {
+        Some(r) => r.point_agents(file),
+        None => Ok(crate::experiment::grid::PointAgents::named(
+            &file.agents.keys().cloned().collect::<Vec<_>>(),
+            "agents",
+        )),
+    })
 }
 
 /// The runner of a job kind that has one: every kind of an expanded experiment (`expand`

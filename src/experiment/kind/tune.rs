@@ -18,9 +18,9 @@
 
 use super::contract::{DefaultTable, JobContext, KindRunner, RowColumns};
 use crate::agent::AgentSpec;
-use crate::experiment::grid::Job;
+use crate::experiment::grid::{Job, MAX_GAMES_PER_JOB, PointAgents};
 use crate::experiment::rows::{JobColumns, id_columns};
-use crate::experiment::spec::{GameName, Stage, TunerName};
+use crate::experiment::spec::{ExperimentFile, GameName, Stage, TunerName};
 use crate::experiment::{Experiment, InputError};
 use crate::game::freckers::Freckers;
 use crate::game::freckers::agents::{EVAL_FEATURES, eval_features};
@@ -59,6 +59,35 @@ pub const TUNE_MEASURES: [&str; 6] = ["result", "plies", "game", "generation", "
 impl KindRunner for Tune {
     fn rows_folder(&self) -> &'static str {
         "tuning"
+    }
+    /// `[tune]` alone of the sections (no `[match]` or `[tournament]`), checked; the point plays
+    /// the tuned agent and its opponent.
+    fn point_agents(&self, file: &ExperimentFile) -> Result<PointAgents, (String, String)> {
+        let err = |key: &str, m: String| Err((key.to_string(), m));
+        let (Some(t), None, None) = (&file.tune, &file.match_, &file.tournament) else {
+            return err(
+                "tune",
+                "kind = \"tune\" needs a [tune] table and no [match], [tournament] or [ga]".into(),
+            );
+        };
+        t.check().map_err(|e| ("tune".to_string(), e))?;
+        if t.games as u64 > MAX_GAMES_PER_JOB {
+            return err(
+                "tune.games",
+                format!("{} games: at most {MAX_GAMES_PER_JOB} per job", t.games),
+            );
+        }
+        if !file.agents.contains_key(&t.agent) {
+            return err("tune.agent", format!("no agent labelled '{}'", t.agent));
+        }
+        // Its starting weights are checked once the job has its agents (`check`).
+        Ok(PointAgents {
+            labels: vec![
+                (t.agent.clone(), "tune.agent"),
+                (t.opponent.clone(), "tune.opponent"),
+            ],
+            checked: Vec::new(),
+        })
     }
     fn report_columns(&self) -> RowColumns {
         RowColumns::with_units(
