@@ -255,7 +255,7 @@ reproduction: deps
 	$(GAMELAB) summary experiments/*.toml --reports $(KEPT) --page docs/reproduction.md
 
 # The files bounded by a game clock (the course's: 2 s a move in COMP 424, 180 s a game in COMP30024, or a tenth of it):
-# their cost is that clock's, about 3 hours in all on 2 cores (each file's comments say its own).
+# their cost is that clock's, about 3 h 30 min in all on 2 cores (each file's comments say its own).
 COURSE_TIME = experiments/freckers-search-effort-course-time.toml experiments/colosseum-popcoin-course-time.toml \
               experiments/colosseum-sims-per-node-course-time.toml experiments/freckers-hybrid-clock.toml
 reproduce-course-time: deps
