@@ -227,10 +227,12 @@ fn shards_together_give_the_whole_run() {
 
 #[test]
 fn a_killed_run_resumes_with_every_row_exactly_once() {
-    // Slow enough (about a second per job) that the kill lands in the middle.
+    // Slow enough that the kill lands in the middle and the killed run's clock has ticked:
+    // about 0.1 to 0.6 s a job on a 2026 machine (at [200, 400, 600] rollouts the first job
+    // ended 0.06 s in, and the killed run's clock said 0.0 s).
     let text = SMALL
         .replace("stage = \"small6\"", "stage = \"standard8\"")
-        .replace("[10, 40]", "[200, 400, 600]")
+        .replace("[10, 40]", "[2000, 4000, 6000]")
         .replace("repeats = 2", "repeats = 3")
         .replace("rounds = 2", "rounds = 2\n[openings]\nrandom_plies = 2");
     let dir = tempfile::tempdir().unwrap();
