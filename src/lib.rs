@@ -13,6 +13,7 @@ pub mod experiment;
 pub mod farm;
 pub mod game;
 pub mod game_records;
+pub mod input_error;
 pub mod play;
 pub mod pool;
 pub mod provenance;

@@ -119,7 +119,7 @@ pub(crate) fn othello_stage(stage: &str) -> Result<gamelab::game::othello::Stage
         let def = match toml::from_str::<Wrapped>(&text) {
             Ok(w) => w.stage,
             Err(_) => toml::from_str::<StageDef>(&text)
-                .map_err(|e| InputError::from_toml(&path, &text, &e))?,
+                .map_err(|e| gamelab::experiment::error::from_toml(&path, &text, &e))?,
         };
         (def, Some(path))
     } else {

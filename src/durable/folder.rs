@@ -108,7 +108,7 @@ fn own_link_target(link: &Path, name: &str) -> Result<Option<String>> {
         Ok(m) => m,
     };
     let refuse = |what: String| -> anyhow::Error {
-        crate::experiment::InputError { file: Some(link.to_path_buf()), line_col: None, key: None, message: format!("{what}; gamelab writes this as a link to a folder of its own and removes only what it made: move it away and run again") }.into()
+        crate::input_error::InputError { file: Some(link.to_path_buf()), line_col: None, key: None, message: format!("{what}; gamelab writes this as a link to a folder of its own and removes only what it made: move it away and run again") }.into()
     };
     if !meta.file_type().is_symlink() {
         return Err(refuse(if meta.is_dir() {
@@ -133,7 +133,7 @@ fn own_link_target(link: &Path, name: &str) -> Result<Option<String>> {
 /// file where the folder should be is refused (it is not gamelab's).
 pub fn remove_own_folder(dir: &Path, owns: impl Fn(&str) -> bool) -> Result<()> {
     let refuse = |path: &Path, what: &str| -> anyhow::Error {
-        crate::experiment::InputError {
+        crate::input_error::InputError {
             file: Some(path.to_path_buf()),
             line_col: None,
             key: None,

@@ -49,7 +49,7 @@ pub fn unsealed<'a>(
 /// naming the file (an `InputError`: exit 2).
 pub fn read_sealed(path: &Path, what: &str) -> Result<String> {
     let input_error = |message: String| -> anyhow::Error {
-        crate::experiment::InputError {
+        crate::input_error::InputError {
             file: Some(path.to_path_buf()),
             line_col: None,
             key: None,
@@ -72,7 +72,7 @@ fn changed_message(path: &Path, what: &str) -> String {
 
 /// The error for a sealed file changed since gamelab wrote it.
 pub fn changed_error(path: &Path, what: &str) -> anyhow::Error {
-    crate::experiment::InputError {
+    crate::input_error::InputError {
         file: Some(path.to_path_buf()),
         line_col: None,
         key: None,

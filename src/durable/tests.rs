@@ -80,7 +80,7 @@ fn a_folder_or_link_gamelab_did_not_make_is_refused_and_survives() {
     std::fs::write(real.join("mine.png"), b"x").unwrap();
     let err = replace_folder(&real, |d| write_bytes_atomic(&d.join("new.png"), b"y")).unwrap_err();
     assert!(
-        err.downcast_ref::<crate::experiment::InputError>()
+        err.downcast_ref::<crate::input_error::InputError>()
             .is_some(),
         "{err:#}"
     );
@@ -100,7 +100,7 @@ fn a_folder_or_link_gamelab_did_not_make_is_refused_and_survives() {
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let err = replace_folder(&link, |d| write_bytes_atomic(&d.join("a"), b"1")).unwrap_err();
         assert!(
-            err.downcast_ref::<crate::experiment::InputError>()
+            err.downcast_ref::<crate::input_error::InputError>()
                 .is_some(),
             "{err:#}"
         );
@@ -187,7 +187,7 @@ fn a_seal_tells_an_intact_file_from_a_changed_one() {
     std::fs::write(&p, s.replace("1 2", "9 2")).unwrap();
     let err = read_sealed(&p, "the table").unwrap_err();
     assert!(
-        err.downcast_ref::<crate::experiment::InputError>()
+        err.downcast_ref::<crate::input_error::InputError>()
             .is_some()
             && err.to_string().contains("t.txt"),
         "{err}"

@@ -668,10 +668,10 @@ impl Experiment {
     }
 
     pub fn from_text(path: &Path, text: String) -> Result<Experiment, InputError> {
-        let file: ExperimentFile =
-            toml::from_str(&text).map_err(|e| InputError::from_toml(path, &text, &e))?;
-        let raw: toml::Table =
-            toml::from_str(&text).map_err(|e| InputError::from_toml(path, &text, &e))?;
+        let file: ExperimentFile = toml::from_str(&text)
+            .map_err(|e| crate::experiment::error::from_toml(path, &text, &e))?;
+        let raw: toml::Table = toml::from_str(&text)
+            .map_err(|e| crate::experiment::error::from_toml(path, &text, &e))?;
         let name = match &file.name {
             Some(n) => n.clone(),
             None => path
