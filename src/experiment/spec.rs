@@ -356,25 +356,9 @@ pub struct TuneSpec {
     pub advantage: Advantage,
 }
 
-/// How the hill-climber reads a game's advantage vector (two readings of the Freckers report's
-/// section 2.2.2; `tune::hillclimb` says what each does).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Advantage {
-    /// Each weighted heuristic's absolute change over the tuned side's moves ("the total
-    /// variance"), as shares: a won game raises every weight, a lost one lowers every weight.
-    #[default]
-    Variance,
-    /// Each heuristic's own change (unweighted) over the tuned side's moves, signed, as shares
-    /// of the total absolute change: a weight rises where its heuristic moved with the result.
-    Signed,
-}
-
-impl Advantage {
-    fn is_variance(&self) -> bool {
-        *self == Advantage::Variance
-    }
-}
+/// How the hill-climber reads a game's advantage vector (`[tune]`'s `advantage`): the tuner's
+/// own type (`tune::hillclimb::Reading`), so that the tuner needs nothing of the file format.
+pub use crate::tune::hillclimb::Reading as Advantage;
 
 fn tune_bounds() -> [f64; 2] {
     [0.0, 1.0]

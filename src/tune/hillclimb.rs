@@ -25,7 +25,27 @@
 //!
 //! Like the GA, it sees only vectors and results, never a game.
 
-pub use crate::experiment::spec::Advantage as Reading;
+/// How the hill-climber reads a game's advantage vector (two readings of the Freckers report's
+/// section 2.2.2; the module's notes say what each does). The `[tune]` section's `advantage`
+/// (`experiment::spec::Advantage`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reading {
+    /// Each weighted heuristic's absolute change over the tuned side's moves ("the total
+    /// variance"), as shares: a won game raises every weight, a lost one lowers every weight.
+    #[default]
+    Variance,
+    /// Each heuristic's own change (unweighted) over the tuned side's moves, signed, as shares
+    /// of the total absolute change: a weight rises where its heuristic moved with the result.
+    Signed,
+}
+
+impl Reading {
+    /// Whether this is the default reading (left out of a written `[tune]`).
+    pub fn is_variance(&self) -> bool {
+        *self == Reading::Variance
+    }
+}
 
 /// The advantage vector of one game, accumulated move by move.
 #[derive(Clone, Debug, PartialEq)]
