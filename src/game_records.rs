@@ -116,8 +116,8 @@ pub fn count_games(exp: &Experiment, job: &Job, out: &Path) -> Result<usize> {
 
 /// How many rows a part file holds (a Parquet file's from its metadata).
 fn count_rows(part: &Path) -> Result<usize> {
-    let df = crate::report::records::collect(
-        crate::report::records::scan_part(part)?.select([len().alias("n")]),
+    let df = crate::experiment::rows::collect(
+        crate::experiment::rows::scan_part(part)?.select([len().alias("n")]),
     )
     .with_context(|| format!("reading {}", part.display()))?;
     Ok(df.column("n")?.u32()?.get(0).unwrap_or(0) as usize)
@@ -131,7 +131,7 @@ pub fn read_games(
     which: Which,
 ) -> Result<Vec<GameRecord>> {
     let part = job_part(exp, job, out)?;
-    let mut frame = crate::report::records::scan_part(&part)?;
+    let mut frame = crate::experiment::rows::scan_part(&part)?;
     let schema = frame.collect_schema()?;
     if let Which::One(g) = which {
         frame = frame.filter(col("game").eq(lit(g as i64)));
@@ -148,7 +148,7 @@ pub fn read_games(
     }
     // Sorted by the game number before the columns become text ("10" sorts before "9").
     let read = |frame: LazyFrame| {
-        crate::report::records::collect(
+        crate::experiment::rows::collect(
             frame
                 .sort(["game"], SortMultipleOptions::default())
                 .select(wanted.clone()),

@@ -3,14 +3,16 @@
 //!
 //! Every row carries the experiment name, the job hash, the repeat and the job's swept values
 //! (one column per grid key, named by the key), so a report can group without a join. How parts
-//! reach the disk (batches, seals, checks) is `stream`'s business.
+//! reach the disk (batches, seals, checks) is `stream`'s business. Reading a part back: a lazy
+//! scan (`scan_part`) run in polars' streaming engine (`collect`), for the report and the game
+//! records alike.
 
 pub use crate::play::GameRow;
 use anyhow::{Context, Result};
 use polars::prelude::{
-    Column, CsvReadOptions, DataFrame, DataType, Float64Type, IntoColumn, IntoSeries,
-    ListBuilderTrait, ListPrimitiveChunkedBuilder, ParquetReader, PlSmallStr, PolarsResult,
-    SerReader,
+    Column, CsvReadOptions, DataFrame, DataType, Engine, Float64Type, IntoColumn, IntoSeries,
+    LazyCsvReader, LazyFileListReader, LazyFrame, ListBuilderTrait, ListPrimitiveChunkedBuilder,
+    ParquetReader, PlRefPath, PlSmallStr, PolarsResult, ScanArgsParquet, SerReader,
 };
 use std::path::{Path, PathBuf};
 
@@ -498,4 +500,52 @@ mod tests {
             "a cut checkpoint starts the job over"
         );
     }
+}
+
+/// Runs a query in polars' streaming engine (bounded memory) and returns its frame.
+pub fn collect(frame: LazyFrame) -> Result<DataFrame> {
+    let df = frame
+        .collect_with_engine(Engine::Streaming)?
+        .unwrap_single();
+    release_freed_memory();
+    Ok(df)
+}
+
+/// Gives the memory a finished query freed back to the system. glibc keeps freed blocks in its
+/// per-thread arenas, so without this the report's resident size grows query after query to
+/// the sum of their peaks rather than the largest one.
+fn release_freed_memory() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free memory of the allocator's heaps to the system.
+    unsafe {
+        libc::malloc_trim(0);
+    }
+}
+
+/// A polars result with what was being done when it failed.
+pub fn in_context<T>(r: PolarsResult<T>, what: impl FnOnce() -> String) -> Result<T> {
+    r.map_err(|e| anyhow::Error::from(e).context(what()))
+}
+
+/// A lazy scan of one part file (Parquet or CSV, by extension).
+pub fn scan_part(path: &Path) -> Result<LazyFrame> {
+    let ctx = || format!("reading {}", path.display());
+    let name = path
+        .to_str()
+        .with_context(|| format!("{}: the path is not UTF-8", path.display()))?;
+    let frame = if path.extension().is_some_and(|e| e == "csv") {
+        in_context(
+            LazyCsvReader::new(PlRefPath::new(name))
+                .with_has_header(true)
+                .with_infer_schema_length(None)
+                .finish(),
+            ctx,
+        )?
+    } else {
+        in_context(
+            LazyFrame::scan_parquet(PlRefPath::new(name), ScanArgsParquet::default()),
+            ctx,
+        )?
+    };
+    Ok(frame)
 }

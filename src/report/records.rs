@@ -15,11 +15,15 @@
 //! table; `cargo bench --bench report`).
 
 use crate::experiment::rows::SWEPT_AS_ROW_COLUMN;
+use crate::experiment::rows::in_context;
+/// A part's scan and a query's run: the rows' own (`experiment::rows`), read here and by the
+/// game records.
+pub use crate::experiment::rows::{collect, scan_part};
 use anyhow::{Context as _, Result};
 use polars::prelude::*;
 use std::collections::BTreeMap;
 use std::hash::BuildHasherDefault;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, OnceLock};
 
 /// A part file and its lazy scan.
@@ -94,54 +98,6 @@ pub fn key_text(x: f64) -> String {
     } else {
         format!("{x}")
     }
-}
-
-/// Runs a query in polars' streaming engine (bounded memory) and returns its frame.
-pub fn collect(frame: LazyFrame) -> Result<DataFrame> {
-    let df = frame
-        .collect_with_engine(Engine::Streaming)?
-        .unwrap_single();
-    release_freed_memory();
-    Ok(df)
-}
-
-/// Gives the memory a finished query freed back to the system. glibc keeps freed blocks in its
-/// per-thread arenas, so without this the report's resident size grows query after query to
-/// the sum of their peaks rather than the largest one.
-fn release_freed_memory() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: malloc_trim only returns free memory of the allocator's heaps to the system.
-    unsafe {
-        libc::malloc_trim(0);
-    }
-}
-
-/// A polars result with what was being done when it failed.
-fn in_context<T>(r: PolarsResult<T>, what: impl FnOnce() -> String) -> Result<T> {
-    r.map_err(|e| anyhow::Error::from(e).context(what()))
-}
-
-/// A lazy scan of one part file (Parquet or CSV, by extension).
-pub fn scan_part(path: &Path) -> Result<LazyFrame> {
-    let ctx = || format!("reading {}", path.display());
-    let name = path
-        .to_str()
-        .with_context(|| format!("{}: the path is not UTF-8", path.display()))?;
-    let frame = if path.extension().is_some_and(|e| e == "csv") {
-        in_context(
-            LazyCsvReader::new(PlRefPath::new(name))
-                .with_has_header(true)
-                .with_infer_schema_length(None)
-                .finish(),
-            ctx,
-        )?
-    } else {
-        in_context(
-            LazyFrame::scan_parquet(PlRefPath::new(name), ScanArgsParquet::default()),
-            ctx,
-        )?
-    };
-    Ok(frame)
 }
 
 /// The values of a collected column as group-key texts: numbers by `key_text`, booleans as 1
