@@ -304,16 +304,29 @@ impl PointAgents {
     }
 }
 
-/// A job kind's check of a game-playing point's own sections (`file`, the point's values written
-/// in), with the agents it plays; an error is (key, message).
-pub type PointAgentsOf<'a> = &'a dyn Fn(&ExperimentFile) -> Result<PointAgents, (String, String)>;
+/// What a job kind checks of each grid point, handed to `expand_grid` by `kind::registry` (a
+/// point's file is `file`, the point's values written in; an error is (key, message)).
+pub struct KindChecks<'a> {
+    /// A game-playing point's own sections, and the agents it plays
+    /// (`KindRunner::point_agents`).
+    pub point_agents: &'a dyn Fn(&ExperimentFile) -> Result<PointAgents, (String, String)>,
+    /// A life-and-death point's own section checked against its library, its weight vectors
+    /// resolved from the file's folder (the `Path`), written into the point's config
+    /// (`KindRunner::library_point`).
+    pub library_point: &'a dyn Fn(
+        &ExperimentFile,
+        &crate::game::tsumego::library::LibrarySpec,
+        &std::path::Path,
+        &mut JobConfig,
+    ) -> Result<(), (String, String)>,
+}
 
 /// Expands an experiment into its jobs, validating every grid point as far as the file goes.
 /// What only a job kind knows it checks itself: its own sections of each point and the agents
-/// they play (`point_agents`, the kind's `KindRunner::point_agents`), a match's openings
-/// against its stage and a tune's starting weights (`KindRunner::check`).
-/// `experiment::expand` (`kind::expand`) runs both, so this module needs no job kind.
-pub fn expand_grid(exp: &Experiment, point_agents: PointAgentsOf) -> Result<Vec<Job>, InputError> {
+/// they play, a life-and-death point's section (`checks`), a match's openings against its
+/// stage and a tune's starting weights (`KindRunner::check`). `experiment::expand`
+/// (`kind::expand`) runs both, so this module needs no job kind.
+pub fn expand_grid(exp: &Experiment, checks: &KindChecks) -> Result<Vec<Job>, InputError> {
     let named: Vec<(String, &String, &Vec<toml::Value>)> = exp
         .file
         .grid
@@ -433,7 +446,7 @@ pub fn expand_grid(exp: &Experiment, point_agents: PointAgentsOf) -> Result<Vec<
             .zip(&index)
             .flat_map(|(axis, &i)| axis[i].iter().cloned())
             .collect();
-        let config = point_config(exp, &base, &swept, point_agents)?;
+        let config = point_config(exp, &base, &swept, checks)?;
         for repeat in 0..exp.file.repeats {
             let mut config = config.clone();
             config.repeat = repeat;

@@ -1,8 +1,8 @@
 //! A grid point's job config: the file's settings with the point's swept values written in,
 //! validated with errors that name the key, and what only a point can check (openings that
 //! cannot be played, OpenSpiel starts). A game-playing kind's own sections are its own to check
-//! (`KindRunner::point_agents`, handed in as `PointAgentsOf`); the life-and-death kinds' config
-//! is still built here (`tsumego_config`).
+//! (`KindRunner::point_agents` and `library_point`, handed in as `KindChecks`): this file knows
+//! which section is whose, not what is in them.
 
 use super::*;
 
@@ -11,7 +11,7 @@ pub(super) fn point_config(
     exp: &Experiment,
     base: &toml::Table,
     swept: &[(String, toml::Value)],
-    point_agents: PointAgentsOf,
+    checks: &KindChecks,
 ) -> Result<JobConfig, InputError> {
     let file: ExperimentFile = if swept.is_empty() {
         exp.file.clone()
@@ -126,7 +126,7 @@ pub(super) fn point_config(
         _ => {}
     }
     if file.game == GameName::Tsumego || matches!(file.kind, JobKind::Solve | JobKind::TsumegoGa) {
-        return tsumego_config(exp, &file, &err);
+        return tsumego_config(exp, &file, &err, checks);
     }
     if let Some(key) = [
         ("library", file.library.is_some()),
@@ -221,7 +221,7 @@ pub(super) fn point_config(
             ));
         }
     }
-    let plays = point_agents(&file).map_err(|(key, m)| err(&key, m))?;
+    let plays = (checks.point_agents)(&file).map_err(|(key, m)| err(&key, m))?;
     for (key, spec) in &plays.checked {
         let mut spec = spec.clone();
         spec.resolve_tables(&exp.base_dir())
@@ -368,17 +368,14 @@ pub(super) fn tsumego_config(
     exp: &Experiment,
     file: &ExperimentFile,
     err: &dyn Fn(&str, String) -> InputError,
+    checks: &KindChecks,
 ) -> Result<JobConfig, InputError> {
     if file.game != GameName::Tsumego {
         return Err(err(
             "game",
             format!(
                 "kind = \"{}\" solves life-and-death problems: use game = \"tsumego\"",
-                if file.kind == JobKind::Solve {
-                    "solve"
-                } else {
-                    "tsumego_ga"
-                }
+                file.kind.name()
             ),
         ));
     }
@@ -426,52 +423,11 @@ pub(super) fn tsumego_config(
             "life-and-death experiments name weight vectors, not agents".into(),
         ));
     }
-    let base = exp.base_dir();
-    let resolve = |key: String, w: &crate::experiment::spec::WeightsRef| {
-        w.resolve(&base).map_err(|e| err(&key, e))
-    };
-    let (solve, tsumego_ga) = match (file.kind, &file.solve, &file.tsumego_ga) {
-        (JobKind::Solve, Some(s), None) => {
-            s.check(&t.library).map_err(|(k, m)| err(k, m))?;
-            let mut s = s.clone();
-            for (label, w) in s.weights.iter_mut() {
-                *w = resolve(format!("solve.weights.{label}"), w)?;
-            }
-            (Some(s), None)
-        }
-        (JobKind::TsumegoGa, None, Some(g)) => {
-            g.check(&t.library).map_err(|(k, m)| err(k, m))?;
-            let mut g = g.clone();
-            g.base = resolve("tsumego_ga.base".into(), &g.base)?;
-            for (label, w) in g.compare.iter_mut() {
-                *w = resolve(format!("tsumego_ga.compare.{label}"), w)?;
-            }
-            (None, Some(g))
-        }
-        (JobKind::Solve, _, _) => {
-            return Err(err(
-                "solve",
-                "kind = \"solve\" needs a [solve] section and no [tsumego_ga]".into(),
-            ));
-        }
-        (JobKind::TsumegoGa, _, _) => {
-            return Err(err(
-                "tsumego_ga",
-                "kind = \"tsumego_ga\" needs a [tsumego_ga] section and no [solve]".into(),
-            ));
-        }
-        _ => {
-            return Err(err(
-                "kind",
-                "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into(),
-            ));
-        }
-    };
-    Ok(JobConfig {
-        solve,
-        tsumego_ga,
-        ..JobConfig::bare(file, stage)
-    })
+    let library = t.library.clone();
+    let mut config = JobConfig::bare(file, stage);
+    (checks.library_point)(file, &library, &exp.base_dir(), &mut config)
+        .map_err(|(key, m)| err(&key, m))?;
+    Ok(config)
 }
 
 /// An OpenSpiel game loaded in the bridge, and its start, once per game string in a process:

@@ -5,11 +5,12 @@
 //! knows no kind (`registry` lists them).
 
 use crate::experiment::error::InputError;
-use crate::experiment::grid::{Job, PointAgents};
+use crate::experiment::grid::{Job, JobConfig, PointAgents};
 use crate::experiment::layout::JobFiles;
 use crate::experiment::rows::{Format, JobColumns};
 use crate::experiment::spec::{Experiment, ExperimentFile};
 use crate::experiment::stream::{Handed, JobStream, PartId};
+use crate::game::tsumego::library::LibrarySpec;
 use crate::report::spec::{FigureKind, FigureSpec, RowSource, TableSpec};
 use anyhow::{Context, Result};
 use polars::prelude::DataFrame;
@@ -31,6 +32,22 @@ pub trait KindRunner: Sync {
     fn point_agents(&self, file: &ExperimentFile) -> Result<PointAgents, (String, String)> {
         let labels: Vec<String> = file.agents.keys().cloned().collect();
         Ok(PointAgents::named(&labels, "agents"))
+    }
+    /// Checks this kind's own section of a life-and-death grid point (`game = "tsumego"`)
+    /// against the point's `library`, resolves its weight vectors from the file's folder
+    /// `base`, and writes it into `config`; an error is (key, message). By default the kind
+    /// solves no problems: the error says which kinds do.
+    fn library_point(
+        &self,
+        _file: &ExperimentFile,
+        _library: &LibrarySpec,
+        _base: &Path,
+        _config: &mut JobConfig,
+    ) -> Result<(), (String, String)> {
+        Err((
+            "kind".into(),
+            "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into(),
+        ))
     }
     /// What one step of `job` costs next to a step of another job of the same file, for the
     /// ETA (a sweep's steps are not all alike: a game at 1,000 iterations a move costs forty at

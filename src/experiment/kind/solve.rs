@@ -20,11 +20,11 @@
 //! file solve the same test set with the same `compare` weights.
 
 use super::contract::{DefaultTable, JobContext, KindRunner, RowColumns, streamed};
-use crate::experiment::grid::Job;
+use crate::experiment::grid::{Job, JobConfig};
 use crate::experiment::remote;
 use crate::experiment::rows::{JobColumns, generation_columns, id_columns};
 use crate::experiment::rows::{read_checkpoint, write_atomic, write_checkpoint};
-use crate::experiment::spec::Stage;
+use crate::experiment::spec::{ExperimentFile, Stage};
 use crate::experiment::tsumego_spec::{FitnessKind, TsumegoGaSpec, WeightsRef};
 use crate::experiment::{Experiment, InputError};
 use crate::game::tsumego::fitness::{solve_all, static_fitness};
@@ -49,7 +49,34 @@ const SOLVE_CHUNK: usize = 64;
 /// batches and resumable after the last one (see `stream`).
 pub struct Solve;
 
+/// A weight vector of `key` resolved from the file's folder `base`, as a point's error.
+fn resolved(key: String, w: &WeightsRef, base: &Path) -> Result<WeightsRef, (String, String)> {
+    w.resolve(base).map_err(|e| (key, e))
+}
+
 impl KindRunner for Solve {
+    /// `[solve]` alone, checked against the library, its weight vectors resolved.
+    fn library_point(
+        &self,
+        file: &ExperimentFile,
+        library: &LibrarySpec,
+        base: &Path,
+        config: &mut JobConfig,
+    ) -> Result<(), (String, String)> {
+        let (Some(s), None) = (&file.solve, &file.tsumego_ga) else {
+            return Err((
+                "solve".into(),
+                "kind = \"solve\" needs a [solve] section and no [tsumego_ga]".into(),
+            ));
+        };
+        s.check(library).map_err(|(k, m)| (k.to_string(), m))?;
+        let mut s = s.clone();
+        for (label, w) in s.weights.iter_mut() {
+            *w = resolved(format!("solve.weights.{label}"), w, base)?;
+        }
+        config.solve = Some(s);
+        Ok(())
+    }
     fn rows_folder(&self) -> &'static str {
         "solves"
     }
@@ -127,6 +154,30 @@ impl KindRunner for Solve {
 pub struct TsumegoGa;
 
 impl KindRunner for TsumegoGa {
+    /// `[tsumego_ga]` alone, checked against the library, its base and compared weight
+    /// vectors resolved.
+    fn library_point(
+        &self,
+        file: &ExperimentFile,
+        library: &LibrarySpec,
+        base: &Path,
+        config: &mut JobConfig,
+    ) -> Result<(), (String, String)> {
+        let (None, Some(g)) = (&file.solve, &file.tsumego_ga) else {
+            return Err((
+                "tsumego_ga".into(),
+                "kind = \"tsumego_ga\" needs a [tsumego_ga] section and no [solve]".into(),
+            ));
+        };
+        g.check(library).map_err(|(k, m)| (k.to_string(), m))?;
+        let mut g = g.clone();
+        g.base = resolved("tsumego_ga.base".into(), &g.base, base)?;
+        for (label, w) in g.compare.iter_mut() {
+            *w = resolved(format!("tsumego_ga.compare.{label}"), w, base)?;
+        }
+        config.tsumego_ga = Some(g);
+        Ok(())
+    }
     fn rows_folder(&self) -> &'static str {
         "generations"
     }
