@@ -302,6 +302,20 @@ impl PointAgents {
             checked: Vec::new(),
         }
     }
+
+    /// Every agent of the file: what a kind with no sections of its own plays.
+    pub fn every_agent(file: &ExperimentFile) -> PointAgents {
+        let labels: Vec<String> = file.agents.keys().cloned().collect();
+        PointAgents::named(&labels, "agents")
+    }
+}
+
+/// The error of a life-and-death point whose kind solves no problems (key, message).
+pub fn solves_no_problems() -> (String, String) {
+    (
+        "kind".into(),
+        "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into(),
+    )
 }
 
 /// What a job kind checks of each grid point, handed to `expand_grid` by `kind::registry` (a

@@ -221,30 +221,31 @@ pub(super) fn point_config(
             ));
         }
     }
-    let plays = (checks.point_agents)(&file).map_err(|(key, m)| err(&key, m))?;
-    for (key, spec) in &plays.checked {
+    // An agent at `key` with its tables resolved, its numbers and its budget checked.
+    let checked = |key: &str, spec: &crate::agent::AgentSpec| {
         let mut spec = spec.clone();
         spec.resolve_tables(&exp.base_dir())
             .map_err(|e| err(key, e))?;
         spec.check_numbers().map_err(|e| err(key, e))?;
         spec.budget().map_err(|e| err(key, e))?;
-        build(&spec).map_err(|e| err(key, e))?;
+        Ok::<_, InputError>(spec)
+    };
+    let plays = (checks.point_agents)(&file).map_err(|(key, m)| err(&key, m))?;
+    for (key, spec) in &plays.checked {
+        build(&checked(key, spec)?).map_err(|e| err(key, e))?;
     }
     let labels: Vec<String> = plays.labels.iter().map(|(l, _)| l.clone()).collect();
     let mut agents = BTreeMap::new();
     for (label, where_) in &plays.labels {
         let key = format!("agents.{label}");
-        let mut spec = file.agents.get(label).cloned().ok_or_else(|| {
+        let spec = file.agents.get(label).ok_or_else(|| {
             let known: Vec<&str> = file.agents.keys().map(String::as_str).collect();
             err(
                 where_,
                 format!("no agent labelled '{label}' (agents: {})", known.join(", ")),
             )
         })?;
-        spec.resolve_tables(&exp.base_dir())
-            .map_err(|e| err(&key, e))?;
-        spec.check_numbers().map_err(|e| err(&key, e))?;
-        spec.budget().map_err(|e| err(&key, e))?;
+        let spec = checked(&key, spec)?;
         spec.first_move_budget().map_err(|e| err(&key, e))?;
         build(&spec).map_err(|e| err(&key, e))?;
         // OpenSpiel's othello cannot be set up where an opening ends.

@@ -30,8 +30,7 @@ pub trait KindRunner: Sync {
     /// point's agents are built on its start. By default every agent of the file, and no section
     /// of its own (a kind from outside gamelab reads `[settings]`, checked in `check`).
     fn point_agents(&self, file: &ExperimentFile) -> Result<PointAgents, (String, String)> {
-        let labels: Vec<String> = file.agents.keys().cloned().collect();
-        Ok(PointAgents::named(&labels, "agents"))
+        Ok(PointAgents::every_agent(file))
     }
     /// Checks this kind's own section of a life-and-death grid point (`game = "tsumego"`)
     /// against the point's `library`, resolves its weight vectors from the file's folder
@@ -44,10 +43,7 @@ pub trait KindRunner: Sync {
         _base: &Path,
         _config: &mut JobConfig,
     ) -> Result<(), (String, String)> {
-        Err((
-            "kind".into(),
-            "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into(),
-        ))
+        Err(crate::experiment::grid::solves_no_problems())
     }
     /// What one step of `job` costs next to a step of another job of the same file, for the
     /// ETA (a sweep's steps are not all alike: a game at 1,000 iterations a move costs forty at

@@ -83,24 +83,18 @@ pub fn expand(exp: &Experiment) -> Result<Vec<Job>, InputError> {
 /// (`KindRunner::point_agents`), without the kind's checks of whole jobs (`expand` adds those):
 /// what names the jobs. A kind without a runner plays every agent of the file.
 pub fn expand_grid(exp: &Experiment) -> Result<Vec<Job>, InputError> {
-    use crate::experiment::grid::{KindChecks, PointAgents};
+    use crate::experiment::grid::{KindChecks, PointAgents, solves_no_problems};
     let runner = find(exp.file.kind);
     crate::experiment::grid::expand_grid(
         exp,
         &KindChecks {
             point_agents: &|file| match runner {
                 Some(r) => r.point_agents(file),
-                None => Ok(PointAgents::named(
-                    &file.agents.keys().cloned().collect::<Vec<_>>(),
-                    "agents",
-                )),
+                None => Ok(PointAgents::every_agent(file)),
             },
             library_point: &|file, library, base, config| match runner {
                 Some(r) => r.library_point(file, library, base, config),
-                None => Err((
-                    "kind".into(),
-                    "game = \"tsumego\" goes with kind = \"solve\" or \"tsumego_ga\"".into(),
-                )),
+                None => Err(solves_no_problems()),
             },
         },
     )
